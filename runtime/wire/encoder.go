@@ -1,0 +1,211 @@
+package wire
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"sort"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+)
+
+// Encodable is implemented by every generated type.
+type Encodable interface {
+	EncodeWire(e *Encoder)
+}
+
+// Encoder appends compact JSON to a buffer. It inserts commas itself: every
+// value or key is preceded by one when a value came before it at this level.
+type Encoder struct {
+	buf   []byte
+	comma bool
+	err   error
+}
+
+var encoderPool = sync.Pool{New: func() any { return new(Encoder) }}
+
+// Marshal encodes v as compact JSON.
+func Marshal(v Encodable) ([]byte, error) {
+	e := encoderPool.Get().(*Encoder)
+	e.buf, e.comma, e.err = e.buf[:0], false, nil
+	v.EncodeWire(e)
+	var out []byte
+	err := e.err
+	if err == nil {
+		out = append([]byte(nil), e.buf...)
+	}
+	if cap(e.buf) > 1<<20 {
+		e.buf = nil
+	}
+	encoderPool.Put(e)
+	return out, err
+}
+
+// Bytes returns the encoded bytes so far.
+func (e *Encoder) Bytes() []byte { return e.buf }
+
+// Err is the first error recorded by Fail or a value that cannot be encoded.
+func (e *Encoder) Err() error { return e.err }
+
+// Fail records err; the first one wins and Marshal returns it.
+func (e *Encoder) Fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+}
+
+func (e *Encoder) sep() {
+	if e.comma {
+		e.buf = append(e.buf, ',')
+	}
+}
+
+// ObjectStart writes '{'.
+func (e *Encoder) ObjectStart() { e.sep(); e.buf = append(e.buf, '{'); e.comma = false }
+
+// ObjectEnd writes '}'.
+func (e *Encoder) ObjectEnd() { e.buf = append(e.buf, '}'); e.comma = true }
+
+// ArrayStart writes '['.
+func (e *Encoder) ArrayStart() { e.sep(); e.buf = append(e.buf, '['); e.comma = false }
+
+// ArrayEnd writes ']'.
+func (e *Encoder) ArrayEnd() { e.buf = append(e.buf, ']'); e.comma = true }
+
+// Key writes an object key and ':'.
+func (e *Encoder) Key(k string) {
+	e.sep()
+	e.buf = appendQuoted(e.buf, k)
+	e.buf = append(e.buf, ':')
+	e.comma = false
+}
+
+// RawKey writes a key already quoted and followed by ':' (generated code
+// passes constants such as `"code":`).
+func (e *Encoder) RawKey(quotedColon string) {
+	e.sep()
+	e.buf = append(e.buf, quotedColon...)
+	e.comma = false
+}
+
+// String writes a string value. Invalid UTF-8 becomes U+FFFD.
+func (e *Encoder) String(s string) { e.sep(); e.buf = appendQuoted(e.buf, s); e.comma = true }
+
+// Bool writes true or false.
+func (e *Encoder) Bool(b bool) { e.sep(); e.buf = strconv.AppendBool(e.buf, b); e.comma = true }
+
+// Null writes null.
+func (e *Encoder) Null() { e.sep(); e.buf = append(e.buf, "null"...); e.comma = true }
+
+// Int writes an integer.
+func (e *Encoder) Int(n int64) { e.sep(); e.buf = strconv.AppendInt(e.buf, n, 10); e.comma = true }
+
+// Float writes a number the way encoding/json (and JavaScript) do. NaN and
+// infinities cannot be encoded.
+func (e *Encoder) Float(f float64) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		e.Fail(errors.New("wire: cannot encode " + strconv.FormatFloat(f, 'g', -1, 64) + " as JSON"))
+		f = 0
+	}
+	e.sep()
+	e.buf = appendFloat(e.buf, f)
+	e.comma = true
+}
+
+// Raw writes a raw JSON value after checking it strictly.
+func (e *Encoder) Raw(raw json.RawMessage) {
+	if len(raw) == 0 {
+		e.Null()
+		return
+	}
+	if err := Valid(raw); err != nil {
+		e.Fail(err)
+		e.Null()
+		return
+	}
+	e.sep()
+	e.buf = append(e.buf, raw...)
+	e.comma = true
+}
+
+// Value writes a nested generated value.
+func (e *Encoder) Value(v Encodable) { v.EncodeWire(e) }
+
+// Members writes kept unknown members in key order, so output is stable.
+func (e *Encoder) Members(m map[string]json.RawMessage) {
+	if len(m) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		e.Key(k)
+		e.Raw(m[k])
+	}
+}
+
+func appendFloat(b []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// Turn e-09 into e-9, as JavaScript does.
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendQuoted writes s as a JSON string, escaping what JSON requires.
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

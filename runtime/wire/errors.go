@@ -1,0 +1,89 @@
+package wire
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Kind classifies a decoding failure.
+type Kind uint8
+
+const (
+	KindSyntax       Kind = iota + 1 // not JSON
+	KindType                         // wrong JSON type
+	KindMissing                      // required fields absent
+	KindDuplicate                    // the same key twice in one object
+	KindForbiddenKey                 // __proto__, constructor or prototype
+	KindUnknownField                 // a key the schema forbids (or any unknown key in exact mode)
+	KindUnknownEnum                  // an enum value the schema does not list (exact mode)
+	KindConst                        // a value that differs from the schema's const
+	KindUnion                        // no union arm, or several, match
+	KindDepth                        // nesting deeper than the limit
+	KindRange                        // a number that does not fit its Go type
+	KindUTF8                         // invalid UTF-8 or a lone surrogate escape
+)
+
+var kindNames = [...]string{
+	KindSyntax: "syntax", KindType: "type", KindMissing: "missing", KindDuplicate: "duplicate",
+	KindForbiddenKey: "forbidden_key", KindUnknownField: "unknown_field", KindUnknownEnum: "unknown_enum",
+	KindConst: "const", KindUnion: "union", KindDepth: "depth", KindRange: "range", KindUTF8: "utf8",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Error is a decoding failure at a place in the input.
+type Error struct {
+	Kind    Kind
+	Pointer string // RFC 6901 pointer to the offending value ("" is the root)
+	Offset  int    // byte offset in the input
+	Message string
+	// Missing lists the absent required fields (KindMissing).
+	Missing []string
+	// Arms says why each union arm was not chosen (KindUnion).
+	Arms []ArmError
+}
+
+// ArmError is one union arm's reason for not matching.
+type ArmError struct {
+	Arm    string
+	Reason string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Pointer == "" {
+		b.WriteString("(root)")
+	} else {
+		b.WriteString(e.Pointer)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Message)
+	for _, a := range e.Arms {
+		b.WriteString("; ")
+		b.WriteString(a.Arm)
+		b.WriteString(": ")
+		b.WriteString(a.Reason)
+	}
+	return b.String()
+}
+
+// appendPointerToken escapes one reference token per RFC 6901.
+func appendPointerToken(b []byte, tok string) []byte {
+	b = append(b, '/')
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; c {
+		case '~':
+			b = append(b, '~', '0')
+		case '/':
+			b = append(b, '~', '1')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}

@@ -1,0 +1,228 @@
+package wire
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"unsafe"
+)
+
+// String reads a string value.
+func (d *Decoder) String() (string, error) {
+	c := d.skipWS()
+	if c != '"' {
+		return "", d.typeErr("string", c)
+	}
+	b, err := d.readString(&d.scratch)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// StringBytes reads a string value and returns its unescaped bytes, valid
+// until the next read.
+func (d *Decoder) StringBytes() ([]byte, error) {
+	c := d.skipWS()
+	if c != '"' {
+		return nil, d.typeErr("string", c)
+	}
+	return d.readString(&d.scratch)
+}
+
+// Bool reads true or false.
+func (d *Decoder) Bool() (bool, error) {
+	switch c := d.skipWS(); c {
+	case 't':
+		return true, d.literal("true")
+	case 'f':
+		return false, d.literal("false")
+	default:
+		return false, d.typeErr("boolean", c)
+	}
+}
+
+// Null consumes a null and reports true, or reports false and consumes
+// nothing when the next value is not null.
+func (d *Decoder) Null() (bool, error) {
+	if d.skipWS() != 'n' {
+		return false, nil
+	}
+	return true, d.literal("null")
+}
+
+// Int reads an integer. JSON Schema integers include numbers with a zero
+// fraction (1.0, 1e2); values outside int64 are a KindRange error.
+func (d *Decoder) Int() (int64, error) {
+	c := d.skipWS()
+	if c != '-' && (c < '0' || c > '9') {
+		return 0, d.typeErr("integer", c)
+	}
+	start := d.pos
+	lit, integer, err := d.scanNumber()
+	if err != nil {
+		return 0, err
+	}
+	if integer {
+		if n, ok := parseSmallInt(lit); ok {
+			return n, nil
+		}
+		n, err := strconv.ParseInt(unsafeString(lit), 10, 64)
+		if err != nil {
+			d.pos = start
+			return 0, d.errAt(KindRange, "integer "+string(lit)+" does not fit in int64")
+		}
+		return n, nil
+	}
+	f, err := strconv.ParseFloat(unsafeString(lit), 64)
+	if err != nil || f != math.Trunc(f) || f < -(1<<63) || f >= 1<<63 {
+		d.pos = start
+		return 0, d.errAt(KindType, "want integer, got "+string(lit))
+	}
+	return int64(f), nil
+}
+
+// parseSmallInt parses up to 18 digits without overflow checks.
+func parseSmallInt(b []byte) (int64, bool) {
+	neg := false
+	if b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	if len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// Float reads a number. Literals beyond float64's range are a KindRange error.
+func (d *Decoder) Float() (float64, error) {
+	c := d.skipWS()
+	if c != '-' && (c < '0' || c > '9') {
+		return 0, d.typeErr("number", c)
+	}
+	start := d.pos
+	lit, integer, err := d.scanNumber()
+	if err != nil {
+		return 0, err
+	}
+	if integer {
+		if n, ok := parseSmallInt(lit); ok && n > -(1<<53) && n < 1<<53 {
+			return float64(n), nil
+		}
+	}
+	f, err := strconv.ParseFloat(unsafeString(lit), 64)
+	if err != nil {
+		d.pos = start
+		return 0, d.errAt(KindRange, "number "+string(lit)+" is out of range for float64")
+	}
+	return f, nil
+}
+
+// Raw reads any value, checking it as strictly as typed values (forbidden and
+// duplicate keys, UTF-8, depth), and returns a copy of its bytes.
+func (d *Decoder) Raw() (json.RawMessage, error) {
+	if d.skipWS() == 0 {
+		return nil, d.syntaxErr("want a value, got end of input")
+	}
+	start := d.pos
+	if err := d.walkValue(); err != nil {
+		return nil, err
+	}
+	return append(json.RawMessage(nil), d.buf[start:d.pos]...), nil
+}
+
+// Skip reads and discards any value, checking it like Raw.
+func (d *Decoder) Skip() error { return d.walkValue() }
+
+// Duplicate reports a key seen twice in one object.
+func (d *Decoder) Duplicate(key []byte) error {
+	return d.errAt(KindDuplicate, "duplicate key "+strconv.Quote(string(key)))
+}
+
+// Seen marks bit i in seen and reports whether it was already set; generated
+// code uses it to reject duplicate known keys.
+func Seen(seen []uint64, i int) bool {
+	w, m := i>>6, uint64(1)<<(i&63)
+	if seen[w]&m != 0 {
+		return true
+	}
+	seen[w] |= m
+	return false
+}
+
+// Missing reports absent required fields; names lists every one of them.
+// Call it after NextKey returned false, so the pointer names the object.
+func (d *Decoder) Missing(names []string) error {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	noun := "field "
+	if len(names) > 1 {
+		noun = "fields "
+	}
+	e := d.errAt(KindMissing, "missing required "+noun+strings.Join(quoted, ", "))
+	e.Missing = append([]string(nil), names...)
+	return e
+}
+
+// UnknownField rejects a key the schema does not allow.
+func (d *Decoder) UnknownField(key []byte) error {
+	why := "unknown field "
+	if d.exact {
+		why = "unknown field (exact mode) "
+	}
+	return d.errAt(KindUnknownField, why+strconv.Quote(string(key)))
+}
+
+// UnknownEnum rejects, in exact mode, a value an enum does not list.
+func (d *Decoder) UnknownEnum(value string, known []string) error {
+	return d.errAt(KindUnknownEnum, "unknown enum value "+strconv.Quote(value)+" (want one of "+strings.Join(quoteAll(known), ", ")+")")
+}
+
+// ConstMismatch rejects a value that differs from the schema's const.
+func (d *Decoder) ConstMismatch(want string) error {
+	return d.errAt(KindConst, "want the constant "+want)
+}
+
+// Errorf builds an error of the given kind at the current path.
+func (d *Decoder) Errorf(kind Kind, msg string) *Error { return d.errAt(kind, msg) }
+
+// KeepUnknown stores the value of an unknown key in *m, or rejects it in
+// exact mode. Duplicates among unknown keys are rejected.
+func (d *Decoder) KeepUnknown(key []byte, m *map[string]json.RawMessage) error {
+	if d.exact {
+		return d.UnknownField(key)
+	}
+	if *m == nil {
+		*m = make(map[string]json.RawMessage, 2)
+	}
+	if _, dup := (*m)[string(key)]; dup {
+		return d.Duplicate(key)
+	}
+	k := string(key)
+	raw, err := d.Raw()
+	if err != nil {
+		return err
+	}
+	(*m)[k] = raw
+	return nil
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
