@@ -1,0 +1,134 @@
+package validate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// The jsonschema library compiles `pattern` with Go's RE2, which has neither
+// ECMA-262's meaning for \s, '.', \uXXXX nor lookarounds. Before a schema
+// reaches it, every `pattern` is moved to patternKeyword, which the
+// extension below compiles with compileECMA; patternProperties keys are
+// translated to equivalent RE2 (kept as written when RE2 reads them alike).
+
+const patternKeyword = "x-adcpgen-ecma-pattern"
+
+// Keywords whose value is a schema, a list of schemas, or a map of schemas
+// (draft-07, plus $defs which the corpus uses beside definitions).
+var (
+	schemaValued = []string{"additionalItems", "additionalProperties", "contains", "if", "then", "else", "not", "propertyNames"}
+	schemaLists  = []string{"allOf", "anyOf", "oneOf"}
+	schemaMaps   = []string{"properties", "definitions", "$defs", "dependencies"}
+)
+
+// rewriteSchema rewrites patterns in the schema at ptr, recursively through
+// every schema position (never into examples, enum, const or default).
+func rewriteSchema(doc any, ptr string) error {
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if p, ok := m["pattern"].(string); ok {
+		if _, err := compileECMA(p); err != nil {
+			return fmt.Errorf("%s/pattern: %w", ptr, err)
+		}
+		delete(m, "pattern")
+		m[patternKeyword] = p
+	}
+	if pp, ok := m["patternProperties"].(map[string]any); ok {
+		out := make(map[string]any, len(pp))
+		for key, sub := range pp {
+			k, err := re2Key(key)
+			if err != nil {
+				return fmt.Errorf("%s/patternProperties: %w", ptr, err)
+			}
+			if err := rewriteSchema(sub, ptr+"/patternProperties/"+escapeToken(key)); err != nil {
+				return err
+			}
+			out[k] = sub
+		}
+		m["patternProperties"] = out
+	}
+	for _, kw := range schemaValued {
+		if err := rewriteSchema(m[kw], ptr+"/"+kw); err != nil {
+			return err
+		}
+	}
+	for _, kw := range schemaLists {
+		if list, ok := m[kw].([]any); ok {
+			for i, sub := range list {
+				if err := rewriteSchema(sub, ptr+"/"+kw+"/"+strconv.Itoa(i)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	switch items := m["items"].(type) {
+	case map[string]any:
+		if err := rewriteSchema(items, ptr+"/items"); err != nil {
+			return err
+		}
+	case []any:
+		for i, sub := range items {
+			if err := rewriteSchema(sub, ptr+"/items/"+strconv.Itoa(i)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, kw := range schemaMaps {
+		if mm, ok := m[kw].(map[string]any); ok {
+			for name, sub := range mm {
+				if err := rewriteSchema(sub, ptr+"/"+kw+"/"+escapeToken(name)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// escapeToken escapes one RFC 6901 reference token.
+func escapeToken(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// ecmaPatternExt compiles patternKeyword.
+type ecmaPatternExt struct{}
+
+func (ecmaPatternExt) Compile(_ jsonschema.CompilerContext, m map[string]any) (jsonschema.ExtSchema, error) {
+	p, ok := m[patternKeyword].(string)
+	if !ok {
+		return nil, nil
+	}
+	re, err := compileECMA(p)
+	if err != nil {
+		return nil, err
+	}
+	return ecmaPatternSchema{re}, nil
+}
+
+type ecmaPatternSchema struct{ re *ecmaRegexp }
+
+func (s ecmaPatternSchema) Validate(ctx jsonschema.ValidationContext, v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	matched, err := s.re.MatchString(str)
+	if err != nil {
+		// Rejecting is the safe answer for a value too costly to check.
+		return ctx.Error("pattern", "could not check pattern %s: %v", quoteValue(s.re.source), err)
+	}
+	if !matched {
+		return ctx.Error("pattern", "does not match pattern %s", quoteValue(s.re.source))
+	}
+	return nil
+}
+
+// quoteValue quotes a string for a message.
+func quoteValue(s string) string {
+	return strconv.Quote(s)
+}
