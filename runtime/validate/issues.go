@@ -61,34 +61,61 @@ func (v *Validator) collect(ve *jsonschema.ValidationError, out *[]Issue) {
 	}
 }
 
-// collectAlternatives reports a failed oneOf/anyOf. When one alternative
-// got deeper into the payload than the others (say the success arm of a
-// response matched up to /products/3/pricing_options), its issues are the
-// useful ones; otherwise one issue summarises why each alternative failed.
+// collectAlternatives reports a failed oneOf/anyOf by the alternative
+// closest to the payload: first those whose const discriminator (a const on
+// a direct property) matched, then the one that got deepest into the
+// payload (say the success arm of a response that matched up to
+// /products/3/pricing_options), then the one with fewest issues. When two
+// alternatives tie at the oneOf's own level, one issue summarises why each
+// failed instead.
 func (v *Validator) collectAlternatives(ve *jsonschema.ValidationError, kw, schemaLoc string, out *[]Issue) {
-	own := pointerDepth(v.pointer(ve.InstanceLocation))
-	best, bestDepth, bestCount := -1, own, 0
-	branches := make([][]Issue, len(ve.Causes))
+	own := v.pointer(ve.InstanceLocation)
+	type branch struct {
+		issues   []Issue
+		mismatch bool
+		depth    int
+	}
+	branches := make([]branch, len(ve.Causes))
 	for i, c := range ve.Causes {
-		var is []Issue
-		v.collect(c, &is)
-		branches[i] = is
-		d := 0
-		for _, x := range is {
-			d = max(d, pointerDepth(x.Pointer))
+		var b branch
+		v.collect(c, &b.issues)
+		for _, x := range b.issues {
+			b.depth = max(b.depth, pointerDepth(x.Pointer))
+			if x.Keyword == "const" && pointerDepth(x.Pointer) == pointerDepth(own)+1 {
+				b.mismatch = true
+			}
 		}
-		if d > bestDepth || d == bestDepth && best >= 0 && len(is) < bestCount {
-			best, bestDepth, bestCount = i, d, len(is)
+		branches[i] = b
+	}
+	better := func(a, b branch) int { // >0 when a is closer than b
+		switch {
+		case a.mismatch != b.mismatch:
+			if b.mismatch {
+				return 1
+			}
+			return -1
+		case a.depth != b.depth:
+			return a.depth - b.depth
+		}
+		return len(b.issues) - len(a.issues)
+	}
+	best, tied := 0, false
+	for i := 1; i < len(branches); i++ {
+		switch c := better(branches[i], branches[best]); {
+		case c > 0:
+			best, tied = i, false
+		case c == 0:
+			tied = true
 		}
 	}
-	if best >= 0 {
-		*out = append(*out, branches[best]...)
+	if len(branches) > 0 && (!tied || branches[best].depth > pointerDepth(own)) {
+		*out = append(*out, branches[best].issues...)
 		return
 	}
 	var why []string
-	for i, is := range branches {
-		if len(is) > 0 {
-			why = append(why, fmt.Sprintf("#%d: %s", i, is[0].Message))
+	for i, b := range branches {
+		if len(b.issues) > 0 {
+			why = append(why, fmt.Sprintf("#%d: %s", i, b.issues[0].Message))
 		}
 	}
 	*out = append(*out, v.issue(ve, kw, schemaLoc, fmt.Sprintf("matches none of the %s alternatives (%s)", kw, strings.Join(why, "; "))))
