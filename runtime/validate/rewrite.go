@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -24,43 +25,51 @@ var (
 	schemaMaps   = []string{"properties", "definitions", "$defs", "dependencies"}
 )
 
-// rewriteSchema rewrites patterns in the schema at ptr, recursively through
-// every schema position (never into examples, enum, const or default).
+// rewriteSchema rewrites patterns in the schema at ptr and below.
 func rewriteSchema(doc any, ptr string) error {
+	return walkSchema(doc, ptr, func(m map[string]any, ptr string) error {
+		if p, ok := m["pattern"].(string); ok {
+			if _, err := compileECMA(p); err != nil {
+				return fmt.Errorf("%s/pattern: %w", ptr, err)
+			}
+			delete(m, "pattern")
+			m[patternKeyword] = p
+		}
+		if pp, ok := m["patternProperties"].(map[string]any); ok {
+			out := make(map[string]any, len(pp))
+			for key, sub := range pp {
+				k, err := re2Key(key)
+				if err != nil {
+					return fmt.Errorf("%s/patternProperties: %w", ptr, err)
+				}
+				out[k] = sub
+			}
+			m["patternProperties"] = out
+		}
+		return nil
+	})
+}
+
+// walkSchema calls fn on the schema object at ptr, then on every schema
+// below it: every schema position of draft-07 (plus $defs), never examples,
+// enum, const or default.
+func walkSchema(doc any, ptr string, fn func(m map[string]any, ptr string) error) error {
 	m, ok := doc.(map[string]any)
 	if !ok {
 		return nil
 	}
-	if p, ok := m["pattern"].(string); ok {
-		if _, err := compileECMA(p); err != nil {
-			return fmt.Errorf("%s/pattern: %w", ptr, err)
-		}
-		delete(m, "pattern")
-		m[patternKeyword] = p
-	}
-	if pp, ok := m["patternProperties"].(map[string]any); ok {
-		out := make(map[string]any, len(pp))
-		for key, sub := range pp {
-			k, err := re2Key(key)
-			if err != nil {
-				return fmt.Errorf("%s/patternProperties: %w", ptr, err)
-			}
-			if err := rewriteSchema(sub, ptr+"/patternProperties/"+escapeToken(key)); err != nil {
-				return err
-			}
-			out[k] = sub
-		}
-		m["patternProperties"] = out
+	if err := fn(m, ptr); err != nil {
+		return err
 	}
 	for _, kw := range schemaValued {
-		if err := rewriteSchema(m[kw], ptr+"/"+kw); err != nil {
+		if err := walkSchema(m[kw], ptr+"/"+kw, fn); err != nil {
 			return err
 		}
 	}
 	for _, kw := range schemaLists {
 		if list, ok := m[kw].([]any); ok {
 			for i, sub := range list {
-				if err := rewriteSchema(sub, ptr+"/"+kw+"/"+strconv.Itoa(i)); err != nil {
+				if err := walkSchema(sub, ptr+"/"+kw+"/"+strconv.Itoa(i), fn); err != nil {
 					return err
 				}
 			}
@@ -68,26 +77,35 @@ func rewriteSchema(doc any, ptr string) error {
 	}
 	switch items := m["items"].(type) {
 	case map[string]any:
-		if err := rewriteSchema(items, ptr+"/items"); err != nil {
+		if err := walkSchema(items, ptr+"/items", fn); err != nil {
 			return err
 		}
 	case []any:
 		for i, sub := range items {
-			if err := rewriteSchema(sub, ptr+"/items/"+strconv.Itoa(i)); err != nil {
+			if err := walkSchema(sub, ptr+"/items/"+strconv.Itoa(i), fn); err != nil {
 				return err
 			}
 		}
 	}
-	for _, kw := range schemaMaps {
+	for _, kw := range append(schemaMaps, "patternProperties") {
 		if mm, ok := m[kw].(map[string]any); ok {
-			for name, sub := range mm {
-				if err := rewriteSchema(sub, ptr+"/"+kw+"/"+escapeToken(name)); err != nil {
+			for _, name := range sortedKeys(mm) {
+				if err := walkSchema(mm[name], ptr+"/"+kw+"/"+escapeToken(name), fn); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	return nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // escapeToken escapes one RFC 6901 reference token.
@@ -120,15 +138,11 @@ func (s ecmaPatternSchema) Validate(ctx jsonschema.ValidationContext, v any) err
 	matched, err := s.re.MatchString(str)
 	if err != nil {
 		// Rejecting is the safe answer for a value too costly to check.
-		return ctx.Error("pattern", "could not check pattern %s: %v", quoteValue(s.re.source), err)
+		return ctx.Error("pattern", "could not check pattern \"%s\": %v", s.re.source, err)
 	}
 	if !matched {
-		return ctx.Error("pattern", "does not match pattern %s", quoteValue(s.re.source))
+		// As Ajv words it: the pattern as published, unescaped.
+		return ctx.Error("pattern", "must match pattern \"%s\"", s.re.source)
 	}
 	return nil
-}
-
-// quoteValue quotes a string for a message.
-func quoteValue(s string) string {
-	return strconv.Quote(s)
 }
