@@ -1,0 +1,152 @@
+package runtime
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// MCP success and error extraction (seeds 000 and 001), over an MCP
+// CallToolResult: {"content": [...], "structuredContent": {...},
+// "isError": true}.
+
+// MCP extracts from a CallToolResult:
+//   - Data, when isError is falsy: structuredContent when it is a non-array
+//     object within the size cap (an adcp_error-only object means none),
+//     else the first content[] text item that parses to a non-array object
+//     that is not adcp_error-only (items over the cap are skipped unparsed);
+//   - Error, only when isError is truthy: structuredContent.adcp_error, else
+//     the first text item's adcp_error; the first one found decides, even
+//     when it fails validation.
+//
+// Action: with isError, the error's action or generic_error; without it,
+// generic_error when no data was found but an adcp_error-only object was
+// (an error response missing its flag).
+func (x Extractor) MCP(envelope []byte) *Result {
+	r := &Result{}
+	v, ok := parse(envelope, r)
+	if !ok {
+		return r
+	}
+	x.mcpResult(v, r, "")
+	return r
+}
+
+func (x Extractor) mcpResult(v jval, r *Result, prefix string) {
+	var f found
+	isError := v.get("isError").truthy()
+	if isError {
+		x.mcpError(v, r, &f, prefix)
+	} else {
+		r.Data, r.DataPath = x.mcpData(v, &f, prefix)
+	}
+	r.finish(&f, isError || (r.Data == nil && f.errorOnly))
+}
+
+// MCPData is seed 000's extractAdcpResponseFromMCP: the success data of a
+// CallToolResult, or nil. It returns an error only for invalid JSON.
+func MCPData(envelope []byte) (json.RawMessage, error) {
+	r := &Result{}
+	v, ok := parse(envelope, r)
+	if !ok {
+		return nil, r.Err
+	}
+	if v.get("isError").truthy() {
+		return nil, nil
+	}
+	var f found
+	data, _ := Extractor{}.mcpData(v, &f, "")
+	return data, nil
+}
+
+func (x Extractor) mcpData(v jval, f *found, prefix string) (json.RawMessage, string) {
+	if sc := v.get("structuredContent"); sc.isObject() {
+		switch {
+		case compactLen(sc) > x.maxPayload():
+			f.tooLarge = true // skipped: fall through to the text items
+		case sc.onlyKey("adcp_error"):
+			f.errorOnly = true
+			return nil, ""
+		default:
+			return sc.raw(), prefix + "structuredContent"
+		}
+	}
+	var data json.RawMessage
+	var path string
+	x.textItems(v, f, func(i int, obj jval) bool {
+		if obj.onlyKey("adcp_error") {
+			f.errorOnly = true
+			return true
+		}
+		data, path = obj.raw(), prefix+"content["+strconv.Itoa(i)+"].text"
+		return false
+	})
+	return data, path
+}
+
+// textItems parses each content[] item of type "text" with a truthy string
+// text, in order, and calls fn with those that are non-array objects until
+// fn returns false. Texts over the size cap are skipped before parsing.
+func (x Extractor) textItems(v jval, f *found, fn func(i int, obj jval) bool) {
+	i := -1
+	v.get("content").elems(func(item jval) bool {
+		i++
+		if !item.get("type").strIs("text") {
+			return true
+		}
+		text := item.get("text")
+		if !text.isString() || !text.truthy() {
+			return true
+		}
+		if decodedLen(text) > x.maxPayload() {
+			f.tooLarge = true
+			return true
+		}
+		doc, err := parseDocument(decodeString(nil, text))
+		if err != nil || !doc.isObject() {
+			return true
+		}
+		return fn(i, doc)
+	})
+}
+
+// mcpError finds the adcp_error of an isError CallToolResult.
+func (x Extractor) mcpError(v jval, r *Result, f *found, prefix string) {
+	if sc := v.get("structuredContent"); sc.isObject() {
+		if compactLen(sc) > x.maxPayload() {
+			f.tooLarge = true
+		} else if ae := sc.get("adcp_error"); ae.truthy() {
+			x.setError(r, f, ae, prefix+"structuredContent.adcp_error")
+			return
+		}
+	}
+	x.textItems(v, f, func(i int, obj jval) bool {
+		ae := obj.get("adcp_error")
+		if !ae.truthy() {
+			return true
+		}
+		x.setError(r, f, ae, prefix+"content["+strconv.Itoa(i)+"].text.adcp_error")
+		return false
+	})
+}
+
+// JSONRPC extracts from a JSON-RPC response: a truthy `error` gives no data
+// and the error from error.data.adcp_error (its action, or generic_error);
+// otherwise `result` is handled as a CallToolResult (see MCP). The JSON-RPC
+// error code (-32029, -32028, -32027) is never used to classify.
+func (x Extractor) JSONRPC(envelope []byte) *Result {
+	r := &Result{}
+	v, ok := parse(envelope, r)
+	if !ok {
+		return r
+	}
+	if e := v.get("error"); e.truthy() {
+		var f found
+		if ae := e.get("data").get("adcp_error"); ae.present() {
+			x.setError(r, &f, ae, "error.data.adcp_error")
+		}
+		r.finish(&f, true)
+		return r
+	}
+	x.mcpResult(v.get("result"), r, "result.")
+	return r
+}
