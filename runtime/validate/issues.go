@@ -62,8 +62,8 @@ func (v *Validator) collect(ve *jsonschema.ValidationError, out *[]Issue) {
 }
 
 // collectAlternatives reports a failed oneOf/anyOf by the alternative
-// closest to the payload: first those whose const discriminator (a const on
-// a direct property) matched, then the one that got deepest into the
+// closest to the payload: first those whose shape fits (see
+// isShapeMismatch), then the one that got deepest into the
 // payload (say the success arm of a response that matched up to
 // /products/3/pricing_options), then the one with fewest issues. When two
 // alternatives tie at the oneOf's own level, one issue summarises why each
@@ -81,7 +81,7 @@ func (v *Validator) collectAlternatives(ve *jsonschema.ValidationError, kw, sche
 		v.collect(c, &b.issues)
 		for _, x := range b.issues {
 			b.depth = max(b.depth, pointerDepth(x.Pointer))
-			if x.Keyword == "const" && pointerDepth(x.Pointer) == pointerDepth(own)+1 {
+			if isShapeMismatch(x, own) {
 				b.mismatch = true
 			}
 		}
@@ -119,6 +119,24 @@ func (v *Validator) collectAlternatives(ve *jsonschema.ValidationError, kw, sche
 		}
 	}
 	*out = append(*out, v.issue(ve, kw, schemaLoc, fmt.Sprintf("matches none of the %s alternatives (%s)", kw, strings.Join(why, "; "))))
+}
+
+// isShapeMismatch reports an issue showing that an alternative is not the
+// one the payload meant: a const discriminator on a direct property that
+// differs, or, at the alternative's own value, a wrong type, a missing
+// required property, or no fitting nested alternative.
+func isShapeMismatch(x Issue, own string) bool {
+	if x.Keyword == "const" {
+		return pointerDepth(x.Pointer) == pointerDepth(own)+1
+	}
+	if x.Pointer != own {
+		return false
+	}
+	switch x.Keyword {
+	case "required", "type", "oneOf", "anyOf":
+		return true
+	}
+	return false
 }
 
 // leafIssues turns one failing keyword into issues: one per property for
