@@ -126,6 +126,9 @@ func Unpack(r io.Reader, lim Limits) (*memFS, error) {
 		if n >= lim.MaxFiles {
 			return nil, fmt.Errorf("more than %d entries", lim.MaxFiles)
 		}
+		if hdr.Typeflag == tar.TypeDir && path.Clean(strings.TrimPrefix(hdr.Name, "./")) == "." {
+			continue // "./", as `tar -C dir .` writes it
+		}
 		name, err := entryName(hdr.Name)
 		if err != nil {
 			return nil, err

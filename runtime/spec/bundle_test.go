@@ -2,6 +2,8 @@ package spec
 
 import (
 	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"io/fs"
 	"os"
@@ -273,4 +275,27 @@ func FuzzParseChecksumFile(f *testing.F) {
 			t.Fatalf("returned %q", sum)
 		}
 	})
+}
+
+func TestUnpackAcceptsDotDirectoryEntry(t *testing.T) {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	if err := tw.WriteHeader(&tar.Header{Name: "./", Typeflag: tar.TypeDir, Mode: 0o755}); err != nil {
+		t.Fatal(err)
+	}
+	body := []byte("{}")
+	if err := tw.WriteHeader(&tar.Header{Name: "./core/x.json", Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(body))}); err != nil {
+		t.Fatal(err)
+	}
+	tw.Write(body)
+	tw.Close()
+	gz.Close()
+	fsys, err := Unpack(&buf, DefaultLimits)
+	if err != nil {
+		t.Fatalf("Unpack refused a ./ entry: %v", err)
+	}
+	if _, err := fsys.ReadFile("core/x.json"); err != nil {
+		t.Fatal(err)
+	}
 }
