@@ -1,0 +1,247 @@
+package runtime_test
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime"
+)
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestToolSuccessRoundTrip(t *testing.T) {
+	res, err := runtime.NewToolSuccess("Found 1 product.", map[string]any{"products": []any{map[string]any{"product_id": "p1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(mustJSON(t, res))
+	want := `{"content":[{"type":"text","text":"Found 1 product."}],"structuredContent":{"products":[{"product_id":"p1"}]}}`
+	if got != want {
+		t.Errorf("wire = %s\nwant   %s", got, want)
+	}
+	r := runtime.ExtractMCP([]byte(got))
+	if string(r.Data) != `{"products":[{"product_id":"p1"}]}` || r.Action != "" {
+		t.Errorf("round trip: %s %q", r.Data, r.Action)
+	}
+	for _, bad := range []any{nil, []int{1}, json.RawMessage(`"x"`), json.RawMessage(`{`), map[string]any{"adcp_error": 1}} {
+		if _, err := runtime.NewToolSuccess("x", bad); err == nil {
+			t.Errorf("NewToolSuccess(%v) accepted", bad)
+		}
+	}
+}
+
+func TestToolErrorRoundTrip(t *testing.T) {
+	e := &runtime.Error{
+		Code: "BUDGET_TOO_LOW", Message: "Budget is below the seller's minimum", Recovery: runtime.RecoveryCorrectable,
+		Field: "budget.total", Suggestion: "Increase budget", Details: map[string]any{"minimum_budget": 500, "currency": "USD"},
+	}
+	res, err := runtime.NewToolError(e, "Budget too low.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire := mustJSON(t, res)
+	wantErr := `{"code":"BUDGET_TOO_LOW","message":"Budget is below the seller's minimum","recovery":"correctable","field":"budget.total","suggestion":"Increase budget","details":{"currency":"USD","minimum_budget":500}}`
+	want := `{"content":[{"type":"text","text":` + string(mustJSON(t, `{"adcp_error":`+wantErr+`}`)) +
+		`},{"type":"text","text":"Budget too low."}],"structuredContent":{"adcp_error":` + wantErr + `},"isError":true}`
+	if string(wire) != want {
+		t.Fatalf("wire = %s\nwant   %s", wire, want)
+	}
+	// Both buyer paths find the same error.
+	r := runtime.ExtractMCP(wire)
+	if r.Error == nil || string(r.Error.Raw) != wantErr || r.Action != runtime.ActionSurface {
+		t.Fatalf("structured path: %v", r.Error)
+	}
+	var textOnly struct {
+		Content []json.RawMessage `json:"content"`
+		IsError bool              `json:"isError"`
+	}
+	_ = json.Unmarshal(wire, &textOnly)
+	r = runtime.ExtractMCP(mustJSON(t, textOnly))
+	if r.Error == nil || string(r.Error.Raw) != wantErr || r.Error.Path != "content[0].text.adcp_error" {
+		t.Fatalf("text path: %+v", r.Error)
+	}
+	// An extracted error passes through an intermediary unchanged.
+	again, err := runtime.NewToolError(r.Error, "")
+	if err != nil || !strings.Contains(string(mustJSON(t, again)), `"structuredContent":{"adcp_error":`+wantErr+`}`) {
+		t.Errorf("pass-through: %s %v", mustJSON(t, again), err)
+	}
+}
+
+func TestErrorWireChecks(t *testing.T) {
+	long := strings.Repeat("d", 5000)
+	for _, c := range []struct {
+		name string
+		e    *runtime.Error
+		want string
+	}{
+		{"no code", &runtime.Error{Message: "m"}, "not 1-64 characters"},
+		{"long code", &runtime.Error{Code: strings.Repeat("A", 65), Message: "m"}, "not 1-64 characters"},
+		{"no message", &runtime.Error{Code: "A"}, "message is required"},
+		{"bad recovery", &runtime.Error{Code: "A", Message: "m", Recovery: "later"}, "recovery"},
+		{"details not an object", &runtime.Error{Code: "A", Message: "m", Details: []int{1}}, "want a JSON object"},
+		{"too large", &runtime.Error{Code: "A", Message: "m", Details: map[string]string{"x": long}}, "more than the 4096"},
+		{"nil", nil, "nil"},
+	} {
+		if _, err := c.e.WireJSON(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	// Recovery is filled from the table; retry_after is whole seconds.
+	w, err := (&runtime.Error{Code: "RATE_LIMITED", Message: "m", RetryAfter: 2500 * time.Millisecond}).WireJSON()
+	if err != nil || string(w) != `{"code":"RATE_LIMITED","message":"m","recovery":"transient","retry_after":3}` {
+		t.Errorf("wire = %s, %v", w, err)
+	}
+	w, _ = (&runtime.Error{Code: "X_ACME_ODD", Message: "<&>", Issues: []runtime.Issue{{Pointer: "/a", Message: "bad", Keyword: "type"}}}).WireJSON()
+	if string(w) != `{"code":"X_ACME_ODD","message":"<&>","recovery":"terminal","issues":[{"pointer":"/a","message":"bad","keyword":"type"}]}` {
+		t.Errorf("wire = %s", w)
+	}
+}
+
+func TestJSONRPCErrors(t *testing.T) {
+	for code, want := range map[string]int64{"RATE_LIMITED": -32029, "AUTH_MISSING": -32028, "AUTH_REQUIRED": -32028, "SERVICE_UNAVAILABLE": -32027} {
+		resp, err := runtime.NewJSONRPCErrorResponse(json.RawMessage(`"req-1"`), &runtime.Error{Code: code, Message: "m"})
+		if err != nil || resp.Error.Code != want {
+			t.Fatalf("%s: %v %v", code, resp, err)
+		}
+		r := runtime.ExtractJSONRPC(mustJSON(t, resp))
+		if r.Error == nil || r.Error.Code != code {
+			t.Errorf("%s: round trip %v", code, r.Error)
+		}
+	}
+	if _, err := runtime.NewJSONRPCError(&runtime.Error{Code: "BUDGET_TOO_LOW", Message: "m"}); err == nil {
+		t.Error("a tool-level code got a JSON-RPC code")
+	}
+	resp, _ := runtime.NewJSONRPCErrorResponse(nil, &runtime.Error{Code: "RATE_LIMITED", Message: "m", RetryAfter: 5 * time.Second})
+	if got := string(mustJSON(t, resp)); got != `{"jsonrpc":"2.0","id":null,"error":{"code":-32029,"message":"Rate limit exceeded","data":{"adcp_error":{"code":"RATE_LIMITED","message":"m","recovery":"transient","retry_after":5}}}}` {
+		t.Errorf("wire = %s", got)
+	}
+	if msg := resp.Error.Error(); msg != "JSON-RPC error -32029: Rate limit exceeded" {
+		t.Errorf("Error() = %q", msg)
+	}
+}
+
+func TestA2ATasks(t *testing.T) {
+	at := time.Date(2025, 1, 22, 10, 30, 0, 0, time.UTC)
+	task, err := runtime.NewA2AFailedTask("task_456", "ctx", &runtime.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", RetryAfter: 5 * time.Second}, "", at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire := string(mustJSON(t, task))
+	want := `{"id":"task_456","contextId":"ctx","kind":"task","status":{"state":"failed","timestamp":"2025-01-22T10:30:00Z"},"artifacts":[{"artifactId":"error-result","parts":[{"kind":"text","text":"RATE_LIMITED: retry in 5s."},{"kind":"data","data":{"adcp_error":{"code":"RATE_LIMITED","message":"Request rate exceeded","recovery":"transient","retry_after":5}},"metadata":{"mimeType":"application/vnd.adcp.error+json"}}]}]}`
+	if wire != want {
+		t.Fatalf("wire = %s\nwant   %s", wire, want)
+	}
+	r := runtime.ExtractA2A([]byte(wire))
+	if r.Error == nil || r.Action != runtime.ActionRetry || r.RetryAfter != 5*time.Second || r.State != "failed" {
+		t.Errorf("round trip: %+v", r)
+	}
+	done, err := runtime.NewA2ACompletedTask("t", "", json.RawMessage(`{"media_buy_id":"mb_1"}`), "Created.", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = runtime.ExtractA2A(mustJSON(t, done))
+	if string(r.Data) != `{"media_buy_id":"mb_1"}` || r.Action != "" {
+		t.Errorf("completed round trip: %s", r.Data)
+	}
+	if _, err := runtime.NewA2ACompletedTask("t", "", json.RawMessage(`{"response":{}}`), "", at); !errors.Is(err, runtime.ErrWrapperDetected) {
+		t.Errorf("wrapper accepted: %v", err)
+	}
+	for _, c := range []struct {
+		e    *runtime.Error
+		want string
+	}{
+		{&runtime.Error{Code: "SERVICE_UNAVAILABLE"}, "SERVICE_UNAVAILABLE: temporary failure, retry later."},
+		{&runtime.Error{Code: "BUDGET_TOO_LOW"}, "BUDGET_TOO_LOW: the request needs a change."},
+		{&runtime.Error{Code: "X_A1_B2"}, "X_A1_B2: needs human attention."},
+	} {
+		if got := runtime.TerseText(c.e); got != c.want {
+			t.Errorf("TerseText = %q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestTranslateUpstream(t *testing.T) {
+	now := func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) }
+	for _, c := range []struct {
+		name  string
+		err   error
+		code  string
+		msg   string
+		retry time.Duration
+	}{
+		{"429 with seconds", &runtime.UpstreamHTTPError{StatusCode: 429, RetryAfter: "30"}, "RATE_LIMITED", "Request rate exceeded", 30 * time.Second},
+		{"429 with a date", &runtime.UpstreamHTTPError{StatusCode: 429, RetryAfter: "Wed, 01 Jan 2025 00:02:00 GMT"}, "RATE_LIMITED", "Request rate exceeded", 2 * time.Minute},
+		{"429 with a huge value", &runtime.UpstreamHTTPError{StatusCode: 429, RetryAfter: "999999"}, "RATE_LIMITED", "Request rate exceeded", time.Hour},
+		{"429 without a header", &runtime.UpstreamHTTPError{StatusCode: 429}, "RATE_LIMITED", "Request rate exceeded", 10 * time.Second},
+		{"429 with junk", &runtime.UpstreamHTTPError{StatusCode: 429, RetryAfter: "soon"}, "RATE_LIMITED", "Request rate exceeded", 10 * time.Second},
+		{"503", &runtime.UpstreamHTTPError{StatusCode: 503, Err: errors.New("db-7.internal: connection refused")}, "SERVICE_UNAVAILABLE", "Service temporarily unavailable", 0},
+		{"404", &runtime.UpstreamHTTPError{StatusCode: 404}, "SERVICE_UNAVAILABLE", "An internal error occurred", 0},
+		{"network", errors.New("dial tcp 10.0.0.7:5432: i/o timeout"), "SERVICE_UNAVAILABLE", "An internal error occurred", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := runtime.TranslateUpstream(c.err, now)
+			if e.Code != c.code || e.Message != c.msg || e.Recovery != runtime.RecoveryTransient || e.RetryAfter != c.retry {
+				t.Errorf("got %+v", e)
+			}
+			if strings.Contains(e.Error(), "internal:") || strings.Contains(e.Error(), "10.0.0.7") {
+				t.Errorf("upstream detail leaked: %s", e)
+			}
+		})
+	}
+	own := &runtime.Error{Code: "CREATIVE_REJECTED", Message: "m", Recovery: runtime.RecoveryCorrectable, Details: map[string]any{"policy_id": "p"}}
+	if got := runtime.TranslateUpstream(errors.Join(errors.New("wrapped"), own), nil); got != own {
+		t.Errorf("AdCP upstream error not passed through: %v", got)
+	}
+	if runtime.TranslateUpstream(nil, nil) != nil {
+		t.Error("nil error translated")
+	}
+	resp := &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {"7"}}}
+	if e := runtime.TranslateUpstream(runtime.NewUpstreamHTTPError(resp), nil); e.RetryAfter != 7*time.Second {
+		t.Errorf("from response: %+v", e)
+	}
+}
+
+func TestMCPTaskStatus(t *testing.T) {
+	for s, want := range map[runtime.TaskStatus]string{
+		runtime.StatusWorking: "working", runtime.StatusSubmitted: "working", runtime.StatusInputRequired: "input_required",
+		runtime.StatusCompleted: "completed", runtime.StatusFailed: "failed", runtime.StatusRejected: "failed",
+		runtime.StatusCanceled: "cancelled", runtime.StatusAuthRequired: "input_required",
+	} {
+		if got, ok := runtime.MCPTaskStatus(s); !ok || got != want {
+			t.Errorf("MCPTaskStatus(%s) = %q, %v; want %q", s, got, ok, want)
+		}
+	}
+	if _, ok := runtime.MCPTaskStatus(runtime.StatusUnknown); ok {
+		t.Error("unknown status mapped")
+	}
+	for mcpStatus, want := range map[string]runtime.TaskStatus{
+		"working": runtime.StatusWorking, "input_required": runtime.StatusInputRequired, "completed": runtime.StatusCompleted,
+		"failed": runtime.StatusFailed, "cancelled": runtime.StatusCanceled,
+	} {
+		if got, ok := runtime.TaskStatusFromMCP(mcpStatus); !ok || got != want {
+			t.Errorf("TaskStatusFromMCP(%s) = %q", mcpStatus, got)
+		}
+	}
+	if _, ok := runtime.TaskStatusFromMCP("canceled"); ok {
+		t.Error("American spelling accepted as an MCP status")
+	}
+	if !runtime.StatusRejected.Final() || runtime.StatusAuthRequired.Final() {
+		t.Error("Final() wrong")
+	}
+	for in, want := range map[string]string{"TASK_STATE_INPUT_REQUIRED": "input-required", "TASK_STATE_AUTH_REQUIRED": "auth-required", "completed": "completed", "Working": "working"} {
+		if got := runtime.NormalizeA2AState(in); got != want {
+			t.Errorf("NormalizeA2AState(%s) = %s", in, got)
+		}
+	}
+}
