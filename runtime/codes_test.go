@@ -137,13 +137,13 @@ func TestVendorCodes(t *testing.T) {
 		{"X_STREAMHAUS_FLOOR_NOT_MET", "STREAMHAUS", "FLOOR_NOT_MET", true},
 		{"X_VENDOR_CUSTOM", "VENDOR", "CUSTOM", true},
 		{"X_A1_B2", "A1", "B2", true},
-		{"X_A_CODE", "", "", false},          // vendor too short
-		{"X_ACME_C", "", "", false},          // code too short
-		{"X_acme_CODE", "", "", false},       // lower case
-		{"X_ACME_1CODE", "", "", false},      // code starts with a digit
-		{"RATE_LIMITED", "", "", false},      // standard code
-		{"X__ACME_CODE", "", "", false},      // empty vendor
-		{"X_ACME_CODE\n", "", "", false},     // trailing newline
+		{"X_A_CODE", "", "", false},      // vendor too short
+		{"X_ACME_C", "", "", false},      // code too short
+		{"X_acme_CODE", "", "", false},   // lower case
+		{"X_ACME_1CODE", "", "", false},  // code starts with a digit
+		{"RATE_LIMITED", "", "", false},  // standard code
+		{"X__ACME_CODE", "", "", false},  // empty vendor
+		{"X_ACME_CODE\n", "", "", false}, // trailing newline
 		{"X_" + strings.Repeat("A", 20) + "_CODE", strings.Repeat("A", 20), "CODE", true},
 		{"X_" + strings.Repeat("A", 21) + "_CODE", "", "", false},
 	} {

@@ -36,10 +36,10 @@ func TestSanitizeTruncate(t *testing.T) {
 		want string
 	}{
 		{"abcdef", 3, "abc"},
-		{"é", 1, ""},                    // 2-byte rune never split
+		{"é", 1, ""}, // 2-byte rune never split
 		{"aé", 2, "a"},
-		{"😀😀", 5, "😀"},                 // 4-byte runes
-		{"\u200b" + "abc", 3, "abc"},     // stripped first, then cut
+		{"😀😀", 5, "😀"},               // 4-byte runes
+		{"\u200b" + "abc", 3, "abc"}, // stripped first, then cut
 		{"abc", 0, ""},
 		{"abc", -1, ""},
 	} {
