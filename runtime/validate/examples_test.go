@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/adcpgen/adcpgen/internal/testspec"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/examples-3.0.26.txt from the current results")
@@ -249,4 +251,64 @@ func readExpectations(t *testing.T) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// Examples the spec ships that its own schemas reject: in 2.5.3 the asset
+// oneOf arms overlap (a video or VAST asset matches two arms).
+var invalidEmbeddedExamples = map[string]string{
+	"2.5.3 media-buy/list-creatives-response.json examples/0": "oneOf@/creatives/0/assets/vast",
+	"2.5.3 media-buy/sync-creatives-request.json examples/0":  "oneOf@/creatives/0/assets/video",
+	"2.5.3 media-buy/sync-creatives-request.json examples/1":  "oneOf@/creatives/0/assets/generation_prompt",
+	"2.5.3 media-buy/sync-creatives-request.json examples/2":  "oneOf@/creatives/0/assets/video",
+}
+
+// The examples embedded in the schemas themselves ("examples": [{"data":
+// ...}]) validate against their schema, in every version: a check that the
+// validator is not stricter than the spec's own authors.
+func TestSchemaEmbeddedExamples(t *testing.T) {
+	for _, tv := range testspec.Versions {
+		t.Run(tv.Version, func(t *testing.T) {
+			v := versionValidator(t, tv.Version)
+			paths, err := v.SchemaPaths()
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, p := range paths {
+				data, err := fs.ReadFile(v.tree.FS, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var doc struct {
+					Examples []json.RawMessage `json:"examples"`
+				}
+				if json.Unmarshal(data, &doc) != nil {
+					continue
+				}
+				for i, raw := range doc.Examples {
+					var ex struct {
+						Data json.RawMessage `json:"data"`
+					}
+					if json.Unmarshal(raw, &ex) != nil || ex.Data == nil {
+						continue
+					}
+					n++
+					is, err := v.Validate(p, ex.Data)
+					if want, ok := invalidEmbeddedExamples[fmt.Sprintf("%s %s examples/%d", tv.Version, p, i)]; ok {
+						if err != nil || len(is) == 0 || is[0].Keyword+"@"+is[0].Pointer != want {
+							t.Errorf("%s examples/%d: issues %v, err %v; want first issue %s", p, i, is, err, want)
+						}
+						continue
+					}
+					if err != nil || len(is) != 0 {
+						t.Errorf("%s examples/%d: issues %v, err %v", p, i, is, err)
+					}
+				}
+			}
+			t.Logf("%d embedded examples", n)
+			if n == 0 && tv.Version != "2.5.3" {
+				t.Error("no embedded examples found")
+			}
+		})
+	}
 }

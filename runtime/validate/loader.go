@@ -200,6 +200,7 @@ func (v *Validator) load(u string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
+	v.loaded.Add(1)
 	data, err := fs.ReadFile(v.tree.FS, p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/adcpgen/adcpgen/runtime/spec"
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -26,6 +27,8 @@ type Validator struct {
 	compiler *jsonschema.Compiler
 	compiled map[string]*Schema // by absolute URL, with fragment if any
 	failed   map[string]error
+
+	loaded atomic.Int64 // schema files read, for tests of laziness
 
 	toolsOnce sync.Once
 	tools     *toolIndex

@@ -269,4 +269,10 @@ func TestConcurrentLazyCompile(t *testing.T) {
 	if n := len(v.compiled); n != len(tools) {
 		t.Errorf("compiled %d root schemas, want %d (one per tool)", n, len(tools))
 	}
+	all, _ := v.SchemaPaths()
+	if n := v.loaded.Load(); n == 0 || n > int64(len(all))/3 {
+		t.Errorf("four tools loaded %d of %d schema files; want only what they reference", n, len(all))
+	} else {
+		t.Logf("four tools loaded %d of %d schema files", n, len(all))
+	}
 }
