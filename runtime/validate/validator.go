@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -109,6 +111,11 @@ func (v *Validator) Schema(ref string) (*Schema, error) {
 	if !v.hasFile(p) {
 		return nil, fmt.Errorf("%w: %s: no file %s in spec %s", ErrUnknownSchema, ref, p, v.tree.Source)
 	}
+	if frag != "" {
+		if err := v.checkFragment(p, frag); err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrUnknownSchema, ref, err)
+		}
+	}
 	key := u + fragmentSuffix(frag)
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -127,6 +134,42 @@ func (v *Validator) Schema(ref string) (*Schema, error) {
 	sch := &Schema{ID: v.displayID(key), Path: p, v: v, s: s}
 	v.compiled[key] = sch
 	return sch, nil
+}
+
+// checkFragment reports whether a JSON pointer names a value in the file,
+// so a caller's typo is an unknown schema rather than a compile failure.
+func (v *Validator) checkFragment(p, frag string) error {
+	data, err := fs.ReadFile(v.tree.FS, p)
+	if err != nil {
+		return err
+	}
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	for _, tok := range strings.Split(frag, "/")[1:] {
+		if u, err := url.PathUnescape(tok); err == nil {
+			tok = u
+		}
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch d := doc.(type) {
+		case map[string]any:
+			next, ok := d[tok]
+			if !ok {
+				return fmt.Errorf("%s has nothing at #%s", p, frag)
+			}
+			doc = next
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(d) {
+				return fmt.Errorf("%s has nothing at #%s", p, frag)
+			}
+			doc = d[i]
+		default:
+			return fmt.Errorf("%s has nothing at #%s", p, frag)
+		}
+	}
+	return nil
 }
 
 // compileLocked compiles under v.mu, and never panics. A compiler that

@@ -130,6 +130,8 @@ func TestUnknownSchemas(t *testing.T) {
 		"../etc/passwd",
 		"",
 		"core/error.json#not-a-pointer",
+		"core/error.json#/properties/nope",
+		"core/error.json#/required/99",
 	} {
 		_, err := v.Schema(ref)
 		if !errors.Is(err, ErrUnknownSchema) {
