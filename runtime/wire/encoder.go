@@ -129,6 +129,18 @@ func (e *Encoder) Raw(raw json.RawMessage) {
 	e.comma = true
 }
 
+// Literal writes a JSON literal the generator checked (a schema const).
+func (e *Encoder) Literal(lit string) {
+	e.sep()
+	e.buf = append(e.buf, lit...)
+	e.comma = true
+}
+
+// MissingOnEncode is the error for a required pointer field left nil.
+func MissingOnEncode(typeName, field string) error {
+	return &Error{Kind: KindMissing, Message: typeName + ": required field " + strconv.Quote(field) + " is nil", Missing: []string{field}}
+}
+
 // Value writes a nested generated value.
 func (e *Encoder) Value(v Encodable) { v.EncodeWire(e) }
 
@@ -167,6 +179,9 @@ func appendFloat(b []byte, f float64) []byte {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// AppendQuoted appends s as a JSON string, escaping what JSON requires.
+func AppendQuoted(b []byte, s string) []byte { return appendQuoted(b, s) }
 
 // appendQuoted writes s as a JSON string, escaping what JSON requires.
 func appendQuoted(b []byte, s string) []byte {

@@ -226,3 +226,13 @@ func quoteAll(ss []string) []string {
 }
 
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// Number reads a number and returns its literal, valid until the next read.
+func (d *Decoder) Number() ([]byte, error) {
+	c := d.skipWS()
+	if c != '-' && (c < '0' || c > '9') {
+		return nil, d.typeErr("number", c)
+	}
+	lit, _, err := d.scanNumber()
+	return lit, err
+}

@@ -1,0 +1,165 @@
+// Package generator turns AdCP JSON Schemas into a Go package. It is the
+// importable entry point; the stages live under generator/internal:
+// load (files, $id/$ref resolution) → schema (the model) → lower (Go IR) →
+// naming (one pass, written policy) → emit (jennifer) → format.
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"go/format"
+	"go/token"
+	"strings"
+
+	"github.com/adcpgen/adcpgen/generator/internal/emit"
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/generator/internal/load"
+	"github.com/adcpgen/adcpgen/generator/internal/lower"
+	"github.com/adcpgen/adcpgen/generator/internal/naming"
+	"github.com/adcpgen/adcpgen/runtime/spec"
+	"github.com/adcpgen/adcpgen/templates"
+)
+
+// Options say what to generate.
+type Options struct {
+	// Tree is the opened schema tree.
+	Tree *spec.Tree
+	// Package is the Go package name.
+	Package string
+	// Include selects root schemas by tree-relative glob; empty means all.
+	Include []string
+	// SpecName describes the source in the package doc ("AdCP 3.1.19").
+	SpecName string
+	// Source names the source in the package doc and the regenerate line:
+	// never an absolute path (use a version or a relative path).
+	Source string
+	// Command is the command line that regenerates the package.
+	Command string
+}
+
+// File is one generated file.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Fallback is a place that became json.RawMessage.
+type Fallback struct {
+	Loc    string // file#/pointer
+	Reason string
+	// Leaf: the schema itself leaves the value untyped.
+	Leaf bool
+}
+
+// Skipped is a JSON file of the tree that is not a schema.
+type Skipped struct {
+	Path   string
+	Reason string
+}
+
+// Result is a generated package.
+type Result struct {
+	Files     []File
+	Types     int
+	Fallbacks []Fallback
+	Skipped   []Skipped
+	// Missing lists what the registries could not derive from the tree.
+	Missing []string
+}
+
+// Generate loads the tree, builds the Go types and renders every file.
+func Generate(opts Options) (*Result, error) {
+	if opts.Tree == nil {
+		return nil, errors.New("generator: no schema tree")
+	}
+	if err := CheckPackageName(opts.Package); err != nil {
+		return nil, err
+	}
+	set, err := load.Load(opts.Tree)
+	if err != nil {
+		return nil, err
+	}
+	pkg, err := lower.Build(set, lower.Options{Include: opts.Include})
+	if err != nil {
+		return nil, err
+	}
+	pkg.Registry, err = lower.BuildRegistry(set, pkg)
+	if err != nil {
+		return nil, err
+	}
+	naming.Assign(pkg)
+	files, err := emit.Emit(pkg, emit.Options{Package: opts.Package})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Types: len(pkg.Types)}
+	for _, f := range files {
+		res.Files = append(res.Files, File{Name: f.Name, Data: f.Data})
+	}
+	doc, err := docFile(opts)
+	if err != nil {
+		return nil, err
+	}
+	res.Files = append([]File{doc}, res.Files...)
+	for _, fb := range pkg.Fallbacks {
+		res.Fallbacks = append(res.Fallbacks, Fallback{Loc: fb.Loc.String(), Reason: fb.Reason, Leaf: fb.Leaf})
+	}
+	for _, s := range set.Skipped {
+		res.Skipped = append(res.Skipped, Skipped{Path: s.Path, Reason: s.Reason})
+	}
+	if pkg.Registry != nil {
+		res.Missing = pkg.Registry.Missing
+	}
+	return res, nil
+}
+
+func docFile(opts Options) (File, error) {
+	version := opts.Tree.Version
+	if version == "" {
+		version = "(not stated by the tree)"
+	}
+	src, err := templates.Render("doc.go.tmpl", map[string]string{
+		"Package":      opts.Package,
+		"SpecName":     opts.SpecName,
+		"Version":      version,
+		"Source":       opts.Source,
+		"Checksum":     opts.Tree.Checksum,
+		"Command":      opts.Command,
+		"NamingPolicy": naming.Policy,
+	})
+	if err != nil {
+		return File{}, err
+	}
+	formatted, err := format.Source(src)
+	if err != nil {
+		return File{}, fmt.Errorf("formatting doc.go: %w", err)
+	}
+	return File{Name: "doc.go", Data: formatted}, nil
+}
+
+// CheckPackageName rejects names that are not usable Go package names.
+func CheckPackageName(name string) error {
+	if name == "" {
+		return errors.New("package name is empty")
+	}
+	if !token.IsIdentifier(name) || token.IsKeyword(name) {
+		return fmt.Errorf("package name %q is not a Go identifier", name)
+	}
+	if name != strings.ToLower(name) {
+		return fmt.Errorf("package name %q should be lower case", name)
+	}
+	return nil
+}
+
+// Unexpected counts fallbacks where the schema says more than the Go type.
+func (r *Result) Unexpected() int {
+	n := 0
+	for _, f := range r.Fallbacks {
+		if !f.Leaf {
+			n++
+		}
+	}
+	return n
+}
+
+var _ = ir.KindStruct

@@ -1,0 +1,125 @@
+package emit
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// commentLines turns schema text into comment lines: one per line of text,
+// with every character that could end or confuse a // comment replaced.
+// Lines are handed to jennifer already prefixed with "//", so nothing in
+// the text can turn them into a /* */ block.
+func commentLines(text string) []string {
+	text = strings.ToValidUTF8(text, "\uFFFD")
+	var out []string
+	fenced := false
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		line = strings.TrimRight(cleanLine(line), " \t")
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+		}
+		if line == "" {
+			out = append(out, "//")
+			continue
+		}
+		if fenced || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "|") {
+			out = append(out, "// "+line)
+			continue
+		}
+		for _, w := range wrap(line, wrapWidth) {
+			out = append(out, "// "+w)
+		}
+	}
+	// Collapse runs of blank comment lines.
+	compact := out[:0]
+	for i, l := range out {
+		if l == "//" && (i == 0 || out[i-1] == "//") {
+			continue
+		}
+		compact = append(compact, l)
+	}
+	for len(compact) > 0 && compact[len(compact)-1] == "//" {
+		compact = compact[:len(compact)-1]
+	}
+	return compact
+}
+
+// wrapWidth is where prose comment lines are wrapped.
+const wrapWidth = 96
+
+// wrap breaks a line of prose at spaces so no piece exceeds width (a single
+// longer word stays whole).
+func wrap(line string, width int) []string {
+	var out []string
+	for len(line) > width {
+		cut := strings.LastIndexByte(line[:width+1], ' ')
+		if cut <= 0 {
+			cut = strings.IndexByte(line, ' ')
+			if cut < 0 {
+				break
+			}
+		}
+		out = append(out, strings.TrimRight(line[:cut], " "))
+		line = strings.TrimLeft(line[cut:], " ")
+	}
+	return append(out, line)
+}
+
+func cleanLine(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteRune(' ')
+		case r < 0x20 || r == 0x7f || r == 0x85 || r == '\u2028' || r == '\u2029' || r == '\uFEFF' || r == utf8.RuneError:
+			b.WriteRune(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// comments renders lines as jennifer comments, one statement per line.
+func comments(lines []string) []jen.Code {
+	out := make([]jen.Code, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, jen.Comment(l))
+	}
+	return out
+}
+
+// docBlock builds a doc comment: a summary naming the identifier, the
+// schema's text, Deprecated and Schema lines.
+func docBlock(name, title, description string, deprecated bool, schemaRef string) []string {
+	var lines []string
+	title = strings.TrimSpace(title)
+	description = strings.TrimSpace(description)
+	switch {
+	case title != "":
+		lines = append(lines, commentLines(name+" is the "+strconvQuote(title)+" schema.")...)
+		if description != "" {
+			lines = append(lines, "//")
+			lines = append(lines, commentLines(description)...)
+		}
+	case description != "":
+		lines = append(lines, commentLines(name+": "+description)...)
+	}
+	if deprecated {
+		if len(lines) > 0 {
+			lines = append(lines, "//")
+		}
+		lines = append(lines, "// Deprecated: the schema marks this deprecated.")
+	}
+	if schemaRef != "" {
+		if len(lines) > 0 {
+			lines = append(lines, "//")
+		}
+		lines = append(lines, commentLines("Schema: "+schemaRef)...)
+	}
+	return lines
+}
+
+func strconvQuote(s string) string { return "\"" + strings.ReplaceAll(s, "\"", "'") + "\"" }

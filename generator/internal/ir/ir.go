@@ -1,0 +1,233 @@
+// Package ir is the Go-level model the generator builds from schemas: named
+// types with kinds, fields and union arms, and the type expressions that
+// refer to them. Names are empty until the naming pass fills them.
+package ir
+
+import "github.com/adcpgen/adcpgen/generator/internal/schema"
+
+// Kind is what a named type is in Go.
+type Kind uint8
+
+const (
+	KindStruct Kind = iota + 1 // struct with one field per property
+	KindEnum                   // defined string/int type with constants
+	KindScalar                 // defined type over a builtin (type Currency string)
+	KindSlice                  // defined slice (type Tags []string)
+	KindMap                    // defined map (type Ext map[string]json.RawMessage)
+	KindUnion                  // tagged struct: one pointer field per arm
+	KindRaw                    // defined json.RawMessage (untyped leaf or fallback)
+)
+
+// Builtin is a Go type the generated code uses without defining it.
+type Builtin uint8
+
+const (
+	String   Builtin = iota + 1 // string
+	Int                         // int64
+	Float                       // float64
+	Bool                        // bool
+	Raw                         // json.RawMessage
+	DateTime                    // wire.DateTime
+	Date                        // wire.Date
+)
+
+// RefKind says how a Ref builds its Go type.
+type RefKind uint8
+
+const (
+	RefBuiltin RefKind = iota + 1
+	RefNamed
+	RefSlice
+	RefMap
+	RefNullable // wire.Nullable[Elem]: absent, null or a value
+)
+
+// Ref is a Go type expression.
+type Ref struct {
+	Kind    RefKind
+	Builtin Builtin
+	Named   *Type
+	Elem    *Ref // RefSlice, RefMap, RefNullable
+}
+
+// BuiltinRef returns a Ref to a builtin.
+func BuiltinRef(b Builtin) *Ref { return &Ref{Kind: RefBuiltin, Builtin: b} }
+
+// NamedRef returns a Ref to a named type.
+func NamedRef(t *Type) *Ref { return &Ref{Kind: RefNamed, Named: t} }
+
+// SliceOf returns []elem.
+func SliceOf(elem *Ref) *Ref { return &Ref{Kind: RefSlice, Elem: elem} }
+
+// MapOf returns map[string]elem.
+func MapOf(elem *Ref) *Ref { return &Ref{Kind: RefMap, Elem: elem} }
+
+// NullableOf returns wire.Nullable[elem] (elem itself when already nullable).
+func NullableOf(elem *Ref) *Ref {
+	if elem.Kind == RefNullable {
+		return elem
+	}
+	return &Ref{Kind: RefNullable, Elem: elem}
+}
+
+// Type is a named Go type.
+type Type struct {
+	Kind Kind
+	Name string // set by the naming pass
+
+	// Hints are absolute name candidates, best first; Rank orders claims on
+	// a name (lower wins) when candidates collide. Types made inline name
+	// themselves after Parent instead: Parent's name + one of Suffixes.
+	Hints    []string
+	Rank     int
+	Parent   *Type
+	Suffixes []string
+
+	Loc         schema.Loc
+	SchemaID    string // $id of the document the type comes from
+	Title       string
+	Description string
+	Deprecated  bool
+	// Nullable records that the schema also allows null; fields using the
+	// type wrap it in wire.Nullable.
+	Nullable bool
+
+	// KindStruct
+	Fields []*Field
+	Extra  Extra        // what happens to members the schema does not declare
+
+	// KindEnum
+	EnumBase Builtin // String or Int
+	Values   []*EnumValue
+
+	// KindScalar, KindSlice, KindMap: the underlying type; KindSlice/KindMap
+	// use Elem.Elem of a RefSlice/RefMap.
+	Underlying *Ref
+
+	// KindUnion
+	Union *Union
+
+	// KindRaw
+	RawReason string
+}
+
+// Extra is a struct's policy for undeclared members.
+type Extra struct {
+	Mode   ExtraMode
+	Type   *Ref   // ExtraTyped: the map value type
+	GoName string // the field that holds them (naming pass)
+}
+
+// ExtraMode is how undeclared members are treated.
+type ExtraMode uint8
+
+const (
+	ExtraKeep   ExtraMode = iota + 1 // kept as raw JSON (additionalProperties absent or true)
+	ExtraReject                      // rejected (additionalProperties: false)
+	ExtraTyped                       // kept and typed (additionalProperties: <schema>)
+)
+
+// Field is one struct field.
+type Field struct {
+	JSONName   string
+	GoName     string
+	Type       *Ref
+	Required   bool
+	// Const is the value the schema fixes; present values must equal it.
+	Const *schema.Value
+	// Fixed marks a required const: checked and written, but no Go field.
+	Fixed      bool
+	Title      string
+	Doc        string
+	Deprecated bool
+	Loc        schema.Loc
+	// Indirect makes a required field a pointer, to break a recursive
+	// value type.
+	Indirect bool
+}
+
+// EnumValue is one enum constant.
+type EnumValue struct {
+	Value      schema.Value
+	GoName     string
+	Deprecated bool
+	Doc        string
+}
+
+// Strategy is how a union decoder picks its arm.
+type Strategy uint8
+
+const (
+	ByKind     Strategy = iota + 1 // the JSON type of the value
+	ByConst                        // const values of one or more properties
+	ByPresence                     // which keys are present or absent
+	ByTrial                        // try each arm in order
+)
+
+// Union describes a KindUnion type.
+type Union struct {
+	Strategy Strategy
+	// Exclusive is oneOf: exactly one arm may match (presence, trial).
+	Exclusive bool
+	// DiscProps are the discriminator properties (ByConst), in the order they
+	// are tested.
+	DiscProps []string
+	// ProbeKeys are every key the decoder looks at (ByConst, ByPresence).
+	ProbeKeys []string
+	Arms      []*Arm
+}
+
+// Arm is one union alternative.
+type Arm struct {
+	Label  string // name hint
+	GoName string
+	Type   *Ref
+	Loc    schema.Loc
+	Title  string
+	Doc    string
+
+	// ByKind: the JSON value kinds the arm accepts.
+	Kinds []JSONKind
+	// ByConst: per DiscProps entry, the values that select the arm.
+	Disc [][]schema.Value
+	// ByPresence.
+	Required  []string
+	Forbidden []string       // keys that must be absent
+	Excluded  []ConstPresent // key/value pairs that must not both hold
+	Fixed     []ConstPresent // key/value pairs that must hold
+}
+
+// ConstPresent is "key is present with this value".
+type ConstPresent struct {
+	Key   string
+	Value schema.Value
+}
+
+// JSONKind is a JSON value type as a union decoder sees it.
+type JSONKind uint8
+
+const (
+	JSONString JSONKind = iota + 1
+	JSONNumber          // any number
+	JSONInteger         // a number without fraction
+	JSONBool
+	JSONObject
+	JSONArray
+	JSONNull
+)
+
+// Fallback is a place where the generator used json.RawMessage.
+type Fallback struct {
+	Loc    schema.Loc
+	Reason string
+	// Leaf is true when the schema itself leaves the value untyped (no type,
+	// no $ref, no combinator); such fallbacks are expected.
+	Leaf bool
+}
+
+// Package is everything one generation produces.
+type Package struct {
+	Types     []*Type
+	Fallbacks []Fallback
+	Registry  *Registry
+}

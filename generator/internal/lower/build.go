@@ -1,0 +1,168 @@
+// Package lower turns loaded schemas into the Go IR: it decides, for every
+// schema node a generated package needs, which Go type represents it.
+package lower
+
+import (
+	"fmt"
+	"path"
+	"sort"
+
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/generator/internal/load"
+	"github.com/adcpgen/adcpgen/generator/internal/schema"
+)
+
+// Options select what to build.
+type Options struct {
+	// Include lists globs over tree-relative paths (path.Match syntax) that
+	// select the root schemas; empty means every schema in the tree.
+	Include []string
+}
+
+// Ranks order claims on a name: document roots first, then definitions and
+// other referenced nodes, then inline types (named after their parent).
+const (
+	rankRoot = iota
+	rankDefinition
+	rankInline
+)
+
+type builder struct {
+	set   *load.Set
+	named map[*schema.Schema]*ir.Type
+	arms  map[armKey]*ir.Type
+	pkg   *ir.Package
+}
+
+type armKey struct {
+	union *schema.Schema
+	index int
+}
+
+// Build lowers the selected documents and everything they reference.
+func Build(set *load.Set, opts Options) (*ir.Package, error) {
+	roots, err := selectRoots(set, opts.Include)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{set: set, named: map[*schema.Schema]*ir.Type{}, arms: map[armKey]*ir.Type{}, pkg: &ir.Package{}}
+	for _, d := range roots {
+		b.namedType(d.Root)
+	}
+	sort.SliceStable(b.pkg.Fallbacks, func(i, j int) bool {
+		return b.pkg.Fallbacks[i].Loc.String() < b.pkg.Fallbacks[j].Loc.String()
+	})
+	markIndirect(b.pkg.Types)
+	return b.pkg, nil
+}
+
+func selectRoots(set *load.Set, include []string) ([]*schema.Document, error) {
+	if len(include) == 0 {
+		return set.Docs, nil
+	}
+	var out []*schema.Document
+	for _, glob := range include {
+		if _, err := path.Match(glob, ""); err != nil {
+			return nil, fmt.Errorf("--include %q: %w", glob, err)
+		}
+		n := 0
+		for _, d := range set.Docs {
+			if ok, _ := path.Match(glob, d.Path); ok {
+				out = append(out, d)
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("--include %q matches no schema in %s", glob, set.Tree.Source)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	uniq := out[:0]
+	for i, d := range out {
+		if i == 0 || out[i-1] != d {
+			uniq = append(uniq, d)
+		}
+	}
+	return uniq, nil
+}
+
+// namedType returns the named Go type for a referenced or root node. A node
+// that only renames another ($ref plus annotations) shares its target's type.
+func (b *builder) namedType(s *schema.Schema) *ir.Type {
+	for i := 0; i < 64; i++ {
+		t := pureRef(s)
+		if t == nil {
+			break
+		}
+		s = t
+	}
+	if t, ok := b.named[s]; ok {
+		return t
+	}
+	t := b.newType(s)
+	t.Hints, t.Rank = absoluteHints(s)
+	b.named[s] = t
+	b.fill(t, s, nil)
+	return t
+}
+
+func (b *builder) newType(s *schema.Schema) *ir.Type {
+	t := &ir.Type{Loc: s.Loc, SchemaID: s.Doc.ID, Title: s.Title, Description: s.Description, Deprecated: s.Deprecated}
+	b.pkg.Types = append(b.pkg.Types, t)
+	return t
+}
+
+// inlineType returns the named type for a node met inline, named after its
+// parent.
+func (b *builder) inlineType(s *schema.Schema, parent *ir.Type, suffixes []string) *ir.Type {
+	if t, ok := b.named[s]; ok {
+		return t
+	}
+	t := b.newType(s)
+	t.Rank = rankInline
+	t.Parent, t.Suffixes = parent, suffixes
+	if s.Title != "" {
+		if h := titleName(s.Title); h != "" {
+			t.Hints = []string{h}
+		}
+	}
+	b.named[s] = t
+	b.fill(t, s, nil)
+	return t
+}
+
+// fill decides a named type's kind and contents from its node's shape. sh
+// is a precomputed shape (union arms), or nil to collect it from s.
+func (b *builder) fill(t *ir.Type, s *schema.Schema, sh *shape) {
+	if sh == nil {
+		sh = collectShape(s)
+	}
+	ref, nullable := b.lowerShape(sh, t, nil, nil)
+	t.Nullable = nullable
+	if t.Kind != 0 {
+		return
+	}
+	// The shape is a plain Go type: define the named type over it.
+	t.Underlying = ref
+	switch {
+	case ref.Kind == ir.RefSlice:
+		t.Kind = ir.KindSlice
+	case ref.Kind == ir.RefMap:
+		t.Kind = ir.KindMap
+	case ref.Kind == ir.RefBuiltin && ref.Builtin == ir.Raw:
+		t.Kind = ir.KindRaw
+	default:
+		t.Kind = ir.KindScalar
+	}
+}
+
+func collectShape(s *schema.Schema) *shape {
+	sh := newShape(s)
+	sh.collect(s, map[*schema.Schema]bool{})
+	return sh
+}
+
+func (b *builder) fallback(loc schema.Loc, leaf bool, format string, args ...any) *ir.Ref {
+	b.pkg.Fallbacks = append(b.pkg.Fallbacks, ir.Fallback{Loc: loc, Reason: fmt.Sprintf(format, args...), Leaf: leaf})
+	return ir.BuiltinRef(ir.Raw)
+}
