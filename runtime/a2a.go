@@ -15,27 +15,49 @@ import (
 // in the order they are looked for.
 var streamKeys = [...]string{"task", "statusUpdate", "message", "artifactUpdate"}
 
+// a2aTask is the part of a task or status event extraction reads, looked
+// up in one pass.
+type a2aTask struct {
+	status    jval
+	artifacts jval
+	// envelope: the object is itself a stream envelope (see unwrapStream).
+	envelope bool
+}
+
+var a2aTaskKeys = []string{"status", "artifacts", "task", "statusUpdate", "message", "artifactUpdate"}
+
+func readTask(v jval) a2aTask {
+	var f [6]jval
+	v.fields(a2aTaskKeys, f[:])
+	t := a2aTask{status: f[0], artifacts: f[1]}
+	for _, m := range f[2:] {
+		t.envelope = t.envelope || m.isObject()
+	}
+	return t
+}
+
 // unwrapStream unwraps one stream envelope: an object with a task,
 // statusUpdate, message or artifactUpdate member holding an object. key is
 // that member's name ("" when v is not an envelope). nested reports an
 // inner object that is itself such an envelope: it yields nothing, since
 // only one level is ever unwrapped.
-func unwrapStream(v jval) (inner jval, key string, nested bool) {
-	inner, key = streamMember(v)
+func unwrapStream(v jval) (task a2aTask, key string, nested bool) {
+	inner, key := streamMember(v)
 	if key == "" {
-		return v, "", false
+		t := readTask(v)
+		t.envelope = false
+		return t, "", false
 	}
-	_, k := streamMember(inner)
-	return inner, key, k != ""
+	task = readTask(inner)
+	return task, key, task.envelope
 }
 
 func streamMember(v jval) (jval, string) {
-	if !v.isObject() {
-		return nil, ""
-	}
-	for _, k := range streamKeys {
-		if m := v.get(k); m.isObject() {
-			return m, k
+	var found [len(streamKeys)]jval
+	v.fields(streamKeys[:], found[:])
+	for i, m := range found {
+		if m.isObject() {
+			return m, streamKeys[i]
 		}
 	}
 	return nil, ""
@@ -67,9 +89,9 @@ func isInterimState(s string) bool {
 	return s == "working" || s == "submitted" || s == "input-required" || s == "auth-required"
 }
 
-// taskState reads status.state, normalised; "" when absent or not a string.
-func taskState(task jval) string {
-	s, ok := task.get("status").get("state").str()
+// state reads status.state, normalised; "" when absent or not a string.
+func (t a2aTask) state() string {
+	s, ok := t.status.get("state").str()
 	if !ok {
 		return ""
 	}
@@ -92,13 +114,13 @@ func isWrapper(data jval) bool {
 }
 
 // a2aData is the extraction of seed 004 on an unwrapped task or event.
-func a2aData(task jval, prefix string) (data jval, path string, err error) {
-	state := taskState(task)
+func a2aData(task a2aTask, prefix string) (data jval, path string, err error) {
+	state := task.state()
 	switch {
 	case isFinalState(state):
 		i, last := -1, -1
 		var lastData jval
-		task.get("artifacts").index(0).get("parts").elems(func(p jval) bool {
+		task.artifacts.index(0).get("parts").elems(func(p jval) bool {
 			i++
 			if d := dataPart(p); d != nil {
 				lastData, last = d, i
@@ -121,10 +143,10 @@ func a2aData(task jval, prefix string) (data jval, path string, err error) {
 	return nil, "", nil // no state, or a state this runtime does not know
 }
 
-func firstMessageDataPart(task jval, prefix string) (jval, string) {
+func firstMessageDataPart(task a2aTask, prefix string) (jval, string) {
 	var data jval
 	i := -1
-	task.get("status").get("message").get("parts").elems(func(p jval) bool {
+	task.status.get("message").get("parts").elems(func(p jval) bool {
 		i++
 		data = dataPart(p)
 		return data == nil
@@ -176,7 +198,7 @@ func (x Extractor) a2aResult(v jval, r *Result) {
 	if key != "" {
 		prefix = key + "."
 	}
-	r.State = taskState(task)
+	r.State = task.state()
 	if !nested {
 		data, path, err := a2aData(task, prefix)
 		if err != nil {
@@ -191,10 +213,10 @@ func (x Extractor) a2aResult(v jval, r *Result) {
 
 // a2aError scans every artifact's DataParts, then status.message's, for a
 // truthy adcp_error, and reports whether it found one (valid or not).
-func (x Extractor) a2aError(task jval, r *Result, f *found, prefix string) bool {
+func (x Extractor) a2aError(task a2aTask, r *Result, f *found, prefix string) bool {
 	done := false
 	ai := -1
-	task.get("artifacts").elems(func(a jval) bool {
+	task.artifacts.elems(func(a jval) bool {
 		ai++
 		pi := -1
 		a.get("parts").elems(func(p jval) bool {
@@ -211,7 +233,7 @@ func (x Extractor) a2aError(task jval, r *Result, f *found, prefix string) bool 
 		return true
 	}
 	pi := -1
-	task.get("status").get("message").get("parts").elems(func(p jval) bool {
+	task.status.get("message").get("parts").elems(func(p jval) bool {
 		pi++
 		if ae := dataPart(p).get("adcp_error"); ae.truthy() {
 			x.setError(r, f, ae, fmt.Sprintf("%sstatus.message.parts[%d].data.adcp_error", prefix, pi))
@@ -243,10 +265,10 @@ func A2AFileURIs(envelope []byte) ([]string, error) {
 		}
 		return true
 	}
-	task.get("artifacts").elems(func(a jval) bool {
+	task.artifacts.elems(func(a jval) bool {
 		a.get("parts").elems(collect)
 		return true
 	})
-	task.get("status").get("message").get("parts").elems(collect)
+	task.status.get("message").get("parts").elems(collect)
 	return out, nil
 }

@@ -30,10 +30,10 @@ func (x Extractor) DetectError(envelope []byte) *Result {
 }
 
 func (x Extractor) detect(v jval, r *Result, f *found) {
-	isError := v.get("isError").truthy()
-	if isError {
-		if sc := v.get("structuredContent"); sc.isObject() {
-			if compactLen(sc) > x.maxPayload() {
+	m := readMCP(v)
+	if m.isError {
+		if sc := m.structuredContent; sc.isObject() {
+			if overCap(sc, x.maxPayload()) {
 				f.tooLarge = true
 			} else if ae := sc.get("adcp_error"); ae.truthy() {
 				x.setError(r, f, ae, "structuredContent.adcp_error")
@@ -55,8 +55,8 @@ func (x Extractor) detect(v jval, r *Result, f *found) {
 		x.setError(r, f, ae, "error.data.adcp_error")
 		return
 	}
-	if isError {
-		x.textItems(v, f, func(i int, obj jval) bool {
+	if m.isError {
+		x.textItems(m.content, f, func(i int, obj jval) bool {
 			ae := obj.get("adcp_error")
 			if !ae.truthy() {
 				return true

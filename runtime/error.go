@@ -135,7 +135,7 @@ func validateError(ae jval) errorReject {
 	if !ok || code == "" || utf16Len(code) > MaxCodeLength {
 		return rejectCode
 	}
-	if compactLen(ae) > MaxErrorBytes {
+	if overCap(ae, MaxErrorBytes) {
 		return rejectTooLarge
 	}
 	return rejectNone
@@ -189,8 +189,10 @@ func (e *Error) RawDetails() json.RawMessage {
 		}
 		return nil
 	}
-	if d := jval(e.Raw).get("details"); d.present() {
-		return d.raw()
+	if v, err := parseDocument(e.Raw); err == nil {
+		if d := v.get("details"); d.present() {
+			return d.raw()
+		}
 	}
 	return nil
 }

@@ -111,25 +111,23 @@ func utf16Len(s string) int {
 }
 
 // members calls fn for each member of an object in document order (duplicates
-// included) until fn returns false.
+// included) until fn returns false. v must have been checked by
+// parseDocument; on anything else it stops early but never panics.
 func (v jval) members(fn func(key, val jval) bool) {
 	if !v.isObject() {
 		return
 	}
 	i := skipSpace(v, 1)
 	for i < len(v) && v[i] == '"' {
-		kend, _, err := scanString(v, i)
-		if err != nil {
-			return
-		}
+		kend := skipString(v, i)
 		key := v[i:kend]
 		j := skipSpace(v, kend)
 		if j >= len(v) || v[j] != ':' {
 			return
 		}
 		j = skipSpace(v, j+1)
-		vend, err := scanValue(v, j, 0)
-		if err != nil {
+		vend := skipValue(v, j)
+		if vend <= j {
 			return
 		}
 		if !fn(jval(key), v[j:vend:vend]) {
@@ -149,8 +147,8 @@ func (v jval) elems(fn func(elem jval) bool) {
 	}
 	i := skipSpace(v, 1)
 	for i < len(v) && v[i] != ']' {
-		end, err := scanValue(v, i, 0)
-		if err != nil {
+		end := skipValue(v, i)
+		if end <= i {
 			return
 		}
 		if !fn(v[i:end:end]) {
@@ -160,6 +158,64 @@ func (v jval) elems(fn func(elem jval) bool) {
 		if i < len(v) && v[i] == ',' {
 			i = skipSpace(v, i+1)
 		}
+	}
+}
+
+// skipString returns the offset past the string starting at b[i], which
+// parseDocument has checked: it only looks for the closing quote.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			i++
+		}
+	}
+	return len(b)
+}
+
+// structural marks the bytes skipValue stops at inside containers.
+var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
+
+// skipValue returns the offset past the checked value starting at b[i],
+// counting brackets rather than re-checking the grammar.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return i
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			c := b[i]
+			if !structural[c] {
+				i++
+				continue
+			}
+			switch c {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			default:
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return len(b)
+	default:
+		j := i
+		for j < len(b) && !isSpace(b[j]) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ':' {
+			j++
+		}
+		return j
 	}
 }
 
@@ -175,6 +231,20 @@ func (v jval) get(key string) jval {
 		return true
 	})
 	return found
+}
+
+// fields looks up several keys in one pass: out[i] gets the member named
+// keys[i] (the last one when the key repeats), or stays nil.
+func (v jval) fields(keys []string, out []jval) {
+	v.members(func(k, val jval) bool {
+		for i, key := range keys {
+			if quotedEquals(k, key) {
+				out[i] = val
+				break
+			}
+		}
+		return true
+	})
 }
 
 // index returns the i-th array element or nil.

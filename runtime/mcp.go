@@ -31,16 +31,36 @@ func (x Extractor) MCP(envelope []byte) *Result {
 	return r
 }
 
+// mcpView is the part of a CallToolResult extraction reads, looked up in
+// one pass.
+type mcpView struct {
+	isError           bool
+	structuredContent jval
+	content           jval
+}
+
+var mcpKeys = []string{"isError", "structuredContent", "content"}
+
+func readMCP(v jval) mcpView {
+	var f [3]jval
+	v.fields(mcpKeys, f[:])
+	return mcpView{isError: f[0].truthy(), structuredContent: f[1], content: f[2]}
+}
+
 func (x Extractor) mcpResult(v jval, r *Result, prefix string) {
 	var f found
-	isError := v.get("isError").truthy()
-	if isError {
-		x.mcpError(v, r, &f, prefix)
+	m := readMCP(v)
+	if m.isError {
+		x.mcpError(m, r, &f, prefix)
 	} else {
-		r.Data, r.DataPath = x.mcpData(v, &f, prefix)
+		r.Data, r.DataPath = x.mcpData(m, &f, prefix)
 	}
-	r.finish(&f, isError || (r.Data == nil && f.errorOnly))
+	r.finish(&f, m.isError || (r.Data == nil && f.errorOnly))
 }
+
+// overCap reports whether v's compact JSON text exceeds max bytes; the raw
+// length bounds it, so most values are never measured.
+func overCap(v jval, max int) bool { return len(v) > max && compactLen(v) > max }
 
 // MCPData is seed 000's extractAdcpResponseFromMCP: the success data of a
 // CallToolResult, or nil. It returns an error only for invalid JSON.
@@ -50,18 +70,19 @@ func MCPData(envelope []byte) (json.RawMessage, error) {
 	if !ok {
 		return nil, r.Err
 	}
-	if v.get("isError").truthy() {
+	m := readMCP(v)
+	if m.isError {
 		return nil, nil
 	}
 	var f found
-	data, _ := Extractor{}.mcpData(v, &f, "")
+	data, _ := Extractor{}.mcpData(m, &f, "")
 	return data, nil
 }
 
-func (x Extractor) mcpData(v jval, f *found, prefix string) (json.RawMessage, string) {
-	if sc := v.get("structuredContent"); sc.isObject() {
+func (x Extractor) mcpData(m mcpView, f *found, prefix string) (json.RawMessage, string) {
+	if sc := m.structuredContent; sc.isObject() {
 		switch {
-		case compactLen(sc) > x.maxPayload():
+		case overCap(sc, x.maxPayload()):
 			f.tooLarge = true // skipped: fall through to the text items
 		case sc.onlyKey("adcp_error"):
 			f.errorOnly = true
@@ -72,7 +93,7 @@ func (x Extractor) mcpData(v jval, f *found, prefix string) (json.RawMessage, st
 	}
 	var data json.RawMessage
 	var path string
-	x.textItems(v, f, func(i int, obj jval) bool {
+	x.textItems(m.content, f, func(i int, obj jval) bool {
 		if obj.onlyKey("adcp_error") {
 			f.errorOnly = true
 			return true
@@ -86,9 +107,9 @@ func (x Extractor) mcpData(v jval, f *found, prefix string) (json.RawMessage, st
 // textItems parses each content[] item of type "text" with a truthy string
 // text, in order, and calls fn with those that are non-array objects until
 // fn returns false. Texts over the size cap are skipped before parsing.
-func (x Extractor) textItems(v jval, f *found, fn func(i int, obj jval) bool) {
+func (x Extractor) textItems(content jval, f *found, fn func(i int, obj jval) bool) {
 	i := -1
-	v.get("content").elems(func(item jval) bool {
+	content.elems(func(item jval) bool {
 		i++
 		if !item.get("type").strIs("text") {
 			return true
@@ -110,16 +131,16 @@ func (x Extractor) textItems(v jval, f *found, fn func(i int, obj jval) bool) {
 }
 
 // mcpError finds the adcp_error of an isError CallToolResult.
-func (x Extractor) mcpError(v jval, r *Result, f *found, prefix string) {
-	if sc := v.get("structuredContent"); sc.isObject() {
-		if compactLen(sc) > x.maxPayload() {
+func (x Extractor) mcpError(m mcpView, r *Result, f *found, prefix string) {
+	if sc := m.structuredContent; sc.isObject() {
+		if overCap(sc, x.maxPayload()) {
 			f.tooLarge = true
 		} else if ae := sc.get("adcp_error"); ae.truthy() {
 			x.setError(r, f, ae, prefix+"structuredContent.adcp_error")
 			return
 		}
 	}
-	x.textItems(v, f, func(i int, obj jval) bool {
+	x.textItems(m.content, f, func(i int, obj jval) bool {
 		ae := obj.get("adcp_error")
 		if !ae.truthy() {
 			return true

@@ -104,7 +104,10 @@ func splitDomain(d string) (host, port string, err error) {
 // policy_url) against the seller's domain. It returns one error per bad URL;
 // nil means every URL present is acceptable.
 func CheckErrorURLs(e *Error, sellerDomain string) []error {
-	details := jval(e.RawDetails())
+	details, err := parseDocument(e.RawDetails())
+	if err != nil {
+		return nil // no details object to check
+	}
 	var errs []error
 	for _, key := range []string{"setup_url", "policy_url"} {
 		v := details.get(key)

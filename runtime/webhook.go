@@ -45,7 +45,7 @@ func (x Extractor) Webhook(payload []byte) *Result {
 		}
 	} else {
 		task, key, nested := unwrapStream(v)
-		r.State = taskState(task)
+		r.State = task.state()
 		if !nested {
 			prefix := ""
 			if key != "" {
