@@ -126,6 +126,44 @@ func TestDecodeHelpers(t *testing.T) {
 	}
 }
 
+// detailsIface mimics a generated package's details interface.
+type detailsIface interface {
+	json.Unmarshaler
+	isDetails()
+}
+
+func (*rateLimitedDetails) isDetails() {}
+
+func TestDetailsFrom(t *testing.T) {
+	f := runtime.DetailsFrom(func(code string) detailsIface {
+		switch code {
+		case "RATE_LIMITED":
+			return new(rateLimitedDetails)
+		case "TYPED_NIL":
+			var d *rateLimitedDetails
+			return d
+		}
+		return nil
+	})
+	if _, ok := f("RATE_LIMITED").(*rateLimitedDetails); !ok {
+		t.Error("known code not typed")
+	}
+	if f("OTHER") != nil || f("TYPED_NIL") != nil {
+		t.Error("nil details not reported as nil")
+	}
+	old := runtime.DefaultDetails
+	defer func() { runtime.DefaultDetails = old }()
+	runtime.DefaultDetails = f
+	r := runtime.ExtractMCP([]byte(`{"isError":true,"structuredContent":{"adcp_error":{"code":"TYPED_NIL","details":{}}}}`))
+	if _, ok := r.Error.Details.(json.RawMessage); !ok {
+		t.Errorf("details = %#v", r.Error.Details)
+	}
+	r = runtime.ExtractMCP([]byte(`{"isError":true,"structuredContent":{"adcp_error":{"code":"RATE_LIMITED","details":{"limit":5}}}}`))
+	if d, ok := r.Error.Details.(*rateLimitedDetails); !ok || d.Limit != 5 {
+		t.Errorf("default factory not used: %#v", r.Error.Details)
+	}
+}
+
 func TestTypedDetails(t *testing.T) {
 	factory := func(code string) json.Unmarshaler {
 		if code == "RATE_LIMITED" {

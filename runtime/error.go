@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -93,6 +94,22 @@ func (e *Error) Action() Action { return ActionFor(e.Recovery) }
 // one (NewErrorDetails); its decoders are strict, so prototype keys or
 // duplicate keys in details leave Details raw with DetailsErr set.
 type DetailsFactory func(code string) json.Unmarshaler
+
+// DetailsFrom adapts a generated package's constructor, which returns the
+// package's own details interface, to a DetailsFactory:
+//
+//	runtime.DefaultDetails = runtime.DetailsFrom(adcp.NewErrorDetails)
+//
+// A nil result (interface or pointer) means the code has no typed details.
+func DetailsFrom[D json.Unmarshaler](newDetails func(code string) D) DetailsFactory {
+	return func(code string) json.Unmarshaler {
+		d := newDetails(code)
+		if v := reflect.ValueOf(d); !v.IsValid() || (v.Kind() == reflect.Pointer && v.IsNil()) {
+			return nil
+		}
+		return d
+	}
+}
 
 // Error-object limits from the transport-error specification.
 const (

@@ -97,7 +97,8 @@ type Extractor struct {
 
 // DefaultDetails is the details factory an Extractor uses when its Details
 // is nil. It is nil (details stay raw) until set, typically to a generated
-// package's NewErrorDetails adapted with DetailsFrom.
+// package's constructor: DetailsFrom(adcp.NewErrorDetails). Set it once at
+// start-up, before extracting concurrently.
 var DefaultDetails DetailsFactory
 
 func (x Extractor) codes() *CodeTable {

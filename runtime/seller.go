@@ -217,6 +217,21 @@ func JSONRPCCodeFor(code string) (int64, bool) {
 	return 0, false
 }
 
+// JSONRPCCodeName names the AdCP code a reserved JSON-RPC code stands for
+// (-32028 is AUTH_MISSING, formerly AUTH_REQUIRED). It is for logs and
+// display: buyers classify by error.data.adcp_error, never by this code.
+func JSONRPCCodeName(code int64) (string, bool) {
+	switch code {
+	case JSONRPCRateLimited:
+		return "RATE_LIMITED", true
+	case JSONRPCAuthMissing:
+		return "AUTH_MISSING", true
+	case JSONRPCServiceUnavailable:
+		return "SERVICE_UNAVAILABLE", true
+	}
+	return "", false
+}
+
 // JSONRPCError is a JSON-RPC error object.
 type JSONRPCError struct {
 	Code    int64           `json:"code"`

@@ -119,6 +119,11 @@ func TestJSONRPCErrors(t *testing.T) {
 			t.Errorf("%s: round trip %v", code, r.Error)
 		}
 	}
+	for n, want := range map[int64]string{-32029: "RATE_LIMITED", -32028: "AUTH_MISSING", -32027: "SERVICE_UNAVAILABLE", -32600: ""} {
+		if got, ok := runtime.JSONRPCCodeName(n); got != want || ok != (want != "") {
+			t.Errorf("JSONRPCCodeName(%d) = %q", n, got)
+		}
+	}
 	if _, err := runtime.NewJSONRPCError(&runtime.Error{Code: "BUDGET_TOO_LOW", Message: "m"}); err == nil {
 		t.Error("a tool-level code got a JSON-RPC code")
 	}
