@@ -170,14 +170,18 @@ func FuzzParseDocument(f *testing.F) {
 				t.Fatalf("decodeString %q, encoding/json %q", got, want)
 			}
 		}
-		walk(v, 0)
+		walk(t, v, 0)
 	})
 }
 
-// walk visits every value through the navigation methods.
-func walk(v jval, depth int) {
+// walk visits every value through the navigation methods and checks that
+// the fast skip agrees with the checking scanner on where each value ends.
+func walk(t *testing.T, v jval, depth int) {
 	if depth > 64 {
 		return
+	}
+	if end := skipValue(v, 0); end != len(v) {
+		t.Fatalf("skipValue ends %q at %d, want %d", v, end, len(v))
 	}
 	_ = v.truthy()
 	_, _ = v.str()
@@ -185,10 +189,10 @@ func walk(v jval, depth int) {
 	v.members(func(k, val jval) bool {
 		_, _ = k.str()
 		_ = v.get("a")
-		walk(val, depth+1)
+		walk(t, val, depth+1)
 		return true
 	})
-	v.elems(func(e jval) bool { walk(e, depth+1); return true })
+	v.elems(func(e jval) bool { walk(t, e, depth+1); return true })
 }
 
 func FuzzSanitize(f *testing.F) {
