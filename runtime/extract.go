@@ -137,12 +137,17 @@ func (x Extractor) Extract(t Transport, envelope []byte) (*Result, error) {
 	return nil, fmt.Errorf("unknown transport %q (want mcp, jsonrpc, a2a or webhook)", t)
 }
 
-// ExtractMCP, ExtractJSONRPC, ExtractA2A and ExtractWebhook use the zero
-// Extractor.
-func ExtractMCP(envelope []byte) *Result     { return Extractor{}.MCP(envelope) }
+// ExtractMCP is Extractor.MCP with the zero Extractor.
+func ExtractMCP(envelope []byte) *Result { return Extractor{}.MCP(envelope) }
+
+// ExtractJSONRPC is Extractor.JSONRPC with the zero Extractor.
 func ExtractJSONRPC(envelope []byte) *Result { return Extractor{}.JSONRPC(envelope) }
-func ExtractA2A(envelope []byte) *Result     { return Extractor{}.A2A(envelope) }
-func ExtractWebhook(payload []byte) *Result  { return Extractor{}.Webhook(payload) }
+
+// ExtractA2A is Extractor.A2A with the zero Extractor.
+func ExtractA2A(envelope []byte) *Result { return Extractor{}.A2A(envelope) }
+
+// ExtractWebhook is Extractor.Webhook with the zero Extractor.
+func ExtractWebhook(payload []byte) *Result { return Extractor{}.Webhook(payload) }
 
 // parse reads the envelope or fills r with the invalid_json problem.
 func parse(envelope []byte, r *Result) (jval, bool) {

@@ -14,7 +14,7 @@ const (
 	WebhookA2A WebhookFormat = "a2a"
 )
 
-// DetectWebhookFormat is the MCP envelope when task_id is truthy and status
+// detectWebhookFormat is the MCP envelope when task_id is truthy and status
 // is a string, else A2A.
 func detectWebhookFormat(v jval) WebhookFormat {
 	if v.get("task_id").truthy() && v.get("status").isString() {
