@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/adcpgen/adcpgen/generator/internal/emit"
-	"github.com/adcpgen/adcpgen/generator/internal/ir"
 	"github.com/adcpgen/adcpgen/generator/internal/load"
 	"github.com/adcpgen/adcpgen/generator/internal/lower"
 	"github.com/adcpgen/adcpgen/generator/internal/naming"
@@ -162,4 +161,5 @@ func (r *Result) Unexpected() int {
 	return n
 }
 
-var _ = ir.KindStruct
+// Leaves counts fallbacks where the schema itself leaves the value untyped.
+func (r *Result) Leaves() int { return len(r.Fallbacks) - r.Unexpected() }

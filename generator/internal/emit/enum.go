@@ -83,8 +83,8 @@ func emitEnum(f *jen.File, t *ir.Type) {
 
 func enumLit(t *ir.Type, v *ir.EnumValue) jen.Code {
 	if t.EnumBase == ir.Int {
-		n, _ := strconv.ParseInt(v.Value.Node.Str, 10, 64)
-		return jen.Lit(n)
+		// An untyped constant: int64(16) would not convert to the enum type.
+		return jen.Op(strconv.Quote(v.Value.Node.Str)[1 : len(v.Value.Node.Str)+1])
 	}
 	return jen.Lit(v.Value.Node.Str)
 }

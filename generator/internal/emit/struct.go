@@ -13,6 +13,16 @@ import (
 
 func appendJSONString(b []byte, s string) []byte { return wire.AppendQuoted(b, s) }
 
+// keyLit renders the quoted key and colon as a Go literal, in backquotes
+// when it reads better that way.
+func keyLit(name string) jen.Code {
+	k := quotedKey(name)
+	if strings.ContainsAny(k, "`\\") || strings.ContainsFunc(k, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return jen.Lit(k)
+	}
+	return jen.Op("`" + k + "`")
+}
+
 // fieldType is the Go type of a struct field: optional scalars, enums and
 // structs are pointers (nil when absent); so are required fields that
 // would make a recursive value type.
@@ -124,23 +134,18 @@ func words(t *ir.Type) int { return (len(t.Fields) + 63) / 64 }
 func emitStructDecode(f *jen.File, t *ir.Type) {
 	var cases []jen.Code
 	for i, fl := range t.Fields {
-		body := []jen.Code{
-			jen.If(wireQ("Seen").Call(jen.Id("seen").Index(jen.Empty(), jen.Empty()), jen.Lit(i))).Block(
-				jen.Return(jen.Id("d").Dot("Duplicate").Call(jen.Id("key")))),
-		}
-		body = append(body, fieldRead(fl)...)
-		cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(body...))
+		cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(jen.Err().Op("=").Add(fieldRead(fl, i))))
 	}
 	var extra jen.Code
 	switch t.Extra.Mode {
 	case ir.ExtraReject:
-		extra = jen.Return(jen.Id("d").Dot("UnknownField").Call(jen.Id("key")))
+		extra = jen.Id("d").Dot("UnknownField").Call(jen.Id("key"))
 	case ir.ExtraTyped:
-		extra = returnIfErr(wireQ("ReadMapEntry").Call(jen.Id("d"), jen.Id("key"), jen.Op("&").Id("v").Dot(t.Extra.GoName), reader(t.Extra.Type)))
+		extra = wireQ("ReadMapEntry").Call(jen.Id("d"), jen.Id("key"), jen.Op("&").Id("v").Dot(t.Extra.GoName), reader(t.Extra.Type))
 	default:
-		extra = returnIfErr(jen.Id("d").Dot("KeepUnknown").Call(jen.Id("key"), jen.Op("&").Id("v").Dot(t.Extra.GoName)))
+		extra = jen.Id("d").Dot("KeepUnknown").Call(jen.Id("key"), jen.Op("&").Id("v").Dot(t.Extra.GoName))
 	}
-	cases = append(cases, jen.Default().Block(extra))
+	cases = append(cases, jen.Default().Block(jen.Err().Op("=").Add(extra)))
 
 	body := []jen.Code{
 		jen.Op("*").Id("v").Op("=").Id(t.Name).Values(),
@@ -149,17 +154,17 @@ func emitStructDecode(f *jen.File, t *ir.Type) {
 	if len(t.Fields) > 0 {
 		body = append(body, jen.Var().Id("seen").Index(jen.Lit(words(t))).Uint64())
 	}
+	done := jen.Nil()
+	if hasRequired(t) {
+		done = jen.Id("d").Dot("CheckRequired").Call(jen.Id("seen").Index(jen.Empty(), jen.Empty()), jen.Id(requiredName(t)))
+	}
 	body = append(body, jen.For().Block(
 		jen.List(jen.Id("key"), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot("NextKey").Call(),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(done)),
 		jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 	))
-	if hasRequired(t) {
-		body = append(body, jen.Return(jen.Id("d").Dot("CheckRequired").Call(jen.Id("seen").Index(jen.Empty(), jen.Empty()), jen.Id(requiredName(t)))))
-	} else {
-		body = append(body, jen.Return(jen.Nil()))
-	}
 	f.Comment("// DecodeWire reads v from d strictly (see package wire).")
 	f.Func().Params(recv(t)).Id("DecodeWire").Params(decoderParam()).Error().Block(body...)
 }
@@ -173,20 +178,27 @@ func hasRequired(t *ir.Type) bool {
 	return false
 }
 
-// fieldRead renders the statements reading one member's value.
-func fieldRead(fl *ir.Field) []jen.Code {
+// fieldRead renders the call that checks and reads one member's value.
+func fieldRead(fl *ir.Field, bit int) jen.Code {
 	place := jen.Op("&").Id("v").Dot(fl.GoName)
-	if fl.Const != nil {
-		check := returnIfErr(jen.Id("d").Dot("ExpectConst").Call(jen.Lit(fl.Const.JSON())))
-		if fl.Fixed {
-			return []jen.Code{check}
-		}
-		return []jen.Code{check, jen.Id("v").Dot(fl.GoName).Op("=").Add(wireQ("Ptr")).Types(goType(fl.Type)).Call(constLit(fl))}
+	args := func(rest ...jen.Code) []jen.Code {
+		return append([]jen.Code{jen.Id("d"), jen.Id("seen").Index(jen.Empty(), jen.Empty()), jen.Lit(bit), jen.Id("key")}, rest...)
 	}
-	if holdsPointer(fl) {
-		return []jen.Code{returnIfErr(wireQ("ReadPtr").Call(jen.Id("d"), place, reader(fl.Type)))}
+	switch {
+	case fl.Fixed:
+		return jen.Id("d").Dot("FieldConst").Call(args(jen.Lit(fl.Const.JSON()))[1:]...)
+	case fl.Const != nil:
+		return wireQ("FieldConstPtr").Call(args(place, jen.Lit(fl.Const.JSON()), constLit(fl))...)
+	case holdsPointer(fl):
+		return wireQ("FieldPtr").Call(args(place, reader(fl.Type))...)
+	case fl.Type.Kind == ir.RefSlice:
+		return wireQ("FieldSlice").Call(args(place, reader(fl.Type.Elem))...)
+	case fl.Type.Kind == ir.RefMap:
+		return wireQ("FieldMap").Call(args(place, reader(fl.Type.Elem))...)
+	case fl.Type.Kind == ir.RefNullable:
+		return wireQ("FieldNullable").Call(args(place, reader(fl.Type.Elem))...)
 	}
-	return []jen.Code{returnIfErr(readInto(fl.Type, jen.Id("v").Dot(fl.GoName)))}
+	return wireQ("Field").Call(args(place, reader(fl.Type))...)
 }
 
 // constLit renders a const value as a Go literal of the field's type.
@@ -209,35 +221,48 @@ func constLit(fl *ir.Field) jen.Code {
 }
 
 func emitStructEncode(f *jen.File, t *ir.Type) {
-	e := jen.Id("e")
-	body := []jen.Code{e.Clone().Dot("ObjectStart").Call()}
+	e := func() *jen.Statement { return jen.Id("e") }
+	body := []jen.Code{e().Dot("ObjectStart").Call()}
 	for _, fl := range t.Fields {
-		key := e.Clone().Dot("RawKey").Call(jen.Lit(quotedKey(fl.JSONName)))
-		name := fl.GoName
-		field := func() *jen.Statement { return jen.Id("v").Dot(name) }
-		switch {
-		case fl.Fixed:
-			body = append(body, key, e.Clone().Dot("Literal").Call(jen.Lit(fl.Const.JSON())))
-		case holdsPointer(fl) && fl.Required:
-			body = append(body, key, jen.If(field().Op("==").Nil()).Block(
-				e.Clone().Dot("Fail").Call(wireQ("MissingOnEncode").Call(jen.Lit(t.Name), jen.Lit(fl.JSONName))),
-				e.Clone().Dot("Null").Call(),
-			).Else().Block(writeFrom(fl.Type, field(), true)))
-		case holdsPointer(fl):
-			body = append(body, jen.If(field().Op("!=").Nil()).Block(key, writeFrom(fl.Type, field(), true)))
-		case fl.Required:
-			body = append(body, key, writeFrom(fl.Type, field(), false))
-		default:
-			body = append(body, jen.If(presentTest(fl.Type, field())).Block(key, writeFrom(fl.Type, field(), false)))
-		}
+		body = append(body, fieldWrite(t, fl))
 	}
 	switch t.Extra.Mode {
 	case ir.ExtraKeep:
-		body = append(body, e.Clone().Dot("ExtraMembers").Call(jen.Id("v").Dot(t.Extra.GoName), jen.Id(keysName(t))))
+		body = append(body, e().Dot("ExtraMembers").Call(jen.Id("v").Dot(t.Extra.GoName), jen.Id(keysName(t))))
 	case ir.ExtraTyped:
-		body = append(body, wireQ("WriteMembers").Call(e.Clone(), jen.Id("v").Dot(t.Extra.GoName), jen.Id(keysName(t)), writer(t.Extra.Type)))
+		body = append(body, wireQ("WriteMembers").Call(e(), jen.Id("v").Dot(t.Extra.GoName), jen.Id(keysName(t)), writer(t.Extra.Type)))
 	}
-	body = append(body, e.Clone().Dot("ObjectEnd").Call())
+	body = append(body, e().Dot("ObjectEnd").Call())
 	f.Comment("// EncodeWire writes v as JSON.")
 	f.Func().Params(recv(t)).Id("EncodeWire").Params(encoderParam()).Block(body...)
+}
+
+// fieldWrite renders writing one member, omitting it when optional and
+// absent.
+func fieldWrite(t *ir.Type, fl *ir.Field) jen.Code {
+	key := keyLit(fl.JSONName)
+	e := jen.Id("e")
+	field := func() *jen.Statement { return jen.Id("v").Dot(fl.GoName) }
+	switch {
+	case fl.Fixed:
+		return e.Dot("Fixed").Call(key, jen.Lit(fl.Const.JSON()))
+	case holdsPointer(fl) && fl.Required:
+		return wireQ("PutRequired").Call(e, key, field(), writer(fl.Type), jen.Lit(t.Name), jen.Lit(fl.JSONName))
+	case holdsPointer(fl):
+		return wireQ("PutPtr").Call(e, key, field(), writer(fl.Type))
+	case fl.Required:
+		return wireQ("Put").Call(e, key, jen.Op("&").Add(field()), writer(fl.Type))
+	case fl.Type.Kind == ir.RefSlice:
+		return wireQ("PutSlice").Call(e, key, field(), writer(fl.Type.Elem))
+	case fl.Type.Kind == ir.RefMap:
+		return wireQ("PutMap").Call(e, key, field(), writer(fl.Type.Elem))
+	case fl.Type.Kind == ir.RefNullable:
+		return wireQ("PutNullable").Call(e, key, jen.Op("&").Add(field()), writer(fl.Type.Elem))
+	case fl.Type.Kind == ir.RefBuiltin: // raw JSON
+		return wireQ("PutRaw").Call(e, key, field())
+	case fl.Type.Named.Kind == ir.KindUnion:
+		return e.Dot("PutOptional").Call(key, jen.Op("&").Add(field()))
+	}
+	// A named slice, map or raw type: nil is absent.
+	return jen.If(field().Op("!=").Nil()).Block(wireQ("Put").Call(jen.Id("e"), key, jen.Op("&").Add(field()), writer(fl.Type)))
 }

@@ -49,9 +49,7 @@ func Build(set *load.Set, opts Options) (*ir.Package, error) {
 	for _, d := range roots {
 		b.namedType(d.Root)
 	}
-	sort.SliceStable(b.pkg.Fallbacks, func(i, j int) bool {
-		return b.pkg.Fallbacks[i].Loc.String() < b.pkg.Fallbacks[j].Loc.String()
-	})
+	b.pkg.Fallbacks = sortedUnique(b.pkg.Fallbacks)
 	markIndirect(b.pkg.Types)
 	return b.pkg, nil
 }
@@ -160,6 +158,25 @@ func collectShape(s *schema.Schema) *shape {
 	sh := newShape(s)
 	sh.collect(s, map[*schema.Schema]bool{})
 	return sh
+}
+
+// sortedUnique orders fallbacks by location and drops repeats (a node
+// lowered again as part of another union arm reports once).
+func sortedUnique(list []ir.Fallback) []ir.Fallback {
+	sort.SliceStable(list, func(i, j int) bool {
+		if a, b := list[i].Loc.String(), list[j].Loc.String(); a != b {
+			return a < b
+		}
+		return list[i].Reason < list[j].Reason
+	})
+	out := list[:0]
+	for i, f := range list {
+		if i > 0 && f.Loc == list[i-1].Loc && f.Reason == list[i-1].Reason {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 func (b *builder) fallback(loc schema.Loc, leaf bool, format string, args ...any) *ir.Ref {

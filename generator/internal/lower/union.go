@@ -81,7 +81,26 @@ func (b *builder) lowerUnion(sh *shape, self, parent *ir.Type, suffixes []string
 	if merged := mergeScalarArms(arms); merged != nil {
 		return merged(b, sh, self, parent, suffixes), nullable
 	}
-	return b.fallback(src.node.Loc.Child(src.keyword), false, "%s arms overlap in JSON type and are not objects", src.keyword), false
+	// Arms overlap in JSON type (two kinds of array, say): try them in turn.
+	return b.trialUnion(sh, src, arms, self, parent, suffixes), nullable
+}
+
+// trialUnion builds a union decoded by trying each arm in order.
+func (b *builder) trialUnion(sh *shape, src *unionSrc, arms []*armInfo, self, parent *ir.Type, suffixes []string) *ir.Ref {
+	u := b.unionType(self, sh, parent, suffixes)
+	u.Union = &ir.Union{Strategy: ir.ByTrial, Exclusive: src.keyword == "oneOf"}
+	labels := armLabels(arms, nil)
+	for i, a := range arms {
+		if a.kinds.count() == 1 && labels[i] == "Variant"+strconv.Itoa(i+1) {
+			labels[i] = kindLabels[a.kinds&^tInteger|a.kinds&tInteger] + strconv.Itoa(i+1)
+		}
+	}
+	for i, a := range arms {
+		arm := &ir.Arm{Label: labels[i], Loc: a.node.Loc, Title: a.node.Title, Doc: a.node.Description}
+		arm.Type = b.armRef(u, sh, a, labels[i])
+		u.Union.Arms = append(u.Union.Arms, arm)
+	}
+	return ir.NamedRef(u)
 }
 
 // lowerKindUnion types "type": [several kinds] as a union by JSON kind.
