@@ -227,3 +227,9 @@ func (d *Decoder) Reset(m Mark) {
 		d.stack[m.depth-1] = m.top
 	}
 }
+
+// Value is implemented by every generated type: it reads and writes itself.
+type Value interface {
+	Decodable
+	Encodable
+}

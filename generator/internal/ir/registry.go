@@ -12,6 +12,11 @@ type Registry struct {
 	// list ("" when it says nothing).
 	DefaultUnknownRecovery string
 	Details                []*DetailsEntry
+	// Index maps schema references ("core/error.json#",
+	// "core/error.json#/definitions/issue") to their types.
+	Index []*IndexEntry
+	// Version is the spec version ("" when the tree does not say).
+	Version string
 	// Missing lists what the tree could not tell, for the report.
 	Missing []string
 }
@@ -48,4 +53,10 @@ type DetailsEntry struct {
 	// Alternate marks an extra shape for a code that has a conventional one
 	// (accessibility-violation.json for CREATIVE_REJECTED).
 	Alternate bool
+}
+
+// IndexEntry is one schema reference and its Go type.
+type IndexEntry struct {
+	Ref  string
+	Type *Type
 }

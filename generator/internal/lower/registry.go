@@ -1,11 +1,276 @@
 package lower
 
 import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/generator/internal/jsonsrc"
 	"github.com/adcpgen/adcpgen/generator/internal/load"
+	"github.com/adcpgen/adcpgen/generator/internal/schema"
 )
 
-// BuildRegistry derives tools, error codes and error-details types.
+// manifest is the part of schemas/manifest.json the registries use.
+type manifest struct {
+	Tools map[string]struct {
+		Protocol      string   `json:"protocol"`
+		Mutating      bool     `json:"mutating"`
+		Request       string   `json:"request_schema"`
+		Response      string   `json:"response_schema"`
+		Async         []string `json:"async_response_schemas"`
+		DeprecatedIn  string   `json:"deprecated_in"`
+		Deprecated    bool     `json:"deprecated"`
+	} `json:"tools"`
+	Codes map[string]struct {
+		Recovery    string `json:"recovery"`
+		Description string `json:"description"`
+		Deprecated  bool   `json:"deprecated"`
+	} `json:"error_codes"`
+	Policy struct {
+		DefaultUnknownRecovery string `json:"default_unknown_recovery"`
+	} `json:"error_code_policy"`
+}
+
+// detailsExceptions are the error-details files whose name does not follow
+// kebab-case(code).json (see the spec README).
+var detailsExceptions = map[string]struct {
+	code      string
+	alternate bool
+}{
+	"agent-permission-denied.json":          {"PERMISSION_DENIED", false},
+	"accessibility-violation.json":          {"CREATIVE_REJECTED", true},
+	"unsupported-refinement-dimension.json": {"UNSUPPORTED_FEATURE", false},
+}
+
+// BuildRegistry derives the tool registry, the error-code table and the
+// code → error-details map: from schemas/manifest.json when the tree has
+// one, else from the tree's layout (file names, enums/error-code.json).
+// Entries whose schemas were not generated (see --include) are left out.
 func BuildRegistry(set *load.Set, pkg *ir.Package) (*ir.Registry, error) {
-	return nil, nil
+	generated := map[string]*ir.Type{}
+	for _, t := range pkg.Types {
+		if t.Loc.Pointer == "" {
+			generated[t.Loc.File] = t
+		}
+	}
+	typeOf := func(p string) *ir.Type {
+		if t := generated[p]; t != nil {
+			return t
+		}
+		// A root that only renames another schema shares its type.
+		if d := set.Doc(p); d != nil {
+			if target := aliasTarget(d.Root); target != nil && target.Loc.Pointer == "" {
+				return generated[target.Loc.File]
+			}
+		}
+		return nil
+	}
+	r := &ir.Registry{}
+	if data, ok := set.Data["manifest.json"]; ok {
+		var m manifest
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, schema.Errorf(schema.Loc{File: "manifest.json"}, "unreadable manifest: %v", err)
+		}
+		r.Source = "schemas/manifest.json"
+		r.DefaultUnknownRecovery = m.Policy.DefaultUnknownRecovery
+		for _, name := range sortedKeys(m.Tools) {
+			mt := m.Tools[name]
+			tool := &ir.Tool{Name: name, Protocol: mt.Protocol, Mutating: mt.Mutating,
+				Request: typeOf(mt.Request), Response: typeOf(mt.Response),
+				Deprecated: mt.Deprecated || mt.DeprecatedIn != ""}
+			if tool.Request == nil || tool.Response == nil {
+				continue
+			}
+			for _, a := range mt.Async {
+				if t := typeOf(a); t != nil {
+					tool.Async = append(tool.Async, &ir.AsyncResponse{Status: asyncStatus(a), Type: t})
+				}
+			}
+			r.Tools = append(r.Tools, tool)
+		}
+		for _, code := range sortedKeys(m.Codes) {
+			mc := m.Codes[code]
+			r.Codes = append(r.Codes, &ir.ErrorCode{Code: code, Recovery: mc.Recovery, Description: mc.Description,
+				Deprecated: mc.Deprecated || strings.HasPrefix(mc.Description, "**Deprecated**")})
+		}
+	} else {
+		r.Source = "derived from the tree layout, which has no schemas/manifest.json"
+		deriveTools(set, r, typeOf)
+		deriveCodes(set, r)
+	}
+	deriveDetails(set, r, typeOf)
+	r.Version = set.Tree.Version
+	buildIndex(set, pkg, r, typeOf)
+	return r, nil
+}
+
+// buildIndex lists every document root and definition with a type.
+func buildIndex(set *load.Set, pkg *ir.Package, r *ir.Registry, typeOf func(string) *ir.Type) {
+	seen := map[string]bool{}
+	add := func(ref string, t *ir.Type) {
+		if t != nil && !seen[ref] {
+			seen[ref] = true
+			r.Index = append(r.Index, &ir.IndexEntry{Ref: ref, Type: t})
+		}
+	}
+	for _, d := range set.Docs {
+		add(d.Path+"#", typeOf(d.Path))
+	}
+	for _, t := range pkg.Types {
+		if isDefinition(t.Loc.Pointer) && t.Parent == nil {
+			add(t.Loc.String(), t)
+		}
+	}
+	sort.Slice(r.Index, func(i, j int) bool { return r.Index[i].Ref < r.Index[j].Ref })
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// asyncStatus reads the status from "<tool>-async-response-<status>.json".
+func asyncStatus(p string) string {
+	base := strings.TrimSuffix(path.Base(p), ".json")
+	if i := strings.LastIndex(base, "-async-response-"); i >= 0 {
+		return base[i+len("-async-response-"):]
+	}
+	return base
+}
+
+// deriveTools pairs <tool>-request.json with <tool>-response.json.
+func deriveTools(set *load.Set, r *ir.Registry, typeOf func(string) *ir.Type) {
+	byName := map[string]*ir.Tool{}
+	for _, d := range set.Docs {
+		base := path.Base(d.Path)
+		if !strings.HasSuffix(base, "-request.json") {
+			continue
+		}
+		stem := strings.TrimSuffix(d.Path, "-request.json")
+		req, resp := typeOf(d.Path), typeOf(stem+"-response.json")
+		if req == nil || resp == nil {
+			continue
+		}
+		name := strings.ReplaceAll(path.Base(stem), "-", "_")
+		tool := &ir.Tool{Name: name, Protocol: path.Dir(d.Path), Request: req, Response: resp}
+		if prev := byName[name]; prev != nil {
+			// Later manifests list the media-buy copy of a tool defined twice.
+			keep, drop := prev, tool
+			if tool.Protocol == "media-buy" {
+				keep, drop = tool, prev
+			}
+			r.Missing = append(r.Missing, fmt.Sprintf("tool %s: defined in %s and %s; kept %s", name, prev.Protocol, tool.Protocol, keep.Protocol))
+			if keep == prev {
+				continue
+			}
+			for i, t := range r.Tools {
+				if t == drop {
+					r.Tools = append(r.Tools[:i], r.Tools[i+1:]...)
+					break
+				}
+			}
+		}
+		for _, status := range []string{"input-required", "submitted", "working"} {
+			if t := typeOf(stem + "-async-response-" + status + ".json"); t != nil {
+				tool.Async = append(tool.Async, &ir.AsyncResponse{Status: status, Type: t})
+			}
+		}
+		byName[name] = tool
+		r.Tools = append(r.Tools, tool)
+	}
+	sort.Slice(r.Tools, func(i, j int) bool { return r.Tools[i].Name < r.Tools[j].Name })
+	if len(r.Tools) > 0 {
+		r.Missing = append(r.Missing, "tools: which tools mutate state (the tree has no manifest; Mutating is false for all)")
+	}
+}
+
+// deriveCodes reads enums/error-code.json and its enumMetadata recovery.
+func deriveCodes(set *load.Set, r *ir.Registry) {
+	d := set.Doc("enums/error-code.json")
+	if d == nil {
+		r.Missing = append(r.Missing, "error codes: the tree has neither a manifest nor enums/error-code.json")
+		return
+	}
+	meta := d.Source.Get("enumMetadata")
+	descs := d.Source.Get("enumDescriptions")
+	deprecated := map[string]bool{}
+	if n := d.Root.Extension("x-deprecated-enum-values"); n != nil {
+		for _, e := range n.Elems {
+			deprecated[e.Str] = true
+		}
+	}
+	noRecovery, fromProse := 0, 0
+	for _, v := range d.Root.Enum {
+		if v.Node.Kind != jsonsrc.String {
+			continue
+		}
+		code := &ir.ErrorCode{Code: v.Node.Str, Deprecated: deprecated[v.Node.Str]}
+		if desc := descs.Get(code.Code); desc != nil && desc.Kind == jsonsrc.String {
+			code.Description = desc.Str
+		}
+		if rec := meta.Get(code.Code).Get("recovery"); rec != nil && rec.Kind == jsonsrc.String {
+			code.Recovery = rec.Str
+		} else if m := recoveryProse.FindStringSubmatch(code.Description); m != nil {
+			// Before enumMetadata existed the class was only in the prose,
+			// which the spec calls normative.
+			code.Recovery = m[1]
+			fromProse++
+		} else {
+			noRecovery++
+		}
+		r.Codes = append(r.Codes, code)
+	}
+	sort.Slice(r.Codes, func(i, j int) bool { return r.Codes[i].Code < r.Codes[j].Code })
+	if fromProse > 0 {
+		r.Missing = append(r.Missing, fmt.Sprintf("error codes: recovery classes of %d codes read from enumDescriptions prose (no manifest, no enumMetadata)", fromProse))
+	}
+	if noRecovery > 0 {
+		r.Missing = append(r.Missing, fmt.Sprintf("error codes: %d of %d codes have no recovery class (no manifest, no enumMetadata)", noRecovery, len(r.Codes)))
+	}
+}
+
+// deriveDetails maps codes to error-details types by file name.
+func deriveDetails(set *load.Set, r *ir.Registry, typeOf func(string) *ir.Type) {
+	known := map[string]bool{}
+	for _, c := range r.Codes {
+		known[c.Code] = true
+	}
+	for _, d := range set.Docs {
+		if path.Dir(d.Path) != "error-details" || path.Base(d.Path) == "vendor-error-codes.json" {
+			continue
+		}
+		t := typeOf(d.Path)
+		if t == nil || t.Kind != ir.KindStruct {
+			continue
+		}
+		code, alternate := detailsCode(path.Base(d.Path))
+		if len(known) > 0 && !known[code] {
+			r.Missing = append(r.Missing, fmt.Sprintf("error details %s: code %s is not in the error-code table", d.Path, code))
+		}
+		r.Details = append(r.Details, &ir.DetailsEntry{Code: code, Type: t, Alternate: alternate})
+	}
+	sort.SliceStable(r.Details, func(i, j int) bool {
+		a, b := r.Details[i], r.Details[j]
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		return !a.Alternate && b.Alternate
+	})
+}
+
+var recoveryProse = regexp.MustCompile(`Recovery: (transient|correctable|terminal)\b`)
+
+func detailsCode(file string) (string, bool) {
+	if e, ok := detailsExceptions[file]; ok {
+		return e.code, e.alternate
+	}
+	return strings.ToUpper(strings.ReplaceAll(strings.TrimSuffix(file, ".json"), "-", "_")), false
 }

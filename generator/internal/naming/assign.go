@@ -33,9 +33,9 @@ const Policy = `1. Types defined by a document root, a definition or another ref
    words they share with the union's name.`
 
 // Reserved package-level identifiers the emitter defines itself.
-var Reserved = []string{"Decode", "DecodeExact", "Encode", "NewErrorDetails", "ErrorDetails", "ErrorDetailsCodes",
-	"Tools", "Tool", "ToolByName", "AsyncResponse", "ErrorCodes", "ErrorCode", "RecoveryForCode", "SpecVersion",
-	"DefaultUnknownRecovery"}
+var Reserved = []string{"Decode", "DecodeExact", "NewBySchema", "SchemaRefs", "NewErrorDetails", "ErrorDetails",
+	"ErrorDetailsCodes", "ToolInfo", "ToolTable", "ToolByName", "AsyncResponseInfo", "ErrorCodeInfo", "ErrorCodeTable",
+	"RecoveryForCode", "SpecVersion", "DefaultUnknownRecovery"}
 
 // Member names the emitter gives methods, per kind.
 var (
