@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/adcpgen/adcpgen/generated/adcp"
 	"time"
 )
 
@@ -96,10 +97,12 @@ type Extractor struct {
 }
 
 // DefaultDetails is the details factory an Extractor uses when its Details
-// is nil. It is nil (details stay raw) until set, typically to a generated
-// package's constructor: DetailsFrom(adcp.NewErrorDetails). Set it once at
-// start-up, before extracting concurrently.
-var DefaultDetails DetailsFactory
+// is nil: the error-details types of adcpgen's core package
+// (github.com/adcpgen/adcpgen/generated/adcp), which cover the seven shapes
+// the transport-error specification recommends. To use the shapes of a spec
+// version you generated, set it once at start-up, before extracting
+// concurrently: DefaultDetails = DetailsFrom(yourpkg.NewErrorDetails).
+var DefaultDetails DetailsFactory = DetailsFrom(adcp.NewErrorDetails)
 
 func (x Extractor) codes() *CodeTable {
 	if x.Codes == nil {
