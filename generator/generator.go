@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/adcpgen/adcpgen/generator/internal/emit"
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
 	"github.com/adcpgen/adcpgen/generator/internal/load"
 	"github.com/adcpgen/adcpgen/generator/internal/lower"
 	"github.com/adcpgen/adcpgen/generator/internal/naming"
@@ -74,19 +75,10 @@ func Generate(opts Options) (*Result, error) {
 	if err := CheckPackageName(opts.Package); err != nil {
 		return nil, err
 	}
-	set, err := load.Load(opts.Tree)
+	pkg, set, err := build(opts.Tree, opts.Include)
 	if err != nil {
 		return nil, err
 	}
-	pkg, err := lower.Build(set, lower.Options{Include: opts.Include})
-	if err != nil {
-		return nil, err
-	}
-	pkg.Registry, err = lower.BuildRegistry(set, pkg)
-	if err != nil {
-		return nil, err
-	}
-	naming.Assign(pkg)
 	files, err := emit.Emit(pkg, emit.Options{Package: opts.Package})
 	if err != nil {
 		return nil, err
@@ -110,6 +102,23 @@ func Generate(opts Options) (*Result, error) {
 		res.Missing = pkg.Registry.Missing
 	}
 	return res, nil
+}
+
+// build runs the pipeline up to naming: load, lower, registries, names.
+func build(tree *spec.Tree, include []string) (*ir.Package, *load.Set, error) {
+	set, err := load.Load(tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	pkg, err := lower.Build(set, lower.Options{Include: include})
+	if err != nil {
+		return nil, nil, err
+	}
+	if pkg.Registry, err = lower.BuildRegistry(set, pkg); err != nil {
+		return nil, nil, err
+	}
+	naming.Assign(pkg)
+	return pkg, set, nil
 }
 
 func docFile(opts Options) (File, error) {
