@@ -54,11 +54,20 @@ type ArmError struct {
 	Reason string
 }
 
+// maxShownPointer bounds the pointer Error prints.
+const maxShownPointer = 120
+
 func (e *Error) Error() string {
 	var b strings.Builder
-	if e.Pointer == "" {
+	switch {
+	case e.Pointer == "":
 		b.WriteString("(root)")
-	} else {
+	case len(e.Pointer) > maxShownPointer:
+		// Deep nesting makes pointers long; the field keeps all of it.
+		cut := strings.LastIndexByte(e.Pointer[:maxShownPointer], '/')
+		b.WriteString(e.Pointer[:cut])
+		b.WriteString("/…(" + strconv.Itoa(strings.Count(e.Pointer, "/")) + " levels)")
+	default:
 		b.WriteString(e.Pointer)
 	}
 	b.WriteString(": ")

@@ -93,7 +93,7 @@ func comments(lines []string) []jen.Code {
 
 // docBlock builds a doc comment: a summary naming the identifier, the
 // schema's text, Deprecated and Schema lines.
-func docBlock(name, title, description string, deprecated bool, schemaRef string) []string {
+func docBlock(name, title, description string, deprecated bool, schemaRef string, notes ...string) []string {
 	var lines []string
 	title = strings.TrimSpace(title)
 	description = strings.TrimSpace(description)
@@ -106,6 +106,12 @@ func docBlock(name, title, description string, deprecated bool, schemaRef string
 		}
 	case description != "":
 		lines = append(lines, commentLines(name+": "+description)...)
+	}
+	for _, n := range notes {
+		if len(lines) > 0 {
+			lines = append(lines, "//")
+		}
+		lines = append(lines, commentLines(n)...)
 	}
 	if deprecated {
 		if len(lines) > 0 {

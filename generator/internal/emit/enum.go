@@ -15,9 +15,8 @@ func knownName(t *ir.Type) string { return "known" + t.Name }
 // still decode (readers must ignore what they do not know); exact mode
 // rejects them.
 func emitEnum(f *jen.File, t *ir.Type) {
-	addDoc(f, append(docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t)),
-		"//", "// Values other than the constants below decode too (forward compatibility);",
-		"// IsKnown tells them apart."))
+	addDoc(f, docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t),
+		"Values other than the constants below decode too (forward compatibility); IsKnown tells them apart."))
 	base := jen.String()
 	if t.EnumBase == ir.Int {
 		base = jen.Int64()

@@ -38,7 +38,7 @@ func holdsPointer(fl *ir.Field) bool {
 }
 
 func emitStruct(f *jen.File, t *ir.Type) {
-	doc := docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t))
+	var notes []string
 	var fixed []string
 	for _, fl := range t.Fields {
 		if fl.Fixed {
@@ -46,11 +46,9 @@ func emitStruct(f *jen.File, t *ir.Type) {
 		}
 	}
 	if len(fixed) > 0 {
-		note := "Fixed members (checked when decoding, written when encoding, no field): " + strings.Join(fixed, "; ") + "."
-		doc = append(doc[:len(doc):len(doc)], "//")
-		doc = append(doc, commentLines(note)...)
+		notes = append(notes, "Fixed members (checked when decoding, written when encoding, no field): "+strings.Join(fixed, "; ")+".")
 	}
-	addDoc(f, doc)
+	addDoc(f, docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t), notes...))
 	var fields []jen.Code
 	for _, fl := range t.Fields {
 		if fl.Fixed {

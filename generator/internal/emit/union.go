@@ -31,14 +31,11 @@ var strategyNames = map[ir.Strategy]string{
 // Variant/IsZero, and a decoder that picks the arm with one look ahead.
 func emitUnion(f *jen.File, t *ir.Type) {
 	u := t.Union
-	doc := docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t))
-	doc = append(doc, "//")
 	rule := "Exactly one field is set. The decoder picks the arm by " + strategyNames[u.Strategy]
 	if len(u.DiscProps) > 0 {
 		rule += " (" + strings.Join(u.DiscProps, ", ") + ")"
 	}
-	doc = append(doc, commentLines(rule+".")...)
-	addDoc(f, doc)
+	addDoc(f, docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t), rule+"."))
 	var fields []jen.Code
 	for _, a := range u.Arms {
 		fields = append(fields, comments(armDoc(a))...)
@@ -92,9 +89,6 @@ func emitUnion(f *jen.File, t *ir.Type) {
 func armDoc(a *ir.Arm) []string {
 	var lines []string
 	text := strings.TrimSpace(a.Doc)
-	if text == "" {
-		text = strings.TrimSpace(a.Title)
-	}
 	if text != "" {
 		lines = append(lines, commentLines(a.GoName+": "+text)...)
 	}

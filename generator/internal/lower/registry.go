@@ -17,13 +17,13 @@ import (
 // manifest is the part of schemas/manifest.json the registries use.
 type manifest struct {
 	Tools map[string]struct {
-		Protocol      string   `json:"protocol"`
-		Mutating      bool     `json:"mutating"`
-		Request       string   `json:"request_schema"`
-		Response      string   `json:"response_schema"`
-		Async         []string `json:"async_response_schemas"`
-		DeprecatedIn  string   `json:"deprecated_in"`
-		Deprecated    bool     `json:"deprecated"`
+		Protocol     string   `json:"protocol"`
+		Mutating     bool     `json:"mutating"`
+		Request      string   `json:"request_schema"`
+		Response     string   `json:"response_schema"`
+		Async        []string `json:"async_response_schemas"`
+		DeprecatedIn string   `json:"deprecated_in"`
+		Deprecated   bool     `json:"deprecated"`
 	} `json:"tools"`
 	Codes map[string]struct {
 		Recovery    string `json:"recovery"`

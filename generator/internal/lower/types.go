@@ -314,7 +314,7 @@ func extend(suffixes []string, word string) []string {
 }
 
 func (b *builder) lowerObject(sh *shape, self, parent *ir.Type, suffixes []string) *ir.Ref {
-	if len(sh.props) == 0 && !sh.addFalse {
+	if len(sh.props) == 0 && (!sh.addFalse || len(sh.patterns) > 0) {
 		return b.lowerMap(sh, self, parent, suffixes)
 	}
 	t := b.need(self, sh, parent, suffixes, ir.KindStruct)

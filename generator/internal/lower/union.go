@@ -66,7 +66,12 @@ func (b *builder) lowerUnion(sh *shape, self, parent *ir.Type, suffixes []string
 	case 0:
 		return b.fallback(src.node.Loc.Child(src.keyword), false, "%s allows no value but null", src.keyword), false
 	case 1:
-		// One real alternative (the others null or false): it is the type.
+		// One real alternative (the others null or false): it is the type,
+		// the referenced one itself when the arm is a plain $ref.
+		if target := aliasTarget(arms[0].node); target != nil && baseIsEmpty(sh) && isNamedNode(target) && self == nil {
+			t := b.namedType(target)
+			return ir.NamedRef(t), nullable || t.Nullable
+		}
 		single := arms[0].sh
 		single.node = sh.node
 		ref, n := b.lowerShape(single, self, parent, suffixes)
@@ -210,8 +215,13 @@ func (b *builder) kindUnion(sh *shape, arms []*armInfo, self, parent *ir.Type, s
 // $ref and the base adds nothing, else a type for the merged shape, keyed by
 // union and position (a bare $ref to the same node elsewhere gets its own).
 func (b *builder) armRef(u *ir.Type, base *shape, a *armInfo, label string) *ir.Ref {
-	if target := aliasTarget(a.node); target != nil && a.node != base.node && baseIsEmpty(base) && isNamedNode(target) {
-		return ir.NamedRef(b.namedType(target))
+	if a.node != base.node && baseIsEmpty(base) {
+		// The arm is exactly its own node: share that node's type with any
+		// $ref to it (…-response.json#/oneOf/0).
+		if target := aliasTarget(a.node); target != nil && isNamedNode(target) {
+			return ir.NamedRef(b.namedType(target))
+		}
+		return wrapNullable(b.lowerShape(collectShape(a.node), nil, u, []string{label}))
 	}
 	key := armKey{union: base.node, index: a.index}
 	if t, ok := b.arms[key]; ok {
@@ -515,16 +525,13 @@ func presenceKeys(arms []*ir.Arm) []string {
 func armLabels(arms []*armInfo, disc *discriminator) []string {
 	out := make([]string, len(arms))
 	for i, a := range arms {
-		label := ""
-		if disc != nil {
+		label := titleName(a.node.Title)
+		if label == "" && disc != nil {
 			for _, vals := range disc.values[i] {
 				if len(vals) == 1 {
 					label += valueLabel(vals[0])
 				}
 			}
-		}
-		if label == "" {
-			label = titleName(a.node.Title)
 		}
 		if label == "" {
 			if t := aliasTarget(a.node); t != nil {
