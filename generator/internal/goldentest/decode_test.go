@@ -98,8 +98,8 @@ func TestFoundationStructs(t *testing.T) {
 
 func TestFoundationRejects(t *testing.T) {
 	cases := []struct {
-		name, in      string
-		kind          wire.Kind
+		name, in     string
+		kind         wire.Kind
 		pointer, msg string
 	}{
 		{"every missing field at once", `{"status":"active"}`, wire.KindMissing, "", `missing required fields "id", "owner"`},
