@@ -2,7 +2,10 @@ GO       ?= go
 BIN      := bin/adcpgen
 SPEC_DIR ?= ../shared/adcp
 
-.PHONY: run build test vet generate check-generate fmt-check bench fuzz-smoke
+.PHONY: run build test vet generate check-generate fmt-check fuzz-smoke
+
+# Targets kept in their own files (bench, example, ...).
+-include mk/*.mk
 
 # run: the main job. Downloads modules, builds adcpgen and generates Go from
 # the embedded core schemas into a temporary directory (one summary line).

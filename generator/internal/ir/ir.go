@@ -94,7 +94,7 @@ type Type struct {
 
 	// KindStruct
 	Fields []*Field
-	Extra  Extra        // what happens to members the schema does not declare
+	Extra  Extra // what happens to members the schema does not declare
 
 	// KindEnum
 	EnumBase Builtin // String or Int
@@ -129,10 +129,10 @@ const (
 
 // Field is one struct field.
 type Field struct {
-	JSONName   string
-	GoName     string
-	Type       *Ref
-	Required   bool
+	JSONName string
+	GoName   string
+	Type     *Ref
+	Required bool
 	// Const is the value the schema fixes; present values must equal it.
 	Const *schema.Value
 	// Fixed marks a required const: checked and written, but no Go field.
@@ -207,9 +207,9 @@ type ConstPresent struct {
 type JSONKind uint8
 
 const (
-	JSONString JSONKind = iota + 1
-	JSONNumber          // any number
-	JSONInteger         // a number without fraction
+	JSONString  JSONKind = iota + 1
+	JSONNumber           // any number
+	JSONInteger          // a number without fraction
 	JSONBool
 	JSONObject
 	JSONArray
