@@ -1,0 +1,83 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/adcpgen/adcpgen/generator/internal/apidiff"
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/runtime/spec"
+)
+
+// DiffOptions say what to compare and how to name the two sides.
+type DiffOptions struct {
+	// Include selects root schemas by tree-relative glob on both sides, as
+	// for Generate; empty means all.
+	Include []string
+	// FromSource and ToSource name the sources in the report (a version, a
+	// relative path); empty means the trees' Source.
+	FromSource, ToSource string
+}
+
+// The report types are defined in generator/internal/apidiff, whose package
+// doc states what counts as breaking and the JSON shape.
+type (
+	// DiffReport lists how the Go API generated from one tree differs from
+	// another's, each change marked breaking or compatible for a Go consumer.
+	DiffReport = apidiff.Report
+	// DiffChange is one change in a DiffReport.
+	DiffChange = apidiff.Change
+	// DiffSide describes one compared tree.
+	DiffSide = apidiff.Side
+	// DiffCount is the number of breaking and compatible changes in a category.
+	DiffCount = apidiff.Count
+	// DiffCategory groups changes: types, fields, enum values, union arms,
+	// tools, error codes, error details.
+	DiffCategory = apidiff.Category
+	// DiffKind says what happened (type-removed, field-required, ...).
+	DiffKind = apidiff.Kind
+)
+
+// Diff builds the Go API both trees generate (up to naming, without
+// rendering code) and compares them: from is the version a program uses
+// now, to the one it would upgrade to.
+func Diff(from, to *spec.Tree, opts DiffOptions) (*DiffReport, error) {
+	if from == nil || to == nil {
+		return nil, errors.New("generator: diff needs two schema trees")
+	}
+	trees := [2]*spec.Tree{from, to}
+	var pkgs [2]*ir.Package
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, tree := range trees {
+		wg.Go(func() {
+			pkgs[i], _, errs[i] = build(tree, opts.Include)
+			if errs[i] != nil {
+				errs[i] = fmt.Errorf("%s: %w", describeTree(tree), errs[i])
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs[0], errs[1]); err != nil {
+		return nil, err
+	}
+	return apidiff.Compare(pkgs[0], pkgs[1], side(from, opts.FromSource), side(to, opts.ToSource)), nil
+}
+
+func side(t *spec.Tree, source string) DiffSide {
+	if source == "" {
+		source = t.Source
+	}
+	return DiffSide{Version: t.Version, Source: source}
+}
+
+func describeTree(t *spec.Tree) string {
+	if t.Source != "" {
+		return t.Source
+	}
+	if t.Version != "" {
+		return "AdCP " + t.Version
+	}
+	return "schema tree"
+}

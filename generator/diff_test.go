@@ -1,0 +1,245 @@
+package generator
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/adcpgen/adcpgen/internal/testspec"
+	"github.com/adcpgen/adcpgen/runtime/spec"
+)
+
+// diffTree opens a published version: a bundle for 3.0.x, a schema tree
+// for the others.
+func diffTree(t *testing.T, version string) *spec.Tree {
+	t.Helper()
+	dir := testspec.Dir(t)
+	p := filepath.Join(dir, "schemas", version)
+	if strings.HasPrefix(version, "3.0.") {
+		p = filepath.Join(dir, "protocol", version+".tgz")
+	}
+	tree, err := spec.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+// diffFact is a change the published trees show when read by hand.
+type diffFact struct {
+	kind     DiffKind
+	breaking bool
+	typ      string
+	member   string
+	from, to string
+}
+
+func (f diffFact) in(changes []DiffChange) bool {
+	return slices.ContainsFunc(changes, func(c DiffChange) bool {
+		return c.Kind == f.kind && c.Breaking == f.breaking && c.Type == f.typ && c.Member == f.member &&
+			(f.from == "" || c.From == f.from) && (f.to == "" || c.To == f.to)
+	})
+}
+
+// diffMembers lists the Member of every change of one kind, sorted.
+func diffMembers(r *DiffReport, kind DiffKind) []string {
+	var out []string
+	for _, c := range r.Changes {
+		if c.Kind == kind {
+			out = append(out, c.Member)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// The facts below were read from the trees: manifests (tools, error_codes),
+// the error-details folders, and the schema files named in each comment.
+func TestDiffPublishedVersions(t *testing.T) {
+	cases := []struct {
+		from, to string
+		facts    []diffFact
+		// exact lists of members per kind, checked in full.
+		exact map[DiffKind][]string
+		// kinds that must not occur.
+		none []DiffKind
+	}{
+		{
+			from: "3.0.0", to: "3.0.26",
+			facts: []diffFact{
+				// tmp/identity-match-response.json: ttl_sec replaced by a required serve_window_sec.
+				{kind: "field-removed", breaking: true, typ: "IdentityMatchResponse", member: "ttl_sec", from: "int64"},
+				{kind: "field-added", breaking: true, typ: "IdentityMatchResponse", member: "serve_window_sec", to: "int64"},
+				// core/error.json gains an optional issues array.
+				{kind: "field-added", typ: "Error", member: "issues", to: "[]ErrorIssue"},
+				// core/assets/video-asset.json: the inline frame_rate_type enum becomes enums/frame-rate-type.json.
+				{kind: "field-type-changed", breaking: true, typ: "VideoAsset", member: "frame_rate_type",
+					from: "*VideoAssetFrameRateType", to: "*FrameRateType"},
+				{kind: "type-removed", breaking: true, typ: "VideoAssetFrameRateType"},
+				{kind: "type-added", typ: "FrameRateType"},
+				// tmp/error.json: the code enum gains seller_not_authorized.
+				{kind: "enum-value-added", typ: "TmpErrorCode", member: `"seller_not_authorized"`},
+			},
+			// enums/error-code.json lists the same 45 codes in both; no error-details file was added.
+			none: []DiffKind{"code-added", "code-removed", "details-added", "details-removed"},
+		},
+		{
+			from: "3.0.26", to: "3.1.19",
+			facts: []diffFact{
+				{kind: "code-added", typ: "", member: "AUTH_MISSING", to: "correctable"},
+				{kind: "code-added", typ: "", member: "AUTH_INVALID", to: "terminal"},
+				{kind: "code-deprecated", member: "AUTH_REQUIRED"},
+				{kind: "enum-value-added", typ: "ErrorCode", member: `"AUTH_MISSING"`},
+				// governance/check-governance-response.json: status renamed verdict (required).
+				{kind: "field-removed", breaking: true, typ: "CheckGovernanceResponse", member: "status"},
+				{kind: "field-added", breaking: true, typ: "CheckGovernanceResponse", member: "verdict", to: "GovernanceDecision"},
+				// enums/available-metric.json drops video_completions.
+				{kind: "enum-value-removed", breaking: true, typ: "AvailableMetric", member: `"video_completions"`},
+				// manifest: get_signals gains async response schemas.
+				{kind: "tool-async-added", member: "get_signals", to: "GetSignalsSubmitted"},
+			},
+			exact: map[DiffKind][]string{
+				"tool-added": {"get_task_status", "list_tasks", "list_transformers", "search_brands", "validate_input",
+					"verify_brand_claim", "verify_brand_claims"},
+				// error-details/: seven files added (agent-permission-denied.json is PERMISSION_DENIED's).
+				"details-added": {"ACTION_NOT_ALLOWED", "AUTHORIZATION_REQUIRED", "BILLING_NOT_PERMITTED_FOR_AGENT",
+					"BILLING_NOT_SUPPORTED", "PERMISSION_DENIED", "STALE_RESPONSE", "VERSION_UNSUPPORTED"},
+			},
+			none: []DiffKind{"code-removed", "code-recovery-changed", "tool-removed"},
+		},
+		{
+			from: "3.1.19", to: "3.2.0-beta.3",
+			facts: []diffFact{
+				{kind: "tool-removed", breaking: true, member: "creative_approval"},
+				{kind: "code-added", member: "ACCOUNT_MOVED", to: "correctable"},
+				{kind: "code-added", member: "SIGNED_RESPONSE_ENVELOPE_EXPIRED", to: "transient"},
+				// trusted-match/context-match-response.json drops cache_ttl.
+				{kind: "field-removed", breaking: true, typ: "ContextMatchResponse", member: "cache_ttl", from: "*int64"},
+				// enums/available-metric.json gains commissionable_value.
+				{kind: "enum-value-added", typ: "AvailableMetric", member: `"commissionable_value"`},
+				// error-details/accessibility-violation.json is CREATIVE_REJECTED's second shape.
+				{kind: "alternate-details-added", member: "CREATIVE_REJECTED", to: "AccessibilityViolationDetails"},
+			},
+			exact: map[DiffKind][]string{
+				"tool-added": {"accept_proposal", "buy_products", "control_media_buy", "decline_proposals", "list_products",
+					"refine_proposals", "report_plan_adjustment", "request_proposals", "sync_agent_notification_configs"},
+				"tool-deprecated": {"create_media_buy", "get_products", "list_creative_formats", "update_media_buy"},
+				// error-details/: account-moved.json and unsupported-refinement-dimension.json added.
+				"details-added": {"ACCOUNT_MOVED", "UNSUPPORTED_FEATURE"},
+			},
+			none: []DiffKind{"code-removed", "details-removed"},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.from+"→"+tc.to, func(t *testing.T) {
+			t.Parallel()
+			r, err := Diff(diffTree(t, tc.from), diffTree(t, tc.to), DiffOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range tc.facts {
+				if !f.in(r.Changes) {
+					t.Errorf("missing %+v", f)
+				}
+			}
+			for kind, want := range tc.exact {
+				if got := diffMembers(r, kind); !slices.Equal(got, want) {
+					t.Errorf("%s:\n got %q\nwant %q", kind, got, want)
+				}
+			}
+			for _, kind := range tc.none {
+				if got := diffMembers(r, kind); len(got) > 0 {
+					t.Errorf("unexpected %s: %q", kind, got)
+				}
+			}
+			if !r.HasBreaking() {
+				t.Error("no breaking change reported")
+			}
+			if r.From.Version != tc.from || r.To.Version != tc.to {
+				t.Errorf("sides: %+v → %+v", r.From, r.To)
+			}
+			var summary []string
+			for _, n := range r.Categories {
+				summary = append(summary, fmt.Sprintf("%s %d/%d", n.Category, n.Breaking, n.Compatible))
+			}
+			t.Logf("%s → %s: %d breaking, %d compatible (%s)", tc.from, tc.to, r.Breaking, r.Compatible, strings.Join(summary, ", "))
+		})
+	}
+}
+
+func diffWriteFile(t *testing.T, name, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDiffSameVersionIsEmpty(t *testing.T) {
+	tree := diffTree(t, "3.0.26")
+	r, err := Diff(tree, tree, DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Changes) != 0 || r.HasBreaking() {
+		t.Errorf("a version compared with itself: %d changes, first %+v", len(r.Changes), r.Changes[0])
+	}
+}
+
+func TestDiffInclude(t *testing.T) {
+	r, err := Diff(diffTree(t, "3.0.26"), diffTree(t, "3.1.19"),
+		DiffOptions{Include: []string{"governance/check-governance-response.json"}, FromSource: "a", ToSource: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(diffFact{kind: "field-removed", breaking: true, typ: "CheckGovernanceResponse", member: "status"}).in(r.Changes) {
+		t.Error("the included schema's change is missing")
+	}
+	if (diffFact{kind: "field-removed", typ: "ContextMatchResponse", member: "cache_ttl", breaking: true}).in(r.Changes) {
+		t.Error("a schema outside --include was compared")
+	}
+	if r.From.Types >= 1000 || r.From.Source != "a" || r.To.Source != "b" {
+		t.Errorf("sides: %+v → %+v", r.From, r.To)
+	}
+}
+
+func TestDiffJSONStable(t *testing.T) {
+	from, to := diffTree(t, "3.0.26"), diffTree(t, "3.1.19")
+	var runs [2][]byte
+	for i := range runs {
+		r, err := Diff(from, to, DiffOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := r.WriteJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		runs[i] = b.Bytes()
+	}
+	if !bytes.Equal(runs[0], runs[1]) {
+		t.Fatal("two diffs of the same versions gave different JSON")
+	}
+}
+
+func TestDiffErrors(t *testing.T) {
+	if _, err := Diff(nil, nil, DiffOptions{}); err == nil {
+		t.Error("Diff(nil, nil) did not fail")
+	}
+	broken := t.TempDir()
+	diffWriteFile(t, filepath.Join(broken, "core", "bad.json"), `{"type": "object", "properties": {`)
+	tree, err := spec.Open(broken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Diff(tree, tree, DiffOptions{})
+	if err == nil || !strings.Contains(err.Error(), "bad.json") {
+		t.Errorf("a broken schema: err = %v, want one naming bad.json", err)
+	}
+}

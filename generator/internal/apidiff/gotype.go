@@ -1,0 +1,134 @@
+package apidiff
+
+import (
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
+)
+
+// The functions here spell Go types the way package emit declares them
+// (emit.goType, emit.fieldType, the union arm fields). They are kept in step
+// with emit by TestGoTypesMatchEmittedSource, which parses generated code.
+
+// namer gives a type's name on the side being rendered. Renames map old
+// names to new ones so a field that only follows a rename can be told apart.
+type namer func(*ir.Type) string
+
+func plainName(t *ir.Type) string { return t.Name }
+
+var builtinGo = map[ir.Builtin]string{
+	ir.String: "string", ir.Int: "int64", ir.Float: "float64", ir.Bool: "bool",
+	ir.Raw: "json.RawMessage", ir.DateTime: "wire.DateTime", ir.Date: "wire.Date",
+}
+
+// refGo spells a type expression.
+func refGo(r *ir.Ref, name namer) string {
+	if r == nil {
+		return "json.RawMessage"
+	}
+	switch r.Kind {
+	case ir.RefNamed:
+		return name(r.Named)
+	case ir.RefSlice:
+		return "[]" + refGo(r.Elem, name)
+	case ir.RefMap:
+		return "map[string]" + refGo(r.Elem, name)
+	case ir.RefNullable:
+		return "wire.Nullable[" + refGo(r.Elem, name) + "]"
+	}
+	if s, ok := builtinGo[r.Builtin]; ok {
+		return s
+	}
+	return "json.RawMessage"
+}
+
+// byPointer reports types an optional field or a union arm holds as *T.
+func byPointer(r *ir.Ref) bool {
+	if r == nil {
+		return false
+	}
+	switch r.Kind {
+	case ir.RefBuiltin:
+		return r.Builtin != ir.Raw
+	case ir.RefNamed:
+		switch r.Named.Kind {
+		case ir.KindStruct, ir.KindEnum, ir.KindScalar:
+			return true
+		}
+	}
+	return false
+}
+
+// fieldGo spells a struct field's Go type; "" for a fixed member, which has
+// no Go field.
+func fieldGo(fl *ir.Field, name namer) string {
+	if fl.Fixed {
+		return ""
+	}
+	s := refGo(fl.Type, name)
+	if fl.Indirect || (!fl.Required && (fl.Const != nil || byPointer(fl.Type))) {
+		s = "*" + s
+	}
+	return s
+}
+
+// fieldShape is what a field looks like in Go and on the wire, for
+// comparison and display: the Go type, or the fixed value, plus the const
+// a present value must equal.
+func fieldShape(fl *ir.Field, name namer) string {
+	switch {
+	case fl.Fixed && fl.Const != nil:
+		return "fixed " + fl.Const.JSON()
+	case fl.Fixed:
+		return "fixed"
+	case fl.Const != nil:
+		return fieldGo(fl, name) + " (always " + fl.Const.JSON() + ")"
+	}
+	return fieldGo(fl, name)
+}
+
+// armGo spells a union arm's Go field type.
+func armGo(a *ir.Arm, name namer) string {
+	s := refGo(a.Type, name)
+	if byPointer(a.Type) {
+		s = "*" + s
+	}
+	return s
+}
+
+// underlyingGo spells the Go type a defined type is declared over; "" for
+// structs and unions, which are declared as struct types.
+func underlyingGo(t *ir.Type, name namer) string {
+	switch t.Kind {
+	case ir.KindEnum:
+		if t.EnumBase == ir.Int {
+			return "int64"
+		}
+		return "string"
+	case ir.KindScalar, ir.KindSlice, ir.KindMap, ir.KindRaw:
+		return refGo(t.Underlying, name)
+	}
+	return ""
+}
+
+var kindNames = map[ir.Kind]string{
+	ir.KindStruct: "struct", ir.KindEnum: "enum", ir.KindScalar: "scalar", ir.KindSlice: "slice",
+	ir.KindMap: "map", ir.KindUnion: "union", ir.KindRaw: "raw JSON",
+}
+
+func kindName(k ir.Kind) string {
+	if s, ok := kindNames[k]; ok {
+		return s
+	}
+	return "unknown kind"
+}
+
+// extraGo spells the Go type of the field holding undeclared members; ""
+// when the struct rejects them.
+func extraGo(t *ir.Type, name namer) string {
+	switch t.Extra.Mode {
+	case ir.ExtraKeep:
+		return "map[string]json.RawMessage"
+	case ir.ExtraTyped:
+		return "map[string]" + refGo(t.Extra.Type, name)
+	}
+	return ""
+}

@@ -1,0 +1,290 @@
+package apidiff
+
+import (
+	"strings"
+
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
+)
+
+// extraMember is the Member of changes about a struct's undeclared members.
+const extraMember = "additionalProperties"
+
+// fields compares two structs field by field (matched by JSON name).
+func (c *comparer) fields(o, n *ir.Type) {
+	oldBy := map[string]*ir.Field{}
+	for _, fl := range o.Fields {
+		oldBy[fl.JSONName] = fl
+	}
+	newBy := map[string]*ir.Field{}
+	for _, fl := range n.Fields {
+		newBy[fl.JSONName] = fl
+	}
+	for _, of := range o.Fields {
+		if _, ok := newBy[of.JSONName]; !ok {
+			c.fieldRemoved(n, of)
+		}
+	}
+	for _, nf := range n.Fields {
+		of, ok := oldBy[nf.JSONName]
+		if !ok {
+			c.fieldAdded(n, nf)
+			continue
+		}
+		c.fieldPair(n, of, nf)
+	}
+	c.extra(o, n)
+}
+
+func (c *comparer) fieldRemoved(n *ir.Type, of *ir.Field) {
+	ch := Change{Category: CatFields, Kind: FieldRemoved, Breaking: true, Type: n.Name, Member: of.JSONName,
+		GoName: of.GoName, From: fieldShape(of, plainName), Schema: of.Loc.String(),
+		Reason: "code using it stops compiling"}
+	if of.Fixed {
+		// A fixed member had no Go field: only a strict decoder notices.
+		ch.GoName = ""
+		ch.Breaking = n.Extra.Mode == ir.ExtraReject
+		ch.Reason = "had no Go field"
+		if ch.Breaking {
+			ch.Reason = "payloads that still carry it fail to decode"
+		}
+	}
+	c.add(ch)
+}
+
+func (c *comparer) fieldAdded(n *ir.Type, nf *ir.Field) {
+	ch := Change{Category: CatFields, Kind: FieldAdded, Type: n.Name, Member: nf.JSONName, GoName: nf.GoName,
+		To: fieldShape(nf, plainName), Schema: nf.Loc.String(), Reason: "optional"}
+	switch {
+	case nf.Fixed:
+		ch.GoName = ""
+		ch.Breaking = nf.Required
+		ch.Reason = "fixed: encoders write it"
+		if nf.Required {
+			ch.Reason = "payloads without it fail to decode"
+		}
+	case nf.Required:
+		ch.Breaking = true
+		ch.Reason = "encoders must set it; payloads without it fail to decode"
+	}
+	c.add(ch)
+}
+
+// fieldPair compares a field with its counterpart.
+func (c *comparer) fieldPair(n *ir.Type, of, nf *ir.Field) {
+	base := Change{Category: CatFields, Type: n.Name, Member: nf.JSONName, GoName: nf.GoName, Schema: nf.Loc.String()}
+	if nf.Fixed {
+		base.GoName = ""
+	}
+	if of.GoName != nf.GoName && !of.Fixed && !nf.Fixed {
+		ch := base
+		ch.Kind, ch.Breaking, ch.From, ch.To = FieldRenamed, true, of.GoName, nf.GoName
+		ch.Reason = "code using the old name stops compiling"
+		c.add(ch)
+	}
+	before, after := fieldShape(of, plainName), fieldShape(nf, plainName)
+	switch {
+	case !of.Required && nf.Required:
+		ch := base
+		ch.Kind, ch.Breaking, ch.From, ch.To = FieldRequired, true, before, after
+		ch.Reason = "encoders must set it; payloads without it fail to decode"
+		if nf.Fixed {
+			ch.Reason = "payloads without it fail to decode"
+		}
+		if before != after && !of.Fixed && !nf.Fixed {
+			ch.Reason += "; its Go type changed"
+		}
+		c.add(ch)
+	case of.Required && !nf.Required:
+		ch := base
+		ch.Kind, ch.From, ch.To = FieldOptional, before, after
+		ch.Reason = "decoding accepts payloads without it"
+		if before != after && !of.Fixed {
+			ch.Breaking, ch.Reason = true, "its Go type changed: reads and writes stop compiling"
+		}
+		c.add(ch)
+	case before != after:
+		ch := base
+		ch.Kind, ch.Breaking, ch.From, ch.To = FieldTypeChanged, true, before, after
+		ch.Reason = "reads, writes and literals stop compiling"
+		switch {
+		case of.Fixed:
+			// No Go code referred to a fixed member.
+			ch.Reason = "was fixed and written by encoders; now a field they must set"
+			ch.Breaking = nf.Required
+			if !nf.Required {
+				ch.Reason = "was fixed; now an optional field"
+			}
+		case nf.Fixed:
+			ch.Reason = "the Go field is gone: the value is now fixed"
+		default:
+			c.followsRename(&ch, fieldShape(of, c.oldName))
+		}
+		c.add(ch)
+	}
+	if !of.Deprecated && nf.Deprecated {
+		ch := base
+		ch.Kind = FieldDeprecated
+		ch.Reason = "still generated"
+		c.add(ch)
+	}
+}
+
+// extra compares what two structs do with members they do not declare.
+func (c *comparer) extra(o, n *ir.Type) {
+	before, after := extraGo(o, plainName), extraGo(n, plainName)
+	base := Change{Category: CatFields, Type: n.Name, Member: extraMember, Schema: n.Loc.String()}
+	switch {
+	case before == "" && after != "":
+		ch := base
+		ch.Kind, ch.GoName, ch.To = ExtraKept, n.Extra.GoName, after
+		ch.Reason = "undeclared members are kept instead of rejected"
+		c.add(ch)
+	case before != "" && after == "":
+		ch := base
+		ch.Kind, ch.Breaking, ch.GoName, ch.From = ExtraRejected, true, o.Extra.GoName, before
+		ch.Reason = "the field that kept undeclared members is gone; they now fail to decode"
+		c.add(ch)
+	case before != after || o.Extra.GoName != n.Extra.GoName:
+		ch := base
+		ch.Kind, ch.Breaking, ch.GoName = ExtraTypeChanged, true, n.Extra.GoName
+		ch.From, ch.To = o.Extra.GoName+" "+before, n.Extra.GoName+" "+after
+		ch.Reason = "code using the field of undeclared members stops compiling"
+		c.followsRename(&ch, o.Extra.GoName+" "+extraGo(o, c.oldName))
+		c.add(ch)
+	}
+}
+
+// enumValues compares two enums value by value.
+func (c *comparer) enumValues(o, n *ir.Type) {
+	oldBy := map[string]*ir.EnumValue{}
+	for _, v := range o.Values {
+		oldBy[v.Value.JSON()] = v
+	}
+	newBy := map[string]*ir.EnumValue{}
+	for _, v := range n.Values {
+		newBy[v.Value.JSON()] = v
+	}
+	base := Change{Category: CatEnums, Type: n.Name, Schema: n.Loc.String()}
+	for _, ov := range o.Values {
+		if _, ok := newBy[ov.Value.JSON()]; !ok {
+			ch := base
+			ch.Kind, ch.Breaking, ch.Member, ch.GoName = EnumValueRemoved, true, ov.Value.JSON(), ov.GoName
+			ch.Reason = "code naming the constant stops compiling (the value still decodes: enums are open)"
+			c.add(ch)
+		}
+	}
+	for _, nv := range n.Values {
+		key := nv.Value.JSON()
+		ov, ok := oldBy[key]
+		ch := base
+		ch.Member, ch.GoName = key, nv.GoName
+		switch {
+		case !ok:
+			ch.Kind = EnumValueAdded
+			ch.Reason = "enums are open: old decoders already accepted it"
+			c.add(ch)
+			continue
+		case ov.GoName != nv.GoName:
+			ch.Kind, ch.Breaking, ch.From, ch.To = EnumConstRenamed, true, ov.GoName, nv.GoName
+			ch.Reason = "code using the old name stops compiling"
+			c.followsRename(&ch, c.oldName(o)+strings.TrimPrefix(ov.GoName, o.Name))
+			c.add(ch)
+		}
+		if !ov.Deprecated && nv.Deprecated {
+			ch.Kind, ch.Breaking, ch.From, ch.To, ch.FollowsRename = EnumValueDeprecated, false, "", "", false
+			ch.Reason = "still defined"
+			c.add(ch)
+		}
+	}
+}
+
+// arms compares two unions arm by arm (matched by Go field name).
+func (c *comparer) arms(o, n *ir.Type) {
+	oldArms, newArms := armsOf(o), armsOf(n)
+	oldBy := map[string]*ir.Arm{}
+	for _, a := range oldArms {
+		oldBy[a.GoName] = a
+	}
+	newBy := map[string]*ir.Arm{}
+	for _, a := range newArms {
+		newBy[a.GoName] = a
+	}
+	// Arms whose name is gone match a new arm at the same schema location.
+	oldAt, newAt := map[string]*ir.Arm{}, map[string]*ir.Arm{}
+	for _, a := range oldArms {
+		if newBy[a.GoName] == nil {
+			claimLoc(oldAt, a.Loc.String(), a)
+		}
+	}
+	for _, a := range newArms {
+		if oldBy[a.GoName] == nil {
+			claimLoc(newAt, a.Loc.String(), a)
+		}
+	}
+	renamedFrom := map[*ir.Arm]*ir.Arm{}
+	for loc, oa := range oldAt {
+		if na := newAt[loc]; oa != nil && na != nil {
+			renamedFrom[na] = oa
+		}
+	}
+	for _, oa := range oldArms {
+		if newBy[oa.GoName] != nil || slicesContainsValue(renamedFrom, oa) {
+			continue
+		}
+		c.add(Change{Category: CatUnions, Kind: ArmRemoved, Breaking: true, Type: n.Name, Member: oa.GoName,
+			GoName: oa.GoName, From: armGo(oa, plainName), Schema: oa.Loc.String(),
+			Reason: "its field and constructor are gone"})
+	}
+	for _, na := range newArms {
+		base := Change{Category: CatUnions, Type: n.Name, Member: na.GoName, GoName: na.GoName, Schema: na.Loc.String()}
+		oa := oldBy[na.GoName]
+		if oa == nil {
+			oa = renamedFrom[na]
+			if oa == nil {
+				base.Kind, base.To = ArmAdded, armGo(na, plainName)
+				base.Reason = "a new field and constructor; switches on Variant() should learn it"
+				c.add(base)
+				continue
+			}
+			ch := base
+			ch.Kind, ch.Breaking, ch.From, ch.To = ArmRenamed, true, oa.GoName, na.GoName
+			ch.Reason = "code using the old field or constructor stops compiling"
+			c.add(ch)
+		}
+		if before, after := armGo(oa, plainName), armGo(na, plainName); before != after {
+			base.Kind, base.Breaking, base.From, base.To = ArmTypeChanged, true, before, after
+			base.Reason = "reads and its constructor stop compiling"
+			c.followsRename(&base, armGo(oa, c.oldName))
+			if base.FollowsRename && oa.GoName != na.GoName {
+				continue // the arm's rename already says it
+			}
+			c.add(base)
+		}
+	}
+}
+
+// claimLoc records v at loc; a location claimed twice maps to nil, since it
+// cannot identify a rename.
+func claimLoc[T any](m map[string]*T, loc string, v *T) {
+	if _, dup := m[loc]; dup {
+		m[loc] = nil
+		return
+	}
+	m[loc] = v
+}
+
+func slicesContainsValue[K comparable, V comparable](m map[K]V, v V) bool {
+	for _, x := range m {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func armsOf(t *ir.Type) []*ir.Arm {
+	if t.Union == nil {
+		return nil
+	}
+	return t.Union.Arms
+}
