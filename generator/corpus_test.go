@@ -212,4 +212,3 @@ func BenchmarkGenerate(b *testing.B) {
 		})
 	}
 }
-
