@@ -21,6 +21,12 @@ type sourceFlags struct {
 
 func (s *sourceFlags) register(fs *flag.FlagSet, e *env, specHelp string) {
 	fs.StringVar(&s.spec, "spec", e.getenv("ADCP_SPEC"), specHelp)
+	s.registerResolve(fs, e)
+}
+
+// registerResolve registers the flags that say how a version is found and
+// checked (all but --spec), for commands that name their sources otherwise.
+func (s *sourceFlags) registerResolve(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&s.mirror, "mirror", e.getenv("ADCP_MIRROR"), "where versions are downloaded from: an https:// URL, a file:// URL or a directory holding protocol/<version>.tgz\n(default https://adcontextprotocol.org; also $ADCP_MIRROR)")
 	fs.StringVar(&s.cache, "cache", e.getenv("ADCP_CACHE"), "spec cache directory (default: the user cache dir's adcpgen/specs; also $ADCP_CACHE)")
 	fs.StringVar(&s.lock, "lock", spec.LockFileName, "lock file whose checksums a version or bundle must match when it lists them")
@@ -39,7 +45,13 @@ func (s *sourceFlags) open(ctx context.Context, allowEmbedded bool) (*spec.Tree,
 		tree.Version = schemas.Version
 		return tree, nil
 	}
-	return spec.Resolve(ctx, s.spec, spec.ResolveOptions{Mirror: s.mirror, CacheDir: s.cache, Offline: s.offline, LockFile: s.lock})
+	return s.resolve(ctx, s.spec)
+}
+
+// resolve opens source (a version, directory or .tgz bundle) with the
+// mirror, cache, lock and offline settings of s.
+func (s *sourceFlags) resolve(ctx context.Context, source string) (*spec.Tree, error) {
+	return spec.Resolve(ctx, source, spec.ResolveOptions{Mirror: s.mirror, CacheDir: s.cache, Offline: s.offline, LockFile: s.lock})
 }
 
 // display names a path the user gave without making it absolute: absolute

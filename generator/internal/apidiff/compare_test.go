@@ -249,6 +249,16 @@ func TestCompareTypesAndFields(t *testing.T) {
 			},
 		},
 		{
+			name: "optional field became required and fixed",
+			old:  func() *ir.Package { return pkg(structType("A", "a.json", field("x", "X", str(), false))) },
+			new: func() *ir.Package {
+				f := field("x", "X", str(), true)
+				f.Fixed, f.Const = true, ptrValue(t, `"only"`)
+				return pkg(structType("A", "a.json", f))
+			},
+			want: []want{{kind: FieldRequired, breaking: true, member: "x", from: "*string", to: `fixed "only"`}},
+		},
+		{
 			name: "optional const field",
 			old:  func() *ir.Package { return pkg(structType("A", "a.json", field("x", "X", str(), false))) },
 			new: func() *ir.Package {

@@ -86,12 +86,15 @@ func (c *comparer) fieldPair(n *ir.Type, of, nf *ir.Field) {
 	case !of.Required && nf.Required:
 		ch := base
 		ch.Kind, ch.Breaking, ch.From, ch.To = FieldRequired, true, before, after
-		ch.Reason = "encoders must set it; payloads without it fail to decode"
-		if nf.Fixed {
+		switch {
+		case of.Fixed || nf.Fixed && before == after:
 			ch.Reason = "payloads without it fail to decode"
-		}
-		if before != after && !of.Fixed && !nf.Fixed {
-			ch.Reason += "; its Go type changed"
+		case nf.Fixed:
+			ch.Reason = "the Go field is gone (the value is now fixed); payloads without it fail to decode"
+		case before != after:
+			ch.Reason = "encoders must set it; payloads without it fail to decode; its Go type changed"
+		default:
+			ch.Reason = "encoders must set it; payloads without it fail to decode"
 		}
 		c.add(ch)
 	case of.Required && !nf.Required:
