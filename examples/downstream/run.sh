@@ -39,6 +39,9 @@ if go tool adcpgen generate --spec 3.0.26 --out "$cache/out" --package adcp --lo
 fi
 grep -q "spec 3.0.26 is locked to sha256 0000" "$cache/err" || fail "not refused for the lock mismatch: $(cat "$cache/err")"
 
+echo "run.sh: go.mod and go.sum are tidy (adcpgen's dependencies may have changed)"
+go mod tidy -diff || fail "examples/downstream/go.mod or go.sum is stale: run 'go mod tidy' in examples/downstream and commit the result"
+
 echo "run.sh: go vet"
 go vet ./... || fail "go vet"
 
