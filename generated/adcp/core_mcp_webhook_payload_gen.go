@@ -115,10 +115,10 @@ func (v *MCPWebhookPayload) UnmarshalJSON(data []byte) error {
 
 // MCPWebhookPayloadDomain: The AdCP domain of the task.
 //
-// Schema: /schemas/adcpgen-core/core/mcp-webhook-payload.json#/properties/domain
+// Values other than the constants below decode too (forward compatibility); IsKnown tells them
+// apart.
 //
-// Values other than the constants below decode too (forward compatibility);
-// IsKnown tells them apart.
+// Schema: /schemas/adcpgen-core/core/mcp-webhook-payload.json#/properties/domain
 type MCPWebhookPayloadDomain string
 
 const (

@@ -11,10 +11,10 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 // ones as X_{VENDOR}_{CODE}), which receivers classify by the error's recovery field, or as
 // terminal when it is absent.
 //
-// Schema: /schemas/adcpgen-core/enums/error-code.json#
+// Values other than the constants below decode too (forward compatibility); IsKnown tells them
+// apart.
 //
-// Values other than the constants below decode too (forward compatibility);
-// IsKnown tells them apart.
+// Schema: /schemas/adcpgen-core/enums/error-code.json#
 type ErrorCode string
 
 const (

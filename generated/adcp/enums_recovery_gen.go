@@ -9,10 +9,10 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 //
 // How an agent recovers from an error. Receivers treat a value they do not know as terminal.
 //
-// Schema: /schemas/adcpgen-core/enums/recovery.json#
+// Values other than the constants below decode too (forward compatibility); IsKnown tells them
+// apart.
 //
-// Values other than the constants below decode too (forward compatibility);
-// IsKnown tells them apart.
+// Schema: /schemas/adcpgen-core/enums/recovery.json#
 type Recovery string
 
 const (

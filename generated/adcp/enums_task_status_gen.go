@@ -10,10 +10,10 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 // The status of an AdCP task, the same over MCP and A2A. completed, failed, canceled and rejected
 // are final; submitted, working, input-required and auth-required are interim.
 //
-// Schema: /schemas/adcpgen-core/enums/task-status.json#
+// Values other than the constants below decode too (forward compatibility); IsKnown tells them
+// apart.
 //
-// Values other than the constants below decode too (forward compatibility);
-// IsKnown tells them apart.
+// Schema: /schemas/adcpgen-core/enums/task-status.json#
 type TaskStatus string
 
 const (

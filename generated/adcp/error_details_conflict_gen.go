@@ -79,9 +79,9 @@ func (v *ConflictDetails) UnmarshalJSON(data []byte) error {
 
 // ConflictDetailsCurrentVersion: The version or ETag the seller holds now.
 //
-// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/current_version
-//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
+//
+// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/current_version
 type ConflictDetailsCurrentVersion struct {
 	String *string
 	Number *float64
@@ -169,9 +169,9 @@ func (u *ConflictDetailsCurrentVersion) UnmarshalJSON(data []byte) error {
 
 // ConflictDetailsExpectedVersion: The version or ETag the caller worked from.
 //
-// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/expected_version
-//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
+//
+// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/expected_version
 type ConflictDetailsExpectedVersion struct {
 	String *string
 	Number *float64

@@ -84,10 +84,10 @@ func (v *RateLimitedDetails) UnmarshalJSON(data []byte) error {
 
 // RateLimitedDetailsScope: What the limit applies to.
 //
-// Schema: /schemas/adcpgen-core/error-details/rate-limited.json#/properties/scope
+// Values other than the constants below decode too (forward compatibility); IsKnown tells them
+// apart.
 //
-// Values other than the constants below decode too (forward compatibility);
-// IsKnown tells them apart.
+// Schema: /schemas/adcpgen-core/error-details/rate-limited.json#/properties/scope
 type RateLimitedDetailsScope string
 
 const (

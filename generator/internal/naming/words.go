@@ -47,7 +47,7 @@ func Words(s string) []string {
 			case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
 				flush()
 			case unicode.IsDigit(r) != unicode.IsDigit(prev) && unicode.IsDigit(prev):
-				// "v2beta" stays one word; "2x" splits after the digits.
+				// Digits end a word: "v2beta" is "v2" "beta", "16x9" is "16" "x9".
 				flush()
 			}
 		}
@@ -64,7 +64,7 @@ func Words(s string) []string {
 func GoName(s string) string {
 	var b strings.Builder
 	prevDigit := false
-	for _, w := range Words(s) {
+	for _, w := range mergeInitialisms(Words(s)) {
 		lw := strings.ToLower(w)
 		startsDigit := unicode.IsDigit([]rune(w)[0])
 		if prevDigit && startsDigit {
@@ -91,6 +91,24 @@ func GoName(s string) string {
 		}
 	}
 	return string(clean)
+}
+
+// mergeInitialisms joins a word and a following all-capitals word when
+// together they spell an initialism written in mixed case ("Ad" "CP" is
+// "AdCP", not "AdCp").
+func mergeInitialisms(words []string) []string {
+	out := words[:0:0]
+	for i := 0; i < len(words); i++ {
+		if i+1 < len(words) && words[i+1] == strings.ToUpper(words[i+1]) {
+			if up, ok := initialisms[strings.ToLower(words[i]+words[i+1])]; ok && up != strings.ToUpper(up) {
+				out = append(out, up)
+				i++
+				continue
+			}
+		}
+		out = append(out, words[i])
+	}
+	return out
 }
 
 // Singular returns the singular of a name's last word ("Issues" -> "Issue",
