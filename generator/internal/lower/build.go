@@ -32,6 +32,7 @@ type builder struct {
 	named map[*schema.Schema]*ir.Type
 	arms  map[armKey]*ir.Type
 	pkg   *ir.Package
+	depth int // lowerShape nesting
 }
 
 type armKey struct {

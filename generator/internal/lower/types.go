@@ -52,6 +52,11 @@ func isNamedNode(s *schema.Schema) bool {
 // named type (struct, enum, union) or leaves its Kind zero for a plain Go
 // type; otherwise named types it needs are made inline after parent.
 func (b *builder) lowerShape(sh *shape, self *ir.Type, parent *ir.Type, suffixes []string) (*ir.Ref, bool) {
+	if b.depth++; b.depth > maxLowerDepth {
+		b.depth--
+		return b.fallback(sh.node.Loc, false, "schema nests more than %d levels", maxLowerDepth), false
+	}
+	defer func() { b.depth-- }()
 	if self == nil {
 		if t, ok := b.named[sh.node]; ok {
 			return ir.NamedRef(t), t.Nullable
@@ -105,6 +110,9 @@ func (b *builder) lowerShape(sh *shape, self *ir.Type, parent *ir.Type, suffixes
 		return ir.BuiltinRef(ir.Bool), nullable
 	}
 }
+
+// maxLowerDepth bounds nested lowering, so no schema can exhaust the stack.
+const maxLowerDepth = 256
 
 // inferTypes returns the JSON types the shape allows, inferring them from
 // other keywords when "type" is absent.

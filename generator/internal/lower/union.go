@@ -44,7 +44,9 @@ func (b *builder) lowerUnion(sh *shape, self, parent *ir.Type, suffixes []string
 	var arms []*armInfo
 	for i, a := range src.arms {
 		ash := sh.clone()
-		ash.collect(a, map[*schema.Schema]bool{})
+		// An arm that refers back to the union ({"$ref": "#"}) must not
+		// collect the union again.
+		ash.collect(a, map[*schema.Schema]bool{sh.node: true, src.node: true})
 		if len(ash.unions) > 0 && sh.typed && !ash.typed {
 			ash.typed = true
 		}
