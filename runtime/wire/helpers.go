@@ -251,6 +251,7 @@ func (d *Decoder) CheckRequired(seen []uint64, r *Required) error {
 // ExpectConst reads a value and checks it equals the JSON literal want
 // (strings compared after unescaping, numbers by value).
 func (d *Decoder) ExpectConst(want string) error {
+	d.skipWS()
 	start := d.pos
 	if err := d.walkValue(); err != nil {
 		return err

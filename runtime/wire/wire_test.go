@@ -283,3 +283,17 @@ func FuzzUnmarshal(f *testing.F) {
 		}
 	})
 }
+
+func TestExpectConstSkipsWhitespace(t *testing.T) {
+	for _, in := range []string{`"submitted"`, " \n\t\"submitted\"", ` "sub\u006ditted"`} {
+		d := NewDecoder([]byte(in), Options{})
+		if err := d.ExpectConst(`"submitted"`); err != nil {
+			t.Errorf("ExpectConst(%q): %v", in, err)
+		}
+	}
+	d := NewDecoder([]byte(`  "working"`), Options{})
+	err := d.ExpectConst(`"submitted"`)
+	if err == nil || !strings.Contains(err.Error(), `want the constant "submitted", got "working"`) {
+		t.Fatalf("mismatch: %v", err)
+	}
+}

@@ -171,6 +171,23 @@ func TestPresenceUnion(t *testing.T) {
 	}
 }
 
+// Payloads as people and servers format them: spaces and newlines around
+// every token, consts included.
+func TestSpacedPayloads(t *testing.T) {
+	var r unions.CreateOrderResponse
+	if err := json.Unmarshal([]byte("{\n  \"status\" : \"submitted\" ,\n  \"task_id\": \"t1\"\n}\n"), &r); err != nil || r.Submitted == nil {
+		t.Fatalf("submitted with spaces: %v", err)
+	}
+	var a unions.AudienceSelector
+	if err := json.Unmarshal([]byte(`{ "type": "signal", "value_type": "binary", "signal_id": "s", "value": true }`), &a); err != nil || a.SignalBinary == nil {
+		t.Fatalf("fixed members with spaces: %v", err)
+	}
+	var w foundation.Widget
+	if err := json.Unmarshal([]byte(`{ "id": "w", "owner": { "name": "n", "age": 1 }, "status": "active", "mode": "manual" }`), &w); err != nil || *w.Mode != "manual" {
+		t.Fatalf("consts with spaces: %v", err)
+	}
+}
+
 func TestConstDiscriminators(t *testing.T) {
 	var p unions.PricingOption
 	if err := json.Unmarshal([]byte(`{"rate":2.5,"pricing_model":"cpm"}`), &p); err != nil || p.CPM == nil || p.CPM.Rate != 2.5 {
