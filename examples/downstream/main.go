@@ -16,27 +16,24 @@ import (
 
 // productsResult is an MCP CallToolResult for get_products as a seller
 // would send it: the data in structuredContent, a text summary beside it.
-// Members are written "key":value: until runtime/wire's ExpectConst skips
-// the whitespace before a fixed member's value, a space there fails the
-// strict decoder.
 const productsResult = `{
-  "content":[{"type":"text", "text":"Found 1 product."}],
-  "structuredContent":{
-    "products":[{
-      "product_id":"ctv_premium",
-      "name":"Premium CTV",
-      "description":"Connected TV inventory on premium streaming apps.",
-      "publisher_properties":[{"publisher_domain":"streamer.example", "selection_type":"all"}],
-      "format_ids":[{"agent_url":"https://creative.adcontextprotocol.org", "id":"video_30s"}],
-      "delivery_type":"guaranteed",
-      "pricing_options":[{"pricing_option_id":"cpm_usd", "pricing_model":"cpm", "currency":"USD", "fixed_price":42.5}],
-      "reporting_capabilities":{
-        "available_reporting_frequencies":["daily"],
-        "expected_delay_minutes":240,
-        "timezone":"UTC",
-        "supports_webhooks":false,
-        "available_metrics":["impressions", "spend"],
-        "date_range_support":"date_range"
+  "content": [{"type": "text", "text": "Found 1 product."}],
+  "structuredContent": {
+    "products": [{
+      "product_id": "ctv_premium",
+      "name": "Premium CTV",
+      "description": "Connected TV inventory on premium streaming apps.",
+      "publisher_properties": [{"publisher_domain": "streamer.example", "selection_type": "all"}],
+      "format_ids": [{"agent_url": "https://creative.adcontextprotocol.org", "id": "video_30s"}],
+      "delivery_type": "guaranteed",
+      "pricing_options": [{"pricing_option_id": "cpm_usd", "pricing_model": "cpm", "currency": "USD", "fixed_price": 42.5}],
+      "reporting_capabilities": {
+        "available_reporting_frequencies": ["daily"],
+        "expected_delay_minutes": 240,
+        "timezone": "UTC",
+        "supports_webhooks": false,
+        "available_metrics": ["impressions", "spend"],
+        "date_range_support": "date_range"
       }
     }]
   }
@@ -45,14 +42,14 @@ const productsResult = `{
 // rateLimitedResult is the same call refused: an MCP tool error carrying an
 // adcp_error with RATE_LIMITED, a retry_after and typed details.
 const rateLimitedResult = `{
-  "isError":true,
-  "content":[{"type":"text", "text":"Rate limited; retry in 30 seconds."}],
-  "structuredContent":{"adcp_error":{
-    "code":"RATE_LIMITED",
-    "message":"Request rate exceeded",
-    "recovery":"transient",
-    "retry_after":30,
-    "details":{"limit":100, "remaining":0, "window_seconds":60, "scope":"account"}
+  "isError": true,
+  "content": [{"type": "text", "text": "Rate limited; retry in 30 seconds."}],
+  "structuredContent": {"adcp_error": {
+    "code": "RATE_LIMITED",
+    "message": "Request rate exceeded",
+    "recovery": "transient",
+    "retry_after": 30,
+    "details": {"limit": 100, "remaining": 0, "window_seconds": 60, "scope": "account"}
   }}
 }`
 
