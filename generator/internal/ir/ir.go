@@ -82,6 +82,9 @@ type Type struct {
 	Rank     int
 	Parent   *Type
 	Suffixes []string
+	// AltParent and AltSuffixes are fallback candidates after those.
+	AltParent   *Type
+	AltSuffixes []string
 
 	Loc         schema.Loc
 	SchemaID    string // $id of the document the type comes from

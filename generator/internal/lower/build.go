@@ -33,6 +33,8 @@ type builder struct {
 	arms  map[armKey]*ir.Type
 	pkg   *ir.Package
 	depth int // lowerShape nesting
+	// armNodes maps union arm nodes to the merged types made for them.
+	armNodes map[*schema.Schema]*ir.Type
 }
 
 type armKey struct {
@@ -46,10 +48,12 @@ func Build(set *load.Set, opts Options) (*ir.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{set: set, named: map[*schema.Schema]*ir.Type{}, arms: map[armKey]*ir.Type{}, pkg: &ir.Package{}}
+	b := &builder{set: set, named: map[*schema.Schema]*ir.Type{}, arms: map[armKey]*ir.Type{},
+		armNodes: map[*schema.Schema]*ir.Type{}, pkg: &ir.Package{}}
 	for _, d := range roots {
 		b.namedType(d.Root)
 	}
+	b.anchorInlineTypes()
 	b.pkg.Fallbacks = sortedUnique(b.pkg.Fallbacks)
 	markIndirect(b.pkg.Types)
 	return b.pkg, nil

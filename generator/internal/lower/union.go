@@ -247,6 +247,11 @@ func (b *builder) armRef(u *ir.Type, base *shape, a *armInfo, label string) *ir.
 		return wrapNullable(ref, nullable)
 	}
 	b.pkg.Types = append(b.pkg.Types, t)
+	if a.node != base.node {
+		if _, taken := b.armNodes[a.node]; !taken {
+			b.armNodes[a.node] = t
+		}
+	}
 	return ir.NamedRef(t)
 }
 

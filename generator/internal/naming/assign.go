@@ -67,16 +67,31 @@ func Assign(pkg *ir.Package) {
 // nameTypes resolves type names generation by generation: types with no
 // parent first, then types named after them, and so on.
 func nameTypes(types []*ir.Type, taken map[string]bool) {
+	// A type is named after its parents (Parent, then AltParent), so it
+	// comes in a later generation than both. A parent link that would close
+	// a cycle is dropped.
 	depth := map[*ir.Type]int{}
+	visiting := map[*ir.Type]bool{}
 	var depthOf func(t *ir.Type) int
 	depthOf = func(t *ir.Type) int {
 		if d, ok := depth[t]; ok {
 			return d
 		}
+		visiting[t] = true
 		d := 0
-		if t.Parent != nil {
-			d = depthOf(t.Parent) + 1
+		for _, p := range []**ir.Type{&t.Parent, &t.AltParent} {
+			if *p == nil {
+				continue
+			}
+			if visiting[*p] {
+				*p = nil
+				continue
+			}
+			if pd := depthOf(*p) + 1; pd > d {
+				d = pd
+			}
 		}
+		delete(visiting, t)
 		depth[t] = d
 		return d
 	}
@@ -114,12 +129,18 @@ func candidates(t *ir.Type) []string {
 	for _, h := range t.Hints {
 		add(h)
 	}
-	if t.Parent != nil {
-		for _, s := range t.Suffixes {
-			add(t.Parent.Name + s)
+	for _, p := range []struct {
+		parent   *ir.Type
+		suffixes []string
+	}{{t.Parent, t.Suffixes}, {t.AltParent, t.AltSuffixes}} {
+		if p.parent == nil {
+			continue
 		}
-		if len(t.Suffixes) == 0 {
-			add(t.Parent.Name + "Value")
+		for _, s := range p.suffixes {
+			add(p.parent.Name + s)
+		}
+		if len(p.suffixes) == 0 {
+			add(p.parent.Name + "Value")
 		}
 	}
 	if len(out) == 0 {
