@@ -113,7 +113,7 @@ func (e *Encoder) Float(f float64) {
 	e.comma = true
 }
 
-// Raw writes a raw JSON value after checking it strictly.
+// Raw writes a raw JSON value, compacted, after checking it strictly.
 func (e *Encoder) Raw(raw json.RawMessage) {
 	if len(raw) == 0 {
 		e.Null()
@@ -125,7 +125,7 @@ func (e *Encoder) Raw(raw json.RawMessage) {
 		return
 	}
 	e.sep()
-	e.buf = append(e.buf, raw...)
+	e.buf = appendCompact(e.buf, raw)
 	e.comma = true
 }
 

@@ -127,7 +127,9 @@ func (d *Decoder) Float() (float64, error) {
 }
 
 // Raw reads any value, checking it as strictly as typed values (forbidden and
-// duplicate keys, UTF-8, depth), and returns a copy of its bytes.
+// duplicate keys, UTF-8, depth), and returns a compact copy of its bytes
+// (whitespace between tokens dropped, everything else as sent), so a value
+// re-encodes to compact JSON and decodes back equal.
 func (d *Decoder) Raw() (json.RawMessage, error) {
 	if d.skipWS() == 0 {
 		return nil, d.syntaxErr("want a value, got end of input")
@@ -136,7 +138,32 @@ func (d *Decoder) Raw() (json.RawMessage, error) {
 	if err := d.walkValue(); err != nil {
 		return nil, err
 	}
-	return append(json.RawMessage(nil), d.buf[start:d.pos]...), nil
+	src := d.buf[start:d.pos]
+	return appendCompact(make(json.RawMessage, 0, len(src)), src), nil
+}
+
+// appendCompact appends valid JSON src without the whitespace between its
+// tokens.
+func appendCompact(dst, src []byte) []byte {
+	inString := false
+	from := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			dst = append(dst, src[from:i]...)
+			from = i + 1
+		}
+	}
+	return append(dst, src[from:]...)
 }
 
 // Skip reads and discards any value, checking it like Raw.
