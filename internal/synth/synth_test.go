@@ -275,3 +275,17 @@ func TestMarshalAndEqual(t *testing.T) {
 		t.Error("equal: different types compare equal")
 	}
 }
+
+func TestMembers(t *testing.T) {
+	st, _ := loadTest(t)
+	decl, req, err := st.Members("core/union.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(decl, ",") != "a,b,kind" || strings.Join(req, ",") != "a,kind" {
+		t.Errorf("declared %v, required %v", decl, req)
+	}
+	if _, _, err := st.Members("core/nope.json"); err == nil {
+		t.Error("unknown schema: no error")
+	}
+}

@@ -224,3 +224,45 @@ var uEscape = regexp.MustCompile(`\\u([0-9A-Fa-f]{4})`)
 func ecmaToRE2(p string) string {
 	return uEscape.ReplaceAllString(p, `\x{$1}`)
 }
+
+// Members lists the property names a schema declares for its top-level
+// object, and those it requires, through $ref, allOf and every arm of
+// oneOf/anyOf (sorted, without duplicates).
+func (t *Tree) Members(ref string) (declared, required []string, err error) {
+	n, err := t.root(ref)
+	if err != nil {
+		return nil, nil, err
+	}
+	props, req := map[string]bool{}, map[string]bool{}
+	seen := map[string]bool{}
+	var walk func(n node, depth int)
+	walk = func(n node, depth int) {
+		m := n.obj()
+		if m == nil || depth > 16 || seen[n.id()] {
+			return
+		}
+		seen[n.id()] = true
+		if r, ok := m["$ref"].(string); ok {
+			if target, err := t.resolve(n.doc, r); err == nil {
+				walk(target, depth+1)
+			}
+			return
+		}
+		for k := range n.props("properties") {
+			props[k] = true
+		}
+		rs, _ := m["required"].([]any)
+		for _, r := range rs {
+			if s, ok := r.(string); ok {
+				req[s] = true
+			}
+		}
+		for _, kw := range [...]string{"allOf", "oneOf", "anyOf"} {
+			for _, s := range n.list(kw) {
+				walk(s, depth+1)
+			}
+		}
+	}
+	walk(n, 0)
+	return sortedKeys(props), sortedKeys(req), nil
+}
