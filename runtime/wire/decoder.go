@@ -31,6 +31,18 @@ type Decoder struct {
 	stack    []frame
 	scratch  []byte // unescaped strings
 	keyBuf   []byte // unescaped keys
+
+	// Blocks decoded values are carved from (see arena.go).
+	arena  []byte
+	floats []float64
+	ints   []int64
+	strs   []string
+	bools  []bool
+
+	// Keys of the objects walkObject is inside, for duplicate checks:
+	// their bytes in keyText, one span each in keySpans.
+	keyText  []byte
+	keySpans []keySpan
 }
 
 // frame is one open object or array on the path to the current value.
@@ -78,12 +90,21 @@ func UnmarshalOptions(data []byte, v Decodable, opts Options) error {
 	if err == nil {
 		err = d.End()
 	}
+	d.release()
+	return err
+}
+
+// release returns a decoder to the pool, dropping buffers a large document
+// grew.
+func (d *Decoder) release() {
 	d.buf = nil
 	if cap(d.scratch) > 64<<10 {
 		d.scratch = nil
 	}
+	if cap(d.keyText) > 64<<10 {
+		d.keyText, d.keySpans = nil, nil
+	}
 	decoderPool.Put(d)
-	return err
 }
 
 // End checks that nothing but whitespace follows the value just read.

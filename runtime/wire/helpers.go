@@ -39,7 +39,7 @@ func WriteDate(p *Date, e *Encoder)           { e.String(string(*p)) }
 
 // ReadPtr reads a value into a new *T.
 func ReadPtr[T any](d *Decoder, p **T, read func(*T, *Decoder) error) error {
-	v := new(T)
+	v := newValue(d, p)
 	if err := read(v, d); err != nil {
 		return err
 	}
@@ -53,7 +53,12 @@ func ReadSlice[T any](d *Decoder, p *[]T, read func(*T, *Decoder) error) error {
 	if err := d.ArrayStart(); err != nil {
 		return err
 	}
-	s := make([]T, 0, 4)
+	var s []T
+	if d.skipWS() == ']' {
+		s = []T{} // no allocation for an empty array
+	} else {
+		s = make([]T, 0, 4)
+	}
 	for {
 		more, err := d.NextElem()
 		if err != nil {
@@ -107,7 +112,7 @@ func readEntry[T any](d *Decoder, key []byte, m map[string]T, read func(*T, *Dec
 	if _, dup := m[string(key)]; dup {
 		return d.Duplicate(key)
 	}
-	k := string(key)
+	k := d.copyString(key)
 	var v T
 	if err := read(&v, d); err != nil {
 		return err

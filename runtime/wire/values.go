@@ -18,7 +18,7 @@ func (d *Decoder) String() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(b), nil
+	return d.copyString(b), nil
 }
 
 // StringBytes reads a string value and returns its unescaped bytes, valid
@@ -138,8 +138,7 @@ func (d *Decoder) Raw() (json.RawMessage, error) {
 	if err := d.walkValue(); err != nil {
 		return nil, err
 	}
-	src := d.buf[start:d.pos]
-	return appendCompact(make(json.RawMessage, 0, len(src)), src), nil
+	return d.copyRaw(d.buf[start:d.pos]), nil
 }
 
 // appendCompact appends valid JSON src without the whitespace between its
@@ -235,7 +234,7 @@ func (d *Decoder) KeepUnknown(key []byte, m *map[string]json.RawMessage) error {
 	if _, dup := (*m)[string(key)]; dup {
 		return d.Duplicate(key)
 	}
-	k := string(key)
+	k := d.copyString(key)
 	raw, err := d.Raw()
 	if err != nil {
 		return err

@@ -39,14 +39,23 @@ func (d *Decoder) walkValue() error {
 	}
 }
 
+// keySpan is one key of an object being walked: keyText[off:off+n].
+type keySpan struct{ off, n int32 }
+
+// maxLinearKeys is how many keys an object may have before walkObject
+// checks duplicates with a map instead of comparing each new key with
+// every earlier one.
+const maxLinearKeys = 32
+
 // walkObject checks an object of unknown shape, tracking its keys to reject
-// duplicates: a short list compared linearly, a set once it grows.
+// duplicates: copied into the decoder's key buffer and compared linearly
+// (no allocation), a set once the object grows large.
 func (d *Decoder) walkObject() error {
 	if err := d.ObjectStart(); err != nil {
 		return err
 	}
-	var few [8]string
-	keys := few[:0]
+	spanBase, textBase := len(d.keySpans), len(d.keyText)
+	defer func() { d.keySpans, d.keyText = d.keySpans[:spanBase], d.keyText[:textBase] }()
 	var set map[string]struct{}
 	for {
 		key, ok, err := d.NextKey()
@@ -59,17 +68,19 @@ func (d *Decoder) walkObject() error {
 			}
 			set[string(key)] = struct{}{}
 		} else {
-			for _, k := range keys {
-				if k == string(key) {
+			mine := d.keySpans[spanBase:]
+			for _, s := range mine {
+				if string(d.keyText[s.off:s.off+s.n]) == string(key) {
 					return d.Duplicate(key)
 				}
 			}
-			if len(keys) < cap(few) {
-				keys = append(keys, string(key))
+			if len(mine) < maxLinearKeys {
+				d.keySpans = append(d.keySpans, keySpan{int32(len(d.keyText)), int32(len(key))})
+				d.keyText = append(d.keyText, key...)
 			} else {
-				set = make(map[string]struct{}, 2*len(keys))
-				for _, k := range keys {
-					set[k] = struct{}{}
+				set = make(map[string]struct{}, 2*len(mine))
+				for _, s := range mine {
+					set[string(d.keyText[s.off:s.off+s.n])] = struct{}{}
 				}
 				set[string(key)] = struct{}{}
 			}
@@ -89,7 +100,6 @@ func Valid(data []byte) error {
 	if err == nil {
 		err = d.End()
 	}
-	d.buf = nil
-	decoderPool.Put(d)
+	d.release()
 	return err
 }
