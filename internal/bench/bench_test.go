@@ -1,0 +1,135 @@
+//go:build adcpgen_bench
+
+package bench
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/adcpgen/adcpgen/internal/bench/gen/adcp"
+	"github.com/adcpgen/adcpgen/internal/bench/gen/gojs"
+	"github.com/adcpgen/adcpgen/internal/bench/gen/plain"
+	"github.com/adcpgen/adcpgen/internal/testspec"
+	"github.com/adcpgen/adcpgen/runtime/spec"
+	"github.com/adcpgen/adcpgen/runtime/validate"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// fixture reads the 35.7 KB get_products response (12 products).
+func fixture(b testing.TB) []byte {
+	b.Helper()
+	data, err := os.ReadFile(filepath.Join(testspec.Dir(b), "..", "bench", "get-products-response-3.0.26.json"))
+	if err != nil {
+		b.Fatalf("bench fixture: %v", err)
+	}
+	return data
+}
+
+// TestDecodersAgree checks, before anything is timed, that every decoder
+// reads the fixture into its 12 products, and that ours re-encodes to an
+// equal value. (Exact mode rejects the fixture: it carries a vendor's
+// x_vendor_quality_score.)
+func TestDecodersAgree(t *testing.T) {
+	data := fixture(t)
+	var ours adcp.GetProductsResponse
+	if err := wire.Unmarshal(data, &ours); err != nil {
+		t.Fatal(err)
+	}
+	var p plain.GetProductsResponse
+	if err := json.Unmarshal(data, &p); err != nil {
+		t.Fatal(err)
+	}
+	var g gojs.GetProductsResponseJson
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(ours.Products) != 12 || len(p.Products) != 12 || len(g.Products) != 12 {
+		t.Fatalf("products: ours %d, plain %d, go-jsonschema %d; want 12", len(ours.Products), len(p.Products), len(g.Products))
+	}
+	enc, err := wire.Marshal(&ours)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again adcp.GetProductsResponse
+	if err := wire.Unmarshal(enc, &again); err != nil || !reflect.DeepEqual(ours, again) {
+		t.Fatalf("round trip: %v", err)
+	}
+}
+
+func run(b *testing.B, decode func(data []byte) error) {
+	data := fixture(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := decode(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGetProducts runs every decoder on the fixture side by side.
+func BenchmarkGetProducts(b *testing.B) {
+	b.Run("json.Valid", func(b *testing.B) {
+		run(b, func(data []byte) error {
+			if !json.Valid(data) {
+				b.Fatal("fixture is not JSON")
+			}
+			return nil
+		})
+	})
+	b.Run("wire.Valid", func(b *testing.B) {
+		run(b, wire.Valid)
+	})
+	b.Run("encoding-json-plain", func(b *testing.B) {
+		run(b, func(data []byte) error {
+			var v plain.GetProductsResponse
+			return json.Unmarshal(data, &v)
+		})
+	})
+	b.Run("wire.Unmarshal", func(b *testing.B) {
+		run(b, func(data []byte) error {
+			var v adcp.GetProductsResponse
+			return wire.Unmarshal(data, &v)
+		})
+	})
+	b.Run("go-jsonschema", func(b *testing.B) {
+		run(b, func(data []byte) error {
+			var v gojs.GetProductsResponseJson
+			return json.Unmarshal(data, &v)
+		})
+	})
+	b.Run("wire.Marshal", func(b *testing.B) {
+		var v adcp.GetProductsResponse
+		if err := wire.Unmarshal(fixture(b), &v); err != nil {
+			b.Fatal(err)
+		}
+		run(b, func([]byte) error {
+			_, err := wire.Marshal(&v)
+			return err
+		})
+	})
+	b.Run("validate", func(b *testing.B) {
+		tree, err := spec.Open(filepath.Join(testspec.Dir(b), "protocol", "3.0.26.tgz"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, err := validate.New(tree, validate.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := v.Schema("media-buy/get-products-response.json")
+		if err != nil {
+			b.Fatal(err)
+		}
+		run(b, func(data []byte) error {
+			issues, err := s.Validate(data)
+			if err == nil && len(issues) > 0 {
+				b.Fatalf("the fixture is invalid: %v", issues)
+			}
+			return err
+		})
+	})
+}

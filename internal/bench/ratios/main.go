@@ -1,0 +1,117 @@
+// Command ratios reads the output of internal/bench's benchmarks ("go test
+// -bench . -benchmem", any -count) on stdin, prints the median of each
+// benchmark and the ratios issue 4 sets targets for, and exits 1 when a
+// target is missed:
+//
+//   - wire.Unmarshal at least 2x faster than encoding/json into the same
+//     structs without methods, with fewer allocations;
+//   - wire.Unmarshal within 4x of json.Valid.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// result is one benchmark line's measurements.
+type result struct{ ns, bytes, allocs float64 }
+
+var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+[\d.]+ MB/s)?(?:\s+(\d+) B/op\s+(\d+) allocs/op)?`)
+
+func main() {
+	runs, order, err := parse(os.Stdin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ratios:", err)
+		os.Exit(2)
+	}
+	if len(runs) == 0 {
+		fmt.Fprintln(os.Stderr, "ratios: no benchmark results on stdin")
+		os.Exit(2)
+	}
+	med := map[string]result{}
+	fmt.Printf("%-40s %14s %12s %10s\n", "benchmark (median)", "ns/op", "B/op", "allocs/op")
+	for _, name := range order {
+		r := median(runs[name])
+		med[name] = r
+		fmt.Printf("%-40s %14.0f %12.0f %10.0f\n", name, r.ns, r.bytes, r.allocs)
+	}
+	get := func(suffix string) (result, bool) {
+		for _, name := range order {
+			if strings.HasSuffix(name, "/"+suffix) {
+				return med[name], true
+			}
+		}
+		return result{}, false
+	}
+	ours, ok1 := get("wire.Unmarshal")
+	plain, ok2 := get("encoding-json-plain")
+	valid, ok3 := get("json.Valid")
+	if !ok1 || !ok2 || !ok3 {
+		fmt.Fprintln(os.Stderr, "ratios: need wire.Unmarshal, encoding-json-plain and json.Valid results")
+		os.Exit(2)
+	}
+	fmt.Println()
+	failed := false
+	check := func(what string, got float64, ok bool, target string) {
+		mark := "ok"
+		if !ok {
+			mark, failed = "MISSED", true
+		}
+		fmt.Printf("%-52s %8.2f  (target %s) %s\n", what, got, target, mark)
+	}
+	check("encoding/json time / wire.Unmarshal time", plain.ns/ours.ns, plain.ns >= 2*ours.ns, ">= 2")
+	check("wire.Unmarshal allocs / encoding/json allocs", ours.allocs/plain.allocs, ours.allocs < plain.allocs, "< 1")
+	check("wire.Unmarshal time / json.Valid time", ours.ns/valid.ns, ours.ns <= 4*valid.ns, "<= 4")
+	if g, ok := get("go-jsonschema"); ok {
+		fmt.Printf("%-52s %8.2f  (allocs %.0f vs %.0f)\n", "go-jsonschema time / wire.Unmarshal time", g.ns/ours.ns, g.allocs, ours.allocs)
+	}
+	if v, ok := get("validate"); ok {
+		fmt.Printf("%-52s %8.2f  (%.0f ns/op, %.0f allocs/op)\n", "validate time / wire.Unmarshal time", v.ns/ours.ns, v.ns, v.allocs)
+	}
+	if failed {
+		os.Exit(1)
+	}
+}
+
+func parse(r io.Reader) (map[string][]result, []string, error) {
+	runs := map[string][]result{}
+	var order []string
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		m := line.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		var res result
+		res.ns, _ = strconv.ParseFloat(m[2], 64)
+		res.bytes, _ = strconv.ParseFloat(m[3], 64)
+		res.allocs, _ = strconv.ParseFloat(m[4], 64)
+		if _, seen := runs[m[1]]; !seen {
+			order = append(order, m[1])
+		}
+		runs[m[1]] = append(runs[m[1]], res)
+	}
+	return runs, order, sc.Err()
+}
+
+func median(rs []result) result {
+	pick := func(f func(result) float64) float64 {
+		v := make([]float64, len(rs))
+		for i, r := range rs {
+			v[i] = f(r)
+		}
+		sort.Float64s(v)
+		return v[len(v)/2]
+	}
+	return result{
+		ns:     pick(func(r result) float64 { return r.ns }),
+		bytes:  pick(func(r result) float64 { return r.bytes }),
+		allocs: pick(func(r result) float64 { return r.allocs }),
+	}
+}

@@ -1,0 +1,21 @@
+# Benchmarks and fuzzing of the generated decoders (issue 4). Code generated
+# from the published spec is never committed: these targets write it to
+# gitignored directories, behind build tags, and use it there.
+
+BENCH_COUNT ?= 5
+BENCH_OUT   ?= bench.out
+FUZZTIME    ?= 30s
+
+.PHONY: bench bench-gen fuzz-corpus fuzz-generated
+
+# bench-gen: generate the 3.0.26 types, the same structs without methods and
+# go-jsonschema's decoder into internal/bench/gen (tag adcpgen_bench).
+bench-gen:
+	$(GO) run ./internal/bench/benchgen -spec $(SPEC_DIR)
+
+# bench: json.Valid, encoding/json into the plain structs, wire.Unmarshal,
+# go-jsonschema and runtime/validate on the get_products fixture, side by
+# side in one go test run, then the ratios the issue sets targets for.
+bench: bench-gen
+	ADCP_SPEC_DIR=$(abspath $(SPEC_DIR)) $(GO) test -tags adcpgen_bench -run 'TestDecodersAgree' -bench . -benchmem -count $(BENCH_COUNT) ./internal/bench | tee $(BENCH_OUT)
+	$(GO) run ./internal/bench/ratios < $(BENCH_OUT)
