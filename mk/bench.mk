@@ -19,3 +19,17 @@ bench-gen:
 bench: bench-gen
 	ADCP_SPEC_DIR=$(abspath $(SPEC_DIR)) $(GO) test -tags adcpgen_bench -run 'TestDecodersAgree' -bench . -benchmem -count $(BENCH_COUNT) ./internal/bench | tee $(BENCH_OUT)
 	$(GO) run ./internal/bench/ratios < $(BENCH_OUT)
+
+# fuzz-corpus: generate fuzz targets for large 3.1.19 types and their seed
+# corpus (synthesised instances of every union arm, their mutations, the
+# bench fixture) into internal/fuzz/gen (tag adcpgen_fuzz); see
+# internal/fuzz/doc.go. Seeds alone: go test -tags adcpgen_fuzz ./internal/fuzz/gen
+fuzz-corpus:
+	$(GO) run ./internal/fuzz/fuzzgen -spec $(SPEC_DIR)
+
+# fuzz-generated: every generated-type target for $(FUZZTIME) each. Minimising
+# an input grown from the 35 KB fixture seed takes long, hence the cap.
+fuzz-generated: fuzz-corpus
+	@set -e; for f in $$($(GO) test -tags adcpgen_fuzz -list '^Fuzz' ./internal/fuzz/gen | grep '^Fuzz'); do \
+	  echo "fuzz $$f"; $(GO) test -tags adcpgen_fuzz -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/fuzz/gen; \
+	done
