@@ -22,6 +22,8 @@ func FuzzGenerate(f *testing.F) {
 		`{"anyOf":[{"type":"null"},{"$ref":"#/definitions/d"}],"definitions":{"d":{"enum":["a","b",1]}}}`,
 		`{"type":"object","patternProperties":{"^x":{"type":"array","items":{"$ref":"#"}}},"additionalProperties":false}`,
 		`{"allOf":[{"$ref":"/schemas/1/core/b.json"},{"properties":{"z":{"type":"integer"}}}]}`,
+		`{"type":"object","additionalProperties":false}`,
+		`{"properties":{"p":{"type":"object","patternProperties":{"^a":{"type":"string"},"(":{"type":"number"}}}}}`,
 		`{"anyOf":[{"$ref":"#"}],"oneOf":[{"allOf":[{"$ref":"#"}]}]}`,
 		`{"properties":{"type":{"const":true},"default":{"enum":[]},"*/":{"description":"*/ /* \u0000"}}}`,
 	} {

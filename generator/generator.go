@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"go/format"
 	"go/token"
+	"runtime/debug"
 	"strings"
 
 	"github.com/adcpgen/adcpgen/generator/internal/emit"
@@ -67,8 +68,23 @@ type Result struct {
 	Missing []string
 }
 
+// InternalError is a generator bug caught instead of crashing the caller.
+type InternalError struct {
+	Panic any
+	Stack []byte
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error in adcpgen (please report it with the schema that caused it): %v", e.Panic)
+}
+
 // Generate loads the tree, builds the Go types and renders every file.
-func Generate(opts Options) (*Result, error) {
+func Generate(opts Options) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, &InternalError{Panic: p, Stack: debug.Stack()}
+		}
+	}()
 	if opts.Tree == nil {
 		return nil, errors.New("generator: no schema tree")
 	}
@@ -83,7 +99,7 @@ func Generate(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Types: len(pkg.Types)}
+	res = &Result{Types: len(pkg.Types)}
 	for _, f := range files {
 		res.Files = append(res.Files, File{Name: f.Name, Data: f.Data})
 	}

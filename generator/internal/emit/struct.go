@@ -61,6 +61,10 @@ func emitStruct(f *jen.File, t *ir.Type) {
 		}
 		fields = append(fields, jen.Id(fl.GoName).Add(fieldType(fl)).Tag(map[string]string{"json": tag}))
 	}
+	for _, p := range t.Patterns {
+		fields = append(fields, jen.Comment("// "+p.GoName+" holds the members whose keys match "+strconv.Quote(p.Pattern)+"."),
+			jen.Id(p.GoName).Map(jen.String()).Add(goType(p.Type)).Tag(map[string]string{"json": "-"}))
+	}
 	switch t.Extra.Mode {
 	case ir.ExtraKeep:
 		fields = append(fields, jen.Comment("// "+t.Extra.GoName+" keeps members the schema does not declare, as raw JSON."),
@@ -100,6 +104,7 @@ func fieldDoc(fl *ir.Field) []string {
 }
 
 func requiredName(t *ir.Type) string { return "req" + t.Name }
+func patternName(t *ir.Type, i int) string { return "pat" + t.Name + strconv.Itoa(i) }
 func keysName(t *ir.Type) string     { return "keys" + t.Name }
 
 // emitStructTables declares the required-member table and, for structs
@@ -117,7 +122,10 @@ func emitStructTables(f *jen.File, t *ir.Type) {
 		f.Var().Id(requiredName(t)).Op("=").Add(wireQ("NewRequired")).Call(
 			jen.Lit(words(t)), jen.Index().Int().Values(bits...), jen.Index().String().Values(names...))
 	}
-	if t.Extra.Mode == ir.ExtraKeep || t.Extra.Mode == ir.ExtraTyped {
+	for i, p := range t.Patterns {
+		f.Var().Id(patternName(t, i)).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p.Pattern))
+	}
+	if t.Extra.Mode == ir.ExtraKeep || t.Extra.Mode == ir.ExtraTyped || len(t.Patterns) > 0 {
 		var declared []jen.Code
 		for _, fl := range t.Fields {
 			declared = append(declared, jen.Lit(fl.JSONName))
@@ -143,7 +151,17 @@ func emitStructDecode(f *jen.File, t *ir.Type) {
 	default:
 		extra = jen.Id("d").Dot("KeepUnknown").Call(jen.Id("key"), jen.Op("&").Id("v").Dot(t.Extra.GoName))
 	}
-	cases = append(cases, jen.Default().Block(jen.Err().Op("=").Add(extra)))
+	if len(t.Patterns) > 0 {
+		var pcases []jen.Code
+		for i, p := range t.Patterns {
+			pcases = append(pcases, jen.Case(jen.Id(patternName(t, i)).Dot("Match").Call(jen.Id("key"))).Block(
+				jen.Err().Op("=").Add(wireQ("ReadMapEntry").Call(jen.Id("d"), jen.Id("key"), jen.Op("&").Id("v").Dot(p.GoName), reader(p.Type)))))
+		}
+		pcases = append(pcases, jen.Default().Block(jen.Err().Op("=").Add(extra)))
+		cases = append(cases, jen.Default().Block(jen.Switch().Block(pcases...)))
+	} else {
+		cases = append(cases, jen.Default().Block(jen.Err().Op("=").Add(extra)))
+	}
 
 	body := []jen.Code{
 		jen.Op("*").Id("v").Op("=").Id(t.Name).Values(),
@@ -223,6 +241,9 @@ func emitStructEncode(f *jen.File, t *ir.Type) {
 	body := []jen.Code{e().Dot("ObjectStart").Call()}
 	for _, fl := range t.Fields {
 		body = append(body, fieldWrite(t, fl))
+	}
+	for _, p := range t.Patterns {
+		body = append(body, wireQ("WriteMembers").Call(e(), jen.Id("v").Dot(p.GoName), jen.Id(keysName(t)), writer(p.Type)))
 	}
 	switch t.Extra.Mode {
 	case ir.ExtraKeep:

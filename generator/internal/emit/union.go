@@ -77,9 +77,13 @@ func emitUnion(f *jen.File, t *ir.Type) {
 		jen.Return(jen.Id("u").Dot("Variant").Call().Op("==").Lit("")),
 	)
 
-	if u.Strategy == ir.ByTrial {
+	switch u.Strategy {
+	case ir.ByTrial:
 		emitTrialDecode(f, t)
-	} else {
+	case ir.ByPresence:
+		emitUnionTable(f, t)
+		emitPresenceDecode(f, t)
+	default:
 		emitUnionTable(f, t)
 		emitPickDecode(f, t)
 	}
@@ -197,6 +201,27 @@ func emitPickDecode(f *jen.File, t *ir.Type) {
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Switch(jen.Id("arm")).Block(cases...),
 		jen.Return(jen.Nil()),
+	)
+}
+
+// emitPresenceDecode picks the arms whose key rules the payload meets and,
+// when several do, lets a strict decode of each decide.
+func emitPresenceDecode(f *jen.File, t *ir.Type) {
+	var cases []jen.Code
+	for i, a := range t.Union.Arms {
+		cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.Return(armRead(a))))
+	}
+	f.Comment("// DecodeWire picks the arm by the keys present (and, when several arms allow")
+	f.Comment("// them, by which one decodes strictly) and reads it.")
+	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("DecodeWire").Params(decoderParam()).Error().Block(
+		jen.List(jen.Id("arms"), jen.Err()).Op(":=").Id("d").Dot("PickArms").Call(jen.Id(unionName(t))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Return(jen.Id("d").Dot("DecodeCandidates").Call(jen.Id(unionName(t)), jen.Id("arms"),
+			jen.Func().Params(jen.Id("arm").Int()).Error().Block(
+				jen.Op("*").Id("u").Op("=").Id(t.Name).Values(),
+				jen.Switch(jen.Id("arm")).Block(cases...),
+				jen.Return(jen.Nil()),
+			))),
 	)
 }
 

@@ -294,3 +294,19 @@ func TestRefs(t *testing.T) {
 		t.Fatal("NewBySchema must accept a definition pointer")
 	}
 }
+
+func TestPatternMembers(t *testing.T) {
+	r, out := roundTrip[maps.Registry](t, `{"name":"n","https://ext.example/a":{"extends":"core"},"x_hero":{"url":"u"},"x_gallery":[{"url":"a"}],"other":[1,"two"]}`)
+	if r.Matching1["https://ext.example/a"].Extends != "core" || r.Matching2["x_hero"].Object == nil || len(r.Matching2["x_gallery"].Array) != 1 {
+		t.Fatalf("pattern members: %+v", r)
+	}
+	if string(r.AdditionalProperties["other"]) != `[1,"two"]` || !strings.Contains(out, `"other":[1,"two"]`) {
+		t.Fatalf("a key matching no pattern must be kept raw: %s", out)
+	}
+	// Keys matching a pattern are declared by the schema: exact mode keeps them.
+	if err := maps.DecodeExact([]byte(`{"name":"n","x_a":{"url":"u"}}`), new(maps.Registry)); err != nil {
+		t.Fatal(err)
+	}
+	rejects(t, json.Unmarshal([]byte(`{"name":"n","https://x":{"extends":7}}`), new(maps.Registry)), wire.KindType, "/https:~1~1x/extends", "want string")
+	rejects(t, maps.DecodeExact([]byte(`{"name":"n","other":1}`), new(maps.Registry)), wire.KindUnknownField, "/other", `"other"`)
+}

@@ -97,7 +97,10 @@ type Type struct {
 
 	// KindStruct
 	Fields []*Field
-	Extra  Extra // what happens to members the schema does not declare
+	// Patterns hold members whose keys match a patternProperties regexp,
+	// tried in order before Extra.
+	Patterns []*PatternField
+	Extra    Extra // what happens to members the schema does not declare
 
 	// KindEnum
 	EnumBase Builtin // String or Int
@@ -112,6 +115,13 @@ type Type struct {
 
 	// KindRaw
 	RawReason string
+}
+
+// PatternField is a map of the members whose keys match Pattern.
+type PatternField struct {
+	Pattern string // Go (RE2) syntax
+	Type    *Ref   // the value type
+	GoName  string // naming pass
 }
 
 // Extra is a struct's policy for undeclared members.

@@ -35,6 +35,8 @@ type builder struct {
 	depth int // lowerShape nesting
 	// armNodes maps union arm nodes to the merged types made for them.
 	armNodes map[*schema.Schema]*ir.Type
+	// merged holds types of properties with several schemas, by their locations.
+	merged map[string]*ir.Type
 }
 
 type armKey struct {
@@ -49,7 +51,7 @@ func Build(set *load.Set, opts Options) (*ir.Package, error) {
 		return nil, err
 	}
 	b := &builder{set: set, named: map[*schema.Schema]*ir.Type{}, arms: map[armKey]*ir.Type{},
-		armNodes: map[*schema.Schema]*ir.Type{}, pkg: &ir.Package{}}
+		armNodes: map[*schema.Schema]*ir.Type{}, merged: map[string]*ir.Type{}, pkg: &ir.Package{}}
 	for _, d := range roots {
 		b.namedType(d.Root)
 	}

@@ -154,7 +154,7 @@ func (sh *shape) collect(s *schema.Schema, visiting map[*schema.Schema]bool) {
 		name string
 		arms []*schema.Schema
 	}{{"oneOf", s.OneOf}, {"anyOf", s.AnyOf}} {
-		if len(kw.arms) > 0 && typeBearing(kw.arms) {
+		if len(kw.arms) > 0 && typeBearing(kw.arms) && !sh.hasUnion(s, kw.name) {
 			sh.unions = append(sh.unions, &unionSrc{keyword: kw.name, node: s, arms: kw.arms})
 		}
 	}
@@ -167,6 +167,37 @@ func intersect(a, b typeSet) typeSet {
 		out |= tInteger
 	}
 	return out
+}
+
+// hasUnion reports a union already met (the same schema reached twice
+// through a merge).
+func (sh *shape) hasUnion(node *schema.Schema, keyword string) bool {
+	for _, u := range sh.unions {
+		if u.node == node && u.keyword == keyword {
+			return true
+		}
+	}
+	return false
+}
+
+// constConflict reports a property fixed to two different values by the
+// schemas merged into the shape: no value can satisfy them both.
+func (sh *shape) constConflict() bool {
+	for _, p := range sh.props {
+		var first *schema.Value
+		for _, s := range p.schemas {
+			c := constOf(s)
+			if c == nil {
+				continue
+			}
+			if first == nil {
+				first = c
+			} else if c.JSON() != first.JSON() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (sh *shape) addProp(name string, s *schema.Schema) {

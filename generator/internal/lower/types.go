@@ -1,6 +1,10 @@
 package lower
 
 import (
+	"regexp"
+	"strconv"
+	"strings"
+
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
 	"github.com/adcpgen/adcpgen/generator/internal/jsonsrc"
 	"github.com/adcpgen/adcpgen/generator/internal/schema"
@@ -322,10 +326,27 @@ func extend(suffixes []string, word string) []string {
 }
 
 func (b *builder) lowerObject(sh *shape, self, parent *ir.Type, suffixes []string) *ir.Ref {
-	if len(sh.props) == 0 && (!sh.addFalse || len(sh.patterns) > 0) {
+	switch {
+	case len(sh.props) == 0 && len(sh.patterns) == 0 && !sh.addFalse:
+		return b.lowerMap(sh, self, parent, suffixes)
+	case len(sh.props) == 0 && sh.addFalse && samePatternSchemas(sh.patterns):
+		// Every key must match a pattern, and all patterns share one
+		// schema: a plain typed map.
 		return b.lowerMap(sh, self, parent, suffixes)
 	}
 	t := b.need(self, sh, parent, suffixes, ir.KindStruct)
+	for i, p := range sh.patterns {
+		re, err := regexp.Compile(p.Pattern)
+		if err != nil {
+			b.fallback(p.Schema.Loc, false, "patternProperties %q is not RE2 syntax; its members stay raw JSON", p.Pattern)
+			continue
+		}
+		name := "Matching"
+		if len(sh.patterns) > 1 {
+			name += strconv.Itoa(i + 1)
+		}
+		t.Patterns = append(t.Patterns, &ir.PatternField{Pattern: re.String(), Type: b.typeRef(p.Schema, t, []string{name})})
+	}
 	for _, p := range sh.props {
 		chosen, deprecated, doc, title := chooseSchema(p.schemas)
 		if chosen == nil {
@@ -333,10 +354,14 @@ func (b *builder) lowerObject(sh *shape, self, parent *ir.Type, suffixes []strin
 		}
 		required := p.required || sh.isRequired(p.name)
 		f := &ir.Field{JSONName: p.name, Required: required, Deprecated: deprecated, Doc: doc, Title: title, Loc: chosen.Loc}
-		if c := constOf(chosen); c != nil && c.Node.Kind != jsonsrc.Null && scalar(*c) {
+		switch c := constOf(chosen); {
+		case c != nil && c.Node.Kind != jsonsrc.Null && scalar(*c):
 			f.Const, f.Fixed = c, required
 			f.Type, _ = constRef(*c)
-		} else {
+		case len(typedSchemas(p.schemas)) > 1:
+			// allOf gave the property several schemas: all of them apply.
+			f.Type = b.mergedRef(typedSchemas(p.schemas), t, goName(p.name))
+		default:
 			f.Type = b.typeRef(chosen, t, []string{goName(p.name)})
 		}
 		t.Fields = append(t.Fields, f)
@@ -351,6 +376,64 @@ func (b *builder) lowerObject(sh *shape, self, parent *ir.Type, suffixes []strin
 		t.Extra.Mode = ir.ExtraKeep
 	}
 	return ir.NamedRef(t)
+}
+
+// samePatternSchemas reports patterns that all share one schema.
+func samePatternSchemas(patterns []*schema.PatternProperty) bool {
+	if len(patterns) == 0 {
+		return false
+	}
+	for _, p := range patterns[1:] {
+		if aliasTarget(p.Schema) == nil || aliasTarget(p.Schema) != aliasTarget(patterns[0].Schema) {
+			return false
+		}
+	}
+	return true
+}
+
+// typedSchemas lists the schemas that say something about type.
+func typedSchemas(schemas []*schema.Schema) []*schema.Schema {
+	var out []*schema.Schema
+	for _, s := range schemas {
+		if declaresType(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// mergedRef types a property whose schemas all apply (allOf members that
+// each declare it) as one merged shape, keyed by the schemas themselves so
+// a $ref to any one of them alone keeps its own type.
+func (b *builder) mergedRef(schemas []*schema.Schema, parent *ir.Type, suffix string) *ir.Ref {
+	var key strings.Builder
+	for _, s := range schemas {
+		key.WriteString(s.Loc.String())
+		key.WriteByte('|')
+	}
+	if t, ok := b.merged[key.String()]; ok {
+		return wrapNullable(ir.NamedRef(t), t.Nullable)
+	}
+	last := schemas[len(schemas)-1]
+	sh := newShape(last)
+	for _, s := range schemas {
+		sh.collect(s, map[*schema.Schema]bool{})
+	}
+	t := &ir.Type{Loc: last.Loc, SchemaID: last.Doc.ID, Title: last.Title, Description: last.Description,
+		Rank: rankInline, Parent: parent, Suffixes: []string{suffix}}
+	if h := titleName(last.Title); h != "" {
+		t.Hints = []string{h}
+	}
+	b.merged[key.String()] = t
+	ref, nullable := b.lowerShape(sh, t, nil, nil)
+	if t.Kind == 0 {
+		delete(b.merged, key.String())
+		b.reparent(t, parent, suffix)
+		return wrapNullable(ref, nullable)
+	}
+	t.Nullable = nullable
+	b.pkg.Types = append(b.pkg.Types, t)
+	return wrapNullable(ir.NamedRef(t), nullable)
 }
 
 // typedAdditional returns an additionalProperties schema that types the
@@ -372,14 +455,7 @@ func (b *builder) lowerMap(sh *shape, self, parent *ir.Type, suffixes []string) 
 		return ir.MapOf(b.typeRef(a, owner, extend(base, "Value")))
 	}
 	if len(sh.patterns) > 0 {
-		first := sh.patterns[0].Schema
-		for _, p := range sh.patterns[1:] {
-			if aliasTarget(p.Schema) == nil || aliasTarget(p.Schema) != aliasTarget(first) {
-				b.fallback(sh.node.Loc.Child("patternProperties"), false, "patternProperties with different schemas per pattern")
-				return ir.MapOf(ir.BuiltinRef(ir.Raw))
-			}
-		}
-		return ir.MapOf(b.typeRef(first, owner, extend(base, "Value")))
+		return ir.MapOf(b.typeRef(sh.patterns[0].Schema, owner, extend(base, "Value")))
 	}
 	return ir.MapOf(ir.BuiltinRef(ir.Raw))
 }

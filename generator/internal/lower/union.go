@@ -51,8 +51,8 @@ func (b *builder) lowerUnion(sh *shape, self, parent *ir.Type, suffixes []string
 			ash.typed = true
 		}
 		k := ash.inferTypes()
-		if ash.never {
-			continue
+		if ash.never || ash.constConflict() {
+			continue // the base rules this arm out (type: "resource" against type: "agent")
 		}
 		if k == tNull || (k.has(tNull) && k.count() == 1 && ash.konst == nil && !ash.hasEnum && len(ash.props) == 0) {
 			nullable = true
@@ -503,6 +503,18 @@ func fillPresence(arm *ir.Arm, a *armInfo, base *shape) {
 			continue
 		}
 		arm.Required = append(arm.Required, r)
+	}
+	// A key the base requires too still tells arms apart when the arm fixes
+	// its value (status: submitted).
+	for _, r := range a.sh.required {
+		if !base.isRequired(r) {
+			continue
+		}
+		if vals, ok := propValues(a.sh, r); ok && len(vals) == 1 {
+			if bv, ok := propValues(base, r); !ok || len(bv) != 1 || bv[0].JSON() != vals[0].JSON() {
+				arm.Fixed = append(arm.Fixed, ir.ConstPresent{Key: r, Value: vals[0]})
+			}
+		}
 	}
 	arm.Forbidden = append(arm.Forbidden, a.sh.forbidden...)
 	arm.Excluded = append(arm.Excluded, a.sh.excluded...)

@@ -274,6 +274,13 @@ func nameFields(t *ir.Type) {
 		}
 		f.GoName = unique(used, name)
 	}
+	for i, p := range t.Patterns {
+		name := "Matching"
+		if len(t.Patterns) > 1 {
+			name += strconv.Itoa(i + 1)
+		}
+		p.GoName = unique(used, name)
+	}
 	if t.Extra.Mode == ir.ExtraKeep || t.Extra.Mode == ir.ExtraTyped {
 		for _, n := range []string{"AdditionalProperties", "Extra", "UnknownMembers"} {
 			if !used[n] {

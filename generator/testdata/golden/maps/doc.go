@@ -4,7 +4,7 @@
 //
 // Spec version: 1.5.0
 // Source: testdata/schemas/maps
-// Source checksum: sha256:d6639417aa67aedd00a504a720f17b6c0016569d9741af794102480eab49675e
+// Source checksum: sha256:68ba29e4ea9f54f61b0fa1d5ca2e6cfde6846414c4fb43b0b817496238f91e6c
 //
 // Regenerate with this line (for example in a //go:generate directive):
 //

@@ -37,13 +37,15 @@ func NewBySchema(ref string) wire.Value {
 		return new(CreativeManifest)
 	case "core/metrics.json#":
 		return new(Metrics)
+	case "core/registry.json#":
+		return new(Registry)
 	}
 	return nil
 }
 
 // SchemaRefs lists the references NewBySchema knows, sorted.
 func SchemaRefs() []string {
-	return []string{"core/asset.json#", "core/context.json#", "core/lookup.json#", "core/manifest.json#", "core/metrics.json#"}
+	return []string{"core/asset.json#", "core/context.json#", "core/lookup.json#", "core/manifest.json#", "core/metrics.json#", "core/registry.json#"}
 }
 
 // schemaKey turns a $id or path into "path#pointer".

@@ -119,20 +119,23 @@ var unionGetBrandResponse = &wire.Union{
 	Strategy:  wire.ByPresence,
 }
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire picks the arm by the keys present (and, when several arms allow
+// them, by which one decodes strictly) and reads it.
 func (u *GetBrandResponse) DecodeWire(d *wire.Decoder) error {
-	*u = GetBrandResponse{}
-	arm, err := d.PickArm(unionGetBrandResponse)
+	arms, err := d.PickArms(unionGetBrandResponse)
 	if err != nil {
 		return err
 	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.Success, (*GetBrandSuccess).DecodeWire)
-	case 1:
-		return wire.ReadPtr(d, &u.Error, (*GetBrandError).DecodeWire)
-	}
-	return nil
+	return d.DecodeCandidates(unionGetBrandResponse, arms, func(arm int) error {
+		*u = GetBrandResponse{}
+		switch arm {
+		case 0:
+			return wire.ReadPtr(d, &u.Success, (*GetBrandSuccess).DecodeWire)
+		case 1:
+			return wire.ReadPtr(d, &u.Error, (*GetBrandError).DecodeWire)
+		}
+		return nil
+	})
 }
 
 // EncodeWire writes the arm that is set; none or several is an error.

@@ -150,22 +150,25 @@ var unionCreateOrderResponse = &wire.Union{
 	Strategy:  wire.ByPresence,
 }
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire picks the arm by the keys present (and, when several arms allow
+// them, by which one decodes strictly) and reads it.
 func (u *CreateOrderResponse) DecodeWire(d *wire.Decoder) error {
-	*u = CreateOrderResponse{}
-	arm, err := d.PickArm(unionCreateOrderResponse)
+	arms, err := d.PickArms(unionCreateOrderResponse)
 	if err != nil {
 		return err
 	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.Success, (*CreateOrderSuccess).DecodeWire)
-	case 1:
-		return wire.ReadPtr(d, &u.Error, (*CreateOrderError).DecodeWire)
-	case 2:
-		return wire.ReadPtr(d, &u.Submitted, (*CreateOrderSubmitted).DecodeWire)
-	}
-	return nil
+	return d.DecodeCandidates(unionCreateOrderResponse, arms, func(arm int) error {
+		*u = CreateOrderResponse{}
+		switch arm {
+		case 0:
+			return wire.ReadPtr(d, &u.Success, (*CreateOrderSuccess).DecodeWire)
+		case 1:
+			return wire.ReadPtr(d, &u.Error, (*CreateOrderError).DecodeWire)
+		case 2:
+			return wire.ReadPtr(d, &u.Submitted, (*CreateOrderSubmitted).DecodeWire)
+		}
+		return nil
+	})
 }
 
 // EncodeWire writes the arm that is set; none or several is an error.
