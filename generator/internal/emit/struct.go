@@ -103,9 +103,9 @@ func fieldDoc(fl *ir.Field) []string {
 	return lines
 }
 
-func requiredName(t *ir.Type) string { return "req" + t.Name }
+func requiredName(t *ir.Type) string       { return "req" + t.Name }
 func patternName(t *ir.Type, i int) string { return "pat" + t.Name + strconv.Itoa(i) }
-func keysName(t *ir.Type) string     { return "keys" + t.Name }
+func keysName(t *ir.Type) string           { return "keys" + t.Name }
 
 // emitStructTables declares the required-member table and, for structs
 // keeping extra members, the set of declared names.
