@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -191,23 +192,49 @@ func embeddedTree(t testing.TB) *spec.Tree {
 	return tree
 }
 
-// BenchmarkGenerate times whole-tree generation, files written included.
+// BenchmarkGenerate times whole-tree generation in memory (load, lower,
+// name, emit, format).
 func BenchmarkGenerate(b *testing.B) {
+	benchGenerate(b, func(b *testing.B, files []File, _ int) {})
+}
+
+// BenchmarkRegenerate adds writing into an output directory that holds the
+// previous run's files (the go generate case): unchanged files are skipped.
+func BenchmarkRegenerate(b *testing.B) {
+	dir := b.TempDir()
+	benchGenerate(b, func(b *testing.B, files []File, _ int) {
+		if err := WriteDir(dir, files); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+// BenchmarkGenerateFresh writes into a new, empty directory every time: on
+// top of generation it measures creating one file per schema document.
+func BenchmarkGenerateFresh(b *testing.B) {
+	root := b.TempDir()
+	benchGenerate(b, func(b *testing.B, files []File, i int) {
+		if err := WriteDir(filepath.Join(root, strconv.Itoa(i)), files); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+func benchGenerate(b *testing.B, after func(*testing.B, []File, int)) {
 	for _, v := range testspec.Versions {
 		if v.Version == "2.5.3" || v.Version == "3.0.0" {
 			continue
 		}
 		b.Run(v.Version, func(b *testing.B) {
 			tree := openCorpus(b, v.Source)
-			out := b.TempDir()
+			i := 0
 			for b.Loop() {
 				res, err := Generate(Options{Tree: tree, Package: "adcp", Source: v.Version})
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := WriteDir(out, res.Files); err != nil {
-					b.Fatal(err)
-				}
+				after(b, res.Files, i)
+				i++
 			}
 		})
 	}

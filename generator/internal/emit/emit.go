@@ -49,8 +49,11 @@ func Emit(pkg *ir.Package, opts Options) ([]File, error) {
 	}
 	sort.Strings(docs)
 	names := fileNames(docs)
+	// Render the biggest files first so both cores finish together.
+	byWeight := append([]string(nil), docs...)
+	sort.SliceStable(byWeight, func(i, j int) bool { return len(byDoc[byWeight[i]]) > len(byDoc[byWeight[j]]) })
 	jobs := make([]func() (File, error), 0, len(docs)+1)
-	for _, d := range docs {
+	for _, d := range byWeight {
 		types := byDoc[d]
 		sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
 		source := ids[d]
