@@ -299,6 +299,24 @@ func TestCompareTypesAndFields(t *testing.T) {
 			want: []want{{kind: ExtraTypeChanged, breaking: true, member: extraMember,
 				from: "AdditionalProperties map[string]json.RawMessage", to: "AdditionalProperties map[string]string"}},
 		},
+		{
+			name: "pattern members added, retyped and removed",
+			old: func() *ir.Package {
+				a := structType("A", "a.json")
+				a.Patterns = []*ir.PatternField{{Pattern: "^x_", Type: str(), GoName: "Matching1"}, {Pattern: "^y_", Type: str(), GoName: "Matching2"}}
+				return pkg(a)
+			},
+			new: func() *ir.Package {
+				a := structType("A", "a.json")
+				a.Patterns = []*ir.PatternField{{Pattern: "^x_", Type: ir.BuiltinRef(ir.Int), GoName: "Matching1"}, {Pattern: "^z_", Type: str(), GoName: "Matching2"}}
+				return pkg(a)
+			},
+			want: []want{
+				{kind: FieldRemoved, breaking: true, member: "patternProperties ^y_", from: "map[string]string"},
+				{kind: FieldTypeChanged, breaking: true, member: "patternProperties ^x_", from: "Matching1 map[string]string", to: "Matching1 map[string]int64"},
+				{kind: FieldAdded, member: "patternProperties ^z_", to: "map[string]string"},
+			},
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

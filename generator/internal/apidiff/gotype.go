@@ -123,6 +123,9 @@ func kindName(k ir.Kind) string {
 
 // extraGo spells the Go type of the field holding undeclared members; ""
 // when the struct rejects them.
+// patternGo spells the map of members matching a pattern.
+func patternGo(p *ir.PatternField, name namer) string { return "map[string]" + refGo(p.Type, name) }
+
 func extraGo(t *ir.Type, name namer) string {
 	switch t.Extra.Mode {
 	case ir.ExtraKeep:

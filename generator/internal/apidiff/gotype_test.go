@@ -76,6 +76,9 @@ func TestGoTypesMatchEmittedSource(t *testing.T) {
 					want[fl.GoName] = fieldGo(fl, plainName)
 				}
 			}
+			for _, p := range typ.Patterns {
+				want[p.GoName] = patternGo(p, plainName)
+			}
 			if g := extraGo(typ, plainName); g != "" {
 				want[typ.Extra.GoName] = g
 			}

@@ -32,8 +32,49 @@ func (c *comparer) fields(o, n *ir.Type) {
 		}
 		c.fieldPair(n, of, nf)
 	}
+	c.patterns(o, n)
 	c.extra(o, n)
 }
+
+// patterns compares the maps of members matching patternProperties,
+// matched by pattern.
+func (c *comparer) patterns(o, n *ir.Type) {
+	oldBy := map[string]*ir.PatternField{}
+	for _, p := range o.Patterns {
+		oldBy[p.Pattern] = p
+	}
+	newBy := map[string]*ir.PatternField{}
+	for _, p := range n.Patterns {
+		newBy[p.Pattern] = p
+	}
+	base := Change{Category: CatFields, Type: n.Name, Schema: n.Loc.String()}
+	for _, op := range o.Patterns {
+		if _, ok := newBy[op.Pattern]; !ok {
+			ch := base
+			ch.Kind, ch.Breaking, ch.Member, ch.GoName = FieldRemoved, true, patternMember(op), op.GoName
+			ch.From, ch.Reason = patternGo(op, plainName), "code using it stops compiling"
+			c.add(ch)
+		}
+	}
+	for _, np := range n.Patterns {
+		op, ok := oldBy[np.Pattern]
+		ch := base
+		ch.Member, ch.GoName = patternMember(np), np.GoName
+		switch {
+		case !ok:
+			ch.Kind, ch.To, ch.Reason = FieldAdded, patternGo(np, plainName), "members matching the pattern are typed"
+			c.add(ch)
+		case op.GoName != np.GoName || patternGo(op, c.oldName) != patternGo(np, plainName):
+			ch.Kind, ch.Breaking = FieldTypeChanged, true
+			ch.From, ch.To = op.GoName+" "+patternGo(op, plainName), np.GoName+" "+patternGo(np, plainName)
+			ch.Reason = "code using the field stops compiling"
+			c.followsRename(&ch, op.GoName+" "+patternGo(op, c.oldName))
+			c.add(ch)
+		}
+	}
+}
+
+func patternMember(p *ir.PatternField) string { return "patternProperties " + p.Pattern }
 
 func (c *comparer) fieldRemoved(n *ir.Type, of *ir.Field) {
 	ch := Change{Category: CatFields, Kind: FieldRemoved, Breaking: true, Type: n.Name, Member: of.JSONName,
