@@ -6,14 +6,13 @@ package emit
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/generator/internal/par"
 )
 
 // Header is the first line of every generated file.
@@ -82,27 +81,12 @@ func Emit(pkg *ir.Package, opts Options) ([]File, error) {
 // runJobs renders files on every core; formatting dominates generation time.
 func runJobs(jobs []func() (File, error)) ([]File, error) {
 	out := make([]File, len(jobs))
-	errs := make([]error, len(jobs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], errs[i] = jobs[i]()
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	err := par.Do(len(jobs), 0, func(i int) (err error) {
+		out[i], err = jobs[i]()
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

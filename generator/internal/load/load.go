@@ -7,11 +7,10 @@ import (
 	"io/fs"
 	"net/url"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
+	"github.com/adcpgen/adcpgen/generator/internal/par"
 	"github.com/adcpgen/adcpgen/generator/internal/schema"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
@@ -119,34 +118,15 @@ func jsonFiles(fsys fs.FS) ([]string, error) {
 // order and the first error in that order wins, so output is deterministic.
 func parseAll(fsys fs.FS, paths []string) ([]*schema.Document, error) {
 	docs := make([]*schema.Document, len(paths))
-	errs := make([]error, len(paths))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				data, err := fs.ReadFile(fsys, paths[i])
-				if err != nil {
-					errs[i] = &schema.Error{Loc: schema.Loc{File: paths[i]}, Msg: "unreadable", Err: err}
-					continue
-				}
-				docs[i], errs[i] = schema.ParseDocument(paths[i], data)
-			}
-		}()
-	}
-	for i := range paths {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
+	err := par.Do(len(paths), 0, func(i int) error {
+		data, err := fs.ReadFile(fsys, paths[i])
 		if err != nil {
-			return nil, err
+			return &schema.Error{Loc: schema.Loc{File: paths[i]}, Msg: "unreadable", Err: err}
 		}
-	}
-	return docs, nil
+		docs[i], err = schema.ParseDocument(paths[i], data)
+		return err
+	})
+	return docs, err
 }
 
 var schemaKeywords = []string{"type", "properties", "$ref", "allOf", "anyOf", "oneOf", "enum", "const",
