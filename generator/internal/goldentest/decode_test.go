@@ -285,6 +285,10 @@ func TestRefs(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"brand":{}}`), &r); err != nil || r.Success == nil {
 		t.Fatal(err)
 	}
+	// A $ref into definitions nested under a property of a oneOf arm.
+	if err := json.Unmarshal([]byte(`{"brand":{},"fonts":["display","text"]}`), &r); err != nil || len(r.Success.Fonts) != 2 || r.Success.Fonts[0] != refs.FontUseDisplay {
+		t.Fatalf("nested definitions: %v %+v", err, r.Success)
+	}
 	var same *refs.GetBrandSuccess = c.Result
 	_ = same
 	if v := refs.NewBySchema("https://adcontextprotocol.org/schemas/3.0.0/core/brand.json"); v == nil {

@@ -4,7 +4,7 @@
 //
 // Spec version: (not stated by the tree)
 // Source: testdata/schemas/refs
-// Source checksum: sha256:89a07ce48038c7eccec6892e00923ae10af9517a438d39cfad5138ca3400a0f1
+// Source checksum: sha256:ba2c50d64acc19e98f65654ae3db6deb18b429d5027a08bb8232455b94721c49
 //
 // Regenerate with this line (for example in a //go:generate directive):
 //

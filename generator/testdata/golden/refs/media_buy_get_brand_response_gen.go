@@ -8,6 +8,62 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// Values other than the constants below decode too (forward compatibility); IsKnown tells them
+// apart.
+//
+// Schema:
+// /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0/properties/fonts/definitions/font_use
+type FontUse string
+
+const (
+	FontUseDisplay FontUse = "display"
+	FontUseText    FontUse = "text"
+)
+
+// KnownFontUseValues lists the values the schema defines, in schema order.
+func KnownFontUseValues() []FontUse {
+	return []FontUse{FontUseDisplay, FontUseText}
+}
+
+// IsKnown reports whether v is one of the values the schema defines.
+func (v FontUse) IsKnown() bool {
+	switch v {
+	case FontUseDisplay, FontUseText:
+		return true
+	}
+	return false
+}
+
+var knownFontUse = []string{"display", "text"}
+
+// DecodeWire reads v from d; exact mode rejects unknown values.
+func (v *FontUse) DecodeWire(d *wire.Decoder) error {
+	s, err := d.String()
+	if err != nil {
+		return err
+	}
+	*v = FontUse(s)
+	if d.Exact() && !v.IsKnown() {
+		return d.UnknownEnum(s, knownFontUse)
+	}
+	return nil
+}
+
+// EncodeWire writes v as JSON.
+func (v *FontUse) EncodeWire(e *wire.Encoder) {
+	e.String(string(*v))
+}
+
+// MarshalJSON encodes v as JSON.
+func (v FontUse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
+}
+
+// UnmarshalJSON decodes data into v strictly (see package wire).
+func (v *FontUse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, v)
+}
+
 // GetBrandError is the "GetBrandError" schema.
 //
 // Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1
@@ -168,12 +224,14 @@ func (u *GetBrandResponse) UnmarshalJSON(data []byte) error {
 // Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0
 type GetBrandSuccess struct {
 	Brand Brand `json:"brand"`
+	// Fonts: Refers into definitions nested under this property.
+	Fonts []FontUse `json:"fonts,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
 var reqGetBrandSuccess = wire.NewRequired(1, []int{0}, []string{"brand"})
-var keysGetBrandSuccess = wire.Keys("brand")
+var keysGetBrandSuccess = wire.Keys("brand", "fonts")
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetBrandSuccess) DecodeWire(d *wire.Decoder) error {
@@ -193,6 +251,8 @@ func (v *GetBrandSuccess) DecodeWire(d *wire.Decoder) error {
 		switch string(key) {
 		case "brand":
 			err = wire.Field(d, seen[:], 0, key, &v.Brand, (*Brand).DecodeWire)
+		case "fonts":
+			err = wire.FieldSlice(d, seen[:], 1, key, &v.Fonts, (*FontUse).DecodeWire)
 		default:
 			err = d.KeepUnknown(key, &v.AdditionalProperties)
 		}
@@ -206,6 +266,7 @@ func (v *GetBrandSuccess) DecodeWire(d *wire.Decoder) error {
 func (v *GetBrandSuccess) EncodeWire(e *wire.Encoder) {
 	e.ObjectStart()
 	wire.Put(e, `"brand":`, &v.Brand, (*Brand).EncodeWire)
+	wire.PutSlice(e, `"fonts":`, v.Fonts, (*FontUse).EncodeWire)
 	e.ExtraMembers(v.AdditionalProperties, keysGetBrandSuccess)
 	e.ObjectEnd()
 }

@@ -41,13 +41,15 @@ func NewBySchema(ref string) wire.Value {
 		return new(BrandStatus)
 	case "media-buy/get-brand-response.json#":
 		return new(GetBrandResponse)
+	case "media-buy/get-brand-response.json#/oneOf/0/properties/fonts/definitions/font_use":
+		return new(FontUse)
 	}
 	return nil
 }
 
 // SchemaRefs lists the references NewBySchema knows, sorted.
 func SchemaRefs() []string {
-	return []string{"compliance/completion.json#", "core/brand.json#", "core/brand.json#/$defs/font", "core/brand.json#/definitions/font_role", "core/version-envelope.json#", "enums/brand-status.json#", "media-buy/get-brand-response.json#"}
+	return []string{"compliance/completion.json#", "core/brand.json#", "core/brand.json#/$defs/font", "core/brand.json#/definitions/font_role", "core/version-envelope.json#", "enums/brand-status.json#", "media-buy/get-brand-response.json#", "media-buy/get-brand-response.json#/oneOf/0/properties/fonts/definitions/font_use"}
 }
 
 // schemaKey turns a $id or path into "path#pointer".
