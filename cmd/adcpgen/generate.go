@@ -70,7 +70,7 @@ func runGenerate(e *env, args []string) int {
 		return exitFailure
 	}
 	fmt.Fprintf(e.stdout, "adcpgen: %d types in %d files, %d raw-JSON fallbacks (%d untyped leaves) from %s → %s\n",
-		res.Types, len(res.Files), len(res.Fallbacks), len(res.Fallbacks)-res.Unexpected(), opts.Source, display(*out))
+		res.Types, len(res.Files), len(res.Fallbacks), len(res.Fallbacks)-res.Unexpected(), opts.Source, *out)
 	if *report {
 		text, err := templates.Render("report.tmpl", res)
 		if err != nil {
