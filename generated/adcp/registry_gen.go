@@ -4,8 +4,8 @@ package adcp
 
 import (
 	"encoding/json"
+	registry "github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
-	"strings"
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -26,7 +26,7 @@ func DecodeExact(data []byte, v wire.Decodable) error {
 // tree path ("core/error.json"), path and pointer ("core/error.json#/definitions/x")
 // or $id in either published style; nil when no type was generated for it.
 func NewBySchema(ref string) wire.Value {
-	switch schemaKey(ref) {
+	switch registry.SchemaKey(ref) {
 	case "core/context.json#":
 		return new(Context)
 	case "core/error-envelope.json#":
@@ -68,73 +68,19 @@ func SchemaRefs() []string {
 	return []string{"core/context.json#", "core/error-envelope.json#", "core/error.json#", "core/error.json#/definitions/issue", "core/mcp-response.json#", "core/mcp-webhook-payload.json#", "enums/error-code.json#", "enums/recovery.json#", "enums/task-status.json#", "error-details/account-setup-required.json#", "error-details/audience-too-small.json#", "error-details/budget-too-low.json#", "error-details/conflict.json#", "error-details/creative-rejected.json#", "error-details/policy-violation.json#", "error-details/rate-limited.json#"}
 }
 
-// schemaKey turns a $id or path into "path#pointer".
-func schemaKey(ref string) string {
-	if _, rest, ok := strings.Cut(ref, "://"); ok {
-		ref = rest
-		if i := strings.IndexByte(ref, '/'); i >= 0 {
-			ref = ref[i:]
-		}
-	}
-	if rest, ok := strings.CutPrefix(ref, "/schemas/"); ok {
-		if _, p, found := strings.Cut(rest, "/"); found {
-			ref = p
-		}
-	}
-	ref = strings.TrimPrefix(ref, "/")
-	if !strings.Contains(ref, "#") {
-		ref += "#"
-	}
-	return ref
-}
-
-// ToolInfo describes one AdCP task and the types it exchanges.
-type ToolInfo struct {
-	Name     string
-	Protocol string
-	// Mutating reports a task that changes state on the seller.
-	Mutating   bool
-	Deprecated bool
-	// NewRequest and NewResponse return empty values to decode into.
-	NewRequest  func() wire.Value
-	NewResponse func() wire.Value
-	// Async lists the response types for interim statuses.
-	Async []AsyncResponseInfo
-}
-
-// AsyncResponseInfo is the response type a tool returns for an interim status.
-type AsyncResponseInfo struct {
-	Status string
-	New    func() wire.Value
-}
-
-var tools = []ToolInfo{}
+var tools = registry.Tools{}
 
 // ToolTable lists every tool, sorted by name; source: derived from the tree layout, which has no schemas/manifest.json.
-func ToolTable() []ToolInfo {
-	return append([]ToolInfo(nil), tools...)
+func ToolTable() registry.Tools {
+	return append(registry.Tools(nil), tools...)
 }
 
 // ToolByName returns the tool named name.
-func ToolByName(name string) (ToolInfo, bool) {
-	for _, t := range tools {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return ToolInfo{}, false
+func ToolByName(name string) (registry.Tool, bool) {
+	return tools.ByName(name)
 }
 
-// ErrorCodeInfo is one standard error code and its recovery class.
-type ErrorCodeInfo struct {
-	Code string
-	// Recovery is transient, correctable or terminal ("" when the spec does not say).
-	Recovery    string
-	Description string
-	Deprecated  bool
-}
-
-var errorCodes = []ErrorCodeInfo{{
+var errorCodes = registry.ErrorCodes{{
 	Code:     "ACCOUNT_AMBIGUOUS",
 	Recovery: "correctable",
 }, {
@@ -201,18 +147,13 @@ var errorCodes = []ErrorCodeInfo{{
 }}
 
 // ErrorCodeTable lists the standard error codes, sorted; source: derived from the tree layout, which has no schemas/manifest.json.
-func ErrorCodeTable() []ErrorCodeInfo {
-	return append([]ErrorCodeInfo(nil), errorCodes...)
+func ErrorCodeTable() registry.ErrorCodes {
+	return append(registry.ErrorCodes(nil), errorCodes...)
 }
 
 // RecoveryForCode returns the recovery class the spec gives a code.
 func RecoveryForCode(code string) (string, bool) {
-	for _, c := range errorCodes {
-		if c.Code == code && c.Recovery != "" {
-			return c.Recovery, true
-		}
-	}
-	return "", false
+	return errorCodes.Recovery(code)
 }
 
 // DefaultUnknownRecovery is the recovery class the spec gives codes it does not list

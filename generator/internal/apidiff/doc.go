@@ -45,7 +45,7 @@
 //     whose Go type changed, breaks.
 //   - Tools: an added tool is compatible; a removed tool breaks (ToolByName no
 //     longer finds it). A tool whose request, response or async response type
-//     changed breaks type assertions on what ToolInfo's constructors return;
+//     changed breaks type assertions on what the tool table's constructors return;
 //     a removed async status breaks, an added one is compatible. A newly
 //     deprecated tool is compatible.
 //   - Error codes: an added code is compatible. A removed code breaks (sellers

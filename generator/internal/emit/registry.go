@@ -33,6 +33,10 @@ func emitRegistry(f *jen.File, r *ir.Registry) {
 	emitDetails(f, r)
 }
 
+const registryPkg = "github.com/adcpgen/adcpgen/runtime/registry"
+
+func registryQ(name string) *jen.Statement { return jen.Qual(registryPkg, name) }
+
 func emitIndex(f *jen.File, r *ir.Registry) {
 	var cases []jen.Code
 	var refs []jen.Code
@@ -44,47 +48,14 @@ func emitIndex(f *jen.File, r *ir.Registry) {
 	f.Comment("// tree path (\"core/error.json\"), path and pointer (\"core/error.json#/definitions/x\")")
 	f.Comment("// or $id in either published style; nil when no type was generated for it.")
 	f.Func().Id("NewBySchema").Params(jen.Id("ref").String()).Add(wireQ("Value")).Block(
-		jen.Switch(jen.Id("schemaKey").Call(jen.Id("ref"))).Block(cases...),
+		jen.Switch(registryQ("SchemaKey").Call(jen.Id("ref"))).Block(cases...),
 		jen.Return(jen.Nil()),
 	)
 	f.Comment("// SchemaRefs lists the references NewBySchema knows, sorted.")
 	f.Func().Id("SchemaRefs").Params().Index().String().Block(jen.Return(jen.Index().String().Values(refs...)))
-	f.Comment("// schemaKey turns a $id or path into \"path#pointer\".")
-	f.Func().Id("schemaKey").Params(jen.Id("ref").String()).String().Block(
-		jen.If(jen.List(jen.Id("_"), jen.Id("rest"), jen.Id("ok")).Op(":=").Qual("strings", "Cut").Call(jen.Id("ref"), jen.Lit("://")), jen.Id("ok")).Block(
-			jen.Id("ref").Op("=").Id("rest"),
-			jen.If(jen.Id("i").Op(":=").Qual("strings", "IndexByte").Call(jen.Id("ref"), jen.LitRune('/')), jen.Id("i").Op(">=").Lit(0)).Block(
-				jen.Id("ref").Op("=").Id("ref").Index(jen.Id("i"), jen.Empty())),
-		),
-		jen.If(jen.List(jen.Id("rest"), jen.Id("ok")).Op(":=").Qual("strings", "CutPrefix").Call(jen.Id("ref"), jen.Lit("/schemas/")), jen.Id("ok")).Block(
-			jen.If(jen.List(jen.Id("_"), jen.Id("p"), jen.Id("found")).Op(":=").Qual("strings", "Cut").Call(jen.Id("rest"), jen.Lit("/")), jen.Id("found")).Block(
-				jen.Id("ref").Op("=").Id("p")),
-		),
-		jen.Id("ref").Op("=").Qual("strings", "TrimPrefix").Call(jen.Id("ref"), jen.Lit("/")),
-		jen.If(jen.Op("!").Qual("strings", "Contains").Call(jen.Id("ref"), jen.Lit("#"))).Block(jen.Id("ref").Op("+=").Lit("#")),
-		jen.Return(jen.Id("ref")),
-	)
 }
 
 func emitTools(f *jen.File, r *ir.Registry) {
-	f.Comment("// ToolInfo describes one AdCP task and the types it exchanges.")
-	f.Type().Id("ToolInfo").Struct(
-		jen.Id("Name").String(),
-		jen.Id("Protocol").String(),
-		jen.Comment("// Mutating reports a task that changes state on the seller."),
-		jen.Id("Mutating").Bool(),
-		jen.Id("Deprecated").Bool(),
-		jen.Comment("// NewRequest and NewResponse return empty values to decode into."),
-		jen.Id("NewRequest").Func().Params().Add(wireQ("Value")),
-		jen.Id("NewResponse").Func().Params().Add(wireQ("Value")),
-		jen.Comment("// Async lists the response types for interim statuses."),
-		jen.Id("Async").Index().Id("AsyncResponseInfo"),
-	)
-	f.Comment("// AsyncResponseInfo is the response type a tool returns for an interim status.")
-	f.Type().Id("AsyncResponseInfo").Struct(
-		jen.Id("Status").String(),
-		jen.Id("New").Func().Params().Add(wireQ("Value")),
-	)
 	var tools []jen.Code
 	for _, t := range r.Tools {
 		var async []jen.Code
@@ -102,20 +73,17 @@ func emitTools(f *jen.File, r *ir.Registry) {
 			d[jen.Id("Deprecated")] = jen.True()
 		}
 		if len(async) > 0 {
-			d[jen.Id("Async")] = jen.Index().Id("AsyncResponseInfo").Values(async...)
+			d[jen.Id("Async")] = jen.Index().Add(registryQ("AsyncResponse")).Values(async...)
 		}
 		tools = append(tools, jen.Values(d))
 	}
-	f.Var().Id("tools").Op("=").Index().Id("ToolInfo").Values(tools...)
+	f.Var().Id("tools").Op("=").Add(registryQ("Tools")).Values(tools...)
 	f.Comment("// ToolTable lists every tool, sorted by name; " + sourceNote(r) + ".")
-	f.Func().Id("ToolTable").Params().Index().Id("ToolInfo").Block(
-		jen.Return(jen.Append(jen.Index().Id("ToolInfo").Parens(jen.Nil()), jen.Id("tools").Op("..."))))
+	f.Func().Id("ToolTable").Params().Add(registryQ("Tools")).Block(
+		jen.Return(jen.Append(registryQ("Tools").Parens(jen.Nil()), jen.Id("tools").Op("..."))))
 	f.Comment("// ToolByName returns the tool named name.")
-	f.Func().Id("ToolByName").Params(jen.Id("name").String()).Params(jen.Id("ToolInfo"), jen.Bool()).Block(
-		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("tools")).Block(
-			jen.If(jen.Id("t").Dot("Name").Op("==").Id("name")).Block(jen.Return(jen.Id("t"), jen.True()))),
-		jen.Return(jen.Id("ToolInfo").Values(), jen.False()),
-	)
+	f.Func().Id("ToolByName").Params(jen.Id("name").String()).Params(registryQ("Tool"), jen.Bool()).Block(
+		jen.Return(jen.Id("tools").Dot("ByName").Call(jen.Id("name"))))
 }
 
 func sourceNote(r *ir.Registry) string {
@@ -123,14 +91,6 @@ func sourceNote(r *ir.Registry) string {
 }
 
 func emitCodes(f *jen.File, r *ir.Registry) {
-	f.Comment("// ErrorCodeInfo is one standard error code and its recovery class.")
-	f.Type().Id("ErrorCodeInfo").Struct(
-		jen.Id("Code").String(),
-		jen.Comment("// Recovery is transient, correctable or terminal (\"\" when the spec does not say)."),
-		jen.Id("Recovery").String(),
-		jen.Id("Description").String(),
-		jen.Id("Deprecated").Bool(),
-	)
 	var codes []jen.Code
 	for _, c := range r.Codes {
 		d := jen.Dict{jen.Id("Code"): jen.Lit(c.Code), jen.Id("Recovery"): jen.Lit(c.Recovery)}
@@ -142,22 +102,17 @@ func emitCodes(f *jen.File, r *ir.Registry) {
 		}
 		codes = append(codes, jen.Values(d))
 	}
-	f.Var().Id("errorCodes").Op("=").Index().Id("ErrorCodeInfo").Values(codes...)
+	f.Var().Id("errorCodes").Op("=").Add(registryQ("ErrorCodes")).Values(codes...)
 	f.Comment("// ErrorCodeTable lists the standard error codes, sorted; " + sourceNote(r) + ".")
-	f.Func().Id("ErrorCodeTable").Params().Index().Id("ErrorCodeInfo").Block(
-		jen.Return(jen.Append(jen.Index().Id("ErrorCodeInfo").Parens(jen.Nil()), jen.Id("errorCodes").Op("..."))))
+	f.Func().Id("ErrorCodeTable").Params().Add(registryQ("ErrorCodes")).Block(
+		jen.Return(jen.Append(registryQ("ErrorCodes").Parens(jen.Nil()), jen.Id("errorCodes").Op("..."))))
 	f.Comment("// RecoveryForCode returns the recovery class the spec gives a code.")
 	f.Func().Id("RecoveryForCode").Params(jen.Id("code").String()).Params(jen.String(), jen.Bool()).Block(
-		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("errorCodes")).Block(
-			jen.If(jen.Id("c").Dot("Code").Op("==").Id("code").Op("&&").Id("c").Dot("Recovery").Op("!=").Lit("")).Block(
-				jen.Return(jen.Id("c").Dot("Recovery"), jen.True()))),
-		jen.Return(jen.Lit(""), jen.False()),
-	)
+		jen.Return(jen.Id("errorCodes").Dot("Recovery").Call(jen.Id("code"))))
 	f.Comment("// DefaultUnknownRecovery is the recovery class the spec gives codes it does not list")
 	f.Comment("// (\"\" when it says nothing).")
 	f.Const().Id("DefaultUnknownRecovery").Op("=").Lit(r.DefaultUnknownRecovery)
 }
-
 func emitDetails(f *jen.File, r *ir.Registry) {
 	f.Comment("// ErrorDetails is implemented by the error-details types.")
 	f.Type().Id("ErrorDetails").Interface(

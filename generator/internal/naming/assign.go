@@ -34,8 +34,8 @@ const Policy = `1. Types defined by a document root, a definition or another ref
 
 // Reserved package-level identifiers the emitter defines itself.
 var Reserved = []string{"Decode", "DecodeExact", "NewBySchema", "SchemaRefs", "NewErrorDetails", "ErrorDetails",
-	"ErrorDetailsCodes", "ToolInfo", "ToolTable", "ToolByName", "AsyncResponseInfo", "ErrorCodeInfo", "ErrorCodeTable",
-	"RecoveryForCode", "SpecVersion", "DefaultUnknownRecovery"}
+	"ErrorDetailsCodes", "ToolTable", "ToolByName", "ErrorCodeTable", "RecoveryForCode", "SpecVersion",
+	"DefaultUnknownRecovery"}
 
 // Member names the emitter gives methods, per kind.
 var (
