@@ -70,9 +70,18 @@ func (d *Decoder) DecodeCandidates(u *Union, arms uint64, decode func(arm int) e
 		e.Arms = fails
 		return e
 	}
-	names := make([]string, len(ok))
-	for i, a := range ok {
-		names[i] = u.Arms[a].Name
+	var set uint64
+	for _, a := range ok {
+		set |= 1 << a
+	}
+	return d.severalArms(u, set)
+}
+
+// severalArms rejects a payload that matches more than one arm of a oneOf.
+func (d *Decoder) severalArms(u *Union, set uint64) error {
+	var names []string
+	for ; set != 0; set &= set - 1 {
+		names = append(names, u.Arms[bits.TrailingZeros64(set)].Name)
 	}
 	return d.errAt(KindUnion, u.Name+": the payload matches several arms ("+strings.Join(names, ", ")+"); exactly one must match")
 }

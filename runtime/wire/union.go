@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -55,8 +56,18 @@ func (p *Probe) ValueIs(i int, lit string) bool {
 // PickArm looks at the value at the decoder's position, without consuming
 // it, and returns the index of the arm that must decode it.
 func (d *Decoder) PickArm(u *Union) (int, error) {
-	if u.Strategy == ByKind {
+	switch u.Strategy {
+	case ByKind:
 		return d.pickByKind(u)
+	case ByPresence:
+		set, err := d.PickArms(u)
+		if err != nil {
+			return -1, err
+		}
+		if u.Exclusive && bits.OnesCount64(set) > 1 {
+			return -1, d.severalArms(u, set)
+		}
+		return bits.TrailingZeros64(set), nil
 	}
 	var p Probe
 	p.Keys = u.Keys
@@ -66,10 +77,7 @@ func (d *Decoder) PickArm(u *Union) (int, error) {
 	if p.Kind() != '{' {
 		return -1, d.typeErr("object", p.Kind())
 	}
-	if u.Strategy == ByConst {
-		return d.pickByConst(u, &p)
-	}
-	return d.pickByPresence(u, &p)
+	return d.pickByConst(u, &p)
 }
 
 func (d *Decoder) pickByKind(u *Union) (int, error) {
@@ -194,38 +202,6 @@ func appendNew(list []string, items ...string) []string {
 		}
 	}
 	return list
-}
-
-func (d *Decoder) pickByPresence(u *Union, p *Probe) (int, error) {
-	match := -1
-	var several []string
-	for i, a := range u.Arms {
-		if presenceReason(u, a, p) != "" {
-			continue
-		}
-		if !u.Exclusive {
-			return i, nil
-		}
-		if match >= 0 {
-			if several == nil {
-				several = []string{u.Arms[match].Name}
-			}
-			several = append(several, a.Name)
-			continue
-		}
-		match = i
-	}
-	if several != nil {
-		return -1, d.errAt(KindUnion, u.Name+": the payload matches several arms ("+strings.Join(several, ", ")+"); exactly one must match")
-	}
-	if match >= 0 {
-		return match, nil
-	}
-	e := d.errAt(KindUnion, u.Name+": the payload matches no arm")
-	for _, a := range u.Arms {
-		e.Arms = append(e.Arms, ArmError{Arm: a.Name, Reason: presenceReason(u, a, p)})
-	}
-	return -1, e
 }
 
 // presenceReason says why an arm does not match, or "" when it does.

@@ -1,0 +1,34 @@
+package wire
+
+import (
+	"strings"
+	"testing"
+)
+
+// PickArm and PickArms apply the same presence rules.
+func TestPresencePicking(t *testing.T) {
+	u := &Union{Name: "R", Strategy: ByPresence, Exclusive: true, Keys: []string{"a", "b", "status"},
+		Arms: []UnionArm{
+			{Name: "A", Required: []int{0}, Forbidden: []int{1}},
+			{Name: "B", Required: []int{1}},
+			{Name: "S", Fixed: []KeyLit{{Key: 2, Lit: `"submitted"`}}},
+		}}
+	pick := func(in string) (int, error) { return NewDecoder([]byte(in), Options{}).PickArm(u) }
+	if arm, err := pick(`{"a":1}`); err != nil || arm != 0 {
+		t.Fatalf("a: %d %v", arm, err)
+	}
+	if arm, err := pick(`{"a":1,"b":2}`); err != nil || arm != 1 {
+		t.Fatalf("A forbids b, so only B matches: %d %v", arm, err)
+	}
+	if _, err := pick(`{"b":1, "status": "submitted"}`); err == nil || !strings.Contains(err.Error(), "several arms (B, S)") {
+		t.Fatalf("several: %v", err)
+	}
+	_, err := pick(`{"status":"working","c":1}`)
+	if err == nil || !strings.Contains(err.Error(), `A: missing "a"`) || !strings.Contains(err.Error(), `S: "status" is not "submitted"`) {
+		t.Fatalf("none: %v", err)
+	}
+	set, err := NewDecoder([]byte(`{"b":1,"status":"submitted"}`), Options{}).PickArms(u)
+	if err != nil || set != 0b110 {
+		t.Fatalf("PickArms: %b %v", set, err)
+	}
+}
