@@ -77,7 +77,7 @@ func OpenBundle(data []byte, name, wantSHA256 string, lim Limits) (*Tree, error)
 			return nil, fmt.Errorf("spec %s: %w", name, err)
 		}
 	}
-	t, err := OpenFS(top, name, KindBundle)
+	t, err := openFS(top, name, KindBundle)
 	if err != nil {
 		return nil, err
 	}

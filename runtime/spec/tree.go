@@ -64,6 +64,19 @@ func IsBundleName(name string) bool {
 // OpenFS opens a tree held in fsys. A tree is found at the root of fsys, or
 // under "schemas/" (a bundle or a repository checkout).
 func OpenFS(fsys fs.FS, source string, kind Kind) (*Tree, error) {
+	t, err := openFS(fsys, source, kind)
+	if err != nil {
+		return nil, err
+	}
+	if t.Checksum, err = TreeDigest(t.FS); err != nil {
+		return nil, fmt.Errorf("spec %s: %w", source, err)
+	}
+	return t, nil
+}
+
+// openFS opens a tree without computing its checksum (bundles use the
+// bundle file's own sha256).
+func openFS(fsys fs.FS, source string, kind Kind) (*Tree, error) {
 	root, err := findRoot(fsys)
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: %w", source, err)
@@ -74,11 +87,7 @@ func OpenFS(fsys fs.FS, source string, kind Kind) (*Tree, error) {
 			return nil, fmt.Errorf("spec %s: %w", source, err)
 		}
 	}
-	digest, err := TreeDigest(sub)
-	if err != nil {
-		return nil, fmt.Errorf("spec %s: %w", source, err)
-	}
-	t := &Tree{FS: sub, Source: source, Checksum: digest, Kind: kind}
+	t := &Tree{FS: sub, Source: source, Kind: kind}
 	if root != "." {
 		t.Bundle = fsys
 	}
