@@ -94,11 +94,7 @@ func selectRoots(set *load.Set, include []string) ([]*schema.Document, error) {
 // namedType returns the named Go type for a referenced or root node. A node
 // that only renames another ($ref plus annotations) shares its target's type.
 func (b *builder) namedType(s *schema.Schema) *ir.Type {
-	for i := 0; i < 64; i++ {
-		t := pureRef(s)
-		if t == nil {
-			break
-		}
+	if t := aliasTarget(s); t != nil {
 		s = t
 	}
 	if t, ok := b.named[s]; ok {

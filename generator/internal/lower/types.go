@@ -419,21 +419,14 @@ func (b *builder) mergedRef(schemas []*schema.Schema, parent *ir.Type, suffix st
 	for _, s := range schemas {
 		sh.collect(s, map[*schema.Schema]bool{})
 	}
-	t := &ir.Type{Loc: last.Loc, SchemaID: last.Doc.ID, Title: last.Title, Description: last.Description,
-		Rank: rankInline, Parent: parent, Suffixes: []string{suffix}}
-	if h := titleName(last.Title); h != "" {
-		t.Hints = []string{h}
-	}
+	t := detachedType(last, parent, suffix, true)
 	b.merged[key.String()] = t
-	ref, nullable := b.lowerShape(sh, t, nil, nil)
-	if t.Kind == 0 {
+	ref, kept := b.adopt(t, sh)
+	if !kept {
 		delete(b.merged, key.String())
-		b.reparent(t, parent, suffix)
-		return wrapNullable(ref, nullable)
+		return ref
 	}
-	t.Nullable = nullable
-	b.pkg.Types = append(b.pkg.Types, t)
-	return wrapNullable(ir.NamedRef(t), nullable)
+	return wrapNullable(ref, t.Nullable)
 }
 
 // typedAdditional returns an additionalProperties schema that types the

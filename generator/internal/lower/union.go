@@ -229,30 +229,47 @@ func (b *builder) armRef(u *ir.Type, base *shape, a *armInfo, label string) *ir.
 	if t, ok := b.arms[key]; ok {
 		return ir.NamedRef(t)
 	}
-	t := &ir.Type{Loc: a.node.Loc, SchemaID: a.node.Doc.ID, Title: a.node.Title, Description: a.node.Description,
-		Deprecated: a.node.Deprecated, Rank: rankInline, Parent: u, Suffixes: []string{label}}
-	if a.node != base.node {
-		if h := titleName(a.node.Title); h != "" {
-			t.Hints = []string{h}
-		}
-	}
+	t := detachedType(a.node, u, label, a.node != base.node)
+	t.Deprecated = a.node.Deprecated // a deprecated arm; a merged property's flag stays on its field
 	b.arms[key] = t
 	a.sh.node = a.node
-	ref, nullable := b.lowerShape(a.sh, t, nil, nil)
-	if t.Kind == 0 {
-		// A plain Go type: no named type for the arm; types made below it
-		// are named after the union instead.
+	ref, kept := b.adopt(t, a.sh)
+	if !kept {
 		delete(b.arms, key)
-		b.reparent(t, u, label)
-		return wrapNullable(ref, nullable)
+		return ref
 	}
-	b.pkg.Types = append(b.pkg.Types, t)
 	if a.node != base.node {
 		if _, taken := b.armNodes[a.node]; !taken {
 			b.armNodes[a.node] = t
 		}
 	}
 	return ir.NamedRef(t)
+}
+
+// detachedType makes a type for a shape lowered on its own (a union arm, a
+// merged property), named after parent + suffix or its title.
+func detachedType(node *schema.Schema, parent *ir.Type, suffix string, useTitle bool) *ir.Type {
+	t := &ir.Type{Loc: node.Loc, SchemaID: node.Doc.ID, Title: node.Title, Description: node.Description,
+		Rank: rankInline, Parent: parent, Suffixes: []string{suffix}}
+	if h := titleName(node.Title); h != "" && useTitle {
+		t.Hints = []string{h}
+	}
+	return t
+}
+
+// adopt lowers sh into the detached type t and keeps t when the shape
+// needs a named type (struct, enum, union); otherwise the value is a plain
+// Go type, t is dropped and the types made below it are named after t's
+// parent instead. It reports whether t was kept.
+func (b *builder) adopt(t *ir.Type, sh *shape) (*ir.Ref, bool) {
+	ref, nullable := b.lowerShape(sh, t, nil, nil)
+	if t.Kind == 0 {
+		b.reparent(t, t.Parent, t.Suffixes[0])
+		return wrapNullable(ref, nullable), false
+	}
+	t.Nullable = nullable
+	b.pkg.Types = append(b.pkg.Types, t)
+	return ir.NamedRef(t), true
 }
 
 // reparent moves the children of a discarded type under another parent.
