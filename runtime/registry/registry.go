@@ -1,6 +1,6 @@
-// Package registry holds the types behind every generated package's tool and
-// error-code tables, so the tables of different spec versions share one
-// shape and the lookups live in one place.
+// Package registry describes one AdCP spec version as a generated package
+// exports it: tools, error codes and their recovery classes, error-details
+// types and webhook result types, in one immutable Spec value.
 package registry
 
 import (
@@ -9,13 +9,37 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// Recovery is an AdCP error's recovery class.
+type Recovery string
+
+const (
+	// Transient: retry after a delay (rate limit, service unavailable).
+	Transient Recovery = "transient"
+	// Correctable: the caller must change the request.
+	Correctable Recovery = "correctable"
+	// Terminal: a human must act; never retry.
+	Terminal Recovery = "terminal"
+)
+
+// Valid reports whether r is one of the three classes.
+func (r Recovery) Valid() bool {
+	return r == Transient || r == Correctable || r == Terminal
+}
+
 // Tool describes one AdCP task and the types it exchanges.
 type Tool struct {
 	Name     string
 	Protocol string
 	// Mutating reports a task that changes state on the seller.
-	Mutating   bool
-	Deprecated bool
+	Mutating bool
+	// IdempotencyRequired reports a task whose requests must carry an
+	// idempotency_key (the manifest's idempotency_requirement "required").
+	IdempotencyRequired bool
+	Deprecated          bool
+	// RequestSchema and ResponseSchema are tree paths
+	// ("media-buy/get-products-request.json").
+	RequestSchema  string
+	ResponseSchema string
 	// NewRequest and NewResponse return empty values to decode into.
 	NewRequest  func() wire.Value
 	NewResponse func() wire.Value
@@ -25,8 +49,20 @@ type Tool struct {
 
 // AsyncResponse is the response type a tool returns for an interim status.
 type AsyncResponse struct {
+	// Status is "submitted", "working" or "input-required".
 	Status string
+	Schema string
 	New    func() wire.Value
+}
+
+// AsyncFor returns the response type for an interim status.
+func (t Tool) AsyncFor(status string) (AsyncResponse, bool) {
+	for _, a := range t.Async {
+		if a.Status == status {
+			return a, true
+		}
+	}
+	return AsyncResponse{}, false
 }
 
 // Tools is a tool table, sorted by name.
@@ -45,9 +81,8 @@ func (ts Tools) ByName(name string) (Tool, bool) {
 // ErrorCode is one standard error code and its recovery class.
 type ErrorCode struct {
 	Code string
-	// Recovery is transient, correctable or terminal ("" when the spec does
-	// not say).
-	Recovery    string
+	// Recovery is the class the spec gives the code ("" when it says none).
+	Recovery    Recovery
 	Description string
 	Deprecated  bool
 }
@@ -56,7 +91,7 @@ type ErrorCode struct {
 type ErrorCodes []ErrorCode
 
 // Recovery returns the recovery class the table gives code.
-func (cs ErrorCodes) Recovery(code string) (string, bool) {
+func (cs ErrorCodes) Recovery(code string) (Recovery, bool) {
 	for _, c := range cs {
 		if c.Code == code && c.Recovery != "" {
 			return c.Recovery, true

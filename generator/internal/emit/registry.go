@@ -107,7 +107,7 @@ func emitCodes(f *jen.File, r *ir.Registry) {
 	f.Func().Id("ErrorCodeTable").Params().Add(registryQ("ErrorCodes")).Block(
 		jen.Return(jen.Append(registryQ("ErrorCodes").Parens(jen.Nil()), jen.Id("errorCodes").Op("..."))))
 	f.Comment("// RecoveryForCode returns the recovery class the spec gives a code.")
-	f.Func().Id("RecoveryForCode").Params(jen.Id("code").String()).Params(jen.String(), jen.Bool()).Block(
+	f.Func().Id("RecoveryForCode").Params(jen.Id("code").String()).Params(jen.Qual(registryPkg, "Recovery"), jen.Bool()).Block(
 		jen.Return(jen.Id("errorCodes").Dot("Recovery").Call(jen.Id("code"))))
 	f.Comment("// DefaultUnknownRecovery is the recovery class the spec gives codes it does not list")
 	f.Comment("// (\"\" when it says nothing).")

@@ -74,7 +74,7 @@ func ErrorCodeTable() registry.ErrorCodes {
 }
 
 // RecoveryForCode returns the recovery class the spec gives a code.
-func RecoveryForCode(code string) (string, bool) {
+func RecoveryForCode(code string) (registry.Recovery, bool) {
 	return errorCodes.Recovery(code)
 }
 
