@@ -8,6 +8,15 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// This package was generated for version 1 of the adcpgen runtime. These constants
+// fail to compile against a runtime that cannot run it: regenerate the package with
+// the adcpgen of the module version you require (see package wire).
+const (
+	_ = wire.SupportPackageIsVersion1
+	_ = wire.EnforceVersion(1 - wire.MinVersion)
+	_ = wire.EnforceVersion(wire.MaxVersion - 1)
+)
+
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
 const SpecVersion = "adcpgen-core-1"
 
@@ -68,98 +77,6 @@ func SchemaRefs() []string {
 	return []string{"core/context.json#", "core/error-envelope.json#", "core/error.json#", "core/error.json#/definitions/issue", "core/mcp-response.json#", "core/mcp-webhook-payload.json#", "enums/error-code.json#", "enums/recovery.json#", "enums/task-status.json#", "error-details/account-setup-required.json#", "error-details/audience-too-small.json#", "error-details/budget-too-low.json#", "error-details/conflict.json#", "error-details/creative-rejected.json#", "error-details/policy-violation.json#", "error-details/rate-limited.json#"}
 }
 
-var tools = registry.Tools{}
-
-// ToolTable lists every tool, sorted by name; source: derived from the tree layout, which has no schemas/manifest.json.
-func ToolTable() registry.Tools {
-	return append(registry.Tools(nil), tools...)
-}
-
-// ToolByName returns the tool named name.
-func ToolByName(name string) (registry.Tool, bool) {
-	return tools.ByName(name)
-}
-
-var errorCodes = registry.ErrorCodes{{
-	Code:     "ACCOUNT_AMBIGUOUS",
-	Recovery: "correctable",
-}, {
-	Code:     "ACCOUNT_NOT_FOUND",
-	Recovery: "terminal",
-}, {
-	Code:     "ACCOUNT_PAYMENT_REQUIRED",
-	Recovery: "terminal",
-}, {
-	Code:     "ACCOUNT_SETUP_REQUIRED",
-	Recovery: "correctable",
-}, {
-	Code:     "ACCOUNT_SUSPENDED",
-	Recovery: "terminal",
-}, {
-	Code:     "AUDIENCE_TOO_SMALL",
-	Recovery: "correctable",
-}, {
-	Code:     "AUTH_MISSING",
-	Recovery: "correctable",
-}, {
-	Code:       "AUTH_REQUIRED",
-	Deprecated: true,
-	Recovery:   "correctable",
-}, {
-	Code:     "BUDGET_EXHAUSTED",
-	Recovery: "terminal",
-}, {
-	Code:     "BUDGET_TOO_LOW",
-	Recovery: "correctable",
-}, {
-	Code:     "COMPLIANCE_UNSATISFIED",
-	Recovery: "correctable",
-}, {
-	Code:     "CONFLICT",
-	Recovery: "transient",
-}, {
-	Code:     "CREATIVE_REJECTED",
-	Recovery: "correctable",
-}, {
-	Code:     "INVALID_REQUEST",
-	Recovery: "correctable",
-}, {
-	Code:     "POLICY_VIOLATION",
-	Recovery: "correctable",
-}, {
-	Code:     "PRODUCT_NOT_FOUND",
-	Recovery: "correctable",
-}, {
-	Code:     "PRODUCT_UNAVAILABLE",
-	Recovery: "correctable",
-}, {
-	Code:     "PROPOSAL_EXPIRED",
-	Recovery: "correctable",
-}, {
-	Code:     "RATE_LIMITED",
-	Recovery: "transient",
-}, {
-	Code:     "SERVICE_UNAVAILABLE",
-	Recovery: "transient",
-}, {
-	Code:     "UNSUPPORTED_FEATURE",
-	Recovery: "correctable",
-}}
-
-// ErrorCodeTable lists the standard error codes, sorted; source: derived from the tree layout, which has no schemas/manifest.json.
-func ErrorCodeTable() registry.ErrorCodes {
-	return append(registry.ErrorCodes(nil), errorCodes...)
-}
-
-// RecoveryForCode returns the recovery class the spec gives a code.
-func RecoveryForCode(code string) (registry.Recovery, bool) {
-	return errorCodes.Recovery(code)
-}
-
-// DefaultUnknownRecovery is the recovery class the spec gives codes it does not list
-// ("" when it says nothing).
-const DefaultUnknownRecovery = ""
-
 // ErrorDetails is implemented by the error-details types.
 type ErrorDetails interface {
 	wire.Value
@@ -201,4 +118,90 @@ func NewErrorDetails(code string) ErrorDetails {
 // ErrorDetailsCodes lists the codes NewErrorDetails knows, sorted.
 func ErrorDetailsCodes() []string {
 	return []string{"ACCOUNT_SETUP_REQUIRED", "AUDIENCE_TOO_SMALL", "BUDGET_TOO_LOW", "CONFLICT", "CREATIVE_REJECTED", "POLICY_VIOLATION", "RATE_LIMITED"}
+}
+
+var spec = registry.NewSpec(registry.SpecConfig{
+	Codes: registry.ErrorCodes{{
+		Code:     "ACCOUNT_AMBIGUOUS",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "ACCOUNT_NOT_FOUND",
+		Recovery: registry.Terminal,
+	}, {
+		Code:     "ACCOUNT_PAYMENT_REQUIRED",
+		Recovery: registry.Terminal,
+	}, {
+		Code:     "ACCOUNT_SETUP_REQUIRED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "ACCOUNT_SUSPENDED",
+		Recovery: registry.Terminal,
+	}, {
+		Code:     "AUDIENCE_TOO_SMALL",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "AUTH_MISSING",
+		Recovery: registry.Correctable,
+	}, {
+		Code:       "AUTH_REQUIRED",
+		Deprecated: true,
+		Recovery:   registry.Correctable,
+	}, {
+		Code:     "BUDGET_EXHAUSTED",
+		Recovery: registry.Terminal,
+	}, {
+		Code:     "BUDGET_TOO_LOW",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "COMPLIANCE_UNSATISFIED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "CONFLICT",
+		Recovery: registry.Transient,
+	}, {
+		Code:     "CREATIVE_REJECTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "INVALID_REQUEST",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "POLICY_VIOLATION",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PRODUCT_NOT_FOUND",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PRODUCT_UNAVAILABLE",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PROPOSAL_EXPIRED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "RATE_LIMITED",
+		Recovery: registry.Transient,
+	}, {
+		Code:     "SERVICE_UNAVAILABLE",
+		Recovery: registry.Transient,
+	}, {
+		Code:     "UNSUPPORTED_FEATURE",
+		Recovery: registry.Correctable,
+	}},
+	NewBySchema: NewBySchema,
+	NewDetails: func(code string) wire.Value {
+		if d := NewErrorDetails(code); d != nil {
+			return d
+		}
+		return nil
+	},
+	Tools:   registry.Tools{},
+	Version: SpecVersion,
+})
+
+// Spec describes AdCP adcpgen-core-1, the version this package was generated from:
+// tools, error codes and their recovery classes, the class of unlisted codes,
+// error-details and webhook result types. It is the value the runtime takes
+// wherever behaviour depends on the spec version; it is immutable.
+// Tables derived from the tree layout, which has no schemas/manifest.json.
+func Spec() *registry.Spec {
+	return spec
 }

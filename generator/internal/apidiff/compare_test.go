@@ -8,6 +8,7 @@ import (
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
 	"github.com/adcpgen/adcpgen/generator/internal/jsonsrc"
 	"github.com/adcpgen/adcpgen/generator/internal/schema"
+	"github.com/adcpgen/adcpgen/runtime/registry"
 )
 
 // Small IR builders: each call makes fresh values, so the two sides of a
@@ -415,7 +416,7 @@ func TestCompareRegistry(t *testing.T) {
 				{Name: "get", Request: req, Response: resp, Async: []*ir.AsyncResponse{{Status: "working", Type: working}}},
 				{Name: "old", Request: req, Response: other},
 			}
-			r.Codes = []*ir.ErrorCode{{Code: "RATE_LIMITED", Recovery: "transient"}, {Code: "GONE", Recovery: "terminal"},
+			r.Codes = registry.ErrorCodes{{Code: "RATE_LIMITED", Recovery: "transient"}, {Code: "GONE", Recovery: "terminal"},
 				{Code: "AUTH_REQUIRED", Recovery: "correctable"}}
 			r.Details = []*ir.DetailsEntry{{Code: "RATE_LIMITED", Type: details}, {Code: "GONE", Type: details}}
 			return p
@@ -424,9 +425,9 @@ func TestCompareRegistry(t *testing.T) {
 			{Name: "get", Request: req, Response: other, Deprecated: true, Async: []*ir.AsyncResponse{{Status: "submitted", Type: working}}},
 			{Name: "new", Request: req, Response: resp},
 		}
-		r.Codes = []*ir.ErrorCode{{Code: "RATE_LIMITED", Recovery: "correctable"}, {Code: "AUTH_MISSING", Recovery: "correctable"},
+		r.Codes = registry.ErrorCodes{{Code: "RATE_LIMITED", Recovery: "correctable"}, {Code: "AUTH_MISSING", Recovery: "correctable"},
 			{Code: "AUTH_REQUIRED", Recovery: "correctable", Deprecated: true}}
-		r.DefaultUnknownRecovery = "transient"
+		r.UnknownRecovery = registry.Transient
 		r.Details = []*ir.DetailsEntry{{Code: "RATE_LIMITED", Type: other}, {Code: "AUTH_MISSING", Type: details},
 			{Code: "RATE_LIMITED", Type: details, Alternate: true}}
 		return p
@@ -455,7 +456,7 @@ func TestCompareRegistry(t *testing.T) {
 }
 
 func TestCompareNilRegistry(t *testing.T) {
-	r := Compare(&ir.Package{}, &ir.Package{Registry: &ir.Registry{Codes: []*ir.ErrorCode{{Code: "X"}}}}, Side{}, Side{})
+	r := Compare(&ir.Package{}, &ir.Package{Registry: &ir.Registry{Codes: registry.ErrorCodes{{Code: "X"}}}}, Side{}, Side{})
 	checkChanges(t, r.Changes, []want{{kind: CodeAdded, member: "X"}})
 	if r.To.Codes != 1 || r.From.Codes != 0 {
 		t.Errorf("sides = %+v %+v", r.From, r.To)
@@ -465,7 +466,7 @@ func TestCompareNilRegistry(t *testing.T) {
 func TestReportOrderAndCounts(t *testing.T) {
 	old := pkg(structType("B", "b.json", field("x", "X", str(), false)), enumType(t, "E", "e.json", "EA=a"), structType("Z", "z.json"))
 	new := pkg(structType("A", "a.json"), structType("B", "b.json"), enumType(t, "E", "e.json", "EA=a", "EB=b"))
-	new.Registry.Codes = []*ir.ErrorCode{{Code: "C"}}
+	new.Registry.Codes = registry.ErrorCodes{{Code: "C"}}
 	r := Compare(old, new, Side{Version: "1"}, Side{Version: "2"})
 	var got []string
 	for _, c := range r.Changes {

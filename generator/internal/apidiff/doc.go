@@ -43,14 +43,14 @@
 //   - Unions: an added arm is compatible (a new field on the tagged struct;
 //     code switching on Variant() should learn it). A removed arm, or an arm
 //     whose Go type changed, breaks.
-//   - Tools: an added tool is compatible; a removed tool breaks (ToolByName no
+//   - Tools: an added tool is compatible; a removed tool breaks (Spec().Tool no
 //     longer finds it). A tool whose request, response or async response type
 //     changed breaks type assertions on what the tool table's constructors return;
 //     a removed async status breaks, an added one is compatible. A newly
 //     deprecated tool is compatible.
 //   - Error codes: an added code is compatible. A removed code breaks (sellers
-//     can no longer send it as a standard code and RecoveryForCode forgets
-//     it); so does a changed recovery class, or a changed default recovery for
+//     can no longer send it as a standard code and Spec().Recovery
+//     forgets it); so does a changed recovery class, or a changed default recovery for
 //     unknown codes, because the runtime's retry decision changes. A newly
 //     deprecated code is compatible.
 //   - Error details: a code that gains a details shape is compatible; a code

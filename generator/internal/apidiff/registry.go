@@ -2,6 +2,7 @@ package apidiff
 
 import (
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/runtime/registry"
 )
 
 // registry compares the tool table, the error-code table and the details
@@ -52,7 +53,7 @@ func (c *comparer) tools(oldTools, newTools []*ir.Tool) {
 		if _, ok := newBy[o.Name]; !ok {
 			c.add(Change{Category: CatTools, Kind: ToolRemoved, Breaking: true, Member: o.Name,
 				From:   typeName(o.Request) + " → " + typeName(o.Response),
-				Reason: "ToolByName no longer finds it"})
+				Reason: "Spec().Tool no longer finds it"})
 		}
 	}
 	for _, n := range newTools {
@@ -116,18 +117,18 @@ func (c *comparer) async(base Change, oldAsync, newAsync []*ir.AsyncResponse) {
 }
 
 func (c *comparer) codes(o, n *ir.Registry) {
-	oldBy := map[string]*ir.ErrorCode{}
+	oldBy := map[string]registry.ErrorCode{}
 	for _, e := range o.Codes {
 		oldBy[e.Code] = e
 	}
-	newBy := map[string]*ir.ErrorCode{}
+	newBy := map[string]registry.ErrorCode{}
 	for _, e := range n.Codes {
 		newBy[e.Code] = e
 	}
 	for _, oc := range o.Codes {
 		if _, ok := newBy[oc.Code]; !ok {
-			c.add(Change{Category: CatCodes, Kind: CodeRemoved, Breaking: true, Member: oc.Code, From: oc.Recovery,
-				Reason: "no longer a standard code; RecoveryForCode forgets it"})
+			c.add(Change{Category: CatCodes, Kind: CodeRemoved, Breaking: true, Member: oc.Code, From: string(oc.Recovery),
+				Reason: "no longer a standard code; Spec().Recovery forgets it"})
 		}
 	}
 	for _, nc := range n.Codes {
@@ -135,13 +136,13 @@ func (c *comparer) codes(o, n *ir.Registry) {
 		base := Change{Category: CatCodes, Member: nc.Code}
 		switch {
 		case !ok:
-			base.Kind, base.To = CodeAdded, nc.Recovery
+			base.Kind, base.To = CodeAdded, string(nc.Recovery)
 			base.Reason = "receivers already handle unknown codes"
 			c.add(base)
 			continue
 		case oc.Recovery != nc.Recovery:
 			ch := base
-			ch.Kind, ch.Breaking, ch.From, ch.To = CodeRecoveryChanged, true, oc.Recovery, nc.Recovery
+			ch.Kind, ch.Breaking, ch.From, ch.To = CodeRecoveryChanged, true, string(oc.Recovery), string(nc.Recovery)
 			ch.Reason = "the runtime's recovery decision changes"
 			c.add(ch)
 		}
@@ -151,9 +152,9 @@ func (c *comparer) codes(o, n *ir.Registry) {
 			c.add(ch)
 		}
 	}
-	if o.DefaultUnknownRecovery != n.DefaultUnknownRecovery {
-		c.add(Change{Category: CatCodes, Kind: DefaultRecoveryChanged, Breaking: true, Member: "DefaultUnknownRecovery",
-			From: o.DefaultUnknownRecovery, To: n.DefaultUnknownRecovery,
+	if o.UnknownRecovery != n.UnknownRecovery {
+		c.add(Change{Category: CatCodes, Kind: DefaultRecoveryChanged, Breaking: true, Member: "UnknownRecovery",
+			From: string(o.UnknownRecovery), To: string(n.UnknownRecovery),
 			Reason: "the runtime's recovery decision for unlisted codes changes"})
 	}
 }

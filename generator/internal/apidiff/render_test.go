@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/runtime/registry"
 )
 
 // sampleReport has one breaking and one compatible change in several
@@ -16,7 +17,7 @@ func sampleReport(t *testing.T) *Report {
 		field("name", "Name", str(), true)), enumType(t, "Color", "enums/color.json", "ColorRed=red"))
 	new := pkg(structType("Thing", "core/thing.json", field("name", "Name", str(), true),
 		field("tags", "Tags", ir.SliceOf(str()), false)), enumType(t, "Color", "enums/color.json", "ColorRed=red", "ColorBlue=blue"))
-	new.Registry.Codes = []*ir.ErrorCode{{Code: "AUTH_MISSING", Recovery: "correctable"}}
+	new.Registry.Codes = registry.ErrorCodes{{Code: "AUTH_MISSING", Recovery: "correctable"}}
 	return Compare(old, new, Side{Version: "1.0.0", Source: "1.0.0"}, Side{Version: "1.1.0", Source: "schemas/1.1.0"})
 }
 

@@ -1,11 +1,10 @@
 package emit
 
 import (
-	"strings"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // newValue renders func() wire.Value { return new(T) }.
@@ -13,9 +12,10 @@ func newValue(t *ir.Type) jen.Code {
 	return jen.Func().Params().Add(wireQ("Value")).Block(jen.Return(jen.New(jen.Id(t.Name))))
 }
 
-// emitRegistry writes the package-level helpers: Decode/DecodeExact, the
-// schema index, the tool and error-code tables and the details map.
+// emitRegistry writes the package-level helpers: the runtime handshake,
+// Decode/DecodeExact, the schema index, the details map and the Spec value.
 func emitRegistry(f *jen.File, r *ir.Registry) {
+	emitHandshake(f, wire.GenVersion)
 	f.Comment("// SpecVersion is the AdCP version these types were generated from (\"\" when the tree did not say).")
 	f.Const().Id("SpecVersion").Op("=").Lit(r.Version)
 
@@ -28,9 +28,8 @@ func emitRegistry(f *jen.File, r *ir.Registry) {
 		jen.Return(wireQ("UnmarshalExact").Call(jen.Id("data"), jen.Id("v"))))
 
 	emitIndex(f, r)
-	emitTools(f, r)
-	emitCodes(f, r)
 	emitDetails(f, r)
+	emitSpec(f, r)
 }
 
 const registryPkg = "github.com/adcpgen/adcpgen/runtime/registry"
@@ -55,64 +54,6 @@ func emitIndex(f *jen.File, r *ir.Registry) {
 	f.Func().Id("SchemaRefs").Params().Index().String().Block(jen.Return(jen.Index().String().Values(refs...)))
 }
 
-func emitTools(f *jen.File, r *ir.Registry) {
-	var tools []jen.Code
-	for _, t := range r.Tools {
-		var async []jen.Code
-		for _, a := range t.Async {
-			async = append(async, jen.Values(jen.Dict{jen.Id("Status"): jen.Lit(a.Status), jen.Id("New"): newValue(a.Type)}))
-		}
-		d := jen.Dict{
-			jen.Id("Name"): jen.Lit(t.Name), jen.Id("Protocol"): jen.Lit(t.Protocol),
-			jen.Id("NewRequest"): newValue(t.Request), jen.Id("NewResponse"): newValue(t.Response),
-		}
-		if t.Mutating {
-			d[jen.Id("Mutating")] = jen.True()
-		}
-		if t.Deprecated {
-			d[jen.Id("Deprecated")] = jen.True()
-		}
-		if len(async) > 0 {
-			d[jen.Id("Async")] = jen.Index().Add(registryQ("AsyncResponse")).Values(async...)
-		}
-		tools = append(tools, jen.Values(d))
-	}
-	f.Var().Id("tools").Op("=").Add(registryQ("Tools")).Values(tools...)
-	f.Comment("// ToolTable lists every tool, sorted by name; " + sourceNote(r) + ".")
-	f.Func().Id("ToolTable").Params().Add(registryQ("Tools")).Block(
-		jen.Return(jen.Append(registryQ("Tools").Parens(jen.Nil()), jen.Id("tools").Op("..."))))
-	f.Comment("// ToolByName returns the tool named name.")
-	f.Func().Id("ToolByName").Params(jen.Id("name").String()).Params(registryQ("Tool"), jen.Bool()).Block(
-		jen.Return(jen.Id("tools").Dot("ByName").Call(jen.Id("name"))))
-}
-
-func sourceNote(r *ir.Registry) string {
-	return "source: " + strings.TrimSuffix(r.Source, ".")
-}
-
-func emitCodes(f *jen.File, r *ir.Registry) {
-	var codes []jen.Code
-	for _, c := range r.Codes {
-		d := jen.Dict{jen.Id("Code"): jen.Lit(c.Code), jen.Id("Recovery"): jen.Lit(c.Recovery)}
-		if c.Description != "" {
-			d[jen.Id("Description")] = jen.Lit(c.Description)
-		}
-		if c.Deprecated {
-			d[jen.Id("Deprecated")] = jen.True()
-		}
-		codes = append(codes, jen.Values(d))
-	}
-	f.Var().Id("errorCodes").Op("=").Add(registryQ("ErrorCodes")).Values(codes...)
-	f.Comment("// ErrorCodeTable lists the standard error codes, sorted; " + sourceNote(r) + ".")
-	f.Func().Id("ErrorCodeTable").Params().Add(registryQ("ErrorCodes")).Block(
-		jen.Return(jen.Append(registryQ("ErrorCodes").Parens(jen.Nil()), jen.Id("errorCodes").Op("..."))))
-	f.Comment("// RecoveryForCode returns the recovery class the spec gives a code.")
-	f.Func().Id("RecoveryForCode").Params(jen.Id("code").String()).Params(jen.Qual(registryPkg, "Recovery"), jen.Bool()).Block(
-		jen.Return(jen.Id("errorCodes").Dot("Recovery").Call(jen.Id("code"))))
-	f.Comment("// DefaultUnknownRecovery is the recovery class the spec gives codes it does not list")
-	f.Comment("// (\"\" when it says nothing).")
-	f.Const().Id("DefaultUnknownRecovery").Op("=").Lit(r.DefaultUnknownRecovery)
-}
 func emitDetails(f *jen.File, r *ir.Registry) {
 	f.Comment("// ErrorDetails is implemented by the error-details types.")
 	f.Type().Id("ErrorDetails").Interface(

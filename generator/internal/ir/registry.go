@@ -1,17 +1,25 @@
 package ir
 
+import "github.com/adcpgen/adcpgen/runtime/registry"
+
 // Registry is what the spec's manifest (or, without one, the tree's layout)
-// says about tools and error codes.
+// says about tools, error codes and webhook results: the content of the
+// generated package's Spec value.
 type Registry struct {
 	// Source says where the registry came from ("schemas/manifest.json", or
 	// "derived from the tree layout").
 	Source string
 	Tools  []*Tool
-	Codes  []*ErrorCode
-	// DefaultUnknownRecovery is the manifest's recovery for codes it does not
-	// list ("" when it says nothing).
-	DefaultUnknownRecovery string
-	Details                []*DetailsEntry
+	// Codes is the error-code table, sorted by code: the runtime's own table
+	// type, so the generated package and the runtime cannot disagree on it.
+	Codes registry.ErrorCodes
+	// UnknownRecovery is the manifest's
+	// error_code_policy.default_unknown_recovery ("" when it says nothing).
+	UnknownRecovery registry.Recovery
+	Details         []*DetailsEntry
+	// WebhookResults are the manifest's task_result_resolution entries
+	// whose schema has a type, sorted by task type.
+	WebhookResults []*WebhookResult
 	// Index maps schema references ("core/error.json#",
 	// "core/error.json#/definitions/issue") to their types.
 	Index []*IndexEntry
@@ -23,27 +31,31 @@ type Registry struct {
 
 // Tool is one AdCP task.
 type Tool struct {
-	Name       string
-	Protocol   string
-	Mutating   bool
-	Request    *Type
-	Response   *Type
-	Async      []*AsyncResponse
-	Deprecated bool
+	Name                string
+	Protocol            string
+	Mutating            bool
+	IdempotencyRequired bool
+	// RequestSchema and ResponseSchema are tree paths.
+	RequestSchema  string
+	ResponseSchema string
+	Request        *Type
+	Response       *Type
+	Async          []*AsyncResponse
+	Deprecated     bool
 }
 
 // AsyncResponse is the response type a tool returns for an interim status.
 type AsyncResponse struct {
 	Status string // "submitted", "working", "input-required"
+	Schema string // tree path
 	Type   *Type
 }
 
-// ErrorCode is one standard error code.
-type ErrorCode struct {
-	Code        string
-	Recovery    string // transient, correctable or terminal
-	Description string
-	Deprecated  bool
+// WebhookResult is the terminal result type of one webhook task type.
+type WebhookResult struct {
+	TaskType string
+	Schema   string // tree path
+	Type     *Type
 }
 
 // DetailsEntry maps an error code to its details type.

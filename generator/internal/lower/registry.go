@@ -1,7 +1,6 @@
 package lower
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
@@ -12,28 +11,8 @@ import (
 	"github.com/adcpgen/adcpgen/generator/internal/jsonsrc"
 	"github.com/adcpgen/adcpgen/generator/internal/load"
 	"github.com/adcpgen/adcpgen/generator/internal/schema"
+	"github.com/adcpgen/adcpgen/runtime/registry"
 )
-
-// manifest is the part of schemas/manifest.json the registries use.
-type manifest struct {
-	Tools map[string]struct {
-		Protocol     string   `json:"protocol"`
-		Mutating     bool     `json:"mutating"`
-		Request      string   `json:"request_schema"`
-		Response     string   `json:"response_schema"`
-		Async        []string `json:"async_response_schemas"`
-		DeprecatedIn string   `json:"deprecated_in"`
-		Deprecated   bool     `json:"deprecated"`
-	} `json:"tools"`
-	Codes map[string]struct {
-		Recovery    string `json:"recovery"`
-		Description string `json:"description"`
-		Deprecated  bool   `json:"deprecated"`
-	} `json:"error_codes"`
-	Policy struct {
-		DefaultUnknownRecovery string `json:"default_unknown_recovery"`
-	} `json:"error_code_policy"`
-}
 
 // detailsExceptions are the error-details files whose name does not follow
 // kebab-case(code).json (see the spec README).
@@ -70,37 +49,19 @@ func BuildRegistry(set *load.Set, pkg *ir.Package) (*ir.Registry, error) {
 		return nil
 	}
 	r := &ir.Registry{}
-	if data, ok := set.Data["manifest.json"]; ok {
-		var m manifest
-		if err := json.Unmarshal(data, &m); err != nil {
-			return nil, schema.Errorf(schema.Loc{File: "manifest.json"}, "unreadable manifest: %v", err)
+	if data, ok := set.Data[registry.ManifestName]; ok {
+		m, err := registry.ParseManifest(data, registry.ManifestName)
+		if err != nil {
+			return nil, err
 		}
 		r.Source = "schemas/manifest.json"
-		r.DefaultUnknownRecovery = m.Policy.DefaultUnknownRecovery
-		for _, name := range sortedKeys(m.Tools) {
-			mt := m.Tools[name]
-			tool := &ir.Tool{Name: name, Protocol: mt.Protocol, Mutating: mt.Mutating,
-				Request: typeOf(mt.Request), Response: typeOf(mt.Response),
-				Deprecated: mt.Deprecated || mt.DeprecatedIn != ""}
-			if tool.Request == nil || tool.Response == nil {
-				continue
-			}
-			for _, a := range mt.Async {
-				if t := typeOf(a); t != nil {
-					tool.Async = append(tool.Async, &ir.AsyncResponse{Status: asyncStatus(a), Type: t})
-				}
-			}
-			r.Tools = append(r.Tools, tool)
-		}
-		for _, code := range sortedKeys(m.Codes) {
-			mc := m.Codes[code]
-			r.Codes = append(r.Codes, &ir.ErrorCode{Code: code, Recovery: mc.Recovery, Description: mc.Description,
-				Deprecated: mc.Deprecated || strings.HasPrefix(mc.Description, "**Deprecated**")})
-		}
+		fromManifest(m, r, typeOf)
 	} else {
 		r.Source = "derived from the tree layout, which has no schemas/manifest.json"
 		deriveTools(set, r, typeOf)
-		deriveCodes(set, r)
+		if err := deriveCodes(set, r); err != nil {
+			return nil, err
+		}
 	}
 	deriveDetails(set, r, typeOf)
 	r.Version = set.Tree.Version
@@ -128,13 +89,31 @@ func buildIndex(set *load.Set, pkg *ir.Package, r *ir.Registry, typeOf func(stri
 	sort.Slice(r.Index, func(i, j int) bool { return r.Index[i].Ref < r.Index[j].Ref })
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// fromManifest copies the manifest's tables, keeping the entries whose
+// schemas have types (a tool needs both its request and its response).
+func fromManifest(m *registry.Manifest, r *ir.Registry, typeOf func(string) *ir.Type) {
+	r.UnknownRecovery = m.UnknownRecovery
+	r.Codes = m.CodeTable()
+	for _, mt := range m.Tools {
+		tool := &ir.Tool{Name: mt.Name, Protocol: mt.Protocol, Mutating: mt.Mutating,
+			IdempotencyRequired: mt.IdempotencyRequired, Deprecated: mt.Deprecated,
+			RequestSchema: mt.RequestSchema, ResponseSchema: mt.ResponseSchema,
+			Request: typeOf(mt.RequestSchema), Response: typeOf(mt.ResponseSchema)}
+		if tool.Request == nil || tool.Response == nil {
+			continue
+		}
+		for _, a := range mt.AsyncSchemas {
+			if t := typeOf(a); t != nil {
+				tool.Async = append(tool.Async, &ir.AsyncResponse{Status: asyncStatus(a), Schema: a, Type: t})
+			}
+		}
+		r.Tools = append(r.Tools, tool)
 	}
-	sort.Strings(keys)
-	return keys
+	for _, res := range m.Results {
+		if t := typeOf(res.Schema); t != nil {
+			r.WebhookResults = append(r.WebhookResults, &ir.WebhookResult{TaskType: res.TaskType, Schema: res.Schema, Type: t})
+		}
+	}
 }
 
 // asyncStatus reads the status from "<tool>-async-response-<status>.json".
@@ -160,7 +139,8 @@ func deriveTools(set *load.Set, r *ir.Registry, typeOf func(string) *ir.Type) {
 			continue
 		}
 		name := strings.ReplaceAll(path.Base(stem), "-", "_")
-		tool := &ir.Tool{Name: name, Protocol: path.Dir(d.Path), Request: req, Response: resp}
+		tool := &ir.Tool{Name: name, Protocol: path.Dir(d.Path), Request: req, Response: resp,
+			RequestSchema: d.Path, ResponseSchema: stem + "-response.json"}
 		if prev := byName[name]; prev != nil {
 			// Later manifests list the media-buy copy of a tool defined twice.
 			keep, drop := prev, tool
@@ -179,8 +159,9 @@ func deriveTools(set *load.Set, r *ir.Registry, typeOf func(string) *ir.Type) {
 			}
 		}
 		for _, status := range []string{"input-required", "submitted", "working"} {
-			if t := typeOf(stem + "-async-response-" + status + ".json"); t != nil {
-				tool.Async = append(tool.Async, &ir.AsyncResponse{Status: status, Type: t})
+			p := stem + "-async-response-" + status + ".json"
+			if t := typeOf(p); t != nil {
+				tool.Async = append(tool.Async, &ir.AsyncResponse{Status: status, Schema: p, Type: t})
 			}
 		}
 		byName[name] = tool
@@ -193,11 +174,12 @@ func deriveTools(set *load.Set, r *ir.Registry, typeOf func(string) *ir.Type) {
 }
 
 // deriveCodes reads enums/error-code.json and its enumMetadata recovery.
-func deriveCodes(set *load.Set, r *ir.Registry) {
-	d := set.Doc("enums/error-code.json")
+func deriveCodes(set *load.Set, r *ir.Registry) error {
+	const file = "enums/error-code.json"
+	d := set.Doc(file)
 	if d == nil {
-		r.Missing = append(r.Missing, "error codes: the tree has neither a manifest nor enums/error-code.json")
-		return
+		r.Missing = append(r.Missing, "error codes: the tree has neither a manifest nor "+file)
+		return nil
 	}
 	meta := d.Source.Get("enumMetadata")
 	descs := d.Source.Get("enumDescriptions")
@@ -212,16 +194,20 @@ func deriveCodes(set *load.Set, r *ir.Registry) {
 		if v.Node.Kind != jsonsrc.String {
 			continue
 		}
-		code := &ir.ErrorCode{Code: v.Node.Str, Deprecated: deprecated[v.Node.Str]}
+		code := registry.ErrorCode{Code: v.Node.Str, Deprecated: deprecated[v.Node.Str]}
 		if desc := descs.Get(code.Code); desc != nil && desc.Kind == jsonsrc.String {
 			code.Description = desc.Str
 		}
 		if rec := meta.Get(code.Code).Get("recovery"); rec != nil && rec.Kind == jsonsrc.String {
-			code.Recovery = rec.Str
+			code.Recovery = registry.Recovery(rec.Str)
+			if !code.Recovery.Valid() {
+				return schema.Errorf(schema.Loc{File: file}.Child("enumMetadata", code.Code, "recovery"),
+					"%q is not transient, correctable or terminal", rec.Str)
+			}
 		} else if m := recoveryProse.FindStringSubmatch(code.Description); m != nil {
 			// Before enumMetadata existed the class was only in the prose,
 			// which the spec calls normative.
-			code.Recovery = m[1]
+			code.Recovery = registry.Recovery(m[1])
 			fromProse++
 		} else {
 			noRecovery++
@@ -235,6 +221,7 @@ func deriveCodes(set *load.Set, r *ir.Registry) {
 	if noRecovery > 0 {
 		r.Missing = append(r.Missing, fmt.Sprintf("error codes: %d of %d codes have no recovery class (no manifest, no enumMetadata)", noRecovery, len(r.Codes)))
 	}
+	return nil
 }
 
 // deriveDetails maps codes to error-details types by file name.

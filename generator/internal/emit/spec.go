@@ -1,0 +1,128 @@
+package emit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+)
+
+// recoveryConst names the registry constant of a recovery class.
+var recoveryConst = map[registry.Recovery]string{
+	registry.Transient:   "Transient",
+	registry.Correctable: "Correctable",
+	registry.Terminal:    "Terminal",
+}
+
+// emitSpec writes the package's registry.Spec: one unexported value built
+// at initialisation and the exported Spec function returning it.
+func emitSpec(f *jen.File, r *ir.Registry) {
+	cfg := jen.Dict{
+		jen.Id("Version"):     jen.Id("SpecVersion"),
+		jen.Id("Tools"):       registryQ("Tools").Values(toolValues(r)...),
+		jen.Id("Codes"):       registryQ("ErrorCodes").Values(codeValues(r)...),
+		jen.Id("NewDetails"):  newDetailsFunc(),
+		jen.Id("NewBySchema"): jen.Id("NewBySchema"),
+	}
+	if r.UnknownRecovery != "" {
+		cfg[jen.Id("UnknownRecovery")] = recoveryQ(r.UnknownRecovery)
+	}
+	if len(r.WebhookResults) > 0 {
+		var results []jen.Code
+		for _, w := range r.WebhookResults {
+			results = append(results, jen.Values(jen.Dict{
+				jen.Id("TaskType"): jen.Lit(w.TaskType), jen.Id("Schema"): jen.Lit(w.Schema), jen.Id("New"): newValue(w.Type),
+			}))
+		}
+		cfg[jen.Id("WebhookResults")] = jen.Index().Add(registryQ("WebhookResult")).Values(results...)
+	}
+	f.Var().Id("spec").Op("=").Add(registryQ("NewSpec")).Call(registryQ("SpecConfig").Values(cfg))
+
+	what := "the schemas this package was generated from (their tree names no version)"
+	if r.Version != "" {
+		what = fmt.Sprintf("AdCP %s, the version this package was generated from", r.Version)
+	}
+	f.Comment("// Spec describes " + what + ":")
+	f.Comment("// tools, error codes and their recovery classes, the class of unlisted codes,")
+	f.Comment("// error-details and webhook result types. It is the value the runtime takes")
+	f.Comment("// wherever behaviour depends on the spec version; it is immutable.")
+	f.Comment("// Tables " + sourceNote(r) + ".")
+	f.Func().Id("Spec").Params().Op("*").Add(registryQ("Spec")).Block(jen.Return(jen.Id("spec")))
+}
+
+func sourceNote(r *ir.Registry) string {
+	if r.Source == "schemas/manifest.json" {
+		return "from " + r.Source
+	}
+	return strings.TrimSuffix(r.Source, ".")
+}
+
+func recoveryQ(rec registry.Recovery) *jen.Statement {
+	if name, ok := recoveryConst[rec]; ok {
+		return registryQ(name)
+	}
+	// Lowering lets only the three classes through; anything else stays visible.
+	return registryQ("Recovery").Call(jen.Lit(string(rec)))
+}
+
+func toolValues(r *ir.Registry) []jen.Code {
+	var tools []jen.Code
+	for _, t := range r.Tools {
+		d := jen.Dict{
+			jen.Id("Name"): jen.Lit(t.Name), jen.Id("Protocol"): jen.Lit(t.Protocol),
+			jen.Id("RequestSchema"): jen.Lit(t.RequestSchema), jen.Id("ResponseSchema"): jen.Lit(t.ResponseSchema),
+			jen.Id("NewRequest"): newValue(t.Request), jen.Id("NewResponse"): newValue(t.Response),
+		}
+		if t.Mutating {
+			d[jen.Id("Mutating")] = jen.True()
+		}
+		if t.IdempotencyRequired {
+			d[jen.Id("IdempotencyRequired")] = jen.True()
+		}
+		if t.Deprecated {
+			d[jen.Id("Deprecated")] = jen.True()
+		}
+		var async []jen.Code
+		for _, a := range t.Async {
+			async = append(async, jen.Values(jen.Dict{
+				jen.Id("Status"): jen.Lit(a.Status), jen.Id("Schema"): jen.Lit(a.Schema), jen.Id("New"): newValue(a.Type),
+			}))
+		}
+		if len(async) > 0 {
+			d[jen.Id("Async")] = jen.Index().Add(registryQ("AsyncResponse")).Values(async...)
+		}
+		tools = append(tools, jen.Values(d))
+	}
+	return tools
+}
+
+func codeValues(r *ir.Registry) []jen.Code {
+	var codes []jen.Code
+	for _, c := range r.Codes {
+		d := jen.Dict{jen.Id("Code"): jen.Lit(c.Code)}
+		if c.Recovery != "" {
+			d[jen.Id("Recovery")] = recoveryQ(c.Recovery)
+		}
+		if c.Description != "" {
+			d[jen.Id("Description")] = jen.Lit(c.Description)
+		}
+		if c.Deprecated {
+			d[jen.Id("Deprecated")] = jen.True()
+		}
+		codes = append(codes, jen.Values(d))
+	}
+	return codes
+}
+
+// newDetailsFunc adapts NewErrorDetails to the Spec's untyped form, keeping
+// "no shape" a nil wire.Value.
+func newDetailsFunc() jen.Code {
+	return jen.Func().Params(jen.Id("code").String()).Add(wireQ("Value")).Block(
+		jen.If(jen.Id("d").Op(":=").Id("NewErrorDetails").Call(jen.Id("code")), jen.Id("d").Op("!=").Nil()).Block(
+			jen.Return(jen.Id("d"))),
+		jen.Return(jen.Nil()),
+	)
+}
