@@ -14,4 +14,4 @@ import "embed"
 var FS embed.FS
 
 // Version labels this tree in generated provenance.
-const Version = "adcpgen-core-1"
+const Version = "adcpgen-core-2"

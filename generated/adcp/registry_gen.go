@@ -18,7 +18,7 @@ const (
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
-const SpecVersion = "adcpgen-core-1"
+const SpecVersion = "adcpgen-core-2"
 
 // Decode decodes data into v strictly: see package wire for what is rejected.
 func Decode(data []byte, v wire.Decodable) error {
@@ -125,11 +125,20 @@ var spec = registry.NewSpec(registry.SpecConfig{
 		Code:     "ACCOUNT_AMBIGUOUS",
 		Recovery: registry.Correctable,
 	}, {
+		Code:     "ACCOUNT_IDENTITY_CONFLICT",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "ACCOUNT_MOVED",
+		Recovery: registry.Correctable,
+	}, {
 		Code:     "ACCOUNT_NOT_FOUND",
 		Recovery: registry.Terminal,
 	}, {
 		Code:     "ACCOUNT_PAYMENT_REQUIRED",
 		Recovery: registry.Terminal,
+	}, {
+		Code:     "ACCOUNT_REQUIRED",
+		Recovery: registry.Correctable,
 	}, {
 		Code:     "ACCOUNT_SETUP_REQUIRED",
 		Recovery: registry.Correctable,
@@ -137,8 +146,26 @@ var spec = registry.NewSpec(registry.SpecConfig{
 		Code:     "ACCOUNT_SUSPENDED",
 		Recovery: registry.Terminal,
 	}, {
+		Code:     "ACTION_NOT_ALLOWED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "AGENT_BLOCKED",
+		Recovery: registry.Terminal,
+	}, {
+		Code:     "AGENT_SUSPENDED",
+		Recovery: registry.Terminal,
+	}, {
+		Code:     "AMBIGUOUS_BIDDING_POLICY",
+		Recovery: registry.Correctable,
+	}, {
 		Code:     "AUDIENCE_TOO_SMALL",
 		Recovery: registry.Correctable,
+	}, {
+		Code:     "AUTHORIZATION_REQUIRED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "AUTH_INVALID",
+		Recovery: registry.Terminal,
 	}, {
 		Code:     "AUTH_MISSING",
 		Recovery: registry.Correctable,
@@ -147,25 +174,172 @@ var spec = registry.NewSpec(registry.SpecConfig{
 		Deprecated: true,
 		Recovery:   registry.Correctable,
 	}, {
+		Code:     "BIDDING_PLACEMENT_CONFLICT",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "BILLING_NOT_PERMITTED_FOR_AGENT",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "BILLING_NOT_SUPPORTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "BILLING_OUT_OF_BAND",
+		Recovery: registry.Terminal,
+	}, {
+		Code:     "BRAND_REQUIRED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "BUDGET_CAP_REACHED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "BUDGET_EXCEEDED",
+		Recovery: registry.Correctable,
+	}, {
 		Code:     "BUDGET_EXHAUSTED",
 		Recovery: registry.Terminal,
 	}, {
 		Code:     "BUDGET_TOO_LOW",
 		Recovery: registry.Correctable,
 	}, {
+		Code:     "CAMPAIGN_SUSPENDED",
+		Recovery: registry.Transient,
+	}, {
+		Code:     "CATALOG_LIMIT_EXCEEDED",
+		Recovery: registry.Correctable,
+	}, {
 		Code:     "COMPLIANCE_UNSATISFIED",
 		Recovery: registry.Correctable,
+	}, {
+		Code:     "CONFIGURATION_ERROR",
+		Recovery: registry.Terminal,
 	}, {
 		Code:     "CONFLICT",
 		Recovery: registry.Transient,
 	}, {
+		Code:     "CONFLICTING_SELECTORS",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "CREATIVE_DEADLINE_EXCEEDED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "CREATIVE_INACCESSIBLE",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "CREATIVE_LOCALE_NOT_ACCEPTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "CREATIVE_NOT_FOUND",
+		Recovery: registry.Correctable,
+	}, {
 		Code:     "CREATIVE_REJECTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "CREATIVE_VALUE_NOT_ALLOWED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "CREDENTIAL_IN_ARGS",
+		Recovery: registry.Terminal,
+	}, {
+		Code:     "EVALUATOR_AGENT_NOT_ACCEPTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "FEED_FETCH_FAILED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "FIELD_NOT_PERMITTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "FORMAT_DECLARATION_DIVERGENT",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "FORMAT_DECLARATION_V1_AMBIGUOUS",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "FORMAT_DECLARATION_V1_LOSSY_MULTI_SIZE",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "FORMAT_NOT_SUPPORTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "FORMAT_OPTION_UNRESOLVED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "FORMAT_PROJECTION_FAILED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "GOVERNANCE_DENIED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "GOVERNANCE_UNAVAILABLE",
+		Recovery: registry.Transient,
+	}, {
+		Code:     "IDEMPOTENCY_CONFLICT",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "IDEMPOTENCY_EXPIRED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "IDEMPOTENCY_IN_FLIGHT",
+		Recovery: registry.Transient,
+	}, {
+		Code:     "INVALID_FEED_FORMAT",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "INVALID_PRICING_OPTION",
 		Recovery: registry.Correctable,
 	}, {
 		Code:     "INVALID_REQUEST",
 		Recovery: registry.Correctable,
 	}, {
+		Code:     "INVALID_STATE",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "INVALID_USAGE_DATA",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "IO_REQUIRED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "ITEM_VALIDATION_FAILED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "MEDIA_BUY_NOT_FOUND",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "MULTI_FINALIZE_UNSUPPORTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "NOT_CANCELLABLE",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PACKAGE_NOT_FOUND",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PAYMENT_TERMS_NOT_SUPPORTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PERMISSION_DENIED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PIXEL_TRACKER_LOSSY_DOWNGRADE",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PIXEL_TRACKER_UPGRADE_INFERRED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PLACE_TARGET_UNAVAILABLE",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PLAN_NOT_FOUND",
+		Recovery: registry.Correctable,
+	}, {
 		Code:     "POLICY_VIOLATION",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PRIVATE_FIELD_IN_PUBLIC_PLACEMENT",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PRODUCT_EXPIRED",
 		Recovery: registry.Correctable,
 	}, {
 		Code:     "PRODUCT_NOT_FOUND",
@@ -177,13 +351,103 @@ var spec = registry.NewSpec(registry.SpecConfig{
 		Code:     "PROPOSAL_EXPIRED",
 		Recovery: registry.Correctable,
 	}, {
+		Code:     "PROPOSAL_NOT_COMMITTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PROPOSAL_NOT_FOUND",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PROVENANCE_CLAIM_CONTRADICTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PROVENANCE_DIGITAL_SOURCE_TYPE_MISSING",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PROVENANCE_DISCLOSURE_MISSING",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PROVENANCE_EMBEDDED_MISSING",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PROVENANCE_REQUIRED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PROVENANCE_SYNTHETIC_DEPICTION_MISSING",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "PROVENANCE_VERIFIER_NOT_ACCEPTED",
+		Recovery: registry.Correctable,
+	}, {
 		Code:     "RATE_LIMITED",
 		Recovery: registry.Transient,
+	}, {
+		Code:     "READ_ONLY_SCOPE",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "REFERENCE_NOT_FOUND",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "REQUOTE_REQUIRED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "SCOPE_INSUFFICIENT",
+		Recovery: registry.Correctable,
 	}, {
 		Code:     "SERVICE_UNAVAILABLE",
 		Recovery: registry.Transient,
 	}, {
+		Code:     "SESSION_NOT_FOUND",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "SESSION_TERMINATED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "SIGNAL_NOT_FOUND",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "SIGNAL_TARGETING_INCOMPATIBLE",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "SIGNED_RESPONSE_ENVELOPE_EXPIRED",
+		Recovery: registry.Transient,
+	}, {
+		Code:     "SIGNED_RESPONSE_REQUEST_HASH_MISMATCH",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "SIGNED_RESPONSE_TENANT_MISMATCH",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "STALE_RESPONSE",
+		Recovery: registry.Transient,
+	}, {
+		Code:     "TERMS_REJECTED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "UNPRICEABLE_OUTPUT",
+		Recovery: registry.Correctable,
+	}, {
 		Code:     "UNSUPPORTED_FEATURE",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "UNSUPPORTED_GRANULARITY",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "UNSUPPORTED_PROVISIONING",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "VALIDATION_ERROR",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "VAST_PARSE_FAILED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "VAST_VERSION_MISMATCH",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "VAST_WRAPPER_DEPTH_EXCEEDED",
+		Recovery: registry.Correctable,
+	}, {
+		Code:     "VERSION_UNSUPPORTED",
 		Recovery: registry.Correctable,
 	}},
 	NewBySchema: NewBySchema,
@@ -197,7 +461,7 @@ var spec = registry.NewSpec(registry.SpecConfig{
 	Version: SpecVersion,
 })
 
-// Spec describes AdCP adcpgen-core-1, the version this package was generated from:
+// Spec describes the AdCP spec version this package was generated from, adcpgen-core-2:
 // tools, error codes and their recovery classes, the class of unlisted codes,
 // error-details and webhook result types. It is the value the runtime takes
 // wherever behaviour depends on the spec version; it is immutable.

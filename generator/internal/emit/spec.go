@@ -43,7 +43,7 @@ func emitSpec(f *jen.File, r *ir.Registry) {
 
 	what := "the schemas this package was generated from (their tree names no version)"
 	if r.Version != "" {
-		what = fmt.Sprintf("AdCP %s, the version this package was generated from", r.Version)
+		what = fmt.Sprintf("the AdCP spec version this package was generated from, %s", r.Version)
 	}
 	f.Comment("// Spec describes " + what + ":")
 	f.Comment("// tools, error codes and their recovery classes, the class of unlisted codes,")

@@ -91,7 +91,7 @@ var spec = registry.NewSpec(registry.SpecConfig{
 	Version: SpecVersion,
 })
 
-// Spec describes AdCP 1.5.0, the version this package was generated from:
+// Spec describes the AdCP spec version this package was generated from, 1.5.0:
 // tools, error codes and their recovery classes, the class of unlisted codes,
 // error-details and webhook result types. It is the value the runtime takes
 // wherever behaviour depends on the spec version; it is immutable.
