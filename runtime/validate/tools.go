@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/adcpgen/adcpgen/runtime/registry"
 )
 
 // Direction says which side of a tool call a payload is.
@@ -44,26 +45,21 @@ type toolIndex struct {
 // otherwise it applies the naming convention
 // <protocol>/<kebab(tool)>-request.json / -response.json over the tree.
 func loadTools(fsys fs.FS) (*toolIndex, error) {
-	data, err := fs.ReadFile(fsys, "manifest.json")
+	data, err := fs.ReadFile(fsys, registry.ManifestName)
 	if err == nil {
-		var m struct {
-			Tools map[string]struct {
-				Request  string `json:"request_schema"`
-				Response string `json:"response_schema"`
-			} `json:"tools"`
-		}
-		if err := json.Unmarshal(data, &m); err != nil {
-			return nil, fmt.Errorf("manifest.json: %w", err)
+		m, err := registry.ParseManifest(data, registry.ManifestName)
+		if err != nil {
+			return nil, err
 		}
 		if len(m.Tools) > 0 {
 			idx := &toolIndex{fromManifest: true, tools: map[string][2]string{}}
-			for name, t := range m.Tools {
-				idx.tools[name] = [2]string{t.Request, t.Response}
+			for _, t := range m.Tools {
+				idx.tools[t.Name] = [2]string{t.RequestSchema, t.ResponseSchema}
 			}
 			return idx, nil
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("manifest.json: %w", err)
+		return nil, fmt.Errorf("%s: %w", registry.ManifestName, err)
 	}
 	return conventionTools(fsys)
 }
