@@ -1,0 +1,92 @@
+package sellerstore_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+)
+
+func TestCanonical(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+		exclude        []string
+	}{
+		{name: "whitespace removed", in: " { \"a\" : [ 1 , 2 ] ,\n\t\"b\" : { } } ", want: `{"a":[1,2],"b":{}}`},
+		{name: "keys sorted at every depth", in: `{"b":1,"a":{"z":true,"y":null}}`, want: `{"a":{"y":null,"z":true},"b":1}`},
+		{name: "keys sorted by UTF-16 units", in: `{"\ud83d\ude00":1,"\uffff":2,"a":3}`, want: "{\"a\":3,\"\U0001F600\":1,\"\uffff\":2}"},
+		{name: "numbers as written", in: `[1.0,1,1e0,-0,12345678901234567890123,1.50E+2]`, want: `[1.0,1,1e0,-0,12345678901234567890123,1.50E+2]`},
+		{name: "escapes minimal", in: `"\u00e9\/\u0041\n\u001F\u007f\""`, want: "\"é/A\\n\\u001f\u007f\\\"\""},
+		{name: "surrogate pair unescaped", in: `"\uD83D\uDE00"`, want: "\"\U0001F600\""},
+		{name: "escaped key equals plain key", in: `{"\u0061":1}`, want: `{"a":1}`},
+		{name: "top-level members excluded", in: `{"idempotency_key":"k","context":{"x":1},"brief":"b"}`, want: `{"brief":"b"}`, exclude: []string{"idempotency_key", "context"}},
+		{name: "exclusion only at the top", in: `{"a":{"context":1}}`, want: `{"a":{"context":1}}`, exclude: []string{"context"}},
+		{name: "scalars", in: ` "x" `, want: `"x"`},
+		{name: "empty array", in: `[ ]`, want: `[]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := sellerstore.Canonical([]byte(tt.in), tt.exclude...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Fatalf("Canonical(%s) = %s, want %s", tt.in, got, tt.want)
+			}
+			again, err := sellerstore.Canonical(got, tt.exclude...)
+			if err != nil || string(again) != string(got) {
+				t.Fatalf("canonical form is not a fixed point: %s, %v", again, err)
+			}
+		})
+	}
+}
+
+func TestCanonicalRejects(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"empty", ``, "unexpected end"},
+		{"trailing data", `{} {}`, "data after"},
+		{"duplicate key after unescaping", `{"a":1,"\u0061":2}`, `key "a" twice`},
+		{"invalid UTF-8", "\"\xff\"", "invalid UTF-8"},
+		{"lone high surrogate", `"\ud800"`, "lone surrogate"},
+		{"lone low surrogate", `"\udc00x"`, "lone surrogate"},
+		{"leading zero", `01`, "data after"},
+		{"bare dot", `1.`, "malformed number"},
+		{"bare exponent", `1e`, "malformed number"},
+		{"plus sign", `+1`, "invalid JSON value"},
+		{"raw control character", "\"a\tb\"", "control character"},
+		{"bad escape", `"\x"`, "invalid escape"},
+		{"trailing comma", `[1,]`, "invalid JSON value"},
+		{"missing colon", `{"a" 1}`, "want ':'"},
+		{"unterminated", `{"a":"b`, "unterminated string"},
+		{"too deep", strings.Repeat("[", 513) + strings.Repeat("]", 513), "nesting deeper than 512"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := sellerstore.Canonical([]byte(tt.in))
+			if err == nil || !errors.Is(err, sellerstore.ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Canonical(%q) error = %v, want ErrInvalid mentioning %q", tt.in, err, tt.want)
+			}
+		})
+	}
+	deep := strings.Repeat("[", 512) + strings.Repeat("]", 512)
+	if _, err := sellerstore.Canonical([]byte(deep)); err != nil {
+		t.Fatalf("512 levels: %v", err)
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	a, _ := sellerstore.Canonical([]byte(`{"b":[1, 2],"a":"x","idempotency_key":"k1"}`), "idempotency_key")
+	b, _ := sellerstore.Canonical([]byte(`{"a":"x","b":[1,2],"idempotency_key":"k2"}`), "idempotency_key")
+	c, _ := sellerstore.Canonical([]byte(`{"a":"x","b":[1,2.0]}`), "idempotency_key")
+	fa, fb, fc := sellerstore.Fingerprint(a), sellerstore.Fingerprint(b), sellerstore.Fingerprint(c)
+	if fa != fb {
+		t.Errorf("same request, different fingerprints: %s, %s", fa, fb)
+	}
+	if fa == fc {
+		t.Errorf("2 and 2.0 gave one fingerprint %s", fa)
+	}
+	if !strings.HasPrefix(fa, "sha256:") || len(fa) != len("sha256:")+64 {
+		t.Errorf("fingerprint %q is not sha256:<64 hex>", fa)
+	}
+}

@@ -1,0 +1,279 @@
+package sellerstore
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Memory is the in-memory Store, for one process. One mutex guards it; each
+// operation is short and allocation-bound. It grows by one record per
+// idempotency key and one per task, with the stored bytes, until Purge
+// removes them.
+type Memory struct {
+	clock Clock
+
+	mu    sync.Mutex
+	idem  map[IdempotencyKey]*idemRecord
+	tasks map[string]*Task // by id
+}
+
+type idemRecord struct {
+	fingerprint string
+	token       string
+	claimedAt   time.Time
+	leaseUntil  time.Time
+	retention   time.Duration
+	done        bool
+	resp        StoredResponse
+	completedAt time.Time
+	expiresAt   time.Time
+}
+
+// NewMemory returns an empty in-memory store reading time from clock
+// (SystemClock when nil).
+func NewMemory(clock Clock) *Memory {
+	if clock == nil {
+		clock = SystemClock{}
+	}
+	return &Memory{clock: clock, idem: map[IdempotencyKey]*idemRecord{}, tasks: map[string]*Task{}}
+}
+
+var _ Store = (*Memory)(nil)
+
+// Claim implements IdempotencyStore.
+func (m *Memory) Claim(ctx context.Context, req ClaimRequest) (Claim, error) {
+	if err := req.Validate(); err != nil {
+		return Claim{}, err
+	}
+	now := Timestamp(m.clock)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rec := m.idem[req.IdempotencyKey]
+	if rec == nil || (!rec.done && rec.fingerprint == req.Fingerprint && !now.Before(rec.leaseUntil)) {
+		rec = &idemRecord{
+			fingerprint: req.Fingerprint,
+			token:       NewToken(),
+			claimedAt:   now,
+			leaseUntil:  now.Add(req.Lease),
+			retention:   req.Retention,
+		}
+		m.idem[req.IdempotencyKey] = rec
+		return Claim{Outcome: Claimed, Token: rec.token, ClaimedAt: rec.claimedAt, LeaseUntil: rec.leaseUntil}, nil
+	}
+	return rec.classify(req.Fingerprint, now), nil
+}
+
+// classify answers a Claim that found rec and may not take it.
+func (rec *idemRecord) classify(fingerprint string, now time.Time) Claim {
+	switch {
+	case rec.done && !now.Before(rec.expiresAt):
+		return Claim{Outcome: Expired, CompletedAt: rec.completedAt, ExpiresAt: rec.expiresAt}
+	case rec.fingerprint != fingerprint:
+		return Claim{Outcome: Conflict}
+	case rec.done:
+		resp := StoredResponse{Body: bytes.Clone(rec.resp.Body), Status: rec.resp.Status, TaskID: rec.resp.TaskID}
+		return Claim{Outcome: Replay, Response: resp, CompletedAt: rec.completedAt, ExpiresAt: rec.expiresAt}
+	}
+	return Claim{Outcome: InFlight, ClaimedAt: rec.claimedAt, LeaseUntil: rec.leaseUntil}
+}
+
+// held returns the record token holds, or nil.
+func (m *Memory) held(key IdempotencyKey, token string) *idemRecord {
+	rec := m.idem[key]
+	if rec == nil || rec.done || rec.token != token {
+		return nil
+	}
+	return rec
+}
+
+// Renew implements IdempotencyStore.
+func (m *Memory) Renew(ctx context.Context, key IdempotencyKey, token string, lease time.Duration) error {
+	if err := CheckHold(key, token); err != nil {
+		return err
+	}
+	if err := CheckLease(lease); err != nil {
+		return err
+	}
+	now := Timestamp(m.clock)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rec := m.held(key, token)
+	if rec == nil {
+		return ClaimLostError("renew", key)
+	}
+	rec.leaseUntil = now.Add(lease)
+	return nil
+}
+
+// Complete implements IdempotencyStore.
+func (m *Memory) Complete(ctx context.Context, key IdempotencyKey, token string, resp StoredResponse) error {
+	if err := CheckHold(key, token); err != nil {
+		return err
+	}
+	now := Timestamp(m.clock)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rec := m.held(key, token)
+	if rec == nil {
+		return ClaimLostError("complete", key)
+	}
+	rec.done = true
+	rec.resp = StoredResponse{Body: bytes.Clone(resp.Body), Status: resp.Status, TaskID: resp.TaskID}
+	rec.completedAt = now
+	rec.expiresAt = now.Add(rec.retention)
+	return nil
+}
+
+// Release implements IdempotencyStore.
+func (m *Memory) Release(ctx context.Context, key IdempotencyKey, token string) error {
+	if err := CheckHold(key, token); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.held(key, token) == nil {
+		return ClaimLostError("release", key)
+	}
+	delete(m.idem, key)
+	return nil
+}
+
+// CreateTask implements TaskStore.
+func (m *Memory) CreateTask(ctx context.Context, t Task) (Task, error) {
+	if err := t.ValidateNew(); err != nil {
+		return Task{}, err
+	}
+	now := Timestamp(m.clock)
+	t = cloneTask(t)
+	t.CreatedAt, t.UpdatedAt = now, now
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, taken := m.tasks[t.ID]; taken {
+		return Task{}, TaskExistsError(t.ID)
+	}
+	m.tasks[t.ID] = &t
+	return cloneTask(t), nil
+}
+
+// task returns the principal's task or nil.
+func (m *Memory) task(principal, id string) *Task {
+	t := m.tasks[id]
+	if t == nil || t.Principal != principal {
+		return nil
+	}
+	return t
+}
+
+// GetTask implements TaskStore.
+func (m *Memory) GetTask(ctx context.Context, principal, id string) (Task, error) {
+	if err := CheckTaskRef(principal, id); err != nil {
+		return Task{}, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t := m.task(principal, id)
+	if t == nil {
+		return Task{}, TaskNotFoundError(id)
+	}
+	return cloneTask(*t), nil
+}
+
+// UpdateTask implements TaskStore.
+func (m *Memory) UpdateTask(ctx context.Context, principal, id string, u TaskUpdate) (Task, error) {
+	if err := CheckTaskRef(principal, id); err != nil {
+		return Task{}, err
+	}
+	if err := u.Validate(); err != nil {
+		return Task{}, err
+	}
+	now := Timestamp(m.clock)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t := m.task(principal, id)
+	if t == nil {
+		return Task{}, TaskNotFoundError(id)
+	}
+	if !CanTransition(t.Status, u.Status) {
+		return Task{}, TaskFinalError(id, t.Status)
+	}
+	t.Status = u.Status
+	t.UpdatedAt = now
+	if u.Progress != nil {
+		t.Progress = bytes.Clone(u.Progress)
+	}
+	if u.Result != nil {
+		t.Result = bytes.Clone(u.Result)
+	}
+	return cloneTask(*t), nil
+}
+
+// ListTasks implements TaskStore. It scans every task: fine for the
+// in-process default, not for millions of tasks.
+func (m *Memory) ListTasks(ctx context.Context, principal string, q TaskQuery) (TaskPage, error) {
+	if err := CheckPrincipal(principal); err != nil {
+		return TaskPage{}, err
+	}
+	if err := q.Validate(); err != nil {
+		return TaskPage{}, err
+	}
+	size, _ := q.PageSize()
+	var after *TaskCursor
+	if q.Cursor != "" {
+		c, _ := ParseTaskCursor(q.Cursor)
+		after = &c
+	}
+	m.mu.Lock()
+	var hits []Task
+	for _, t := range m.tasks {
+		if t.Principal == principal && q.Matches(*t) && (after == nil || after.Precedes(*t)) {
+			hits = append(hits, *t)
+		}
+	}
+	m.mu.Unlock()
+	slices.SortFunc(hits, func(a, b Task) int {
+		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	var page TaskPage
+	if len(hits) > size {
+		hits = hits[:size]
+		page.Next = CursorAfter(hits[size-1]).String()
+	}
+	for _, t := range hits {
+		page.Tasks = append(page.Tasks, cloneTask(t))
+	}
+	return page, nil
+}
+
+// Purge implements Store.
+func (m *Memory) Purge(ctx context.Context, cutoff time.Time) (Purged, error) {
+	var n Purged
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, rec := range m.idem {
+		if (rec.done && rec.expiresAt.Before(cutoff)) || (!rec.done && rec.leaseUntil.Before(cutoff)) {
+			delete(m.idem, k)
+			n.Idempotency++
+		}
+	}
+	for id, t := range m.tasks {
+		if t.Status.Final() && t.UpdatedAt.Before(cutoff) {
+			delete(m.tasks, id)
+			n.Tasks++
+		}
+	}
+	return n, nil
+}
+
+func cloneTask(t Task) Task {
+	t.PushConfig = bytes.Clone(t.PushConfig)
+	t.Progress = bytes.Clone(t.Progress)
+	t.Result = bytes.Clone(t.Result)
+	return t
+}

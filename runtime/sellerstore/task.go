@@ -1,0 +1,152 @@
+package sellerstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// TaskStore keeps async tasks, scoped by principal.
+type TaskStore interface {
+	// CreateTask stores a new task. The store sets CreatedAt and UpdatedAt
+	// from its clock. An id already taken gives ErrExists.
+	CreateTask(ctx context.Context, t Task) (Task, error)
+	// GetTask returns the principal's task; a missing task and another
+	// principal's give the same ErrNotFound error.
+	GetTask(ctx context.Context, principal, id string) (Task, error)
+	// UpdateTask moves the principal's task to u.Status (ErrTaskFinal when
+	// its status is final) and replaces Progress and Result when u sets them.
+	UpdateTask(ctx context.Context, principal, id string, u TaskUpdate) (Task, error)
+	// ListTasks pages through the principal's tasks, newest first (the
+	// default order of AdCP list_tasks: created_at descending), ties broken
+	// by id descending.
+	ListTasks(ctx context.Context, principal string, q TaskQuery) (TaskPage, error)
+}
+
+// TaskStatus is an AdCP task status (enums/task-status.json).
+type TaskStatus string
+
+// The statuses a seller records. "unknown", also in the AdCP enum, is a
+// reader's verdict on a status it cannot determine, never one a seller
+// stores.
+const (
+	TaskSubmitted     TaskStatus = "submitted"
+	TaskWorking       TaskStatus = "working"
+	TaskInputRequired TaskStatus = "input-required"
+	TaskAuthRequired  TaskStatus = "auth-required"
+	TaskCompleted     TaskStatus = "completed"
+	TaskFailed        TaskStatus = "failed"
+	TaskCanceled      TaskStatus = "canceled"
+	TaskRejected      TaskStatus = "rejected"
+)
+
+// TaskStatuses lists every status a store accepts, interim ones first.
+func TaskStatuses() []TaskStatus {
+	return []TaskStatus{TaskSubmitted, TaskWorking, TaskInputRequired, TaskAuthRequired,
+		TaskCompleted, TaskFailed, TaskCanceled, TaskRejected}
+}
+
+// Known reports whether s is a status a store accepts.
+func (s TaskStatus) Known() bool {
+	switch s {
+	case TaskSubmitted, TaskWorking, TaskInputRequired, TaskAuthRequired,
+		TaskCompleted, TaskFailed, TaskCanceled, TaskRejected:
+		return true
+	}
+	return false
+}
+
+// Final reports whether s ends the task: completed, failed, canceled and
+// rejected are final in AdCP, and a final task never changes again.
+func (s TaskStatus) Final() bool {
+	switch s {
+	case TaskCompleted, TaskFailed, TaskCanceled, TaskRejected:
+		return true
+	}
+	return false
+}
+
+// CanTransition reports whether a task in status from may move to status
+// to: any known status may follow an interim one (including itself, for a
+// progress update); nothing follows a final one.
+func CanTransition(from, to TaskStatus) bool {
+	return from.Known() && to.Known() && !from.Final()
+}
+
+// Task is one async task. Body fields are opaque bytes the framework
+// encoded: PushConfig the buyer's push_notification_config, Progress the
+// latest progress object, Result the final response (or error).
+type Task struct {
+	ID         string
+	Principal  string
+	Tool       string
+	Status     TaskStatus
+	CreatedAt  time.Time
+	UpdatedAt  time.Time // for a final task: when it finished (completed_at)
+	PushConfig []byte
+	Progress   []byte
+	Result     []byte
+}
+
+// ValidateNew reports what CreateTask cannot accept.
+func (t Task) ValidateNew() error {
+	switch {
+	case t.ID == "":
+		return fmt.Errorf("sellerstore: create task: empty id: %w", ErrInvalid)
+	case t.Principal == "":
+		return fmt.Errorf("sellerstore: create task %q: empty principal: %w", t.ID, ErrInvalid)
+	case t.Tool == "":
+		return fmt.Errorf("sellerstore: create task %q: empty tool: %w", t.ID, ErrInvalid)
+	case !t.Status.Known():
+		return fmt.Errorf("sellerstore: create task %q: unknown status %q: %w", t.ID, t.Status, ErrInvalid)
+	}
+	return nil
+}
+
+// TaskUpdate is one UpdateTask. A nil Progress or Result keeps the stored
+// one.
+type TaskUpdate struct {
+	Status   TaskStatus
+	Progress []byte
+	Result   []byte
+}
+
+// Validate reports an unknown status.
+func (u TaskUpdate) Validate() error {
+	if !u.Status.Known() {
+		return fmt.Errorf("sellerstore: update task: unknown status %q: %w", u.Status, ErrInvalid)
+	}
+	return nil
+}
+
+// TaskNotFoundError is the one error for a task that is missing or not the
+// principal's: it names only what the caller sent.
+func TaskNotFoundError(id string) error {
+	return fmt.Errorf("sellerstore: task %q: %w", id, ErrNotFound)
+}
+
+// TaskFinalError is the error of UpdateTask on a final task.
+func TaskFinalError(id string, status TaskStatus) error {
+	return fmt.Errorf("sellerstore: task %q is %s: %w", id, status, ErrTaskFinal)
+}
+
+// CheckPrincipal rejects an empty principal: every record is scoped by one.
+func CheckPrincipal(principal string) error {
+	if principal == "" {
+		return fmt.Errorf("sellerstore: empty principal: %w", ErrInvalid)
+	}
+	return nil
+}
+
+// CheckTaskRef validates the (principal, id) of GetTask and UpdateTask.
+func CheckTaskRef(principal, id string) error {
+	if id == "" {
+		return fmt.Errorf("sellerstore: empty task id: %w", ErrInvalid)
+	}
+	return CheckPrincipal(principal)
+}
+
+// TaskExistsError is the error of CreateTask with an id already taken.
+func TaskExistsError(id string) error {
+	return fmt.Errorf("sellerstore: create task %q: %w", id, ErrExists)
+}

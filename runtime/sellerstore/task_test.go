@@ -1,0 +1,60 @@
+package sellerstore_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+)
+
+func TestCanTransition(t *testing.T) {
+	interim := []sellerstore.TaskStatus{sellerstore.TaskSubmitted, sellerstore.TaskWorking, sellerstore.TaskInputRequired, sellerstore.TaskAuthRequired}
+	final := []sellerstore.TaskStatus{sellerstore.TaskCompleted, sellerstore.TaskFailed, sellerstore.TaskCanceled, sellerstore.TaskRejected}
+	for _, from := range append(interim, final...) {
+		for _, to := range append(interim, final...) {
+			if got, want := sellerstore.CanTransition(from, to), !from.Final(); got != want {
+				t.Errorf("CanTransition(%s, %s) = %v, want %v", from, to, got, want)
+			}
+		}
+		for _, to := range []sellerstore.TaskStatus{"unknown", "", "Completed"} {
+			if sellerstore.CanTransition(from, to) || sellerstore.CanTransition(to, from) {
+				t.Errorf("CanTransition accepts %q with %s", to, from)
+			}
+		}
+	}
+	for _, s := range final {
+		if !s.Final() {
+			t.Errorf("%s is not final", s)
+		}
+	}
+	for _, s := range interim {
+		if s.Final() {
+			t.Errorf("%s is final", s)
+		}
+	}
+}
+
+func TestTaskCursorRoundTrip(t *testing.T) {
+	c := sellerstore.TaskCursor{CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 6000, time.UTC), ID: "id|with|bars"}
+	got, err := sellerstore.ParseTaskCursor(c.String())
+	if err != nil || !got.CreatedAt.Equal(c.CreatedAt) || got.ID != c.ID {
+		t.Fatalf("ParseTaskCursor(%s) = %+v, %v, want %+v", c, got, err, c)
+	}
+	for _, bad := range []string{"", "%%%", "MTIz", "YWJjfGlk"} { // "123" (no id), "abc|id"
+		if _, err := sellerstore.ParseTaskCursor(bad); !errors.Is(err, sellerstore.ErrInvalid) {
+			t.Errorf("ParseTaskCursor(%q) = %v, want ErrInvalid", bad, err)
+		}
+	}
+}
+
+func TestOutcomeString(t *testing.T) {
+	for o, want := range map[sellerstore.Outcome]string{
+		sellerstore.Claimed: "claimed", sellerstore.Replay: "replay", sellerstore.Conflict: "conflict",
+		sellerstore.InFlight: "in-flight", sellerstore.Expired: "expired", 0: "Outcome(0)", 9: "Outcome(9)",
+	} {
+		if got := o.String(); got != want {
+			t.Errorf("Outcome(%d).String() = %q, want %q", int(o), got, want)
+		}
+	}
+}
