@@ -32,15 +32,12 @@ type IdempotencyKey struct {
 	Key       string
 }
 
-// Validate reports an empty field.
+// Validate reports an empty field or one no store can hold (see Task).
 func (k IdempotencyKey) Validate() error {
-	switch {
-	case k.Principal == "":
-		return fmt.Errorf("sellerstore: idempotency key: empty principal: %w", ErrInvalid)
-	case k.Tool == "":
-		return fmt.Errorf("sellerstore: idempotency key: empty tool: %w", ErrInvalid)
-	case k.Key == "":
-		return fmt.Errorf("sellerstore: idempotency key: empty idempotency_key: %w", ErrInvalid)
+	for _, f := range [...]struct{ what, s string }{{"principal", k.Principal}, {"tool", k.Tool}, {"idempotency_key", k.Key}} {
+		if err := checkText(f.what, f.s, true); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -64,9 +61,10 @@ func (r ClaimRequest) Validate() error {
 	if err := r.IdempotencyKey.Validate(); err != nil {
 		return err
 	}
+	if err := checkText("fingerprint", r.Fingerprint, true); err != nil {
+		return err
+	}
 	switch {
-	case r.Fingerprint == "":
-		return fmt.Errorf("sellerstore: claim: empty fingerprint: %w", ErrInvalid)
 	case r.Lease <= 0:
 		return CheckLease(r.Lease)
 	case r.Retention <= 0:
@@ -140,10 +138,15 @@ func CheckHold(key IdempotencyKey, token string) error {
 	if err := key.Validate(); err != nil {
 		return err
 	}
-	if token == "" {
-		return fmt.Errorf("sellerstore: empty claim token: %w", ErrInvalid)
+	return checkText("claim token", token, true)
+}
+
+// Validate reports a status or task id no store can hold.
+func (r StoredResponse) Validate() error {
+	if err := checkText("response status", r.Status, false); err != nil {
+		return err
 	}
-	return nil
+	return checkText("response task id", r.TaskID, false)
 }
 
 // CheckLease validates the lease of Renew.

@@ -56,6 +56,11 @@ func (q TaskQuery) Validate() error {
 			return fmt.Errorf("sellerstore: list tasks: unknown status %q: %w", s, ErrInvalid)
 		}
 	}
+	for _, tool := range q.Tools {
+		if err := checkText("tool", tool, true); err != nil {
+			return err
+		}
+	}
 	if _, err := q.PageSize(); err != nil {
 		return err
 	}
@@ -110,7 +115,7 @@ func ParseTaskCursor(s string) (TaskCursor, error) {
 		return bad()
 	}
 	micros, id, ok := strings.Cut(string(raw), "|")
-	if !ok || id == "" {
+	if !ok || checkText("task id", id, true) != nil {
 		return bad()
 	}
 	n, err := strconv.ParseInt(micros, 10, 64)

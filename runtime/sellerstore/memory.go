@@ -17,20 +17,8 @@ type Memory struct {
 	clock Clock
 
 	mu    sync.Mutex
-	idem  map[IdempotencyKey]*idemRecord
+	idem  map[IdempotencyKey]*Record
 	tasks map[string]*Task // by id
-}
-
-type idemRecord struct {
-	fingerprint string
-	token       string
-	claimedAt   time.Time
-	leaseUntil  time.Time
-	retention   time.Duration
-	done        bool
-	resp        StoredResponse
-	completedAt time.Time
-	expiresAt   time.Time
 }
 
 // NewMemory returns an empty in-memory store reading time from clock
@@ -39,7 +27,7 @@ func NewMemory(clock Clock) *Memory {
 	if clock == nil {
 		clock = SystemClock{}
 	}
-	return &Memory{clock: clock, idem: map[IdempotencyKey]*idemRecord{}, tasks: map[string]*Task{}}
+	return &Memory{clock: clock, idem: map[IdempotencyKey]*Record{}, tasks: map[string]*Task{}}
 }
 
 var _ Store = (*Memory)(nil)
@@ -53,38 +41,24 @@ func (m *Memory) Claim(ctx context.Context, req ClaimRequest) (Claim, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	rec := m.idem[req.IdempotencyKey]
-	if rec == nil || (!rec.done && rec.fingerprint == req.Fingerprint && !now.Before(rec.leaseUntil)) {
-		rec = &idemRecord{
-			fingerprint: req.Fingerprint,
-			token:       NewToken(),
-			claimedAt:   now,
-			leaseUntil:  now.Add(req.Lease),
-			retention:   req.Retention,
-		}
-		m.idem[req.IdempotencyKey] = rec
-		return Claim{Outcome: Claimed, Token: rec.token, ClaimedAt: rec.claimedAt, LeaseUntil: rec.leaseUntil}, nil
+	if rec != nil && !rec.TakeableBy(req.Fingerprint, now) {
+		return rec.Answer(req.Fingerprint, now), nil
 	}
-	return rec.classify(req.Fingerprint, now), nil
-}
-
-// classify answers a Claim that found rec and may not take it.
-func (rec *idemRecord) classify(fingerprint string, now time.Time) Claim {
-	switch {
-	case rec.done && !now.Before(rec.expiresAt):
-		return Claim{Outcome: Expired, CompletedAt: rec.completedAt, ExpiresAt: rec.expiresAt}
-	case rec.fingerprint != fingerprint:
-		return Claim{Outcome: Conflict}
-	case rec.done:
-		resp := StoredResponse{Body: bytes.Clone(rec.resp.Body), Status: rec.resp.Status, TaskID: rec.resp.TaskID}
-		return Claim{Outcome: Replay, Response: resp, CompletedAt: rec.completedAt, ExpiresAt: rec.expiresAt}
+	rec = &Record{
+		Fingerprint: req.Fingerprint,
+		Token:       NewToken(),
+		ClaimedAt:   now,
+		LeaseUntil:  now.Add(req.Lease),
+		Retention:   req.Retention,
 	}
-	return Claim{Outcome: InFlight, ClaimedAt: rec.claimedAt, LeaseUntil: rec.leaseUntil}
+	m.idem[req.IdempotencyKey] = rec
+	return Claim{Outcome: Claimed, Token: rec.Token, ClaimedAt: rec.ClaimedAt, LeaseUntil: rec.LeaseUntil}, nil
 }
 
 // held returns the record token holds, or nil.
-func (m *Memory) held(key IdempotencyKey, token string) *idemRecord {
+func (m *Memory) held(key IdempotencyKey, token string) *Record {
 	rec := m.idem[key]
-	if rec == nil || rec.done || rec.token != token {
+	if rec == nil || rec.Completed || rec.Token != token {
 		return nil
 	}
 	return rec
@@ -105,13 +79,16 @@ func (m *Memory) Renew(ctx context.Context, key IdempotencyKey, token string, le
 	if rec == nil {
 		return ClaimLostError("renew", key)
 	}
-	rec.leaseUntil = now.Add(lease)
+	rec.LeaseUntil = now.Add(lease)
 	return nil
 }
 
 // Complete implements IdempotencyStore.
 func (m *Memory) Complete(ctx context.Context, key IdempotencyKey, token string, resp StoredResponse) error {
 	if err := CheckHold(key, token); err != nil {
+		return err
+	}
+	if err := resp.Validate(); err != nil {
 		return err
 	}
 	now := Timestamp(m.clock)
@@ -121,10 +98,10 @@ func (m *Memory) Complete(ctx context.Context, key IdempotencyKey, token string,
 	if rec == nil {
 		return ClaimLostError("complete", key)
 	}
-	rec.done = true
-	rec.resp = StoredResponse{Body: bytes.Clone(resp.Body), Status: resp.Status, TaskID: resp.TaskID}
-	rec.completedAt = now
-	rec.expiresAt = now.Add(rec.retention)
+	rec.Completed = true
+	rec.Response = StoredResponse{Body: bytes.Clone(resp.Body), Status: resp.Status, TaskID: resp.TaskID}
+	rec.CompletedAt = now
+	rec.ExpiresAt = now.Add(rec.Retention)
 	return nil
 }
 
@@ -253,11 +230,12 @@ func (m *Memory) ListTasks(ctx context.Context, principal string, q TaskQuery) (
 
 // Purge implements Store.
 func (m *Memory) Purge(ctx context.Context, cutoff time.Time) (Purged, error) {
+	cutoff = PurgeCutoff(cutoff)
 	var n Purged
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for k, rec := range m.idem {
-		if (rec.done && rec.expiresAt.Before(cutoff)) || (!rec.done && rec.leaseUntil.Before(cutoff)) {
+		if rec.PurgeableAt(cutoff) {
 			delete(m.idem, k)
 			n.Idempotency++
 		}

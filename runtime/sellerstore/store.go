@@ -35,3 +35,9 @@ func NewToken() string {
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
 	return hex.EncodeToString(b[:])
 }
+
+// PurgeCutoff is the instant Purge compares with: cutoff in UTC, truncated
+// to the microsecond like every time a store records.
+func PurgeCutoff(cutoff time.Time) time.Time {
+	return cutoff.UTC().Truncate(time.Microsecond)
+}

@@ -88,16 +88,16 @@ type Task struct {
 	Result     []byte
 }
 
-// ValidateNew reports what CreateTask cannot accept.
+// ValidateNew reports what CreateTask cannot accept: an empty id,
+// principal or tool, a string that is not UTF-8 or holds NUL (no SQL text
+// column can), an unknown status.
 func (t Task) ValidateNew() error {
-	switch {
-	case t.ID == "":
-		return fmt.Errorf("sellerstore: create task: empty id: %w", ErrInvalid)
-	case t.Principal == "":
-		return fmt.Errorf("sellerstore: create task %q: empty principal: %w", t.ID, ErrInvalid)
-	case t.Tool == "":
-		return fmt.Errorf("sellerstore: create task %q: empty tool: %w", t.ID, ErrInvalid)
-	case !t.Status.Known():
+	for _, f := range [...]struct{ what, s string }{{"task id", t.ID}, {"principal", t.Principal}, {"tool", t.Tool}} {
+		if err := checkText(f.what, f.s, true); err != nil {
+			return err
+		}
+	}
+	if !t.Status.Known() {
 		return fmt.Errorf("sellerstore: create task %q: unknown status %q: %w", t.ID, t.Status, ErrInvalid)
 	}
 	return nil
@@ -130,18 +130,16 @@ func TaskFinalError(id string, status TaskStatus) error {
 	return fmt.Errorf("sellerstore: task %q is %s: %w", id, status, ErrTaskFinal)
 }
 
-// CheckPrincipal rejects an empty principal: every record is scoped by one.
+// CheckPrincipal rejects an empty or malformed principal: every record is
+// scoped by one.
 func CheckPrincipal(principal string) error {
-	if principal == "" {
-		return fmt.Errorf("sellerstore: empty principal: %w", ErrInvalid)
-	}
-	return nil
+	return checkText("principal", principal, true)
 }
 
 // CheckTaskRef validates the (principal, id) of GetTask and UpdateTask.
 func CheckTaskRef(principal, id string) error {
-	if id == "" {
-		return fmt.Errorf("sellerstore: empty task id: %w", ErrInvalid)
+	if err := checkText("task id", id, true); err != nil {
+		return err
 	}
 	return CheckPrincipal(principal)
 }

@@ -234,6 +234,8 @@ var idempotencyTests = []storeTest{
 			func(r *sellerstore.ClaimRequest) { r.Tool = "" },
 			func(r *sellerstore.ClaimRequest) { r.Key = "" },
 			func(r *sellerstore.ClaimRequest) { r.Fingerprint = "" },
+			func(r *sellerstore.ClaimRequest) { r.Key = "k\x00" },
+			func(r *sellerstore.ClaimRequest) { r.Principal = "p\xff" },
 			func(r *sellerstore.ClaimRequest) { r.Lease = 0 },
 			func(r *sellerstore.ClaimRequest) { r.Retention = -time.Second },
 		} {
@@ -244,6 +246,7 @@ var idempotencyTests = []storeTest{
 		}
 		key := request("p1", "k1", fpA).IdempotencyKey
 		wantErr(t, "Complete without token", s.Complete(ctx, key, "", stored), sellerstore.ErrInvalid)
+		wantErr(t, "Complete with a NUL in the task id", s.Complete(ctx, key, "x", sellerstore.StoredResponse{TaskID: "t\x00"}), sellerstore.ErrInvalid)
 		wantErr(t, "Release without principal", s.Release(ctx, sellerstore.IdempotencyKey{Tool: "t", Key: "k"}, "x"), sellerstore.ErrInvalid)
 	}},
 }

@@ -167,6 +167,8 @@ var taskTests = []storeTest{
 			newTask("p1", "", sellerstore.TaskWorking),
 			newTask("p1", "task-2", "unknown"),
 			newTask("p1", "task-2", ""),
+			newTask("p1", "task-\x00", sellerstore.TaskWorking),
+			newTask("p\xc3", "task-2", sellerstore.TaskWorking),
 			{ID: "task-2", Principal: "p1", Status: sellerstore.TaskWorking},
 		} {
 			_, err := s.CreateTask(ctx, bad)

@@ -1,0 +1,27 @@
+// Package pgstore is a sellerstore.Store in PostgreSQL, for sellers running
+// more than one replica. It lives in its own Go module so the adcpgen module
+// needs no database driver.
+//
+//	pool, err := pgxpool.New(ctx, dsn)
+//	store := pgstore.New(pool, nil)
+//	err = store.Migrate(ctx) // once at start-up; safe from every replica at once
+//
+// Claim is one INSERT ... ON CONFLICT DO UPDATE: PostgreSQL's row lock on
+// the primary key makes exactly one of any number of concurrent claims,
+// from any number of replicas, win a key.
+//
+// Time comes from the injected Clock (the machine's by default), never from
+// the database's now(): the store then behaves as sellerstore.Memory does
+// under the same clock, and the conformance suite drives leases and replay
+// windows without sleeping. Replicas should keep their clocks synchronised
+// (NTP); a lease must be much longer than the skew between them.
+//
+// Its tests run the sellerstore conformance suite (storetest) against a
+// real server: the one $ADCPGEN_TEST_PG names (a role that may CREATE
+// DATABASE; the tests use and drop a database of their own), else a
+// throwaway cluster they start with initdb and pg_ctl on a unix socket
+// (as the postgres user when run as root) and delete. Without either they
+// skip, saying why; with ADCP_REQUIRE_PG=1 they fail instead. From the
+// repository root: make test-pgstore, or .ci/postgres.sh, which installs
+// PostgreSQL from Debian's packages first when it is missing.
+package pgstore

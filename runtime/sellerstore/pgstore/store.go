@@ -1,0 +1,58 @@
+package pgstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Store is a sellerstore.Store in PostgreSQL. Call Migrate before using it.
+type Store struct {
+	pool  *pgxpool.Pool
+	clock sellerstore.Clock
+}
+
+var _ sellerstore.Store = (*Store)(nil)
+
+// New returns a store over pool, reading time from clock (the machine's
+// when nil). The pool stays the caller's to close.
+func New(pool *pgxpool.Pool, clock sellerstore.Clock) *Store {
+	if clock == nil {
+		clock = sellerstore.SystemClock{}
+	}
+	return &Store{pool: pool, clock: clock}
+}
+
+func (s *Store) now() time.Time { return sellerstore.Timestamp(s.clock) }
+
+// finalStatuses lists the final task statuses, for SQL.
+func finalStatuses() []string {
+	var out []string
+	for _, st := range sellerstore.TaskStatuses() {
+		if st.Final() {
+			out = append(out, string(st))
+		}
+	}
+	return out
+}
+
+// Purge implements sellerstore.Store.
+func (s *Store) Purge(ctx context.Context, cutoff time.Time) (sellerstore.Purged, error) {
+	cutoff = sellerstore.PurgeCutoff(cutoff)
+	var n sellerstore.Purged
+	tag, err := s.pool.Exec(ctx, `DELETE FROM adcp_idempotency
+		WHERE (completed_at IS NOT NULL AND expires_at < $1) OR (completed_at IS NULL AND lease_until < $1)`, cutoff)
+	if err != nil {
+		return n, fmt.Errorf("pgstore: purge idempotency records: %w", err)
+	}
+	n.Idempotency = int(tag.RowsAffected())
+	tag, err = s.pool.Exec(ctx, `DELETE FROM adcp_tasks WHERE status = ANY($1) AND updated_at < $2`, finalStatuses(), cutoff)
+	if err != nil {
+		return n, fmt.Errorf("pgstore: purge tasks: %w", err)
+	}
+	n.Tasks = int(tag.RowsAffected())
+	return n, nil
+}

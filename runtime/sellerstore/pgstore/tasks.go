@@ -1,0 +1,129 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/jackc/pgx/v5"
+)
+
+const taskColumns = `id, principal, tool, status, created_at, updated_at, push_config, progress, result`
+
+func scanTask(row pgx.Row) (sellerstore.Task, error) {
+	var t sellerstore.Task
+	var status string
+	err := row.Scan(&t.ID, &t.Principal, &t.Tool, &status, &t.CreatedAt, &t.UpdatedAt, &t.PushConfig, &t.Progress, &t.Result)
+	t.Status = sellerstore.TaskStatus(status)
+	t.CreatedAt, t.UpdatedAt = t.CreatedAt.UTC(), t.UpdatedAt.UTC()
+	return t, err
+}
+
+// CreateTask implements sellerstore.TaskStore.
+func (s *Store) CreateTask(ctx context.Context, t sellerstore.Task) (sellerstore.Task, error) {
+	if err := t.ValidateNew(); err != nil {
+		return sellerstore.Task{}, err
+	}
+	now := s.now()
+	t.CreatedAt, t.UpdatedAt = now, now
+	tag, err := s.pool.Exec(ctx, `INSERT INTO adcp_tasks (`+taskColumns+`) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8)
+		ON CONFLICT (id) DO NOTHING`, t.ID, t.Principal, t.Tool, string(t.Status), now, t.PushConfig, t.Progress, t.Result)
+	if err != nil {
+		return sellerstore.Task{}, fmt.Errorf("pgstore: create task %q: %w", t.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return sellerstore.Task{}, sellerstore.TaskExistsError(t.ID)
+	}
+	return t, nil
+}
+
+// GetTask implements sellerstore.TaskStore.
+func (s *Store) GetTask(ctx context.Context, principal, id string) (sellerstore.Task, error) {
+	if err := sellerstore.CheckTaskRef(principal, id); err != nil {
+		return sellerstore.Task{}, err
+	}
+	t, err := scanTask(s.pool.QueryRow(ctx, `SELECT `+taskColumns+` FROM adcp_tasks WHERE id = $1 AND principal = $2`, id, principal))
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return sellerstore.Task{}, sellerstore.TaskNotFoundError(id)
+	case err != nil:
+		return sellerstore.Task{}, fmt.Errorf("pgstore: get task %q: %w", id, err)
+	}
+	return t, nil
+}
+
+// UpdateTask implements sellerstore.TaskStore. The final-status check is
+// in the UPDATE's WHERE, so of concurrent updates finishing a task exactly
+// one succeeds.
+func (s *Store) UpdateTask(ctx context.Context, principal, id string, u sellerstore.TaskUpdate) (sellerstore.Task, error) {
+	if err := sellerstore.CheckTaskRef(principal, id); err != nil {
+		return sellerstore.Task{}, err
+	}
+	if err := u.Validate(); err != nil {
+		return sellerstore.Task{}, err
+	}
+	t, err := scanTask(s.pool.QueryRow(ctx, `UPDATE adcp_tasks
+		SET status = $3, updated_at = $4, progress = coalesce($5, progress), result = coalesce($6, result)
+		WHERE id = $1 AND principal = $2 AND status <> ALL($7)
+		RETURNING `+taskColumns, id, principal, string(u.Status), s.now(), u.Progress, u.Result, finalStatuses()))
+	if err == nil {
+		return t, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return sellerstore.Task{}, fmt.Errorf("pgstore: update task %q: %w", id, err)
+	}
+	// No row: the task is missing, another principal's, or final.
+	var status string
+	err = s.pool.QueryRow(ctx, `SELECT status FROM adcp_tasks WHERE id = $1 AND principal = $2`, id, principal).Scan(&status)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return sellerstore.Task{}, sellerstore.TaskNotFoundError(id)
+	case err != nil:
+		return sellerstore.Task{}, fmt.Errorf("pgstore: update task %q: %w", id, err)
+	}
+	return sellerstore.Task{}, sellerstore.TaskFinalError(id, sellerstore.TaskStatus(status))
+}
+
+// ListTasks implements sellerstore.TaskStore with keyset paging on the
+// index (principal, created_at DESC, id DESC).
+func (s *Store) ListTasks(ctx context.Context, principal string, q sellerstore.TaskQuery) (sellerstore.TaskPage, error) {
+	if err := sellerstore.CheckPrincipal(principal); err != nil {
+		return sellerstore.TaskPage{}, err
+	}
+	if err := q.Validate(); err != nil {
+		return sellerstore.TaskPage{}, err
+	}
+	size, _ := q.PageSize()
+	statuses := make([]string, len(q.Statuses))
+	for i, st := range q.Statuses {
+		statuses[i] = string(st)
+	}
+	tools := append([]string{}, q.Tools...)
+	var afterAt, afterID any // NULL: the first page
+	if q.Cursor != "" {
+		c, _ := sellerstore.ParseTaskCursor(q.Cursor)
+		afterAt, afterID = c.CreatedAt, c.ID
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+taskColumns+` FROM adcp_tasks
+		WHERE principal = $1
+		  AND (cardinality($2::text[]) = 0 OR status = ANY($2))
+		  AND (cardinality($3::text[]) = 0 OR tool = ANY($3))
+		  AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5::text COLLATE "C"))
+		ORDER BY created_at DESC, id DESC
+		LIMIT $6`, principal, statuses, tools, afterAt, afterID, size+1)
+	if err != nil {
+		return sellerstore.TaskPage{}, fmt.Errorf("pgstore: list tasks: %w", err)
+	}
+	tasks, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (sellerstore.Task, error) { return scanTask(r) })
+	if err != nil {
+		return sellerstore.TaskPage{}, fmt.Errorf("pgstore: list tasks: %w", err)
+	}
+	var page sellerstore.TaskPage
+	if len(tasks) > size {
+		tasks = tasks[:size]
+		page.Next = sellerstore.CursorAfter(tasks[size-1]).String()
+	}
+	page.Tasks = tasks
+	return page, nil
+}
