@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/internal/testspec"
+	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
@@ -32,7 +33,8 @@ type budget struct {
 }
 
 // TestCorpus generates every published version into one temporary module,
-// holds each to its fallback budget, and has go build and go vet accept it.
+// holds each to its fallback budget, has go build and go vet accept it, and
+// holds each built package's Spec() to its manifest.
 func TestCorpus(t *testing.T) {
 	testspec.Dir(t)
 	var budgets map[string]json.RawMessage
@@ -45,9 +47,15 @@ func TestCorpus(t *testing.T) {
 	}
 	mod := t.TempDir()
 	writeModule(t, mod)
+	manifests := map[string]*registry.Manifest{}
+	var withManifest []string
 	for _, v := range testspec.Versions {
 		tree := openCorpus(t, v.Source)
 		pkg := "v" + strings.NewReplacer(".", "_", "-", "_").Replace(v.Version)
+		if m := loadManifest(t, tree); m != nil {
+			manifests[pkg] = m
+			withManifest = append(withManifest, pkg)
+		}
 		start := time.Now()
 		res, err := Generate(Options{Tree: tree, Package: pkg, SpecName: "AdCP " + v.Version, Source: v.Version})
 		if err != nil {
@@ -71,6 +79,7 @@ func TestCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	writeSpecDump(t, mod, withManifest)
 	for _, args := range [][]string{{"mod", "tidy"}, {"build", "./..."}, {"vet", "./..."}} {
 		start := time.Now()
 		cmd := exec.Command("go", args...)
@@ -80,6 +89,7 @@ func TestCorpus(t *testing.T) {
 		}
 		t.Logf("go %s: %v", strings.Join(args, " "), time.Since(start).Round(time.Second))
 	}
+	checkSpecDumps(t, mod, manifests)
 }
 
 // writeModule makes dir a module that uses this checkout of adcpgen.
