@@ -57,6 +57,7 @@ func Build(set *load.Set, opts Options) (*ir.Package, error) {
 	}
 	b.anchorInlineTypes()
 	b.pkg.Fallbacks = sortedUnique(b.pkg.Fallbacks)
+	wrapNullableRefs(b.pkg.Types)
 	markIndirect(b.pkg.Types)
 	return b.pkg, nil
 }

@@ -52,10 +52,22 @@ func isNamedNode(s *schema.Schema) bool {
 	return s.Loc.Pointer == "" || isDefinition(s.Loc.Pointer)
 }
 
-// lowerShape maps a shape to a Go type. When self is set the shape fills that
-// named type (struct, enum, union) or leaves its Kind zero for a plain Go
-// type; otherwise named types it needs are made inline after parent.
+// lowerShape maps a shape to a Go type and reports whether the location
+// also admits null. When self is set the shape fills that named type
+// (struct, enum, union) or leaves its Kind zero for a plain Go type;
+// otherwise named types it needs are made inline after parent.
 func (b *builder) lowerShape(sh *shape, self *ir.Type, parent *ir.Type, suffixes []string) (*ir.Ref, bool) {
+	ref, nullable := b.lowerShapeOnce(sh, self, parent, suffixes)
+	if self == nil && nullable && ref.Kind == ir.RefNamed && b.named[sh.node] == ref.Named {
+		// A type made inline for this node answers every later lowering of
+		// the node (another allOf merging it, a $ref to it): it must carry
+		// the node's nullability, or those copies would refuse null.
+		ref.Named.Nullable = true
+	}
+	return ref, nullable
+}
+
+func (b *builder) lowerShapeOnce(sh *shape, self *ir.Type, parent *ir.Type, suffixes []string) (*ir.Ref, bool) {
 	if b.depth++; b.depth > maxLowerDepth {
 		b.depth--
 		return b.fallback(sh.node.Loc, false, "schema nests more than %d levels", maxLowerDepth), false

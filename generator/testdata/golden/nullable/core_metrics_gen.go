@@ -28,7 +28,7 @@ type Metrics struct {
 	Viewability    wire.Nullable[Viewability] `json:"viewability,omitempty"`
 	ViewabilityAlt wire.Nullable[Viewability] `json:"viewability_alt,omitempty"`
 	// PeerQuartiles: A $ref to another property that allows null.
-	PeerQuartiles *MetricsQuartiles `json:"peer_quartiles,omitempty"`
+	PeerQuartiles wire.Nullable[MetricsQuartiles] `json:"peer_quartiles,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
@@ -78,7 +78,7 @@ func (v *Metrics) DecodeWire(d *wire.Decoder) error {
 		case "viewability_alt":
 			err = wire.FieldNullable(d, seen[:], 9, key, &v.ViewabilityAlt, (*Viewability).DecodeWire)
 		case "peer_quartiles":
-			err = wire.FieldPtr(d, seen[:], 10, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
+			err = wire.FieldNullable(d, seen[:], 10, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
 		default:
 			err = d.KeepUnknown(key, &v.AdditionalProperties)
 		}
@@ -107,7 +107,7 @@ func (v *Metrics) EncodeWire(e *wire.Encoder) {
 	wire.PutNullable(e, `"window":`, &v.Window, (*Window).EncodeWire)
 	wire.PutNullable(e, `"viewability":`, &v.Viewability, (*Viewability).EncodeWire)
 	wire.PutNullable(e, `"viewability_alt":`, &v.ViewabilityAlt, (*Viewability).EncodeWire)
-	wire.PutPtr(e, `"peer_quartiles":`, v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
+	wire.PutNullable(e, `"peer_quartiles":`, &v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
 	e.ExtraMembers(v.AdditionalProperties, keysMetrics)
 	e.ObjectEnd()
 }

@@ -16,7 +16,7 @@ import (
 type Viewability struct {
 	Rate *float64 `json:"rate,omitempty"`
 	// Next: Recursive: the type is still being built when this field is typed.
-	Next *Viewability `json:"next,omitempty"`
+	Next *wire.Nullable[Viewability] `json:"next,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
@@ -42,7 +42,9 @@ func (v *Viewability) DecodeWire(d *wire.Decoder) error {
 		case "rate":
 			err = wire.FieldPtr(d, seen[:], 0, key, &v.Rate, wire.ReadFloat)
 		case "next":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Next, (*Viewability).DecodeWire)
+			err = wire.FieldPtr(d, seen[:], 1, key, &v.Next, func(p *wire.Nullable[Viewability], d *wire.Decoder) error {
+				return wire.ReadNullable(d, p, (*Viewability).DecodeWire)
+			})
 		default:
 			err = d.KeepUnknown(key, &v.AdditionalProperties)
 		}
@@ -56,7 +58,9 @@ func (v *Viewability) DecodeWire(d *wire.Decoder) error {
 func (v *Viewability) EncodeWire(e *wire.Encoder) {
 	e.ObjectStart()
 	wire.PutPtr(e, `"rate":`, v.Rate, wire.WriteFloat)
-	wire.PutPtr(e, `"next":`, v.Next, (*Viewability).EncodeWire)
+	wire.PutPtr(e, `"next":`, v.Next, func(p *wire.Nullable[Viewability], e *wire.Encoder) {
+		wire.WriteNullable(e, p, (*Viewability).EncodeWire)
+	})
 	e.ExtraMembers(v.AdditionalProperties, keysViewability)
 	e.ObjectEnd()
 }

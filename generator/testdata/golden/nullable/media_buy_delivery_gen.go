@@ -19,18 +19,18 @@ type Delivery struct {
 	ByPackage   []DeliveryByPackageItem `json:"by_package,omitempty"`
 	Impressions *float64                `json:"impressions,omitempty"`
 	// Quartiles: An inline object that also allows null.
-	Quartiles *MetricsQuartiles               `json:"quartiles,omitempty"`
+	Quartiles wire.Nullable[MetricsQuartiles] `json:"quartiles,omitempty"`
 	Ratio     wire.Nullable[float64]          `json:"ratio,omitempty"`
 	Samples   []wire.Nullable[string]         `json:"samples,omitempty"`
-	Windows   []MetricsWindow                 `json:"windows,omitempty"`
+	Windows   []wire.Nullable[MetricsWindow]  `json:"windows,omitempty"`
 	ByRegion  map[string]wire.Nullable[int64] `json:"by_region,omitempty"`
-	Pacing    *MetricsPacing                  `json:"pacing,omitempty"`
+	Pacing    wire.Nullable[MetricsPacing]    `json:"pacing,omitempty"`
 	// Window: A $ref whose target allows null.
 	Window         wire.Nullable[Window]      `json:"window,omitempty"`
 	Viewability    wire.Nullable[Viewability] `json:"viewability,omitempty"`
 	ViewabilityAlt wire.Nullable[Viewability] `json:"viewability_alt,omitempty"`
 	// PeerQuartiles: A $ref to another property that allows null.
-	PeerQuartiles *MetricsQuartiles `json:"peer_quartiles,omitempty"`
+	PeerQuartiles wire.Nullable[MetricsQuartiles] `json:"peer_quartiles,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
@@ -60,7 +60,7 @@ func (v *Delivery) DecodeWire(d *wire.Decoder) error {
 		case "impressions":
 			err = wire.FieldPtr(d, seen[:], 2, key, &v.Impressions, wire.ReadFloat)
 		case "quartiles":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.Quartiles, (*MetricsQuartiles).DecodeWire)
+			err = wire.FieldNullable(d, seen[:], 3, key, &v.Quartiles, (*MetricsQuartiles).DecodeWire)
 		case "ratio":
 			err = wire.FieldNullable(d, seen[:], 4, key, &v.Ratio, wire.ReadFloat)
 		case "samples":
@@ -68,13 +68,15 @@ func (v *Delivery) DecodeWire(d *wire.Decoder) error {
 				return wire.ReadNullable(d, p, wire.ReadString)
 			})
 		case "windows":
-			err = wire.FieldSlice(d, seen[:], 6, key, &v.Windows, (*MetricsWindow).DecodeWire)
+			err = wire.FieldSlice(d, seen[:], 6, key, &v.Windows, func(p *wire.Nullable[MetricsWindow], d *wire.Decoder) error {
+				return wire.ReadNullable(d, p, (*MetricsWindow).DecodeWire)
+			})
 		case "by_region":
 			err = wire.FieldMap(d, seen[:], 7, key, &v.ByRegion, func(p *wire.Nullable[int64], d *wire.Decoder) error {
 				return wire.ReadNullable(d, p, wire.ReadInt)
 			})
 		case "pacing":
-			err = wire.FieldPtr(d, seen[:], 8, key, &v.Pacing, (*MetricsPacing).DecodeWire)
+			err = wire.FieldNullable(d, seen[:], 8, key, &v.Pacing, (*MetricsPacing).DecodeWire)
 		case "window":
 			err = wire.FieldNullable(d, seen[:], 9, key, &v.Window, (*Window).DecodeWire)
 		case "viewability":
@@ -82,7 +84,7 @@ func (v *Delivery) DecodeWire(d *wire.Decoder) error {
 		case "viewability_alt":
 			err = wire.FieldNullable(d, seen[:], 11, key, &v.ViewabilityAlt, (*Viewability).DecodeWire)
 		case "peer_quartiles":
-			err = wire.FieldPtr(d, seen[:], 12, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
+			err = wire.FieldNullable(d, seen[:], 12, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
 		default:
 			err = d.KeepUnknown(key, &v.AdditionalProperties)
 		}
@@ -98,20 +100,22 @@ func (v *Delivery) EncodeWire(e *wire.Encoder) {
 	wire.PutPtr(e, `"totals":`, v.Totals, (*DeliveryTotals).EncodeWire)
 	wire.PutSlice(e, `"by_package":`, v.ByPackage, (*DeliveryByPackageItem).EncodeWire)
 	wire.PutPtr(e, `"impressions":`, v.Impressions, wire.WriteFloat)
-	wire.PutPtr(e, `"quartiles":`, v.Quartiles, (*MetricsQuartiles).EncodeWire)
+	wire.PutNullable(e, `"quartiles":`, &v.Quartiles, (*MetricsQuartiles).EncodeWire)
 	wire.PutNullable(e, `"ratio":`, &v.Ratio, wire.WriteFloat)
 	wire.PutSlice(e, `"samples":`, v.Samples, func(p *wire.Nullable[string], e *wire.Encoder) {
 		wire.WriteNullable(e, p, wire.WriteString)
 	})
-	wire.PutSlice(e, `"windows":`, v.Windows, (*MetricsWindow).EncodeWire)
+	wire.PutSlice(e, `"windows":`, v.Windows, func(p *wire.Nullable[MetricsWindow], e *wire.Encoder) {
+		wire.WriteNullable(e, p, (*MetricsWindow).EncodeWire)
+	})
 	wire.PutMap(e, `"by_region":`, v.ByRegion, func(p *wire.Nullable[int64], e *wire.Encoder) {
 		wire.WriteNullable(e, p, wire.WriteInt)
 	})
-	wire.PutPtr(e, `"pacing":`, v.Pacing, (*MetricsPacing).EncodeWire)
+	wire.PutNullable(e, `"pacing":`, &v.Pacing, (*MetricsPacing).EncodeWire)
 	wire.PutNullable(e, `"window":`, &v.Window, (*Window).EncodeWire)
 	wire.PutNullable(e, `"viewability":`, &v.Viewability, (*Viewability).EncodeWire)
 	wire.PutNullable(e, `"viewability_alt":`, &v.ViewabilityAlt, (*Viewability).EncodeWire)
-	wire.PutPtr(e, `"peer_quartiles":`, v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
+	wire.PutNullable(e, `"peer_quartiles":`, &v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
 	e.ExtraMembers(v.AdditionalProperties, keysDelivery)
 	e.ObjectEnd()
 }
@@ -133,16 +137,16 @@ type DeliveryByPackageItem struct {
 	Quartiles wire.Nullable[DeliveryByPackageItemQuartiles] `json:"quartiles,omitempty"`
 	Ratio     wire.Nullable[float64]                        `json:"ratio,omitempty"`
 	Samples   []wire.Nullable[string]                       `json:"samples,omitempty"`
-	Windows   []MetricsWindow                               `json:"windows,omitempty"`
+	Windows   []wire.Nullable[MetricsWindow]                `json:"windows,omitempty"`
 	ByRegion  map[string]wire.Nullable[int64]               `json:"by_region,omitempty"`
-	Pacing    *MetricsPacing                                `json:"pacing,omitempty"`
+	Pacing    wire.Nullable[MetricsPacing]                  `json:"pacing,omitempty"`
 	// Window: A $ref whose target allows null.
 	Window         wire.Nullable[Window]      `json:"window,omitempty"`
 	Viewability    wire.Nullable[Viewability] `json:"viewability,omitempty"`
 	ViewabilityAlt wire.Nullable[Viewability] `json:"viewability_alt,omitempty"`
 	// PeerQuartiles: A $ref to another property that allows null.
-	PeerQuartiles *MetricsQuartiles `json:"peer_quartiles,omitempty"`
-	PackageID     string            `json:"package_id"`
+	PeerQuartiles wire.Nullable[MetricsQuartiles] `json:"peer_quartiles,omitempty"`
+	PackageID     string                          `json:"package_id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
@@ -177,13 +181,15 @@ func (v *DeliveryByPackageItem) DecodeWire(d *wire.Decoder) error {
 				return wire.ReadNullable(d, p, wire.ReadString)
 			})
 		case "windows":
-			err = wire.FieldSlice(d, seen[:], 4, key, &v.Windows, (*MetricsWindow).DecodeWire)
+			err = wire.FieldSlice(d, seen[:], 4, key, &v.Windows, func(p *wire.Nullable[MetricsWindow], d *wire.Decoder) error {
+				return wire.ReadNullable(d, p, (*MetricsWindow).DecodeWire)
+			})
 		case "by_region":
 			err = wire.FieldMap(d, seen[:], 5, key, &v.ByRegion, func(p *wire.Nullable[int64], d *wire.Decoder) error {
 				return wire.ReadNullable(d, p, wire.ReadInt)
 			})
 		case "pacing":
-			err = wire.FieldPtr(d, seen[:], 6, key, &v.Pacing, (*MetricsPacing).DecodeWire)
+			err = wire.FieldNullable(d, seen[:], 6, key, &v.Pacing, (*MetricsPacing).DecodeWire)
 		case "window":
 			err = wire.FieldNullable(d, seen[:], 7, key, &v.Window, (*Window).DecodeWire)
 		case "viewability":
@@ -191,7 +197,7 @@ func (v *DeliveryByPackageItem) DecodeWire(d *wire.Decoder) error {
 		case "viewability_alt":
 			err = wire.FieldNullable(d, seen[:], 9, key, &v.ViewabilityAlt, (*Viewability).DecodeWire)
 		case "peer_quartiles":
-			err = wire.FieldPtr(d, seen[:], 10, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
+			err = wire.FieldNullable(d, seen[:], 10, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
 		case "package_id":
 			err = wire.Field(d, seen[:], 11, key, &v.PackageID, wire.ReadString)
 		default:
@@ -212,15 +218,17 @@ func (v *DeliveryByPackageItem) EncodeWire(e *wire.Encoder) {
 	wire.PutSlice(e, `"samples":`, v.Samples, func(p *wire.Nullable[string], e *wire.Encoder) {
 		wire.WriteNullable(e, p, wire.WriteString)
 	})
-	wire.PutSlice(e, `"windows":`, v.Windows, (*MetricsWindow).EncodeWire)
+	wire.PutSlice(e, `"windows":`, v.Windows, func(p *wire.Nullable[MetricsWindow], e *wire.Encoder) {
+		wire.WriteNullable(e, p, (*MetricsWindow).EncodeWire)
+	})
 	wire.PutMap(e, `"by_region":`, v.ByRegion, func(p *wire.Nullable[int64], e *wire.Encoder) {
 		wire.WriteNullable(e, p, wire.WriteInt)
 	})
-	wire.PutPtr(e, `"pacing":`, v.Pacing, (*MetricsPacing).EncodeWire)
+	wire.PutNullable(e, `"pacing":`, &v.Pacing, (*MetricsPacing).EncodeWire)
 	wire.PutNullable(e, `"window":`, &v.Window, (*Window).EncodeWire)
 	wire.PutNullable(e, `"viewability":`, &v.Viewability, (*Viewability).EncodeWire)
 	wire.PutNullable(e, `"viewability_alt":`, &v.ViewabilityAlt, (*Viewability).EncodeWire)
-	wire.PutPtr(e, `"peer_quartiles":`, v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
+	wire.PutNullable(e, `"peer_quartiles":`, &v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
 	wire.Put(e, `"package_id":`, &v.PackageID, wire.WriteString)
 	e.ExtraMembers(v.AdditionalProperties, keysDeliveryByPackageItem)
 	e.ObjectEnd()
@@ -292,19 +300,19 @@ func (v *DeliveryByPackageItemQuartiles) UnmarshalJSON(data []byte) error {
 type DeliveryTotals struct {
 	Impressions *float64 `json:"impressions,omitempty"`
 	// Quartiles: An inline object that also allows null.
-	Quartiles *MetricsQuartiles               `json:"quartiles,omitempty"`
+	Quartiles wire.Nullable[MetricsQuartiles] `json:"quartiles,omitempty"`
 	Ratio     wire.Nullable[float64]          `json:"ratio,omitempty"`
 	Samples   []wire.Nullable[string]         `json:"samples,omitempty"`
-	Windows   []MetricsWindow                 `json:"windows,omitempty"`
+	Windows   []wire.Nullable[MetricsWindow]  `json:"windows,omitempty"`
 	ByRegion  map[string]wire.Nullable[int64] `json:"by_region,omitempty"`
-	Pacing    *MetricsPacing                  `json:"pacing,omitempty"`
+	Pacing    wire.Nullable[MetricsPacing]    `json:"pacing,omitempty"`
 	// Window: A $ref whose target allows null.
 	Window         wire.Nullable[Window]      `json:"window,omitempty"`
 	Viewability    wire.Nullable[Viewability] `json:"viewability,omitempty"`
 	ViewabilityAlt wire.Nullable[Viewability] `json:"viewability_alt,omitempty"`
 	// PeerQuartiles: A $ref to another property that allows null.
-	PeerQuartiles *MetricsQuartiles `json:"peer_quartiles,omitempty"`
-	Spend         *float64          `json:"spend,omitempty"`
+	PeerQuartiles wire.Nullable[MetricsQuartiles] `json:"peer_quartiles,omitempty"`
+	Spend         *float64                        `json:"spend,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
@@ -330,7 +338,7 @@ func (v *DeliveryTotals) DecodeWire(d *wire.Decoder) error {
 		case "impressions":
 			err = wire.FieldPtr(d, seen[:], 0, key, &v.Impressions, wire.ReadFloat)
 		case "quartiles":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Quartiles, (*MetricsQuartiles).DecodeWire)
+			err = wire.FieldNullable(d, seen[:], 1, key, &v.Quartiles, (*MetricsQuartiles).DecodeWire)
 		case "ratio":
 			err = wire.FieldNullable(d, seen[:], 2, key, &v.Ratio, wire.ReadFloat)
 		case "samples":
@@ -338,13 +346,15 @@ func (v *DeliveryTotals) DecodeWire(d *wire.Decoder) error {
 				return wire.ReadNullable(d, p, wire.ReadString)
 			})
 		case "windows":
-			err = wire.FieldSlice(d, seen[:], 4, key, &v.Windows, (*MetricsWindow).DecodeWire)
+			err = wire.FieldSlice(d, seen[:], 4, key, &v.Windows, func(p *wire.Nullable[MetricsWindow], d *wire.Decoder) error {
+				return wire.ReadNullable(d, p, (*MetricsWindow).DecodeWire)
+			})
 		case "by_region":
 			err = wire.FieldMap(d, seen[:], 5, key, &v.ByRegion, func(p *wire.Nullable[int64], d *wire.Decoder) error {
 				return wire.ReadNullable(d, p, wire.ReadInt)
 			})
 		case "pacing":
-			err = wire.FieldPtr(d, seen[:], 6, key, &v.Pacing, (*MetricsPacing).DecodeWire)
+			err = wire.FieldNullable(d, seen[:], 6, key, &v.Pacing, (*MetricsPacing).DecodeWire)
 		case "window":
 			err = wire.FieldNullable(d, seen[:], 7, key, &v.Window, (*Window).DecodeWire)
 		case "viewability":
@@ -352,7 +362,7 @@ func (v *DeliveryTotals) DecodeWire(d *wire.Decoder) error {
 		case "viewability_alt":
 			err = wire.FieldNullable(d, seen[:], 9, key, &v.ViewabilityAlt, (*Viewability).DecodeWire)
 		case "peer_quartiles":
-			err = wire.FieldPtr(d, seen[:], 10, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
+			err = wire.FieldNullable(d, seen[:], 10, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
 		case "spend":
 			err = wire.FieldPtr(d, seen[:], 11, key, &v.Spend, wire.ReadFloat)
 		default:
@@ -368,20 +378,22 @@ func (v *DeliveryTotals) DecodeWire(d *wire.Decoder) error {
 func (v *DeliveryTotals) EncodeWire(e *wire.Encoder) {
 	e.ObjectStart()
 	wire.PutPtr(e, `"impressions":`, v.Impressions, wire.WriteFloat)
-	wire.PutPtr(e, `"quartiles":`, v.Quartiles, (*MetricsQuartiles).EncodeWire)
+	wire.PutNullable(e, `"quartiles":`, &v.Quartiles, (*MetricsQuartiles).EncodeWire)
 	wire.PutNullable(e, `"ratio":`, &v.Ratio, wire.WriteFloat)
 	wire.PutSlice(e, `"samples":`, v.Samples, func(p *wire.Nullable[string], e *wire.Encoder) {
 		wire.WriteNullable(e, p, wire.WriteString)
 	})
-	wire.PutSlice(e, `"windows":`, v.Windows, (*MetricsWindow).EncodeWire)
+	wire.PutSlice(e, `"windows":`, v.Windows, func(p *wire.Nullable[MetricsWindow], e *wire.Encoder) {
+		wire.WriteNullable(e, p, (*MetricsWindow).EncodeWire)
+	})
 	wire.PutMap(e, `"by_region":`, v.ByRegion, func(p *wire.Nullable[int64], e *wire.Encoder) {
 		wire.WriteNullable(e, p, wire.WriteInt)
 	})
-	wire.PutPtr(e, `"pacing":`, v.Pacing, (*MetricsPacing).EncodeWire)
+	wire.PutNullable(e, `"pacing":`, &v.Pacing, (*MetricsPacing).EncodeWire)
 	wire.PutNullable(e, `"window":`, &v.Window, (*Window).EncodeWire)
 	wire.PutNullable(e, `"viewability":`, &v.Viewability, (*Viewability).EncodeWire)
 	wire.PutNullable(e, `"viewability_alt":`, &v.ViewabilityAlt, (*Viewability).EncodeWire)
-	wire.PutPtr(e, `"peer_quartiles":`, v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
+	wire.PutNullable(e, `"peer_quartiles":`, &v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
 	wire.PutPtr(e, `"spend":`, v.Spend, wire.WriteFloat)
 	e.ExtraMembers(v.AdditionalProperties, keysDeliveryTotals)
 	e.ObjectEnd()
