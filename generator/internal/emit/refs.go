@@ -54,6 +54,9 @@ func reader(r *ir.Ref) *jen.Statement {
 	case ir.RefNamed:
 		return jen.Parens(jen.Op("*").Id(r.Named.Name)).Dot("DecodeWire")
 	case ir.RefBuiltin:
+		if r.Const != nil {
+			return constReader(r)
+		}
 		return wireQ("Read" + builtinNames[r.Builtin])
 	}
 	p := jen.Id("p")

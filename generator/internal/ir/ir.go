@@ -48,6 +48,9 @@ type Ref struct {
 	Builtin Builtin
 	Named   *Type
 	Elem    *Ref // RefSlice, RefMap, RefNullable
+	// Const is the scalar value a RefBuiltin is fixed to where no property
+	// holds it (array items, map values, union arms); decoders check it.
+	Const *schema.Value
 }
 
 // BuiltinRef returns a Ref to a builtin.

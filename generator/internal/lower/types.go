@@ -99,6 +99,10 @@ func (b *builder) lowerShapeOnce(sh *shape, self *ir.Type, parent *ir.Type, suff
 		if ref == nil {
 			return b.fallback(loc, false, "const %s has no scalar Go type", sh.konst.JSON()), false
 		}
+		if !null {
+			// Checked wherever it stands, as a property's const is.
+			ref.Const = sh.konst
+		}
 		return ref, nullable || null
 	}
 	switch types.count() {

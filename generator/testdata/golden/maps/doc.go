@@ -4,7 +4,7 @@
 //
 // Spec version: 1.5.0
 // Source: testdata/schemas/maps
-// Source checksum: sha256:68ba29e4ea9f54f61b0fa1d5ca2e6cfde6846414c4fb43b0b817496238f91e6c
+// Source checksum: sha256:5d8643c6edc693c21a74e702b2d8bdaf9e87bb1b636fe555c276e52c3a8824ab
 //
 // Regenerate with this line (for example in a //go:generate directive):
 //

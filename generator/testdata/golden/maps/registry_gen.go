@@ -46,6 +46,10 @@ func NewBySchema(ref string) wire.Value {
 		return new(CreativeManifest)
 	case "core/metrics.json#":
 		return new(Metrics)
+	case "core/postal-areas.json#":
+		return new(PostalAreas)
+	case "core/postal-areas.json#/definitions/region":
+		return new(Region)
 	case "core/registry.json#":
 		return new(Registry)
 	}
@@ -54,7 +58,7 @@ func NewBySchema(ref string) wire.Value {
 
 // SchemaRefs lists the references NewBySchema knows, sorted.
 func SchemaRefs() []string {
-	return []string{"core/asset.json#", "core/context.json#", "core/lookup.json#", "core/manifest.json#", "core/metrics.json#", "core/registry.json#"}
+	return []string{"core/asset.json#", "core/context.json#", "core/lookup.json#", "core/manifest.json#", "core/metrics.json#", "core/postal-areas.json#", "core/postal-areas.json#/definitions/region", "core/registry.json#"}
 }
 
 // ErrorDetails is implemented by the error-details types.
