@@ -10,8 +10,16 @@ func TestFormatCheckers(t *testing.T) {
 		bad    []string
 	}{
 		{"uri", isURI,
-			[]string{"https://example.com", "https://example.com:8443/a/b?c=d&e=%20f#g", "mailto:ops@example.com", "urn:isbn:0451450523", "https://[2001:db8::1]/x", "file:///tmp/x", "https://user@host/"},
-			[]string{"", "example.com/path", "/relative", "https://exa mple.com", "https://example.com/a b", "https://example.com/%zz", "https://example.com/é", "1http://x", "https://x/#a#b", "https://x/[y]", "https://[2001:db8::1/x", "https://host:port/", "http:\\\\x"}},
+			[]string{"https://example.com", "https://example.com:8443/a/b?c=d&e=%20f#g", "mailto:ops@example.com", "urn:isbn:0451450523",
+				"https://[2001:db8::1]/x", "https://[2001:db8::1]:8443", "https://[::ffff:192.0.2.1]/", "https://[v1.x]/", "https://[vF.a:b!$]:1/",
+				"file:///tmp/x", "https://user@host/", "https://user:pw@host:/", "https://192.0.2.1:80/", "http://ex%41mple.com/"},
+			[]string{"", "example.com/path", "/relative", "https://exa mple.com", "https://example.com/a b", "https://example.com/%zz",
+				"https://example.com/é", "1http://x", "https://x/#a#b", "https://x/[y]", "https://[2001:db8::1/x", "https://host:port/", "http:\\\\x",
+				"https://[v.x]/", "https://[v1.]/", "https://[vg.x]/", "https://[v1x]/", "https://[v1.x/y]/", "https://[192.0.2.1]/",
+				"https://[fe80::1%25eth0]/", "https://[::1]x/", "https://a:b:c/", "https://a@b@c/", "https://[2001:db8::1]]/"}},
+		{"email", isEmail,
+			[]string{"ops@example.com", "first.last+tag@sub.example.co", "a@b.c", "x@[192.0.2.1]"},
+			[]string{"", "üser@example.com", "user@bücher.example", "user", "@example.com", "user@", "a b@example.com", "John <j@example.com>", "a@b@example.com"}},
 		{"uri-template", isURITemplate,
 			[]string{"https://t.example.com/{id}", "https://t.example.com/imp{?cb,id}", "{+base}/x{/path*}{#frag}", "https://x/{var:3}", "no-expressions", "https://x/%20{a.b}"},
 			[]string{"https://t.example.com/{id", "https://t.example.com/{}", "https://x/{a b}", "https://x/{var:0}", "https://x/{var:10000}", "https://x/{a..b}", "https://x/}", "https://x/a b", "https://x/%2"}},
