@@ -18,6 +18,8 @@ type Tree struct {
 	docs      map[string]any
 	patterns  sync.Map // ECMA pattern -> *regexp.Regexp (nil: not expressible in RE2)
 	generated sync.Map // pattern, salt, rep -> string built from it ("\x00": none)
+	locOnce   sync.Once
+	locs      map[string]string // node id -> "doc#pointer" (NullSites)
 }
 
 // node is a schema value and the document it sits in (for local $refs).
