@@ -8,6 +8,15 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// This package was generated for version 1 of the adcpgen runtime. These constants
+// fail to compile against a runtime that cannot run it: regenerate the package with
+// the adcpgen of the module version you require (see package wire).
+const (
+	_ = wire.SupportPackageIsVersion1
+	_ = wire.EnforceVersion(1 - wire.MinVersion)
+	_ = wire.EnforceVersion(wire.MaxVersion - 1)
+)
+
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
 const SpecVersion = ""
 
@@ -44,34 +53,6 @@ func SchemaRefs() []string {
 	return []string{"core/metrics.json#", "core/metrics.json#/definitions/window", "core/viewability.json#", "media-buy/delivery.json#"}
 }
 
-var tools = registry.Tools{}
-
-// ToolTable lists every tool, sorted by name; source: derived from the tree layout, which has no schemas/manifest.json.
-func ToolTable() registry.Tools {
-	return append(registry.Tools(nil), tools...)
-}
-
-// ToolByName returns the tool named name.
-func ToolByName(name string) (registry.Tool, bool) {
-	return tools.ByName(name)
-}
-
-var errorCodes = registry.ErrorCodes{}
-
-// ErrorCodeTable lists the standard error codes, sorted; source: derived from the tree layout, which has no schemas/manifest.json.
-func ErrorCodeTable() registry.ErrorCodes {
-	return append(registry.ErrorCodes(nil), errorCodes...)
-}
-
-// RecoveryForCode returns the recovery class the spec gives a code.
-func RecoveryForCode(code string) (registry.Recovery, bool) {
-	return errorCodes.Recovery(code)
-}
-
-// DefaultUnknownRecovery is the recovery class the spec gives codes it does not list
-// ("" when it says nothing).
-const DefaultUnknownRecovery = ""
-
 // ErrorDetails is implemented by the error-details types.
 type ErrorDetails interface {
 	wire.Value
@@ -91,4 +72,26 @@ func NewErrorDetails(code string) ErrorDetails {
 // ErrorDetailsCodes lists the codes NewErrorDetails knows, sorted.
 func ErrorDetailsCodes() []string {
 	return []string{}
+}
+
+var spec = registry.NewSpec(registry.SpecConfig{
+	Codes:       registry.ErrorCodes{},
+	NewBySchema: NewBySchema,
+	NewDetails: func(code string) wire.Value {
+		if d := NewErrorDetails(code); d != nil {
+			return d
+		}
+		return nil
+	},
+	Tools:   registry.Tools{},
+	Version: SpecVersion,
+})
+
+// Spec describes the schemas this package was generated from (their tree names no version):
+// tools, error codes and their recovery classes, the class of unlisted codes,
+// error-details and webhook result types. It is the value the runtime takes
+// wherever behaviour depends on the spec version; it is immutable.
+// Tables derived from the tree layout, which has no schemas/manifest.json.
+func Spec() *registry.Spec {
+	return spec
 }
