@@ -17,6 +17,10 @@
 // values the schema allows are kept. Decode and DecodeExact (which also
 // rejects unknown fields and enum values) work on any type here.
 //
+// Spec returns the registry.Spec of this version (tools, error codes and
+// their recovery classes, error-details and webhook result types); pass it
+// to the runtime wherever behaviour depends on the spec version.
+//
 // Optional fields are pointers (scalars, enums, structs) or nil-able values
 // (slices, maps, raw JSON, unions with no arm set); a present empty array
 // decodes to a non-nil empty slice. Fields that may be null use
