@@ -1,0 +1,125 @@
+package bodytap
+
+import (
+	"bytes"
+)
+
+// WholeBody collects the body and passes it to emit at the end: an
+// application/json response.
+func WholeBody(emit func([]byte)) Framer { return &whole{emit: emit} }
+
+type whole struct {
+	buf  bytes.Buffer
+	emit func([]byte)
+}
+
+func (w *whole) Write(p []byte) { w.buf.Write(p) }
+func (w *whole) End()           { w.emit(bytes.Clone(w.buf.Bytes())) }
+
+// lines splits a stream into lines ending in "\n" (the last one may lack
+// it) and hands each, without the newline, to line.
+type lines struct {
+	pending []byte
+	line    func(l []byte, last bool)
+}
+
+func (s *lines) Write(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			s.pending = append(s.pending, p...)
+			return
+		}
+		s.pending = append(s.pending, p[:i]...)
+		s.line(s.pending, false)
+		s.pending = s.pending[:0]
+		p = p[i+1:]
+	}
+}
+
+func (s *lines) End() {
+	s.line(s.pending, true)
+	s.pending = nil
+}
+
+// MCPEvents cuts a text/event-stream body into events the way go-sdk
+// v1.8.0 reads them (mcp.scanEventsLimited): lines end in "\n" with a
+// trailing "\r" dropped; an empty line ends an event; a line without ":" is
+// malformed and ends the stream; "data" values are trimmed of surrounding
+// white space and joined with "\n"; an event at the end of the stream
+// counts without its empty line. emit gets the data of each event named
+// "message" or unnamed with non-empty data.
+func MCPEvents(emit func([]byte)) Framer {
+	e := &mcpEvents{emit: emit}
+	e.lines.line = e.line
+	return e
+}
+
+type mcpEvents struct {
+	lines
+	emit    func([]byte)
+	name    string
+	data    []byte
+	hasData bool
+	broken  bool
+}
+
+func (e *mcpEvents) line(l []byte, last bool) {
+	if e.broken {
+		return
+	}
+	l = bytes.TrimRight(l, "\r\n")
+	if len(l) == 0 {
+		e.flush()
+		return
+	}
+	key, value, ok := bytes.Cut(l, []byte{':'})
+	if !ok {
+		e.broken = true
+		return
+	}
+	switch string(key) {
+	case "event":
+		e.name = string(bytes.TrimSpace(value))
+	case "data":
+		if e.hasData {
+			e.data = append(e.data, '\n')
+		}
+		e.data = append(e.data, bytes.TrimSpace(value)...)
+		e.hasData = true
+	}
+	if last {
+		e.flush()
+	}
+}
+
+func (e *mcpEvents) flush() {
+	if len(e.data) > 0 && (e.name == "" || e.name == "message") {
+		e.emit(bytes.Clone(e.data))
+	}
+	e.name, e.data, e.hasData = "", e.data[:0], false
+}
+
+// DataLines cuts a text/event-stream body the way a2a-go v0.3.3 reads it
+// (sse.ParseDataStream): every line starting with "data: " is one message,
+// the rest of the line; other lines are ignored. a2a-go reads lines with a
+// bufio.Scanner, which drops a trailing "\r" and gives up on lines longer
+// than 64 KiB; such a stream fails in the SDK, so what is emitted here past
+// that point is never delivered.
+func DataLines(emit func([]byte)) Framer {
+	d := &dataLines{emit: emit}
+	d.lines.line = d.line
+	return d
+}
+
+type dataLines struct {
+	lines
+	emit func([]byte)
+}
+
+func (d *dataLines) line(l []byte, last bool) {
+	l = bytes.TrimSuffix(l, []byte{'\r'})
+	if rest, ok := bytes.CutPrefix(l, []byte("data: ")); ok {
+		d.emit(bytes.Clone(rest))
+	}
+}

@@ -1,0 +1,90 @@
+package testseller
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MCPReply is a tool's canned answer.
+type MCPReply struct {
+	// StructuredContent is sent as is (compacted); nil sends none.
+	StructuredContent json.RawMessage
+	// Text is content[0].text; "" sends no content item.
+	Text    string
+	IsError bool
+	// RPCError, when set, is returned as the JSON-RPC error instead of a
+	// result; its Data is sent as is.
+	RPCError *jsonrpc.Error
+	// Hang makes the tool never answer: it waits until the call is
+	// cancelled.
+	Hang bool
+}
+
+// MCPOptions configure an MCP seller.
+type MCPOptions struct {
+	// JSONResponse answers POSTs with application/json instead of the
+	// go-sdk default, text/event-stream.
+	JSONResponse bool
+}
+
+// MCPSeller is an MCP seller on loopback.
+type MCPSeller struct {
+	*httptest.Server
+	headerLog
+	gaveUp chan string
+}
+
+// NewMCPSeller starts a seller offering one tool per entry of tools. Close
+// it when done.
+func NewMCPSeller(tools map[string]MCPReply, opts MCPOptions) *MCPSeller {
+	s := &MCPSeller{gaveUp: make(chan string, 64)}
+	server := mcp.NewServer(&mcp.Implementation{Name: "testseller", Version: "0"}, nil)
+	names := make([]string, 0, len(tools))
+	for name := range tools {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		reply := tools[name]
+		server.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
+			func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return s.answer(ctx, name, reply)
+			})
+	}
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{JSONResponse: opts.JSONResponse})
+	s.Server = httptest.NewServer(s.wrap(handler))
+	return s
+}
+
+// GaveUp receives the name of each hanging tool whose call was cancelled
+// by the buyer (go-sdk cancels the handler on notifications/cancelled).
+func (s *MCPSeller) GaveUp() <-chan string { return s.gaveUp }
+
+func (s *MCPSeller) answer(ctx context.Context, name string, r MCPReply) (*mcp.CallToolResult, error) {
+	if r.Hang {
+		<-ctx.Done()
+		select {
+		case s.gaveUp <- name:
+		default:
+		}
+		return nil, ctx.Err()
+	}
+	if r.RPCError != nil {
+		return nil, r.RPCError
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{}, IsError: r.IsError}
+	if r.Text != "" {
+		res.Content = append(res.Content, &mcp.TextContent{Text: r.Text})
+	}
+	if r.StructuredContent != nil {
+		res.StructuredContent = r.StructuredContent
+	}
+	return res, nil
+}

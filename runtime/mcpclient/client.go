@@ -1,0 +1,125 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os/exec"
+
+	"github.com/adcpgen/adcpgen/runtime/rawrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure a Client. The zero value is usable.
+type Options struct {
+	// Implementation names this client to the seller; nil means
+	// {Name: "adcpgen", Version: "0"}.
+	Implementation *mcp.Implementation
+	// ClientOptions are passed to mcp.NewClient.
+	ClientOptions *mcp.ClientOptions
+}
+
+// Client is a connected MCP session that returns raw responses.
+type Client struct {
+	session *mcp.ClientSession
+	rec     *recorder
+}
+
+// ErrNoResponse means the SDK reported success but no response bytes were
+// recorded for the call; it points at a transport this package does not
+// understand.
+var ErrNoResponse = errors.New("mcpclient: no response recorded for the call")
+
+// ConnectHTTP connects to a streamable HTTP endpoint with the caller's
+// http.Client (nil means http.DefaultClient), which carries authentication.
+func ConnectHTTP(ctx context.Context, endpoint string, hc *http.Client, opts *Options) (*Client, error) {
+	return Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}, opts)
+}
+
+// ConnectCommand starts cmd and speaks MCP over its stdin and stdout.
+func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *Options) (*Client, error) {
+	return Connect(ctx, &mcp.CommandTransport{Command: cmd}, opts)
+}
+
+// Connect connects over t. A *mcp.StreamableClientTransport is copied and
+// its HTTP client wrapped, so responses are recorded byte for byte. Any
+// other transport's Connection is wrapped; go-sdk's optional, unexported
+// connection hooks are then not forwarded, which is harmless for its stdio,
+// command, io and in-memory transports.
+func Connect(ctx context.Context, t mcp.Transport, opts *Options) (*Client, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	impl := opts.Implementation
+	if impl == nil {
+		impl = &mcp.Implementation{Name: "adcpgen", Version: "0"}
+	}
+	rec := newRecorder()
+	switch st := t.(type) {
+	case nil:
+		return nil, errors.New("mcpclient: nil transport")
+	case *mcp.StreamableClientTransport:
+		cp := *st
+		cp.HTTPClient = rec.wrapHTTP(st.HTTPClient)
+		t = &cp
+	default:
+		t = &connTransport{inner: t, rec: rec}
+	}
+	session, err := mcp.NewClient(impl, opts.ClientOptions).Connect(ctx, t, nil)
+	if err != nil {
+		return nil, fmt.Errorf("mcpclient: connecting: %w", err)
+	}
+	return &Client{session: session, rec: rec}, nil
+}
+
+// CallToolRaw calls the tool name with args (a JSON object; nil means {})
+// and returns the seller's JSON-RPC response: its result (a CallToolResult)
+// or its error object (with data, such as data.adcp_error on -32029,
+// -32028 and -32027), as sent. The error is non-nil only when no usable
+// response arrived: the context ended first (its error is returned), the
+// connection failed, or the response envelope is malformed
+// (rawrpc.ErrMalformed, naming the JSON pointer).
+func (c *Client) CallToolRaw(ctx context.Context, name string, args json.RawMessage) (*rawrpc.Response, error) {
+	if args == nil {
+		args = json.RawMessage(`{}`)
+	}
+	cl := &claim{rec: c.rec}
+	defer c.rec.release(cl)
+	_, err := c.session.CallTool(withClaim(ctx, cl), &mcp.CallToolParams{Name: name, Arguments: args})
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, fmt.Errorf("mcpclient: calling %q: %w", name, ctxErr)
+	}
+	resp, rerr := c.rec.result(cl)
+	switch {
+	case rerr != nil:
+		return nil, fmt.Errorf("mcpclient: calling %q: %w", name, rerr)
+	case resp != nil:
+		// The SDK's own verdict (a JSON-RPC error, a result it could not
+		// decode) is in the bytes; the typed step judges them.
+		return resp, nil
+	case err != nil:
+		return nil, fmt.Errorf("mcpclient: calling %q: %w", name, err)
+	}
+	return nil, fmt.Errorf("calling %q: %w", name, ErrNoResponse)
+}
+
+// ListTools lists every tool the seller offers, following pages.
+func (c *Client) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	for tool, err := range c.session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("mcpclient: listing tools: %w", err)
+		}
+		tools = append(tools, tool)
+	}
+	return tools, nil
+}
+
+// Session is the underlying SDK session, for what this package does not
+// wrap. Responses to calls made on it directly are not recorded.
+func (c *Client) Session() *mcp.ClientSession { return c.session }
+
+// Close ends the session and its connection.
+func (c *Client) Close() error { return c.session.Close() }

@@ -1,0 +1,28 @@
+// Package mcpclient calls the tools of an MCP seller through the official Go
+// SDK (github.com/modelcontextprotocol/go-sdk) and keeps the bytes of each
+// response exactly as the seller sent them.
+//
+// go-sdk decodes a CallToolResult into Go values (structuredContent becomes
+// a map), which drops duplicate keys, resolves escapes such as
+// "\u005f_proto__" and rounds large numbers. It keeps the bytes of result
+// and error.data undecoded at the JSON-RPC layer, but decodes the envelope
+// around them, so a repeated "result" member is silently resolved. This
+// package therefore records each response lower down:
+//
+//   - streamable HTTP: a RoundTripper around the caller's http.Client
+//     copies every response body as the SDK reads it, whole for
+//     application/json and event by event for text/event-stream, cut
+//     exactly as the SDK cuts them;
+//   - any other transport (stdio, in-memory, custom): the SDK's Connection
+//     is wrapped, and the response is rebuilt around the SDK's undecoded
+//     result or error.data bytes (rawrpc.Response.Exact is false).
+//
+// A response is matched to its call by JSON-RPC id: the call's context
+// carries a claim that the RoundTripper (or Connection wrapper) fills with
+// the id of the request it sends, so concurrent calls never mix. Only
+// responses to claimed ids are kept, and each is dropped once its call
+// returns.
+//
+// Authentication (a bearer token, custom headers) is the caller's
+// http.Client's business: its RoundTripper runs under the recorder.
+package mcpclient

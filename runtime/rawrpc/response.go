@@ -1,0 +1,124 @@
+package rawrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Response is one JSON-RPC 2.0 response. ID, Result and Error are sub-slices
+// of Message.
+type Response struct {
+	// Message is the whole response object. When Exact is true these are
+	// the bytes the peer sent, byte for byte.
+	Message []byte
+	// ID is the id member as sent.
+	ID json.RawMessage
+	// Result is the result member as sent; nil when absent.
+	Result json.RawMessage
+	// Error is the error object as sent (code, message, data); nil when
+	// absent.
+	Error json.RawMessage
+	// Exact reports whether Message is the peer's bytes. It is false only
+	// when a transport gives no access to the stream (an arbitrary MCP
+	// transport): Message is then rebuilt around the SDK's undecoded result
+	// or error bytes, which are still the peer's.
+	Exact bool
+}
+
+// ErrMalformed is wrapped by every error Parse returns.
+var ErrMalformed = errors.New("malformed JSON-RPC response")
+
+// Parse reads one JSON-RPC response object. It rejects a member that
+// appears twice (names compared after unescaping, so "\u0072esult" repeats
+// "result"), a response with both result and error, one with neither, and
+// anything after the object. The error names the JSON pointer of the
+// offending member.
+func Parse(msg []byte) (*Response, error) {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, fmt.Errorf("%w at /: %w", ErrMalformed, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("%w at /: not an object", ErrMalformed)
+	}
+	r := &Response{Message: msg, Exact: true}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("%w at /: %w", ErrMalformed, err)
+		}
+		name := tok.(string) // object keys are always strings
+		ptr := Pointer(name)
+		if seen[name] {
+			return nil, fmt.Errorf("%w at %s: duplicate member %q", ErrMalformed, ptr, name)
+		}
+		seen[name] = true
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("%w at %s: %w", ErrMalformed, ptr, err)
+		}
+		end := int(dec.InputOffset())
+		value := json.RawMessage(msg[end-len(raw) : end : end])
+		switch name {
+		case "id":
+			r.ID = value
+		case "result":
+			r.Result = value
+		case "error":
+			r.Error = value
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("%w at /: %w", ErrMalformed, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w at /: data after the response object", ErrMalformed)
+	}
+	switch {
+	case r.Result != nil && r.Error != nil:
+		return nil, fmt.Errorf("%w at /error: both result and error", ErrMalformed)
+	case r.Result == nil && r.Error == nil:
+		return nil, fmt.Errorf("%w at /: neither result nor error", ErrMalformed)
+	}
+	return r, nil
+}
+
+// IDKey is a comparable form of a JSON-RPC id: "s:" and the unescaped
+// string, or "n:" and the integer. Ids of other kinds are an error; so are
+// fractional numbers, which no client here sends.
+func IDKey(id json.RawMessage) (string, error) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(id))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return "", fmt.Errorf("%w at /id: %w", ErrMalformed, err)
+	}
+	switch v := v.(type) {
+	case string:
+		return "s:" + v, nil
+	case json.Number:
+		n, err := strconv.ParseInt(v.String(), 10, 64)
+		if err != nil {
+			f, ferr := strconv.ParseFloat(v.String(), 64)
+			if ferr != nil || f != float64(int64(f)) {
+				return "", fmt.Errorf("%w at /id: %s is not an integer", ErrMalformed, v)
+			}
+			n = int64(f)
+		}
+		return "n:" + strconv.FormatInt(n, 10), nil
+	}
+	return "", fmt.Errorf("%w at /id: want a string or an integer, got %s", ErrMalformed, id)
+}
+
+// Pointer is the JSON pointer of a top-level member.
+func Pointer(name string) string {
+	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+}
