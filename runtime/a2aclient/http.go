@@ -1,0 +1,84 @@
+package a2aclient
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/adcpgen/adcpgen/internal/bodytap"
+	"github.com/adcpgen/adcpgen/runtime/rawrpc"
+)
+
+// wrapHTTP returns a copy of hc (nil means http.DefaultClient) whose
+// transport records the responses of calls that carry a slot.
+func wrapHTTP(hc *http.Client) *http.Client {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	cp := *hc
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	cp.Transport = &recordingTransport{base: base}
+	return &cp
+}
+
+type recordingTransport struct{ base http.RoundTripper }
+
+func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	s := slotFrom(req.Context())
+	if s == nil || req.Method != http.MethodPost {
+		return t.base.RoundTrip(req)
+	}
+	id, ok := requestID(req)
+	if !ok {
+		return t.base.RoundTrip(req)
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err != nil || resp.Body == nil {
+		return resp, err
+	}
+	s.sent(id, resp.StatusCode)
+	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch media {
+	case "text/event-stream":
+		resp.Body = bodytap.Tap(resp.Body, bodytap.DataLines(s.add))
+	default:
+		// Read it all now: a2a-go closes a non-200 body unread, and reads
+		// only the first JSON value of a 200 one.
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if media == "application/json" || json.Valid(body) {
+			s.add(body)
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	return resp, nil
+}
+
+// requestID reads the id of the JSON-RPC request in req's body, leaving req
+// unchanged.
+func requestID(req *http.Request) (string, bool) {
+	if req.GetBody == nil {
+		return "", false
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return "", false
+	}
+	defer body.Close()
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.NewDecoder(body).Decode(&probe) != nil || probe.ID == nil {
+		return "", false
+	}
+	key, err := rawrpc.IDKey(probe.ID)
+	return key, err == nil
+}

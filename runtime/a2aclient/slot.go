@@ -1,0 +1,106 @@
+package a2aclient
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/adcpgen/adcpgen/runtime/rawrpc"
+)
+
+// slot receives the raw response of one call: its request's id and the
+// messages of its response body.
+type slot struct {
+	mu       sync.Mutex
+	reqID    string // IDKey of the request sent
+	status   int    // HTTP status of the response
+	messages [][]byte
+	requests int
+}
+
+type slotKey struct{}
+
+func withSlot(ctx context.Context, s *slot) context.Context {
+	return context.WithValue(ctx, slotKey{}, s)
+}
+
+func slotFrom(ctx context.Context) *slot {
+	s, _ := ctx.Value(slotKey{}).(*slot)
+	return s
+}
+
+func (s *slot) sent(id string, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reqID, s.status = id, status
+	s.requests++
+	s.messages = nil // only the last request's answer counts
+}
+
+func (s *slot) add(msg []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.messages = append(s.messages, msg)
+}
+
+// parse checks one message against the request it answers.
+func (s *slot) parse(method string, msg []byte) (*rawrpc.Response, error) {
+	r, err := rawrpc.Parse(msg)
+	if err != nil {
+		return nil, fmt.Errorf("a2aclient: %s: %w", method, err)
+	}
+	key, err := rawrpc.IDKey(r.ID)
+	if err != nil {
+		return nil, fmt.Errorf("a2aclient: %s: %w", method, err)
+	}
+	if key != s.reqID {
+		return nil, fmt.Errorf("a2aclient: %s: %w at /id: response id %s does not answer the request", method, rawrpc.ErrMalformed, r.ID)
+	}
+	return r, nil
+}
+
+// single returns the one response of a non-streaming call; sdkErr is what
+// a2a-go made of it.
+func (s *slot) single(ctx context.Context, method string, sdkErr error) (*rawrpc.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("a2aclient: %s: %w", method, err)
+	}
+	s.mu.Lock()
+	msgs, status := s.messages, s.status
+	s.mu.Unlock()
+	if len(msgs) == 1 {
+		// a2a-go's verdict (a JSON-RPC error without its data, a result it
+		// could not decode, an HTTP status) is in the bytes; the typed step
+		// judges them.
+		return s.parse(method, msgs[0])
+	}
+	if sdkErr != nil {
+		return nil, fmt.Errorf("a2aclient: %s: %w", method, sdkErr)
+	}
+	return nil, fmt.Errorf("a2aclient: %s (HTTP %d): %w", method, status, ErrNoResponse)
+}
+
+// stream returns the events of a streaming call.
+func (s *slot) stream(ctx context.Context, method string, sdkErr error) ([]*rawrpc.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("a2aclient: %s: %w", method, err)
+	}
+	s.mu.Lock()
+	msgs, status := s.messages, s.status
+	s.mu.Unlock()
+	if len(msgs) == 0 {
+		if sdkErr != nil {
+			return nil, fmt.Errorf("a2aclient: %s: %w", method, sdkErr)
+		}
+		return nil, fmt.Errorf("a2aclient: %s (HTTP %d): %w", method, status, ErrNoResponse)
+	}
+	out := make([]*rawrpc.Response, 0, len(msgs))
+	for i, m := range msgs {
+		r, err := s.parse(method, m)
+		if err != nil {
+			return nil, fmt.Errorf("event %d: %w", i, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
