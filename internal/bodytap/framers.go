@@ -123,3 +123,58 @@ func (d *dataLines) line(l []byte, last bool) {
 		d.emit(bytes.Clone(rest))
 	}
 }
+
+// JSONValues cuts a stream of JSON texts (newline-delimited, as MCP's stdio
+// transport sends them; go-sdk reads them with a json.Decoder, so a text
+// may span lines) into its top-level objects and arrays. Anything else at
+// the top level ends the cutting: go-sdk fails such a stream.
+func JSONValues(emit func([]byte)) Framer { return &jsonValues{emit: emit} }
+
+type jsonValues struct {
+	emit     func([]byte)
+	buf      []byte
+	depth    int
+	inString bool
+	escaped  bool
+	broken   bool
+}
+
+func (j *jsonValues) Write(p []byte) {
+	for _, b := range p {
+		if j.broken {
+			return
+		}
+		if j.depth == 0 {
+			switch b {
+			case ' ', '\t', '\r', '\n':
+				continue
+			case '{', '[':
+			default:
+				j.broken = true
+				continue
+			}
+		}
+		j.buf = append(j.buf, b)
+		switch {
+		case j.inString && j.escaped:
+			j.escaped = false
+		case j.inString && b == '\\':
+			j.escaped = true
+		case j.inString && b == '"':
+			j.inString = false
+		case j.inString:
+		case b == '"':
+			j.inString = true
+		case b == '{' || b == '[':
+			j.depth++
+		case b == '}' || b == ']':
+			j.depth--
+			if j.depth == 0 {
+				j.emit(bytes.Clone(j.buf))
+				j.buf = j.buf[:0]
+			}
+		}
+	}
+}
+
+func (j *jsonValues) End() {}

@@ -25,6 +25,10 @@ func TestFramers(t *testing.T) {
 		{"a2a data lines", bodytap.DataLines,
 			"id: 1\ndata: {\"a\":1}\n\n: keep-alive\n\ndata:{\"nospace\":1}\ndata: {\"b\":2}\r\ndata: {\"c\":3}",
 			[]string{`{"a":1}`, `{"b":2}`, `{"c":3}`}},
+		{"json values", bodytap.JSONValues,
+			"{\"a\":\"}\\\"{\"}\n[{\"b\":1},\n {\"c\":[2]}]\r\n  {\"d\":\n1}\n{\"cut\":",
+			[]string{`{"a":"}\"{"}`, "[{\"b\":1},\n {\"c\":[2]}]", "{\"d\":\n1}"}},
+		{"json values stop at a scalar", bodytap.JSONValues, "{}\n42\n{}\n", []string{`{}`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string

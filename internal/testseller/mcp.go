@@ -1,6 +1,7 @@
 package testseller
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -31,6 +32,10 @@ type MCPOptions struct {
 	// JSONResponse answers POSTs with application/json instead of the
 	// go-sdk default, text/event-stream.
 	JSONResponse bool
+	// RepeatResult makes a hostile intermediary out of the seller: in every
+	// response it answers, "result":{...} becomes "result":{},"result":{...},
+	// a duplicate member in the JSON-RPC envelope itself.
+	RepeatResult bool
 }
 
 // MCPSeller is an MCP seller on loopback.
@@ -59,7 +64,11 @@ func NewMCPSeller(tools map[string]MCPReply, opts MCPOptions) *MCPSeller {
 	}
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{JSONResponse: opts.JSONResponse})
-	s.Server = httptest.NewServer(s.wrap(handler))
+	var h http.Handler = handler
+	if opts.RepeatResult {
+		h = repeatResult(h)
+	}
+	s.Server = httptest.NewServer(s.wrap(h))
 	return s
 }
 
@@ -87,4 +96,27 @@ func (s *MCPSeller) answer(ctx context.Context, name string, r MCPReply) (*mcp.C
 		res.StructuredContent = r.StructuredContent
 	}
 	return res, nil
+}
+
+// repeatResult rewrites each write of next's responses.
+func repeatResult(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(rewriter{w}, r)
+	})
+}
+
+type rewriter struct{ http.ResponseWriter }
+
+func (w rewriter) Write(p []byte) (int, error) {
+	q := bytes.Replace(p, []byte(`"result":{`), []byte(`"result":{},"result":{`), 1)
+	if _, err := w.ResponseWriter.Write(q); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (w rewriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }

@@ -38,9 +38,15 @@ func ConnectHTTP(ctx context.Context, endpoint string, hc *http.Client, opts *Op
 	return Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}, opts)
 }
 
-// ConnectCommand starts cmd and speaks MCP over its stdin and stdout.
+// ConnectCommand starts cmd and speaks MCP over its stdin and stdout (the
+// stdio transport), recording responses byte for byte as the process
+// writes them. Close closes its stdin and waits for it to exit, sending
+// SIGTERM and then SIGKILL after 5 s each, as go-sdk's CommandTransport.
 func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *Options) (*Client, error) {
-	return Connect(ctx, &mcp.CommandTransport{Command: cmd}, opts)
+	if cmd == nil {
+		return nil, errors.New("mcpclient: nil command")
+	}
+	return connect(ctx, nil, cmd, opts)
 }
 
 // Connect connects over t. A *mcp.StreamableClientTransport is copied and
@@ -49,6 +55,13 @@ func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *Options) (*Client,
 // connection hooks are then not forwarded, which is harmless for its stdio,
 // command, io and in-memory transports.
 func Connect(ctx context.Context, t mcp.Transport, opts *Options) (*Client, error) {
+	if t == nil {
+		return nil, errors.New("mcpclient: nil transport")
+	}
+	return connect(ctx, t, nil, opts)
+}
+
+func connect(ctx context.Context, t mcp.Transport, cmd *exec.Cmd, opts *Options) (*Client, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -59,7 +72,7 @@ func Connect(ctx context.Context, t mcp.Transport, opts *Options) (*Client, erro
 	rec := newRecorder()
 	switch st := t.(type) {
 	case nil:
-		return nil, errors.New("mcpclient: nil transport")
+		t = &connTransport{inner: &commandTransport{cmd: cmd, rec: rec}, rec: rec}
 	case *mcp.StreamableClientTransport:
 		cp := *st
 		cp.HTTPClient = rec.wrapHTTP(st.HTTPClient)

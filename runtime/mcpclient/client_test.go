@@ -13,6 +13,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/internal/testseller"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
+	"github.com/adcpgen/adcpgen/runtime/rawrpc"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -268,6 +269,26 @@ func TestConcurrentCallsDoNotMix(t *testing.T) {
 	for range 40 {
 		if err := <-errs; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// A duplicate member in the JSON-RPC envelope (here added by a hostile
+// intermediary) is what go-sdk resolves silently; the raw call rejects it.
+func TestEnvelopeDuplicateRejected(t *testing.T) {
+	tools := map[string]testseller.MCPReply{"ok": {StructuredContent: json.RawMessage(`{"status":"completed"}`)}}
+	for _, opts := range []testseller.MCPOptions{{RepeatResult: true}, {RepeatResult: true, JSONResponse: true}} {
+		seller := testseller.NewMCPSeller(tools, opts)
+		defer seller.Close()
+		// go-sdk itself takes the last "result" (initialize succeeds).
+		c, err := mcpclient.ConnectHTTP(t.Context(), seller.URL, seller.Client(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_, err = c.CallToolRaw(t.Context(), "ok", nil)
+		if !errors.Is(err, rawrpc.ErrMalformed) || !strings.Contains(err.Error(), `at /result: duplicate member "result"`) {
+			t.Errorf("JSONResponse=%v: %v, want a duplicate /result", opts.JSONResponse, err)
 		}
 	}
 }

@@ -13,9 +13,12 @@
 //     copies every response body as the SDK reads it, whole for
 //     application/json and event by event for text/event-stream, cut
 //     exactly as the SDK cuts them;
-//   - any other transport (stdio, in-memory, custom): the SDK's Connection
-//     is wrapped, and the response is rebuilt around the SDK's undecoded
-//     result or error.data bytes (rawrpc.Response.Exact is false).
+//   - stdio (ConnectCommand): the process's stdout is tapped and cut into
+//     JSON texts as go-sdk reads them;
+//   - any other transport (in-memory, custom, an mcp.CommandTransport
+//     passed to Connect): the SDK's Connection is wrapped, and the response
+//     is rebuilt around the SDK's undecoded result or error.data bytes
+//     (rawrpc.Response.Exact is false).
 //
 // A response is matched to its call by JSON-RPC id: the call's context
 // carries a claim that the RoundTripper (or Connection wrapper) fills with
