@@ -34,6 +34,9 @@ type A2AOptions struct {
 	// PreferredTransport goes into the agent card; "" leaves it out, as
 	// sellers built with the JavaScript SDK do.
 	PreferredTransport a2a.TransportProtocol
+	// RepeatResult makes a hostile intermediary out of the seller: in every
+	// JSON-RPC response, "result":{...} becomes "result":{},"result":{...}.
+	RepeatResult bool
 }
 
 // A2ASeller is an A2A seller on loopback. Its agent card is at
@@ -54,7 +57,11 @@ func NewA2ASeller(replies map[string]A2AReply, opts A2AOptions) *A2ASeller {
 	s := &A2ASeller{replies: replies}
 	handler := a2asrv.NewHandler(executor{s}, a2asrv.WithCallInterceptor(interceptor{s}))
 	mux := http.NewServeMux()
-	mux.Handle("/a2a", s.rpcErrors(a2asrv.NewJSONRPCHandler(handler)))
+	var rpc http.Handler = a2asrv.NewJSONRPCHandler(handler)
+	if opts.RepeatResult {
+		rpc = repeatResult(rpc)
+	}
+	mux.Handle("/a2a", s.rpcErrors(rpc))
 	s.Server = httptest.NewUnstartedServer(s.wrap(mux))
 	s.Start()
 	card := &a2a.AgentCard{

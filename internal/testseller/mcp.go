@@ -1,7 +1,6 @@
 package testseller
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -96,27 +95,4 @@ func (s *MCPSeller) answer(ctx context.Context, name string, r MCPReply) (*mcp.C
 		res.StructuredContent = r.StructuredContent
 	}
 	return res, nil
-}
-
-// repeatResult rewrites each write of next's responses.
-func repeatResult(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(rewriter{w}, r)
-	})
-}
-
-type rewriter struct{ http.ResponseWriter }
-
-func (w rewriter) Write(p []byte) (int, error) {
-	q := bytes.Replace(p, []byte(`"result":{`), []byte(`"result":{},"result":{`), 1)
-	if _, err := w.ResponseWriter.Write(q); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-func (w rewriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
 }

@@ -108,8 +108,9 @@ func (c *Client) GetTaskRaw(ctx context.Context, taskID string) (*rawrpc.Respons
 // event the seller sent, in order, each a JSON-RPC response as sent. It
 // returns when the stream ends; a JSON-RPC error ends the stream and is
 // the last response. The error is non-nil when the context ended, the
-// request failed, the stream broke before any event, or an event is
-// malformed.
+// request failed, an event is malformed, or a2a-go stopped reading (it
+// gives up on an SSE line over 64 KiB, and on an event it cannot decode):
+// then the events before are returned with it.
 func (c *Client) StreamMessageRaw(ctx context.Context, skill string, input json.RawMessage) ([]*rawrpc.Response, error) {
 	s := &slot{}
 	var sdkErr error

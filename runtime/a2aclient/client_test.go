@@ -16,6 +16,7 @@ import (
 	"github.com/a2aproject/a2a-go/a2aclient/agentcard"
 	"github.com/adcpgen/adcpgen/internal/testseller"
 	"github.com/adcpgen/adcpgen/runtime/a2aclient"
+	"github.com/adcpgen/adcpgen/runtime/rawrpc"
 )
 
 // hostile holds DataPart members a strict decoder must reject: a
@@ -244,4 +245,39 @@ func TestNeverAnsweringSeller(t *testing.T) {
 		buf := make([]byte, 1<<20)
 		t.Errorf("%d goroutines after Close, %d before dialing:\n%s", n, baseline, buf[:goruntime.Stack(buf, true)])
 	}
+}
+
+// A duplicate member in the JSON-RPC envelope (here added by a hostile
+// intermediary) is what a2a-go resolves silently; the raw call rejects it.
+func TestEnvelopeDuplicateRejected(t *testing.T) {
+	seller := testseller.NewA2ASeller(map[string]testseller.A2AReply{"ok": {}}, testseller.A2AOptions{RepeatResult: true})
+	defer seller.Close()
+	c, err := a2aclient.Dial(t.Context(), seller.URL, seller.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.SDK().SendMessage(t.Context(), a2aclient.AdCPMessage("ok", nil)); err != nil {
+		t.Errorf("a2a-go no longer accepts the repeated result (%v)", err)
+	}
+	for name, call := range map[string]func() error{
+		"send":   func() error { _, err := c.SendMessageRaw(t.Context(), "ok", nil); return err },
+		"stream": func() error { _, err := c.StreamMessageRaw(t.Context(), "ok", nil); return err },
+	} {
+		if err := call(); !errors.Is(err, rawrpc.ErrMalformed) || !strings.Contains(err.Error(), `at /result: duplicate member "result"`) {
+			t.Errorf("%s: %v, want a duplicate /result", name, err)
+		}
+	}
+}
+
+// a2a-go reads SSE lines with a 64 KiB limit: a larger streamed event
+// ends the stream with an error, which the raw call reports.
+func TestLargeStreamedEvent(t *testing.T) {
+	blob := json.RawMessage(`"` + strings.Repeat("x", 2<<20) + `"`)
+	c, _ := dial(t, map[string]testseller.A2AReply{"big": {Data: map[string]json.RawMessage{"blob": blob}}})
+	events, err := c.StreamMessageRaw(t.Context(), "big", nil)
+	if err == nil {
+		t.Fatalf("a2a-go streamed a 2 MiB event (%d events); drop this limit from the docs", len(events))
+	}
+	t.Logf("%d events, %v", len(events), err)
 }

@@ -80,7 +80,9 @@ func (s *slot) single(ctx context.Context, method string, sdkErr error) (*rawrpc
 	return nil, fmt.Errorf("a2aclient: %s (HTTP %d): %w", method, status, ErrNoResponse)
 }
 
-// stream returns the events of a streaming call.
+// stream returns the events of a streaming call. When a2a-go stopped
+// early for a reason other than a JSON-RPC error event, the events received
+// so far come with its error.
 func (s *slot) stream(ctx context.Context, method string, sdkErr error) ([]*rawrpc.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("a2aclient: %s: %w", method, err)
@@ -101,6 +103,9 @@ func (s *slot) stream(ctx context.Context, method string, sdkErr error) ([]*rawr
 			return nil, fmt.Errorf("event %d: %w", i, err)
 		}
 		out = append(out, r)
+	}
+	if sdkErr != nil && out[len(out)-1].Error == nil {
+		return out, fmt.Errorf("a2aclient: %s: stopped after %d events: %w", method, len(out), sdkErr)
 	}
 	return out, nil
 }
