@@ -24,6 +24,8 @@ type A2AReply struct {
 	// RPCError, when set, is the whole JSON-RPC error object (code,
 	// message, data) answered instead of a task, ahead of the SDK.
 	RPCError json.RawMessage
+	// RPCErrorStatus is the HTTP status sent with RPCError; 0 means 200.
+	RPCErrorStatus int
 	// Hang makes the seller never answer: the call waits until the buyer
 	// gives up.
 	Hang bool
@@ -187,8 +189,12 @@ func (s *A2ASeller) rpcErrors(next http.Handler) http.Handler {
 			} `json:"params"`
 		}
 		if json.Unmarshal(body, &req) == nil && req.ID != nil {
-			if rpcErr := s.replies[skillOf(req.Params.Message)].RPCError; rpcErr != nil {
+			if reply := s.replies[skillOf(req.Params.Message)]; reply.RPCError != nil {
+				rpcErr := reply.RPCError
 				w.Header().Set("Content-Type", "application/json")
+				if reply.RPCErrorStatus != 0 {
+					w.WriteHeader(reply.RPCErrorStatus)
+				}
 				out := append([]byte(`{"jsonrpc":"2.0","id":`), req.ID...)
 				out = append(append(append(out, `,"error":`...), rpcErr...), '}')
 				w.Write(out)

@@ -111,15 +111,20 @@ func TestErrorsKeepAdCPError(t *testing.T) {
 	adcpErr := json.RawMessage(`{"code":"BUDGET_TOO_LOW","message":"raise it","recovery":"correctable","field":"budget"}`)
 	c, _ := dial(t, map[string]testseller.A2AReply{
 		"limited":  {RPCError: json.RawMessage(rpcErr)},
+		"429":      {RPCError: json.RawMessage(rpcErr), RPCErrorStatus: http.StatusTooManyRequests},
 		"rejected": {State: a2a.TaskStateFailed, Data: map[string]json.RawMessage{"adcp_error": adcpErr}},
 	})
 
-	resp, err := c.SendMessageRaw(t.Context(), "limited", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(resp.Error) != rpcErr || resp.Result != nil {
-		t.Errorf("error object\n got %s\nwant %s", resp.Error, rpcErr)
+	// a2a-go reports a non-200 answer by its status line alone; the body
+	// is kept all the same.
+	for _, skill := range []string{"limited", "429"} {
+		resp, err := c.SendMessageRaw(t.Context(), skill, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(resp.Error) != rpcErr || resp.Result != nil {
+			t.Errorf("%s: error object\n got %s\nwant %s", skill, resp.Error, rpcErr)
+		}
 	}
 	// What a2a-go itself reports: the code's meaning, no adcp_error.
 	_, sdkErr := c.SDK().SendMessage(t.Context(), a2aclient.AdCPMessage("limited", nil))
@@ -127,7 +132,7 @@ func TestErrorsKeepAdCPError(t *testing.T) {
 		t.Errorf("a2a-go now keeps error.data (%v); the raw path may no longer be needed", sdkErr)
 	}
 
-	resp, err = c.SendMessageRaw(t.Context(), "rejected", nil)
+	resp, err := c.SendMessageRaw(t.Context(), "rejected", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
