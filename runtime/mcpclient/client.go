@@ -46,7 +46,9 @@ func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *Options) (*Client,
 	if cmd == nil {
 		return nil, errors.New("mcpclient: nil command")
 	}
-	return connect(ctx, nil, cmd, opts)
+	return connect(ctx, opts, func(rec *recorder) mcp.Transport {
+		return &connTransport{inner: &commandTransport{cmd: cmd, rec: rec}, rec: rec}
+	})
 }
 
 // Connect connects over t. A *mcp.StreamableClientTransport is copied and
@@ -58,10 +60,19 @@ func Connect(ctx context.Context, t mcp.Transport, opts *Options) (*Client, erro
 	if t == nil {
 		return nil, errors.New("mcpclient: nil transport")
 	}
-	return connect(ctx, t, nil, opts)
+	return connect(ctx, opts, func(rec *recorder) mcp.Transport {
+		if st, ok := t.(*mcp.StreamableClientTransport); ok {
+			cp := *st
+			cp.HTTPClient = rec.wrapHTTP(st.HTTPClient)
+			return &cp
+		}
+		return &connTransport{inner: t, rec: rec}
+	})
 }
 
-func connect(ctx context.Context, t mcp.Transport, cmd *exec.Cmd, opts *Options) (*Client, error) {
+// connect opens a session over the transport recording returns for a new
+// recorder.
+func connect(ctx context.Context, opts *Options, recording func(*recorder) mcp.Transport) (*Client, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -70,17 +81,7 @@ func connect(ctx context.Context, t mcp.Transport, cmd *exec.Cmd, opts *Options)
 		impl = &mcp.Implementation{Name: "adcpgen", Version: "0"}
 	}
 	rec := newRecorder()
-	switch st := t.(type) {
-	case nil:
-		t = &connTransport{inner: &commandTransport{cmd: cmd, rec: rec}, rec: rec}
-	case *mcp.StreamableClientTransport:
-		cp := *st
-		cp.HTTPClient = rec.wrapHTTP(st.HTTPClient)
-		t = &cp
-	default:
-		t = &connTransport{inner: t, rec: rec}
-	}
-	session, err := mcp.NewClient(impl, opts.ClientOptions).Connect(ctx, t, nil)
+	session, err := mcp.NewClient(impl, opts.ClientOptions).Connect(ctx, recording(rec), nil)
 	if err != nil {
 		return nil, fmt.Errorf("mcpclient: connecting: %w", err)
 	}

@@ -56,7 +56,7 @@ func Parse(msg []byte) (*Response, error) {
 			return nil, fmt.Errorf("%w at /: %w", ErrMalformed, err)
 		}
 		name := tok.(string) // object keys are always strings
-		ptr := Pointer(name)
+		ptr := pointer(name)
 		if seen[name] {
 			return nil, fmt.Errorf("%w at %s: duplicate member %q", ErrMalformed, ptr, name)
 		}
@@ -118,7 +118,7 @@ func IDKey(id json.RawMessage) (string, error) {
 	return "", fmt.Errorf("%w at /id: want a string or an integer, got %s", ErrMalformed, id)
 }
 
-// Pointer is the JSON pointer of a top-level member.
-func Pointer(name string) string {
+// pointer is the JSON pointer of a top-level member.
+func pointer(name string) string {
 	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
 }
