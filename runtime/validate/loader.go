@@ -196,11 +196,19 @@ func (v *Validator) fileID(p string) (string, error) {
 // load is the compiler's only way to read a schema: URLs map to the tree,
 // and the document's patterns are rewritten for ECMA-262 (see rewrite.go).
 func (v *Validator) load(u string) (io.ReadCloser, error) {
+	if _, err := v.pathForURL(u); err == nil {
+		v.loaded.Add(1)
+	}
+	return v.readSchema(u)
+}
+
+// readSchema reads and rewrites a schema document (see load); the fast
+// path's compiler reads through it too.
+func (v *Validator) readSchema(u string) (io.ReadCloser, error) {
 	p, err := v.pathForURL(u)
 	if err != nil {
 		return nil, err
 	}
-	v.loaded.Add(1)
 	data, err := fs.ReadFile(v.tree.FS, p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
