@@ -21,7 +21,7 @@ var errUnsupported = errors.New("not supported by the fast validator")
 // nodes. It shares nodes between roots; callers hold Validator.mu.
 type programCompiler struct {
 	v     *Validator
-	docs  map[string]any   // by document URL
+	docs  map[string]any    // by document URL
 	nodes map[string]*snode // by location
 	fmts  map[string]func(any) bool
 	res   map[string]*ecmaRegexp
@@ -594,5 +594,3 @@ func escapeLoc(token string) string {
 	token = strings.ReplaceAll(token, "/", "~1")
 	return url.PathEscape(token)
 }
-
-
