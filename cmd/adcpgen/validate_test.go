@@ -76,6 +76,10 @@ func TestValidateCommand(t *testing.T) {
 		{name: "invalid", args: []string{"--spec", bundle, "--tool", "get_products", "--response", invalid}, code: 1,
 			stdout: []string{`{"file":"` + invalid + `","pointer":"/products/0","keyword":"required","message":"missing required property \"delivery_type\"","schema_id":"/schemas/3.0.26/core/product.json"}`,
 				`"pointer":"/products/0/product_id","keyword":"type"`}},
+		{name: "invalid, reference validator", args: []string{"--spec", bundle, "--tool", "get_products", "--response", "--reference", invalid}, code: 1,
+			stdout: []string{`{"file":"` + invalid + `","pointer":"/products/0","keyword":"required","message":"missing required property \"delivery_type\"","schema_id":"/schemas/3.0.26/core/product.json"}`,
+				`"pointer":"/products/0/product_id","keyword":"type"`}},
+		{name: "valid fixture, reference validator", args: []string{"--spec", bundle, "--tool", "get_products", "--response", "--reference", fixture}, code: 0, noStdout: true},
 		{name: "valid and invalid", args: []string{"--spec", bundle, "--tool", "get_products", "--response", valid, invalid, valid}, code: 1,
 			stdout: []string{`"file":"` + invalid + `"`}},
 		{name: "request, additionalProperties", args: []string{"--spec", bundle, "--tool", "get_products", "--request", badRequest}, code: 1,
@@ -103,7 +107,7 @@ func TestValidateCommand(t *testing.T) {
 		{name: "no files", args: []string{"--spec", bundle, "--tool", "get_products", "--response"}, code: 2, stderr: "missing FILE"},
 		{name: "stdin twice", args: []string{"--spec", bundle, "--tool", "get_products", "--response", "-", "-"}, code: 2, stderr: "only once"},
 		{name: "unknown flag", args: []string{"--spec", bundle, "--bogus", valid}, code: 2, stderr: "bogus"},
-		{name: "help", args: []string{"--help"}, code: 0, stdout: []string{"Usage:", "--schema", "--tool", "Exit status"}},
+		{name: "help", args: []string{"--help"}, code: 0, stdout: []string{"Usage:", "--schema", "--tool", "--reference", "Exit status"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -111,12 +111,12 @@ func BenchmarkGetProducts(b *testing.B) {
 			return err
 		})
 	})
-	b.Run("validate", func(b *testing.B) {
+	validator := func(b *testing.B, opts validate.Options) *validate.Schema {
 		tree, err := spec.Open(filepath.Join(testspec.Dir(b), "protocol", "3.0.26.tgz"))
 		if err != nil {
 			b.Fatal(err)
 		}
-		v, err := validate.New(tree, validate.Options{})
+		v, err := validate.New(tree, opts)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -124,12 +124,34 @@ func BenchmarkGetProducts(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		run(b, func(data []byte) error {
+		return s
+	}
+	validateWith := func(b *testing.B, s *validate.Schema) func([]byte) error {
+		return func(data []byte) error {
 			issues, err := s.Validate(data)
 			if err == nil && len(issues) > 0 {
 				b.Fatalf("the fixture is invalid: %v", issues)
 			}
 			return err
+		}
+	}
+	// validate is the fast path, validate-reference the reference
+	// validator; wire.Unmarshal+validate is a strict decode and a full
+	// validation of the same bytes, as a seller does.
+	b.Run("validate", func(b *testing.B) {
+		run(b, validateWith(b, validator(b, validate.Options{})))
+	})
+	b.Run("validate-reference", func(b *testing.B) {
+		run(b, validateWith(b, validator(b, validate.Options{Reference: true})))
+	})
+	b.Run("wire.Unmarshal+validate", func(b *testing.B) {
+		check := validateWith(b, validator(b, validate.Options{}))
+		run(b, func(data []byte) error {
+			var v adcp.GetProductsResponse
+			if err := wire.Unmarshal(data, &v); err != nil {
+				return err
+			}
+			return check(data)
 		})
 	})
 }

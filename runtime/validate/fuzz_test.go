@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,4 +126,44 @@ func TestResolves(t *testing.T) {
 	if !resolves(doc, "/a~1b/0/~0") || resolves(doc, "/a~1b/1") || resolves(doc, "/"+url.PathEscape("a/b")) {
 		t.Fatal("resolves is wrong")
 	}
+}
+
+// FuzzFastAgrees feeds arbitrary bytes to the fast path and to the
+// reference validator, against a few schemas: the fast path never panics,
+// fails on the same payloads, and reports the same issues.
+func FuzzFastAgrees(f *testing.F) {
+	fast := versionValidator(f, "3.0.26")
+	ref, err := New(fast.tree, Options{Reference: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	schemas := []string{"media-buy/get-products-response.json", "core/error.json", "core/pricing-option.json", "core/format-id.json"}
+	fixture := benchFixture(f)
+	f.Add(uint8(0), fixture)
+	f.Add(uint8(0), []byte(strings.Replace(string(fixture), `"cpm"`, `"cpx"`, 3)))
+	f.Add(uint8(1), []byte(`{"code":"X","message":"m","retry_after":1.5e1,"details":{"a":[1,1.0]}}`))
+	f.Add(uint8(1), []byte(`{"code":"X","message":"m","code":7}`))
+	f.Add(uint8(2), []byte(`{"pricing_option_id":"p","pricing_model":"cpm","currency":"USD","fixed_price":-0.0}`))
+	f.Add(uint8(2), []byte(`{"pricing_option_id":"p","pricing_model":"cpm","currency":"usd","floor_price":1e400}`))
+	f.Add(uint8(3), []byte(`{"agent_url":"https://a.example/\u00e9","id":"x_y","width":1}`))
+	f.Add(uint8(3), []byte("{\"agent_url\":\"https://[::1]/\",\"id\":\"\\ud800\"}"))
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		name := schemas[int(which)%len(schemas)]
+		fs, err := fast.Schema(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := ref.Schema(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gerr := fs.Validate(data)
+		want, werr := rs.Validate(data)
+		if (gerr == nil) != (werr == nil) {
+			t.Fatalf("%s: fast error %v, reference error %v", name, gerr, werr)
+		}
+		if gerr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: %s\nfast      %v\nreference %v", name, data, got, want)
+		}
+	})
 }

@@ -79,6 +79,9 @@ func (v *Validator) collectAlternatives(ve *jsonschema.ValidationError, kw, sche
 	for i, c := range ve.Causes {
 		var b branch
 		v.collect(c, &b.issues)
+		// The library lists some names in map order: sort, so that the
+		// summary below names each branch's first issue deterministically.
+		sortIssues(b.issues)
 		for _, x := range b.issues {
 			b.depth = max(b.depth, pointerDepth(x.Pointer))
 			if isShapeMismatch(x, own) {
