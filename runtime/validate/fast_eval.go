@@ -35,12 +35,34 @@ type evaluator struct {
 	members  []member
 	inPlace  int
 	fallback bool // the reference must decide this payload
+	// formats memoises format checks of strings read in place from the
+	// payload (so valid until the next reset): payloads repeat URLs.
+	formats map[formatKey]bool
+}
+
+type formatKey struct{ format, value string }
+
+func (e *evaluator) formatOK(n *snode, s string, inPayload bool) bool {
+	if !inPayload {
+		return n.format(s)
+	}
+	k := formatKey{n.formatName, s}
+	if ok, seen := e.formats[k]; seen {
+		return ok
+	}
+	ok := n.format(s)
+	if e.formats == nil {
+		e.formats = map[formatKey]bool{}
+	}
+	e.formats[k] = ok
+	return ok
 }
 
 func (e *evaluator) reset(data []byte, tape []tok) {
 	e.data, e.tape = data, tape
 	e.path, e.bits, e.undecl, e.members = e.path[:0], e.bits[:0], e.undecl[:0], e.members[:0]
 	e.inPlace, e.fallback = 0, false
+	clear(e.formats)
 }
 
 // str returns a string value; the view lives until the next str call.
@@ -216,7 +238,7 @@ func (e *evaluator) eval(n *snode, i int32, collect bool) (bool, *vErr) {
 	}
 	if n.format != nil && t.kind == tString {
 		s := e.str(i)
-		if !n.format(s) {
+		if !e.formatOK(n, s, !t.escaped) {
 			var err *vErr
 			if collect {
 				err = e.newErr(n, "format", fmt.Sprintf("%v is not valid %s", quote(s), quote(n.formatName)))

@@ -134,11 +134,13 @@ type member struct {
 	pats     uint64
 }
 
-// lookup finds a property's slot: a scan for a few, a map for many.
+// lookup finds a property's slot: a scan over packed length and end bytes
+// for a few, a map for many.
 func (n *snode) lookup(key string) (int32, bool) {
-	if len(n.slots) <= 8 {
-		for k := range n.slots {
-			if n.slots[k].name == key {
+	if len(n.slots) <= 16 {
+		want := slotSig(key)
+		for k, sig := range n.sigs {
+			if sig == want && n.slots[k].name == key {
 				return int32(k), true
 			}
 		}
@@ -148,10 +150,22 @@ func (n *snode) lookup(key string) (int32, bool) {
 	return s, ok
 }
 
+// slotSig packs a name's length and first and last bytes.
+func slotSig(s string) uint64 {
+	if s == "" {
+		return 0
+	}
+	return uint64(len(s))<<16 | uint64(s[0])<<8 | uint64(s[len(s)-1])
+}
+
 // finish marks the nodes that check a scalar only (after $refs), which
 // objectFast checks first.
 func finishNodes(nodes map[string]*snode) {
 	for _, n := range nodes {
+		n.sigs = n.sigs[:0]
+		for k := range n.slots {
+			n.sigs = append(n.sigs, slotSig(n.slots[k].name))
+		}
 		for k := range n.slots {
 			if sub := n.slots[k].sub; sub != nil {
 				n.slots[k].cheap = isCheap(sub)

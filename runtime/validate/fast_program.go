@@ -50,7 +50,8 @@ type snode struct {
 	minProps, maxProps int
 	names              map[string]int32
 	slots              []slot
-	required           []int32 // slots, in the schema's order
+	sigs               []uint64 // slotSig of each slot's name
+	required           []int32  // slots, in the schema's order
 	patProps           []patProp
 	addlFalse          bool
 	addl               *snode

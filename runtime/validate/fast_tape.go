@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unicode/utf8"
 )
@@ -219,12 +220,23 @@ var strSpecial = func() (t [256]bool) {
 	return t
 }()
 
+// swarSpecial reports whether any of eight bytes is special in a string:
+// a quote, a backslash, a control character or a non-ASCII byte.
+func swarSpecial(v uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
+	return (hasZero(v^(ones*'"'))|hasZero(v^(ones*'\\'))|((v-ones*0x20) & ^v & highs)|v&highs) != 0
+}
+
 // str reads a string; escapes are checked here and decoded on demand.
 func (p *tapeParser) str() error {
 	start := p.pos + 1
 	escaped := false
 	i := start
 	for {
+		for i+8 <= len(p.data) && !swarSpecial(binary.LittleEndian.Uint64(p.data[i:])) {
+			i += 8
+		}
 		for i < len(p.data) && !strSpecial[p.data[i]] {
 			i++
 		}
