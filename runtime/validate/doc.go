@@ -1,6 +1,12 @@
 // Package validate checks JSON payloads against the schemas of one AdCP spec
-// tree (a *spec.Tree), offline, with github.com/santhosh-tekuri/jsonschema/v5
-// as a draft-07 validator.
+// tree (a *spec.Tree), offline, with draft-07 semantics.
+//
+// Payload bytes are validated directly: each root schema compiles into a
+// program of nodes (fast_program.go) run over a tape of the payload
+// (fast_tape.go), with no decoded tree. github.com/santhosh-tekuri/jsonschema/v5
+// is the reference: Options.Reference validates with it instead, both give
+// the same issues (a differential test holds them to it), and the fast path
+// hands it what it cannot decide alike (duplicate keys) or does not support.
 //
 // A schema is named by its $id in either published style
 // ("/schemas/3.1.19/core/error.json" up to 3.1,
@@ -24,8 +30,7 @@
 // Results are AdCP issues[] entries (pointer, message, keyword, schema_id),
 // sorted, ready for a VALIDATION_ERROR.
 //
-// What validation cannot see: the payload is decoded into Go maps first, so
-// duplicate keys (the last wins) and "__proto__", "constructor" or
-// "prototype" keys pass unnoticed. The strict generated decoders reject them;
-// use both on untrusted input.
+// What validation cannot see: as in a decoded map, duplicate keys (the last
+// wins) and "__proto__", "constructor" or "prototype" keys pass unnoticed.
+// The strict generated decoders reject them; use both on untrusted input.
 package validate
