@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -57,6 +58,9 @@ func (s *Schema) validateFast(payload []byte) (issues []Issue, err error, decide
 	}()
 	tape, perr := parseTape(payload, s.v.limits, e.tape)
 	e.tape = tape
+	if errors.Is(perr, errTapeTooLarge) {
+		return nil, nil, false
+	}
 	if perr != nil {
 		// Report it exactly as the reference path does.
 		if _, err := decodePayload(payload, s.v.limits); err != nil {

@@ -158,11 +158,15 @@ func slotSig(s string) uint64 {
 	return uint64(len(s))<<16 | uint64(s[0])<<8 | uint64(s[len(s)-1])
 }
 
-// finish marks the nodes that check a scalar only (after $refs), which
-// objectFast checks first.
+// finishNodes completes newly compiled nodes: name signatures, and which
+// properties check a scalar only (after $refs), which objectFast checks
+// first. Earlier nodes are left alone: validations may be reading them.
 func finishNodes(nodes map[string]*snode) {
 	for _, n := range nodes {
-		n.sigs = n.sigs[:0]
+		if n.finished {
+			continue // in use by validations already: read-only
+		}
+		n.finished = true
 		for k := range n.slots {
 			n.sigs = append(n.sigs, slotSig(n.slots[k].name))
 		}

@@ -24,10 +24,11 @@ const (
 )
 
 type snode struct {
-	loc    string // absolute schema location, "url#/pointer" ("url#" for a root)
-	always int8   // 1: the true schema; -1: the false schema
-	ref    *snode
-	refLoc string // the referenced location, for the wrapper message
+	loc      string // absolute schema location, "url#/pointer" ("url#" for a root)
+	finished bool   // see finishNodes
+	always   int8   // 1: the true schema; -1: the false schema
+	ref      *snode
+	refLoc   string // the referenced location, for the wrapper message
 
 	types   typeMask
 	typeMsg string // "string or null"

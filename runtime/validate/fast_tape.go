@@ -2,6 +2,7 @@ package validate
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"unicode/utf8"
 )
@@ -50,13 +51,17 @@ func (p *tapeParser) fail(off int, format string, a ...any) error {
 	return &PayloadError{Offset: int64(off), Reason: fmt.Sprintf(format, a...)}
 }
 
+// errTapeTooLarge: tape offsets are 32-bit; the reference takes larger
+// payloads (when Limits allow them).
+var errTapeTooLarge = errors.New("payload too large for the tape")
+
 // parseTape reads data as exactly one JSON value into tape (reused).
 func parseTape(data []byte, lim Limits, tape []tok) ([]tok, error) {
 	if len(data) > lim.MaxBytes {
 		return tape, &PayloadError{Offset: int64(lim.MaxBytes), Reason: fmt.Sprintf("larger than the %d byte limit", lim.MaxBytes)}
 	}
 	if len(data) > 1<<31-1 {
-		return tape, &PayloadError{Reason: "payload too large"}
+		return tape, errTapeTooLarge
 	}
 	p := tapeParser{data: data, lim: lim, tape: tape[:0]}
 	p.ws()

@@ -147,7 +147,9 @@ func (v *Validator) Schema(ref string) (*Schema, error) {
 		return nil, err
 	}
 	sch := &Schema{ID: v.displayID(key), Path: p, v: v, s: s}
-	sch.prog, sch.fastErr = v.compileProgram(key)
+	if !v.reference {
+		sch.prog, sch.fastErr = v.compileProgram(key)
+	}
 	v.compiled[key] = sch
 	return sch, nil
 }
