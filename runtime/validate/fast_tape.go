@@ -230,7 +230,7 @@ var strSpecial = func() (t [256]bool) {
 func swarSpecial(v uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
-	return (hasZero(v^(ones*'"'))|hasZero(v^(ones*'\\'))|((v-ones*0x20) & ^v & highs)|v&highs) != 0
+	return (hasZero(v^(ones*'"')) | hasZero(v^(ones*'\\')) | ((v - ones*0x20) & ^v & highs) | v&highs) != 0
 }
 
 // str reads a string; escapes are checked here and decoded on demand.
