@@ -37,10 +37,36 @@ type evaluator struct {
 	fallback bool // the reference must decide this payload
 	// formats memoises format checks of strings read in place from the
 	// payload (so valid until the next reset): payloads repeat URLs.
-	formats map[formatKey]bool
+	formats  map[formatKey]bool
+	patterns map[patternKey]bool
 }
 
 type formatKey struct{ format, value string }
+
+type patternKey struct {
+	pm    *patternMatcher
+	value string
+}
+
+// patternOK is patternMatcher.MatchString, memoised like formatOK (a
+// failure to decide is not memoised).
+func (e *evaluator) patternOK(pm *patternMatcher, s string, inPayload bool) (bool, error) {
+	if !inPayload || pm.run != nil {
+		return pm.MatchString(s)
+	}
+	k := patternKey{pm, s}
+	if ok, seen := e.patterns[k]; seen {
+		return ok, nil
+	}
+	ok, err := pm.MatchString(s)
+	if err == nil {
+		if e.patterns == nil {
+			e.patterns = map[patternKey]bool{}
+		}
+		e.patterns[k] = ok
+	}
+	return ok, err
+}
 
 func (e *evaluator) formatOK(n *snode, s string, inPayload bool) bool {
 	if !inPayload {
@@ -63,6 +89,7 @@ func (e *evaluator) reset(data []byte, tape []tok) {
 	e.path, e.bits, e.undecl, e.members = e.path[:0], e.bits[:0], e.undecl[:0], e.members[:0]
 	e.inPlace, e.fallback = 0, false
 	clear(e.formats)
+	clear(e.patterns)
 }
 
 // str returns a string value; the view lives until the next str call.
@@ -288,7 +315,7 @@ func (e *evaluator) eval(n *snode, i int32, collect bool) (bool, *vErr) {
 		return false, nil
 	}
 	if n.pattern != nil && t.kind == tString {
-		matched, merr := n.pattern.MatchString(e.str(i))
+		matched, merr := e.patternOK(n.pattern, e.str(i), !t.escaped)
 		if !matched {
 			var err *vErr
 			if collect {
@@ -362,7 +389,14 @@ func (e *evaluator) applicators(n *snode, i int32, collect bool, errs *[]*vErr) 
 	}
 	if len(n.anyOf) > 0 {
 		matched := false
-		for _, s := range n.anyOf {
+		disc, hasDisc := "", false
+		if n.anyOfDisc != nil && e.tape[i].kind == tObject {
+			disc, hasDisc = e.discValue(n.anyOfDisc, i)
+		}
+		for k, s := range n.anyOf {
+			if hasDisc && n.anyOfDisc.skip(k, disc) {
+				continue
+			}
 			if pass, _ := e.inPlaceEval(s, i, false); pass {
 				matched = true
 				break
@@ -384,7 +418,14 @@ func (e *evaluator) applicators(n *snode, i int32, collect bool, errs *[]*vErr) 
 	}
 	if len(n.oneOf) > 0 {
 		first, second := -1, -1
+		disc, hasDisc := "", false
+		if n.oneOfDisc != nil && e.tape[i].kind == tObject {
+			disc, hasDisc = e.discValue(n.oneOfDisc, i)
+		}
 		for k, s := range n.oneOf {
+			if hasDisc && n.oneOfDisc.skip(k, disc) {
+				continue
+			}
 			if pass, _ := e.inPlaceEval(s, i, false); pass {
 				if first < 0 {
 					first = k
@@ -437,7 +478,10 @@ func (e *evaluator) applicators(n *snode, i int32, collect bool, errs *[]*vErr) 
 }
 
 func (e *evaluator) number(n *snode, i int32, collect bool, errs *[]*vErr) bool {
-	d := e.dec(i)
+	var d decimal
+	parsed := false
+	t := &e.tape[i]
+	lit := e.data[t.start:t.end]
 	ok := true
 	checks := [4]struct {
 		b      *bound
@@ -448,7 +492,15 @@ func (e *evaluator) number(n *snode, i int32, collect bool, errs *[]*vErr) bool 
 		if b == nil {
 			continue
 		}
-		c := cmpDecimal(d, b.dec)
+		var c int
+		if b.dec.isZero() {
+			c = literalSign(lit)
+		} else {
+			if !parsed {
+				d, parsed = e.dec(i), true
+			}
+			c = cmpDecimal(d, b.dec)
+		}
 		var bad bool
 		switch k {
 		case 0:

@@ -167,6 +167,7 @@ func finishNodes(nodes map[string]*snode) {
 			continue // in use by validations already: read-only
 		}
 		n.finished = true
+		n.anyOfDisc, n.oneOfDisc = newDiscIndex(n.anyOf), newDiscIndex(n.oneOf)
 		for k := range n.slots {
 			n.sigs = append(n.sigs, slotSig(n.slots[k].name))
 		}

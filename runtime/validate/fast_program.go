@@ -79,6 +79,8 @@ type snode struct {
 	not                *snode
 	allOf, anyOf       []*snode
 	oneOf              []*snode
+	anyOfDisc          *discIndex
+	oneOfDisc          *discIndex
 	ifS, thenS, elseS  *snode
 	hasIf              bool
 	propTokens         []string // escaped property names, by slot

@@ -24,6 +24,11 @@ func TestDecimalCompare(t *testing.T) {
 			t.Errorf("cmp(%s, %s) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
 	}
+	for _, lit := range []string{"0", "-0", "0.0e7", "-0.5", "3", "-12e-3", "0.001", "-0.000"} {
+		if got, want := literalSign([]byte(lit)), cmpDecimal(parseDecimal([]byte(lit), nil), decimal{}); got != want {
+			t.Errorf("literalSign(%s) = %d, want %d", lit, got, want)
+		}
+	}
 	for lit, want := range map[string]bool{"1": true, "1.0": true, "1.5": false, "15e-1": false, "1e2": true, "0": true, "-0.0": true, "123e-3": false} {
 		if got := parseDecimal([]byte(lit), nil).isInt(); got != want {
 			t.Errorf("isInt(%s) = %v", lit, got)

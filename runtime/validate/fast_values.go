@@ -214,3 +214,20 @@ func isJSONNumber(s string) bool {
 	}
 	return p.number() == nil && p.pos == len(s)
 }
+
+// literalSign is the sign of a number literal's value (-1, 0 or 1).
+func literalSign(lit []byte) int {
+	neg := len(lit) > 0 && lit[0] == '-'
+	for _, c := range lit {
+		if c == 'e' || c == 'E' {
+			break
+		}
+		if c >= '1' && c <= '9' {
+			if neg {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
