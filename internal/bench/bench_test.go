@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/adcpgen/adcpgen/internal/bench/gen/adcp"
 	"github.com/adcpgen/adcpgen/internal/bench/gen/gojs"
@@ -143,6 +144,28 @@ func BenchmarkGetProducts(b *testing.B) {
 	})
 	b.Run("validate-reference", func(b *testing.B) {
 		run(b, validateWith(b, validator(b, validate.Options{Reference: true})))
+	})
+	// The same, interleaved, reporting each share: a fair ratio on a
+	// machine shared with other work.
+	b.Run("decode-validate-interleaved", func(b *testing.B) {
+		check := validateWith(b, validator(b, validate.Options{}))
+		data := fixture(b)
+		var td, tv time.Duration
+		for b.Loop() {
+			t0 := time.Now()
+			var v adcp.GetProductsResponse
+			if err := wire.Unmarshal(data, &v); err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			if err := check(data); err != nil {
+				b.Fatal(err)
+			}
+			td, tv = td+t1.Sub(t0), tv+time.Since(t1)
+		}
+		b.ReportMetric(float64(td.Nanoseconds())/float64(b.N), "decode-ns/op")
+		b.ReportMetric(float64(tv.Nanoseconds())/float64(b.N), "validate-ns/op")
+		b.ReportMetric(float64(td+tv)/float64(td), "(decode+validate)/decode")
 	})
 	b.Run("wire.Unmarshal+validate", func(b *testing.B) {
 		check := validateWith(b, validator(b, validate.Options{}))

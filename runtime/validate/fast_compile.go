@@ -584,6 +584,7 @@ func (c *programCompiler) fillApplicators(n *snode, m map[string]any, u, ptr str
 			}
 		}
 	}
+	n.applies = n.not != nil || len(n.allOf) > 0 || len(n.anyOf) > 0 || len(n.oneOf) > 0 || n.hasIf
 	return nil
 }
 

@@ -311,7 +311,7 @@ func (e *evaluator) eval(n *snode, i int32, collect bool) (bool, *vErr) {
 			return false, nil
 		}
 	}
-	if !e.applicators(n, i, collect, &errs) && !collect {
+	if n.applies && !e.applicators(n, i, collect, &errs) && !collect {
 		return false, nil
 	}
 	if n.pattern != nil && t.kind == tString {

@@ -83,6 +83,7 @@ type snode struct {
 	oneOfDisc          *discIndex
 	ifS, thenS, elseS  *snode
 	hasIf              bool
+	applies            bool     // has not, allOf, anyOf, oneOf or if
 	propTokens         []string // escaped property names, by slot
 	patTokens          []string
 	depTokens          []string
