@@ -35,15 +35,9 @@ func (c *programCompiler) doc(u string) (any, error) {
 	if d, ok := c.docs[u]; ok {
 		return d, nil
 	}
-	r, err := c.v.readSchema(u)
+	d, _, err := c.v.schemaDoc(u)
 	if err != nil {
 		return nil, err
-	}
-	dec := json.NewDecoder(r)
-	dec.UseNumber()
-	var d any
-	if err := dec.Decode(&d); err != nil {
-		return nil, fmt.Errorf("schema %s: %w", u, err)
 	}
 	if m, ok := d.(map[string]any); ok {
 		if s, ok := m["$schema"]; ok {

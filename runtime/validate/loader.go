@@ -202,32 +202,42 @@ func (v *Validator) load(u string) (io.ReadCloser, error) {
 	return v.readSchema(u)
 }
 
-// readSchema reads and rewrites a schema document (see load); the fast
-// path's compiler reads through it too.
+// readSchema reads and rewrites a schema document for the compiler.
 func (v *Validator) readSchema(u string) (io.ReadCloser, error) {
-	p, err := v.pathForURL(u)
+	doc, p, err := v.schemaDoc(u)
 	if err != nil {
 		return nil, err
-	}
-	data, err := fs.ReadFile(v.tree.FS, p)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &OutsideTreeError{URL: u, Reason: "no file " + p + " in the tree"}
-		}
-		return nil, fmt.Errorf("schema %s (%s): %w", u, p, err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("schema %s: invalid JSON: %w", p, err)
-	}
-	if err := rewriteSchema(doc, ""); err != nil {
-		return nil, fmt.Errorf("schema %s: %w", p, err)
 	}
 	out, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %w", p, err)
 	}
 	return io.NopCloser(bytes.NewReader(out)), nil
+}
+
+// schemaDoc reads a schema document (numbers as json.Number) with its
+// patterns rewritten (see rewrite.go); the fast path's compiler uses it
+// as is.
+func (v *Validator) schemaDoc(u string) (any, string, error) {
+	p, err := v.pathForURL(u)
+	if err != nil {
+		return nil, "", err
+	}
+	data, err := fs.ReadFile(v.tree.FS, p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, p, &OutsideTreeError{URL: u, Reason: "no file " + p + " in the tree"}
+		}
+		return nil, p, fmt.Errorf("schema %s (%s): %w", u, p, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, p, fmt.Errorf("schema %s: invalid JSON: %w", p, err)
+	}
+	if err := rewriteSchema(doc, ""); err != nil {
+		return nil, p, fmt.Errorf("schema %s: %w", p, err)
+	}
+	return doc, p, nil
 }
