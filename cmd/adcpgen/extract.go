@@ -8,14 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/adcpgen/adcpgen/runtime"
-	"github.com/adcpgen/adcpgen/runtime/spec"
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/registry"
 )
 
 const extractSynopsis = "adcpgen extract --transport mcp|a2a|jsonrpc|webhook [--jsonl] [--spec SOURCE]... [FILE|-]"
@@ -41,14 +39,17 @@ Transports:
            is truthy. action: with isError, the error's or generic_error;
            without it, generic_error when the only object found was an
            adcp_error (an error response missing its flag).
-  jsonrpc  a JSON-RPC response: a truthy "error" gives data null and the
-           error from error.data.adcp_error; otherwise "result" is read as mcp.
+  jsonrpc  the same as mcp, which also reads a whole JSON-RPC response (a
+           "jsonrpc" member, or "result" or "error" without CallToolResult
+           members): a truthy "error" gives data null and the error from
+           error.data.adcp_error; otherwise "result" is read as above.
   a2a      an A2A Task or event, after unwrapping one stream envelope
-           ({task}, {statusUpdate}, {message}, {artifactUpdate}). data: by
-           task state; a {"response": {...}} wrapper in a final state is
-           problem wrapper_detected. error: the first adcp_error in any
-           artifact DataPart, then in status.message. action: the error's,
-           else generic_error for failed and rejected tasks.
+           ({task}, {statusUpdate}, {message}, {artifactUpdate}), or a
+           JSON-RPC response holding one (its error is read as for mcp).
+           data: by task state; a {"response": {...}} wrapper in a final
+           state is problem wrapper_detected. error: the first adcp_error in
+           any artifact DataPart, then in status.message. action: the
+           error's, else generic_error for failed and rejected tasks.
   webhook  an MCP webhook (task_id truthy and status a string: data is
            "result") or else an A2A task. error: the adcp_error inside data.
            action: the error's, else generic_error when status or state is
@@ -60,14 +61,16 @@ of 1-64 characters, at most 4096 bytes of compact JSON. too_large means
 nothing was extracted and something was skipped for exceeding a size cap.
 
 Recovery comes from the error's recovery field; when it is absent, from the
-error-code table: the built-in table (the founding transport-error codes plus
-AUTH_MISSING) joined with the error_codes of the manifests of
+error-code table of the spec adcpgen embeds (its core package, which lists
+every standard code), joined with the error_codes of the manifests of
   - every --spec SOURCE given (a schema directory or a .tgz bundle), else
   - $ADCP_SPEC when set, else
   - every protocol/*.tgz and schemas/*/manifest.json under $ADCP_SPEC_DIR
     when set.
-Versions before 3.0.26 have no manifest and add nothing. Codes no table
-lists are escalated (--unknown-recovery changes that).
+A manifest's class wins over the embedded one; manifests must agree with
+each other. Versions before 3.0.26 have no manifest and add nothing. Codes
+no table lists are escalated whatever a manifest's default_unknown_recovery
+says, as the conformance vectors require; --unknown-recovery changes that.
 
 Exit status: 0 whenever an envelope was read (whatever it held), 2 for
 unreadable input, an unusable --spec or bad usage.`
@@ -85,9 +88,13 @@ func runExtract(e *env, args []string) int {
 	if done {
 		return code
 	}
-	switch runtime.Transport(*transport) {
-	case runtime.TransportMCP, runtime.TransportA2A, runtime.TransportJSONRPC, runtime.TransportWebhook:
-	case "":
+	extractFn := map[string]func(*extract.Extractor, []byte) *extract.Result{
+		"mcp": (*extract.Extractor).MCP, "jsonrpc": (*extract.Extractor).MCP,
+		"a2a": (*extract.Extractor).A2A, "webhook": (*extract.Extractor).Webhook,
+	}[*transport]
+	switch {
+	case extractFn != nil:
+	case *transport == "":
 		return usageError(e, "extract", "missing --transport (mcp, a2a, jsonrpc or webhook)")
 	default:
 		return usageError(e, "extract", "unknown transport %q (want mcp, a2a, jsonrpc or webhook)", *transport)
@@ -96,20 +103,20 @@ func runExtract(e *env, args []string) int {
 		return usageError(e, "extract", "want at most one FILE, got %d: %s", len(pos), strings.Join(pos, " "))
 	}
 
-	table, err := extractCodeTable(e, specs)
+	sp, err := extractSpec(e, specs)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "adcpgen extract: %v\n", err)
 		return exitUsage
 	}
-	x := runtime.Extractor{Codes: table}
+	var opt extract.Option
 	switch *unknown {
 	case "terminal", "transient", "correctable":
-		x.UnknownRecovery = runtime.Recovery(*unknown)
+		opt = extract.WithUnknownRecovery(registry.Recovery(*unknown))
 	case "manifest":
-		x.UnknownRecovery = table.DefaultUnknownRecovery()
-		if x.UnknownRecovery == "" {
+		if sp.UnknownRecovery() == "" {
 			return usageError(e, "extract", "--unknown-recovery manifest: no manifest in use gives a default_unknown_recovery")
 		}
+		opt = extract.WithSpecUnknownRecovery()
 	default:
 		return usageError(e, "extract", "unknown --unknown-recovery %q (want terminal, transient, correctable or manifest)", *unknown)
 	}
@@ -128,14 +135,14 @@ func runExtract(e *env, args []string) int {
 
 	out := bufio.NewWriter(e.stdout)
 	defer out.Flush()
-	t := runtime.Transport(*transport)
+	x := extract.New(sp, opt)
 	if !*jsonl {
 		data, err := io.ReadAll(in)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "adcpgen extract: reading %s: %v\n", name, err)
 			return exitUsage
 		}
-		r, _ := x.Extract(t, data)
+		r := extractFn(x, data)
 		out.Write(extractLine(r))
 		return exitOK
 	}
@@ -143,7 +150,7 @@ func runExtract(e *env, args []string) int {
 	for lineNo := 1; ; lineNo++ {
 		line, err := br.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
-			r, _ := x.Extract(t, line)
+			r := extractFn(x, line)
 			out.Write(extractLine(r))
 		}
 		if err == io.EOF {
@@ -158,7 +165,7 @@ func runExtract(e *env, args []string) int {
 }
 
 // extractLine renders a result as the command's one-line JSON object.
-func extractLine(r *runtime.Result) []byte {
+func extractLine(r *extract.Result) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"data":`)
 	extractRaw(&b, r.Data)
@@ -171,13 +178,15 @@ func extractLine(r *runtime.Result) []byte {
 	b.WriteString(`,"action":`)
 	extractString(&b, string(r.Action))
 	b.WriteString(`,"retry_after":`)
-	if r.Action == runtime.ActionRetry && r.RetryAfter > 0 {
-		b.WriteString(strconv.FormatInt(int64(r.RetryAfter.Seconds()), 10))
+	if r.Action == adcperr.ActionRetry && r.Error != nil && r.Error.RetryAfter > 0 {
+		b.WriteString(strconv.FormatInt(int64(r.Error.RetryAfter.Seconds()), 10))
 	} else {
 		b.WriteString("null")
 	}
 	b.WriteString(`,"problem":`)
-	extractString(&b, string(r.Problem))
+	var p extract.Problem
+	errors.As(r.Problem, &p)
+	extractString(&b, string(p))
 	b.WriteString("}\n")
 	return b.Bytes()
 }
@@ -195,95 +204,4 @@ func extractString(b *bytes.Buffer, s string) {
 	}
 	q, _ := json.Marshal(s)
 	b.Write(q)
-}
-
-// extractCodeTable builds the recovery table: the built-in one joined with
-// the manifests of the --spec sources, else $ADCP_SPEC, else everything
-// under $ADCP_SPEC_DIR.
-func extractCodeTable(e *env, specs []string) (*runtime.CodeTable, error) {
-	explicit := true
-	sources := specs
-	if len(sources) == 0 {
-		if s := e.getenv("ADCP_SPEC"); s != "" {
-			sources = []string{s}
-		} else if dir := e.getenv("ADCP_SPEC_DIR"); dir != "" {
-			explicit = false
-			var err error
-			if sources, err = extractSpecDirSources(dir); err != nil {
-				return nil, err
-			}
-		}
-	}
-	var tables []*runtime.CodeTable
-	for _, src := range sources {
-		tbl, err := extractManifestCodes(src)
-		if errors.Is(err, runtime.ErrNoManifest) {
-			if explicit {
-				fmt.Fprintf(e.stderr, "adcpgen extract: note: %v; using the built-in error codes for it\n", err)
-			}
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		tables = append(tables, tbl)
-	}
-	union, err := runtime.UnionCodes(tables...)
-	if err != nil {
-		return nil, err
-	}
-	return union.WithFallback(runtime.BuiltinCodes()), nil
-}
-
-// extractManifests caches each source's table: opening a bundle means
-// verifying and unpacking it, and tests run the command many times in one
-// process.
-var extractManifests struct {
-	sync.Mutex
-	bySource map[string]extractManifest
-}
-
-type extractManifest struct {
-	table *runtime.CodeTable
-	err   error
-}
-
-func extractManifestCodes(src string) (*runtime.CodeTable, error) {
-	extractManifests.Lock()
-	defer extractManifests.Unlock()
-	if m, ok := extractManifests.bySource[src]; ok {
-		return m.table, m.err
-	}
-	tree, err := spec.Open(src)
-	if err != nil {
-		return nil, err // not cached: the source may appear later
-	}
-	tbl, err := runtime.LoadManifestCodes(tree.FS, src)
-	if extractManifests.bySource == nil {
-		extractManifests.bySource = map[string]extractManifest{}
-	}
-	extractManifests.bySource[src] = extractManifest{tbl, err}
-	return tbl, err
-}
-
-// extractSpecDirSources lists the spec sources of an $ADCP_SPEC_DIR:
-// protocol/*.tgz bundles and schemas/* trees that have a manifest.
-func extractSpecDirSources(dir string) ([]string, error) {
-	bundles, err := filepath.Glob(filepath.Join(dir, "protocol", "*.tgz"))
-	if err != nil {
-		return nil, err
-	}
-	manifests, err := filepath.Glob(filepath.Join(dir, "schemas", "*", runtime.ManifestName))
-	if err != nil {
-		return nil, err
-	}
-	sources := bundles
-	for _, m := range manifests {
-		sources = append(sources, filepath.Dir(m))
-	}
-	sort.Strings(sources)
-	if len(sources) == 0 {
-		return nil, fmt.Errorf("$ADCP_SPEC_DIR %s holds no protocol/*.tgz or schemas/*/manifest.json", dir)
-	}
-	return sources, nil
 }

@@ -135,8 +135,19 @@ func vectorID(v map[string]json.RawMessage) string {
 	return id
 }
 
+// vectorEnvs are the environments the vectors are replayed in: none (the
+// embedded spec alone) and every published manifest.
+func vectorEnvs(t *testing.T) map[string]map[string]string {
+	return map[string]map[string]string{"embedded": {}, "ADCP_SPEC_DIR": {"ADCP_SPEC_DIR": testspec.Dir(t)}}
+}
+
 func TestExtractCommandTransportVectors(t *testing.T) {
-	specEnv := map[string]string{"ADCP_SPEC_DIR": testspec.Dir(t)}
+	for name, specEnv := range vectorEnvs(t) {
+		t.Run(name, func(t *testing.T) { transportVectors(t, specEnv) })
+	}
+}
+
+func transportVectors(t *testing.T, specEnv map[string]string) {
 	vectors, _ := vectorsAsJSONL(t, "transport-error-mapping.json", "response", 32)
 	for _, v := range vectors {
 		id := vectorID(v)
@@ -184,7 +195,12 @@ func TestExtractCommandTransportVectors(t *testing.T) {
 }
 
 func TestExtractCommandDataVectors(t *testing.T) {
-	specEnv := map[string]string{"ADCP_SPEC_DIR": testspec.Dir(t)}
+	for name, specEnv := range vectorEnvs(t) {
+		t.Run(name, func(t *testing.T) { dataVectors(t, specEnv) })
+	}
+}
+
+func dataVectors(t *testing.T, specEnv map[string]string) {
 	for _, c := range []struct {
 		file, transport, key string
 		count                int
@@ -320,10 +336,40 @@ func TestExtractCommandFilesAndUsage(t *testing.T) {
 	}
 }
 
+// writeManifest writes a schema tree holding only a manifest.json with
+// the given error codes (and default_unknown_recovery when not "").
+func writeManifest(t *testing.T, codes map[string]string, unknown string) string {
+	t.Helper()
+	dir := t.TempDir()
+	m := map[string]any{"adcp_version": "9.9.9", "tools": map[string]any{}, "error_codes": map[string]any{}}
+	for c, r := range codes {
+		m["error_codes"].(map[string]any)[c] = map[string]string{"recovery": r}
+	}
+	if unknown != "" {
+		m["error_code_policy"] = map[string]string{"default_unknown_recovery": unknown}
+	}
+	data, _ := json.Marshal(m)
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "core"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "core", "error.json"), []byte(`{"type":"object"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func TestExtractCommandCodeTables(t *testing.T) {
 	dir := testspec.Dir(t)
-	moved := `{"isError":true,"structuredContent":{"adcp_error":{"code":"ACCOUNT_MOVED"}}}`
-	vendor := `{"isError":true,"structuredContent":{"adcp_error":{"code":"X_ACME_FLOOR_NOT_MET"}}}`
+	future := writeManifest(t, map[string]string{"FUTURE_CODE": "correctable"}, "")
+	moved := writeManifest(t, map[string]string{"ACCOUNT_MOVED": "transient"}, "")
+	disagree := writeManifest(t, map[string]string{"FUTURE_CODE": "terminal"}, "")
+	errOf := func(code string) string {
+		return `{"isError":true,"structuredContent":{"adcp_error":{"code":"` + code + `"}}}`
+	}
+	vendor := errOf("X_ACME_FLOOR_NOT_MET")
 	for _, c := range []struct {
 		name    string
 		environ map[string]string
@@ -332,14 +378,15 @@ func TestExtractCommandCodeTables(t *testing.T) {
 		action  string
 		stderr  string
 	}{
-		{"built-in only", nil, moved, nil, "escalate_to_human", ""},
-		{"3.1.19 lacks ACCOUNT_MOVED", nil, moved, []string{"--spec", filepath.Join(dir, "schemas/3.1.19")}, "escalate_to_human", ""},
-		{"3.2 lists ACCOUNT_MOVED", nil, moved, []string{"--spec", filepath.Join(dir, "schemas/3.2.0-beta.3")}, "surface_to_caller", ""},
-		{"several --spec", nil, moved, []string{"--spec", filepath.Join(dir, "protocol/3.0.26.tgz"), "--spec", filepath.Join(dir, "schemas/3.2.0-beta.3")}, "surface_to_caller", ""},
-		{"$ADCP_SPEC", map[string]string{"ADCP_SPEC": filepath.Join(dir, "schemas/3.2.0-beta.3"), "ADCP_SPEC_DIR": "/nonexistent"}, moved, nil, "surface_to_caller", ""},
-		{"--spec wins over the environment", map[string]string{"ADCP_SPEC_DIR": dir}, moved, []string{"--spec", filepath.Join(dir, "schemas/3.1.19")}, "escalate_to_human", ""},
-		{"$ADCP_SPEC_DIR", map[string]string{"ADCP_SPEC_DIR": dir}, moved, nil, "surface_to_caller", ""},
-		{"a version without a manifest", nil, moved, []string{"--spec", filepath.Join(dir, "protocol/3.0.0.tgz")}, "escalate_to_human", "no manifest.json"},
+		{"embedded spec lists 3.2's ACCOUNT_MOVED", nil, errOf("ACCOUNT_MOVED"), nil, "surface_to_caller", ""},
+		{"embedded spec lacks a future code", nil, errOf("FUTURE_CODE"), nil, "escalate_to_human", ""},
+		{"a manifest adds a code", nil, errOf("FUTURE_CODE"), []string{"--spec", future}, "surface_to_caller", ""},
+		{"a manifest's class wins", nil, errOf("ACCOUNT_MOVED"), []string{"--spec", moved}, "retry", ""},
+		{"several --spec", nil, errOf("FUTURE_CODE"), []string{"--spec", filepath.Join(dir, "protocol/3.0.26.tgz"), "--spec", future}, "surface_to_caller", ""},
+		{"published manifests agree with the embedded spec", map[string]string{"ADCP_SPEC_DIR": dir}, errOf("ACCOUNT_MOVED"), nil, "surface_to_caller", ""},
+		{"$ADCP_SPEC", map[string]string{"ADCP_SPEC": future, "ADCP_SPEC_DIR": "/nonexistent"}, errOf("FUTURE_CODE"), nil, "surface_to_caller", ""},
+		{"--spec wins over the environment", map[string]string{"ADCP_SPEC": future}, errOf("FUTURE_CODE"), []string{"--spec", filepath.Join(dir, "schemas/3.1.19")}, "escalate_to_human", ""},
+		{"a version without a manifest", nil, errOf("FUTURE_CODE"), []string{"--spec", filepath.Join(dir, "protocol/3.0.0.tgz")}, "escalate_to_human", "no manifest.json"},
 		{"unknown codes terminal by default", map[string]string{"ADCP_SPEC_DIR": dir}, vendor, nil, "escalate_to_human", ""},
 		{"manifest policy for unknown codes", map[string]string{"ADCP_SPEC_DIR": dir}, vendor, []string{"--unknown-recovery", "manifest"}, "retry", ""},
 		{"explicit unknown class", nil, vendor, []string{"--unknown-recovery", "correctable"}, "surface_to_caller", ""},
@@ -356,6 +403,11 @@ func TestExtractCommandCodeTables(t *testing.T) {
 				t.Errorf("output %s, want action %s", stdout, c.action)
 			}
 		})
+	}
+	// Manifests that disagree are refused, naming the code and both sources.
+	code, _, stderr := extractCmd(t, nil, "{}", "--transport", "mcp", "--spec", future, "--spec", disagree)
+	if code != 2 || !strings.Contains(stderr, "FUTURE_CODE is correctable in "+future+" but terminal in "+disagree) {
+		t.Errorf("disagreeing manifests: %d %q", code, stderr)
 	}
 	// An unusable $ADCP_SPEC_DIR is reported.
 	if code, _, stderr := extractCmd(t, map[string]string{"ADCP_SPEC_DIR": t.TempDir()}, "{}", "--transport", "mcp"); code != 2 || !strings.Contains(stderr, "ADCP_SPEC_DIR") {

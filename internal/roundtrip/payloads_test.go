@@ -17,7 +17,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/internal/synth"
 	"github.com/adcpgen/adcpgen/internal/testspec"
-	"github.com/adcpgen/adcpgen/runtime"
+	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 	"github.com/adcpgen/adcpgen/runtime/validate"
 )
@@ -296,7 +296,7 @@ func bundlePayloads(t *testing.T, tree *spec.Tree, val *validate.Validator) []pa
 func vectorPayloads(t *testing.T, specDir string, tree *spec.Tree, st *synth.Tree) []payload {
 	manifest := readManifest(t, tree)
 	infer := newInference(t, st, manifest)
-	var x runtime.Extractor
+	x := extract.New(nil) // data only: no code needs classifying
 	var out []payload
 	type vector struct {
 		ID        string          `json:"id"`
@@ -307,15 +307,15 @@ func vectorPayloads(t *testing.T, specDir string, tree *spec.Tree, st *synth.Tre
 	}
 	files := []struct {
 		name    string
-		extract func(v vector) (*runtime.Result, string, string) // result, tool, status
+		extract func(v vector) (*extract.Result, string, string) // result, tool, status
 	}{
-		{"mcp-response-extraction.json", func(v vector) (*runtime.Result, string, string) { return x.MCP(v.Response), "", "" }},
-		{"a2a-response-extraction.json", func(v vector) (*runtime.Result, string, string) {
+		{"mcp-response-extraction.json", func(v vector) (*extract.Result, string, string) { return x.MCP(v.Response), "", "" }},
+		{"a2a-response-extraction.json", func(v vector) (*extract.Result, string, string) {
 			var status string
 			json.Unmarshal(v.Status, &status)
 			return x.A2A(v.Response), "", status
 		}},
-		{"webhook-payload-extraction.json", func(v vector) (*runtime.Result, string, string) {
+		{"webhook-payload-extraction.json", func(v vector) (*extract.Result, string, string) {
 			var p struct {
 				TaskType string `json:"task_type"`
 			}
@@ -323,7 +323,7 @@ func vectorPayloads(t *testing.T, specDir string, tree *spec.Tree, st *synth.Tre
 			r := x.Webhook(v.Payload)
 			return r, p.TaskType, r.State
 		}},
-		{"transport-error-mapping.json", func(v vector) (*runtime.Result, string, string) {
+		{"transport-error-mapping.json", func(v vector) (*extract.Result, string, string) {
 			if v.Transport == "a2a" {
 				return x.A2A(v.Response), "", ""
 			}

@@ -13,8 +13,9 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/adcpgen/adcpgen/generated/adcp"
 	"github.com/adcpgen/adcpgen/internal/testseller"
-	"github.com/adcpgen/adcpgen/runtime"
 	"github.com/adcpgen/adcpgen/runtime/a2aclient"
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -25,14 +26,17 @@ const (
 	rateLimit = `{"adcp_error":{"code":"RATE_LIMITED","message":"slow down","recovery":"transient","retry_after":30}}`
 )
 
+// x is the buyer: the core package's spec.
+var x = extract.New(adcp.Spec())
+
 // strictFailure decodes r's data with a strict generated type and returns
 // the error, which must name pointer.
-func strictFailure(t *testing.T, r *runtime.Result, wantData, pointer string) {
+func strictFailure(t *testing.T, r *extract.Result, wantData, pointer string) {
 	t.Helper()
-	if r.Err != nil || string(r.Data) != wantData {
-		t.Fatalf("extracted %s (%v), want %s", r.Data, r.Err, wantData)
+	if r.Failure() != nil || string(r.Data) != wantData {
+		t.Fatalf("extracted %s (%v), want %s", r.Data, r.Failure(), wantData)
 	}
-	_, err := runtime.DecodeResult[adcp.MCPResponse](r)
+	err := adcp.Decode(r.Data, new(adcp.MCPResponse))
 	if err == nil || !strings.Contains(err.Error(), pointer) {
 		t.Errorf("strict decoding: %v, want an error at %s", err, pointer)
 	}
@@ -51,17 +55,17 @@ func TestMCPBytesExtract(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		call := func(tool string) *runtime.Result {
+		call := func(tool string) *extract.Result {
 			resp, err := c.CallToolRaw(t.Context(), tool, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return runtime.ExtractJSONRPC(resp.Message)
+			return x.MCP(resp.Message)
 		}
 		strictFailure(t, call("duplicate"), duplicate, "/products/0/product_id")
 		strictFailure(t, call("proto"), proto, "/payload/__proto__")
 		r := call("limited")
-		if r.Error == nil || r.Error.Code != "RATE_LIMITED" || r.Action != runtime.ActionRetry || r.RetryAfter.Seconds() != 30 {
+		if r.Error == nil || r.Error.Code != "RATE_LIMITED" || r.Action != adcperr.ActionRetry || r.Error.RetryAfter.Seconds() != 30 {
 			t.Errorf("JSON-RPC error: %+v", r)
 		}
 	}
@@ -81,18 +85,18 @@ func TestA2ABytesExtract(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	call := func(skill string) *runtime.Result {
+	call := func(skill string) *extract.Result {
 		resp, err := c.SendMessageRaw(t.Context(), skill, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return runtime.ExtractA2A(resp.Result)
+		return x.A2A(resp.Result)
 	}
 	// The DataPart's members are a Go map on the seller, so in key order.
 	strictFailure(t, call("duplicate"), `{"products":[{"product_id":"a","product_id":"b"}],"status":"completed"}`, "/products/0/product_id")
 	strictFailure(t, call("proto"), `{"payload":{"\u005f_proto__":{"polluted":true}},"status":"completed"}`, "/payload/__proto__")
 	r := call("failed")
-	if r.Error == nil || r.Error.Code != "BUDGET_TOO_LOW" || r.Action != runtime.ActionSurface {
+	if r.Error == nil || r.Error.Code != "BUDGET_TOO_LOW" || r.Action != adcperr.ActionSurface {
 		t.Errorf("failed task: %+v", r)
 	}
 }

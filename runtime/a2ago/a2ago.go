@@ -1,10 +1,10 @@
 // Package a2ago connects the AdCP runtime to github.com/a2aproject/a2a-go:
-// extraction from a2a.Task values and events, and a2a.Task values for
-// sellers.
+// extraction and typed decoding of a2a.Task values and events, with the
+// Extractor you pass, and a2a.Task values for sellers.
 //
 // a2a-go holds DataPart data as Go maps, which lose duplicate keys, key
-// order and the precision of large numbers; extract from the raw JSON with
-// runtime.ExtractA2A where bytes matter.
+// order and the precision of large numbers; give the raw JSON to
+// extract.Extractor.A2A where bytes matter.
 package a2ago
 
 import (
@@ -15,12 +15,34 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/adcpgen/adcpgen/runtime"
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Extract runs A2A extraction (runtime.Extractor.A2A) on a Task,
+// ExtractEvent runs A2A extraction (extract.Extractor.A2A) on a Task,
 // TaskStatusUpdateEvent, TaskArtifactUpdateEvent or Message.
-func Extract(x runtime.Extractor, ev a2a.Event) (*runtime.Result, error) {
+func ExtractEvent(x *extract.Extractor, ev a2a.Event) (*extract.Result, error) {
+	body, err := eventJSON(ev)
+	if err != nil {
+		return nil, err
+	}
+	return x.A2A(body), nil
+}
+
+// DecodeEvent extracts a task or event, as ExtractEvent does, and decodes
+// its data into dst with its strict decoder (see
+// extract.Extractor.DecodeA2A).
+func DecodeEvent(x *extract.Extractor, ev a2a.Event, dst wire.Decodable) error {
+	body, err := eventJSON(ev)
+	if err != nil {
+		return err
+	}
+	return x.DecodeA2A(body, dst)
+}
+
+func eventJSON(ev a2a.Event) ([]byte, error) {
 	if ev == nil {
 		return nil, errors.New("a2ago: nil event")
 	}
@@ -28,21 +50,11 @@ func Extract(x runtime.Extractor, ev a2a.Event) (*runtime.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("a2ago: encoding the %T: %w", ev, err)
 	}
-	return x.A2A(body), nil
-}
-
-// DecodeTask extracts a task or event with the zero Extractor and decodes
-// its data into T with T's strict decoder.
-func DecodeTask[T any, PT runtime.Decoder[T]](ev a2a.Event) (*T, error) {
-	r, err := Extract(runtime.Extractor{}, ev)
-	if err != nil {
-		return nil, err
-	}
-	return runtime.DecodeResult[T, PT](r)
+	return body, nil
 }
 
 // FileURIs lists the URIs of a task's FileParts, to check with
-// runtime.CheckSellerURL before following any.
+// untrusted.CheckSellerURL before following any.
 func FileURIs(task *a2a.Task) []string {
 	var out []string
 	add := func(parts a2a.ContentParts) {
@@ -65,29 +77,30 @@ func FileURIs(task *a2a.Task) []string {
 	return out
 }
 
-// FailedTask builds the failed task of runtime.NewA2AFailedTask as an
-// a2a.Task for the task p identifies (an *a2a.Task, a request context): state failed, an artifact "error-result" with a TextPart and a
-// DataPart {"adcp_error": ...} tagged with runtime.ErrorMIMEType.
-func FailedTask(p a2a.TaskInfoProvider, e *runtime.Error, text string, at time.Time) (*a2a.Task, error) {
+// FailedTask builds the failed task of seller.NewA2AFailedTask as an
+// a2a.Task for the task p identifies (an *a2a.Task, a request context):
+// state failed, an artifact "error-result" with a TextPart and a DataPart
+// {"adcp_error": ...} tagged with seller.ErrorMIMEType.
+func FailedTask(p a2a.TaskInfoProvider, e *adcperr.Error, text string, at time.Time) (*a2a.Task, error) {
 	info := p.TaskInfo()
-	t, err := runtime.NewA2AFailedTask(string(info.TaskID), info.ContextID, e, text, at)
+	t, err := seller.NewA2AFailedTask(string(info.TaskID), info.ContextID, e, text, at)
 	if err != nil {
 		return nil, err
 	}
 	return toSDK(t)
 }
 
-// CompletedTask builds the completed task of runtime.NewA2ACompletedTask.
+// CompletedTask builds the completed task of seller.NewA2ACompletedTask.
 func CompletedTask(p a2a.TaskInfoProvider, data any, text string, at time.Time) (*a2a.Task, error) {
 	info := p.TaskInfo()
-	t, err := runtime.NewA2ACompletedTask(string(info.TaskID), info.ContextID, data, text, at)
+	t, err := seller.NewA2ACompletedTask(string(info.TaskID), info.ContextID, data, text, at)
 	if err != nil {
 		return nil, err
 	}
 	return toSDK(t)
 }
 
-func toSDK(t *runtime.A2ATask) (*a2a.Task, error) {
+func toSDK(t *seller.A2ATask) (*a2a.Task, error) {
 	out := &a2a.Task{ID: a2a.TaskID(t.ID), ContextID: t.ContextID, Status: a2a.TaskStatus{State: a2a.TaskState(t.Status.State)}}
 	if t.Status.Timestamp != "" {
 		ts, err := time.Parse(time.RFC3339, t.Status.Timestamp)

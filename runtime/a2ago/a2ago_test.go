@@ -1,28 +1,42 @@
 package a2ago_test
 
 import (
-	"encoding/json"
 	"errors"
 	"testing"
 	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/adcpgen/adcpgen/runtime"
 	"github.com/adcpgen/adcpgen/runtime/a2ago"
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/untrusted"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 type mediaBuy struct{ MediaBuyID string }
 
-func (m *mediaBuy) UnmarshalJSON(b []byte) error {
-	var raw struct {
-		MediaBuyID string `json:"media_buy_id"`
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
+func (m *mediaBuy) DecodeWire(d *wire.Decoder) error {
+	if err := d.ObjectStart(); err != nil {
 		return err
 	}
-	m.MediaBuyID = raw.MediaBuyID
-	return nil
+	for {
+		key, ok, err := d.NextKey()
+		if err != nil || !ok {
+			return err
+		}
+		if string(key) == "media_buy_id" {
+			m.MediaBuyID, err = d.String()
+		} else {
+			err = d.Skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
+
+var x = extract.New(nil)
 
 func TestRoundTrips(t *testing.T) {
 	info := &a2a.Task{ID: "task_1", ContextID: "ctx_1"}
@@ -32,31 +46,32 @@ func TestRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := a2ago.DecodeTask[mediaBuy](done)
+	var v mediaBuy
+	err = a2ago.DecodeEvent(x, done, &v)
 	if err != nil || v.MediaBuyID != "mb_1" {
 		t.Fatalf("completed: %+v, %v", v, err)
 	}
 
-	failed, err := a2ago.FailedTask(info, &runtime.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", RetryAfter: 5 * time.Second}, "", at)
+	failed, err := a2ago.FailedTask(info, &adcperr.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", Recovery: registry.Transient, RetryAfter: 5 * time.Second}, "", at)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if failed.Status.State != a2a.TaskStateFailed || len(failed.Artifacts) != 1 || len(failed.Artifacts[0].Parts) != 2 {
 		t.Fatalf("failed task shape: %+v", failed)
 	}
-	r, err := a2ago.Extract(runtime.Extractor{}, failed)
-	if err != nil || r.Error == nil || r.Action != runtime.ActionRetry || r.RetryAfter != 5*time.Second || r.State != "failed" {
+	r, err := a2ago.ExtractEvent(x, failed)
+	if err != nil || r.Error == nil || r.Action != adcperr.ActionRetry || r.Error.RetryAfter != 5*time.Second || r.State != "failed" {
 		t.Fatalf("failed: %+v, %v", r, err)
 	}
-	_, err = a2ago.DecodeTask[mediaBuy](failed)
-	if !errors.Is(err, &runtime.Error{Code: "RATE_LIMITED"}) {
+	err = a2ago.DecodeEvent(x, failed, &v)
+	if !errors.Is(err, &adcperr.Error{Code: "RATE_LIMITED"}) {
 		t.Fatalf("DecodeTask on a failed task: %v", err)
 	}
 
 	// A status update event carries interim data in its status message.
 	ev := a2a.NewStatusUpdateEvent(done, a2a.TaskStateWorking, a2a.NewMessage(a2a.MessageRoleAgent,
 		a2a.TextPart{Text: "Working"}, a2a.DataPart{Data: map[string]any{"percentage": 45}}))
-	r, err = a2ago.Extract(runtime.Extractor{}, ev)
+	r, err = a2ago.ExtractEvent(x, ev)
 	if err != nil || string(r.Data) != `{"percentage":45}` || r.State != "working" {
 		t.Fatalf("status update: %s %q %v", r.Data, r.State, err)
 	}
@@ -64,10 +79,10 @@ func TestRoundTrips(t *testing.T) {
 	// Wrappers are rejected, not unwrapped.
 	wrapped := &a2a.Task{ID: "t", Status: a2a.TaskStatus{State: a2a.TaskStateCompleted},
 		Artifacts: []*a2a.Artifact{{Parts: a2a.ContentParts{a2a.DataPart{Data: map[string]any{"response": map[string]any{}}}}}}}
-	if _, err := a2ago.DecodeTask[mediaBuy](wrapped); !errors.Is(err, runtime.ErrWrapperDetected) {
+	if err := a2ago.DecodeEvent(x, wrapped, &v); !errors.Is(err, extract.ErrWrapperDetected) {
 		t.Fatalf("wrapper: %v", err)
 	}
-	if _, err := a2ago.Extract(runtime.Extractor{}, nil); err == nil {
+	if _, err := a2ago.ExtractEvent(x, nil); err == nil {
 		t.Error("nil event accepted")
 	}
 }
@@ -82,10 +97,10 @@ func TestFileURIs(t *testing.T) {
 	if len(uris) != 2 || uris[0] != "javascript:alert(1)" {
 		t.Fatalf("uris = %q", uris)
 	}
-	if _, err := runtime.CheckSellerURL(uris[0], "seller.example.com"); err == nil {
+	if _, err := untrusted.CheckSellerURL(uris[0], "seller.example.com"); err == nil {
 		t.Error("javascript: URI accepted")
 	}
-	if _, err := runtime.CheckSellerURL(uris[1], "seller.example.com"); err != nil {
+	if _, err := untrusted.CheckSellerURL(uris[1], "seller.example.com"); err != nil {
 		t.Error(err)
 	}
 }

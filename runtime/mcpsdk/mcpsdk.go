@@ -1,12 +1,12 @@
 // Package mcpsdk connects the AdCP runtime to the official MCP Go SDK
-// (github.com/modelcontextprotocol/go-sdk): extraction from the results and
-// errors ClientSession.CallTool returns, and *mcp.CallToolResult and
-// *jsonrpc.Error values for tool handlers.
+// (github.com/modelcontextprotocol/go-sdk): extraction and typed decoding of
+// what ClientSession.CallTool returns, with the Extractor you pass, and
+// *mcp.CallToolResult and *jsonrpc.Error values for tool handlers.
 //
 // The SDK decodes structuredContent into Go maps, which lose duplicate keys,
 // key order and the precision of large numbers. Where bytes matter (the
-// typed step, an audit log), extract from the raw JSON-RPC result with
-// runtime.ExtractJSONRPC instead.
+// typed step, an audit log), give the raw JSON-RPC response to
+// extract.Extractor.MCP instead.
 package mcpsdk
 
 import (
@@ -14,13 +14,25 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/adcpgen/adcpgen/runtime"
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Extract runs MCP extraction (runtime.Extractor.MCP) on a CallToolResult.
-func Extract(x runtime.Extractor, res *mcp.CallToolResult) (*runtime.Result, error) {
+// ExtractResult runs MCP extraction (extract.Extractor.MCP) on a
+// CallToolResult.
+func ExtractResult(x *extract.Extractor, res *mcp.CallToolResult) (*extract.Result, error) {
+	body, err := resultJSON(res)
+	if err != nil {
+		return nil, err
+	}
+	return x.MCP(body), nil
+}
+
+func resultJSON(res *mcp.CallToolResult) ([]byte, error) {
 	if res == nil {
 		return nil, errors.New("mcpsdk: nil CallToolResult")
 	}
@@ -28,61 +40,73 @@ func Extract(x runtime.Extractor, res *mcp.CallToolResult) (*runtime.Result, err
 	if err != nil {
 		return nil, fmt.Errorf("mcpsdk: encoding the CallToolResult: %w", err)
 	}
-	return x.MCP(body), nil
+	return body, nil
 }
 
 // ExtractCall handles what ClientSession.CallTool returned. A JSON-RPC error
 // (an *jsonrpc.Error anywhere in err's chain, as the reserved codes -32029,
 // -32028 and -32027 arrive) is extracted from error.data.adcp_error; any
 // other non-nil err is returned as is, since it carries no AdCP error.
-func ExtractCall(x runtime.Extractor, res *mcp.CallToolResult, err error) (*runtime.Result, error) {
-	if err != nil {
-		var wire *jsonrpc.Error
-		if !errors.As(err, &wire) {
-			return nil, err
-		}
-		body, merr := json.Marshal(struct {
-			Error *jsonrpc.Error `json:"error"`
-		}{wire})
-		if merr != nil {
-			return nil, fmt.Errorf("mcpsdk: encoding the JSON-RPC error: %w", merr)
-		}
-		return x.JSONRPC(body), nil
-	}
-	return Extract(x, res)
-}
-
-// DecodeCall extracts what CallTool returned with the zero Extractor and
-// decodes the data into T with its strict decoder; failures come back as
-// the *runtime.Error or a runtime sentinel (see runtime.Result.Failure).
-func DecodeCall[T any, PT runtime.Decoder[T]](res *mcp.CallToolResult, err error) (*T, error) {
-	r, err := ExtractCall(runtime.Extractor{}, res, err)
+func ExtractCall(x *extract.Extractor, res *mcp.CallToolResult, err error) (*extract.Result, error) {
+	body, err := callJSON(res, err)
 	if err != nil {
 		return nil, err
 	}
-	return runtime.DecodeResult[T, PT](r)
+	return x.MCP(body), nil
 }
 
-// ToolSuccess builds the CallToolResult of runtime.NewToolSuccess.
+// DecodeCall extracts what CallTool returned, as ExtractCall does, and
+// decodes the data into dst with its strict decoder (see
+// extract.Extractor.DecodeMCP): failures come back as the *adcperr.Error,
+// an extract sentinel, or err itself when it carries no AdCP error.
+func DecodeCall(x *extract.Extractor, res *mcp.CallToolResult, err error, dst wire.Decodable) error {
+	body, err := callJSON(res, err)
+	if err != nil {
+		return err
+	}
+	return x.DecodeMCP(body, dst)
+}
+
+// callJSON is the JSON extraction reads for a CallTool outcome: the
+// CallToolResult, or a JSON-RPC response holding the *jsonrpc.Error.
+func callJSON(res *mcp.CallToolResult, err error) ([]byte, error) {
+	if err == nil {
+		return resultJSON(res)
+	}
+	var rpcErr *jsonrpc.Error
+	if !errors.As(err, &rpcErr) {
+		return nil, err
+	}
+	body, merr := json.Marshal(struct {
+		JSONRPC string         `json:"jsonrpc"`
+		Error   *jsonrpc.Error `json:"error"`
+	}{"2.0", rpcErr})
+	if merr != nil {
+		return nil, fmt.Errorf("mcpsdk: encoding the JSON-RPC error: %w", merr)
+	}
+	return body, nil
+}
+
+// ToolSuccess builds the CallToolResult of seller.NewToolSuccess.
 func ToolSuccess(summary string, data any) (*mcp.CallToolResult, error) {
-	r, err := runtime.NewToolSuccess(summary, data)
+	r, err := seller.NewToolSuccess(summary, data)
 	if err != nil {
 		return nil, err
 	}
 	return toSDK(r), nil
 }
 
-// ToolError builds the CallToolResult of runtime.NewToolError: return it
+// ToolError builds the CallToolResult of seller.NewToolError: return it
 // from a tool handler with a nil error.
-func ToolError(e *runtime.Error, terse string) (*mcp.CallToolResult, error) {
-	r, err := runtime.NewToolError(e, terse)
+func ToolError(e *adcperr.Error, terse string) (*mcp.CallToolResult, error) {
+	r, err := seller.NewToolError(e, terse)
 	if err != nil {
 		return nil, err
 	}
 	return toSDK(r), nil
 }
 
-func toSDK(r *runtime.ToolResult) *mcp.CallToolResult {
+func toSDK(r *seller.ToolResult) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError}
 	for _, c := range r.Content {
 		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
@@ -93,11 +117,11 @@ func toSDK(r *runtime.ToolResult) *mcp.CallToolResult {
 	return out
 }
 
-// JSONRPCError builds the transport-level error of runtime.NewJSONRPCError
+// JSONRPCError builds the transport-level error of seller.NewJSONRPCError
 // (reserved codes only). Returned as the error of a handler registered with
 // Server.AddTool, the SDK sends it as the JSON-RPC error response.
-func JSONRPCError(e *runtime.Error) (*jsonrpc.Error, error) {
-	je, err := runtime.NewJSONRPCError(e)
+func JSONRPCError(e *adcperr.Error) (*jsonrpc.Error, error) {
+	je, err := seller.NewJSONRPCError(e)
 	if err != nil {
 		return nil, err
 	}

@@ -8,8 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adcpgen/adcpgen/runtime"
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/mcpsdk"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -17,41 +20,55 @@ import (
 // status is a minimal strict response type for the typed step.
 type status struct{ Status string }
 
-func (s *status) UnmarshalJSON(b []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
+func (s *status) DecodeWire(d *wire.Decoder) error {
+	if err := d.ObjectStart(); err != nil {
 		return err
 	}
-	if _, bad := raw["__proto__"]; bad {
-		return errors.New("forbidden key __proto__")
+	for {
+		key, ok, err := d.NextKey()
+		if err != nil || !ok {
+			return err
+		}
+		if string(key) == "status" {
+			s.Status, err = d.String()
+		} else {
+			err = d.Skip()
+		}
+		if err != nil {
+			return err
+		}
 	}
-	return json.Unmarshal(raw["status"], &s.Status)
 }
+
+// x classifies the codes these tests send.
+var x = extract.New(registry.NewSpec(registry.SpecConfig{Codes: registry.ErrorCodes{
+	{Code: "BUDGET_TOO_LOW", Recovery: registry.Correctable}, {Code: "RATE_LIMITED", Recovery: registry.Transient},
+}}))
 
 func TestExtractFromSDKValues(t *testing.T) {
 	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: "Done."}},
 		StructuredContent: map[string]any{"status": "completed"},
 	}
-	r, err := mcpsdk.Extract(runtime.Extractor{}, res)
+	r, err := mcpsdk.ExtractResult(x, res)
 	if err != nil || string(r.Data) != `{"status":"completed"}` {
 		t.Fatalf("Extract = %s, %v", r.Data, err)
 	}
-	if _, err := mcpsdk.Extract(runtime.Extractor{}, nil); err == nil {
+	if _, err := mcpsdk.ExtractResult(x, nil); err == nil {
 		t.Error("nil result accepted")
 	}
 	// A JSON-RPC error anywhere in the chain.
 	wire := &jsonrpc.Error{Code: -32029, Message: "Rate limit exceeded",
 		Data: json.RawMessage(`{"adcp_error":{"code":"RATE_LIMITED","retry_after":3}}`)}
-	r, err = mcpsdk.ExtractCall(runtime.Extractor{}, nil, fmt.Errorf("calling tools/call: %w", wire))
-	if err != nil || r.Error == nil || r.Error.Code != "RATE_LIMITED" || r.RetryAfter != 3*time.Second {
+	r, err = mcpsdk.ExtractCall(x, nil, fmt.Errorf("calling tools/call: %w", wire))
+	if err != nil || r.Error == nil || r.Error.Code != "RATE_LIMITED" || r.Error.RetryAfter != 3*time.Second || r.Action != adcperr.ActionRetry {
 		t.Fatalf("ExtractCall = %+v, %v", r, err)
 	}
 	boom := errors.New("connection reset")
-	if _, err := mcpsdk.ExtractCall(runtime.Extractor{}, nil, boom); err != boom {
+	if _, err := mcpsdk.ExtractCall(x, nil, boom); err != boom {
 		t.Errorf("transport failure: %v", err)
 	}
-	if _, err := mcpsdk.JSONRPCError(&runtime.Error{Code: "BUDGET_TOO_LOW", Message: "m"}); err == nil {
+	if _, err := mcpsdk.JSONRPCError(&adcperr.Error{Code: "BUDGET_TOO_LOW", Message: "m"}); err == nil {
 		t.Error("tool-level code got a JSON-RPC error")
 	}
 }
@@ -68,10 +85,10 @@ func TestEndToEnd(t *testing.T) {
 		return mcpsdk.ToolSuccess("Found 0 products.", map[string]any{"status": "completed", "products": []any{}})
 	})
 	server.AddTool(&mcp.Tool{Name: "create_media_buy", InputSchema: schema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcpsdk.ToolError(&runtime.Error{Code: "BUDGET_TOO_LOW", Message: "Budget is below the minimum", Field: "budget.total"}, "Budget too low.")
+		return mcpsdk.ToolError(&adcperr.Error{Code: "BUDGET_TOO_LOW", Message: "Budget is below the minimum", Field: "budget.total"}, "Budget too low.")
 	})
 	server.AddTool(&mcp.Tool{Name: "sync_creatives", InputSchema: schema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		je, err := mcpsdk.JSONRPCError(&runtime.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", RetryAfter: 5 * time.Second})
+		je, err := mcpsdk.JSONRPCError(&adcperr.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", RetryAfter: 5 * time.Second})
 		if err != nil {
 			return nil, err
 		}
@@ -92,16 +109,21 @@ func TestEndToEnd(t *testing.T) {
 		return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
 	}
 
-	v, err := mcpsdk.DecodeCall[status](call("get_products"))
+	decode := func(name string) (status, error) {
+		var v status
+		res, err := call(name)
+		return v, mcpsdk.DecodeCall(x, res, err, &v)
+	}
+	v, err := decode("get_products")
 	if err != nil || v.Status != "completed" {
 		t.Fatalf("get_products: %+v, %v", v, err)
 	}
-	_, err = mcpsdk.DecodeCall[status](call("create_media_buy"))
-	var ae *runtime.Error
-	if !errors.As(err, &ae) || ae.Code != "BUDGET_TOO_LOW" || ae.Action() != runtime.ActionSurface || ae.Field != "budget.total" {
+	_, err = decode("create_media_buy")
+	var ae *adcperr.Error
+	if !errors.As(err, &ae) || ae.Code != "BUDGET_TOO_LOW" || ae.Action() != adcperr.ActionSurface || ae.Field != "budget.total" {
 		t.Fatalf("create_media_buy: %v", err)
 	}
-	_, err = mcpsdk.DecodeCall[status](call("sync_creatives"))
+	_, err = decode("sync_creatives")
 	if !errors.As(err, &ae) || ae.Code != "RATE_LIMITED" || ae.RetryAfter != 5*time.Second {
 		t.Fatalf("sync_creatives: %v", err)
 	}

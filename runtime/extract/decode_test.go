@@ -1,0 +1,192 @@
+package extract_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// productsResponse stands in for a generated response type: a strict
+// decoder built on runtime/wire, as adcpgen generates them.
+type productsResponse struct {
+	Status   string
+	Products int // how many products were listed
+}
+
+func (r *productsResponse) UnmarshalJSON(b []byte) error { return wire.Unmarshal(b, r) }
+
+func (r *productsResponse) DecodeWire(d *wire.Decoder) error {
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for {
+		key, ok, err := d.NextKey()
+		if err != nil || !ok {
+			return err
+		}
+		if seen[string(key)] {
+			return d.Duplicate(key)
+		}
+		seen[string(key)] = true
+		switch string(key) {
+		case "status":
+			r.Status, err = d.String()
+		case "products":
+			if err = d.ArrayStart(); err == nil {
+				for {
+					more, e := d.NextElem()
+					if e != nil || !more {
+						err = e
+						break
+					}
+					r.Products++
+					if err = d.Skip(); err != nil {
+						break
+					}
+				}
+			}
+		default:
+			err = d.Skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// rateLimitedDetails stands in for a generated details type: limit is
+// required.
+type rateLimitedDetails struct{ Limit float64 }
+
+func (d *rateLimitedDetails) DecodeWire(dec *wire.Decoder) error {
+	if err := dec.ObjectStart(); err != nil {
+		return err
+	}
+	seen := false
+	for {
+		key, ok, err := dec.NextKey()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if string(key) == "limit" {
+			seen = true
+			if d.Limit, err = dec.Float(); err != nil {
+				return err
+			}
+		} else if err := dec.Skip(); err != nil {
+			return err
+		}
+	}
+	if !seen {
+		return dec.Missing([]string{"limit"})
+	}
+	return nil
+}
+
+func (d *rateLimitedDetails) EncodeWire(e *wire.Encoder) {}
+
+func TestDecodeRejectsWhatExtractionKeeps(t *testing.T) {
+	x := testExtractor()
+	env := []byte(`{"content":[{"type":"text","text":"OK"}],"structuredContent":{"status":"completed","products":[],"__proto__":{"isAdmin":true}}}`)
+	r := x.MCP(env)
+	if string(r.Data) != `{"status":"completed","products":[],"__proto__":{"isAdmin":true}}` {
+		t.Fatalf("extraction changed the data: %s", r.Data)
+	}
+	var v productsResponse
+	err := x.DecodeMCP(env, &v)
+	var we *wire.Error
+	if !errors.As(err, &we) || we.Kind != wire.KindForbiddenKey {
+		t.Fatalf("DecodeMCP = %v, want a forbidden-key error", err)
+	}
+	err = x.DecodeMCP([]byte(`{"structuredContent":{"status":"a","status":"b"}}`), &v)
+	if !errors.As(err, &we) || we.Kind != wire.KindDuplicate {
+		t.Fatalf("duplicates: %v", err)
+	}
+}
+
+func TestDecodeMethods(t *testing.T) {
+	x := testExtractor()
+	var v productsResponse
+	if err := x.DecodeMCP([]byte(`{"structuredContent":{"status":"completed","products":[{"id":1},{"id":2}]}}`), &v); err != nil || v.Status != "completed" || v.Products != 2 {
+		t.Fatalf("DecodeMCP = %+v, %v", v, err)
+	}
+	v = productsResponse{}
+	if err := x.DecodeMCP([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"status\":\"working\"}"}]}}`), &v); err != nil || v.Status != "working" {
+		t.Fatalf("DecodeMCP(JSON-RPC) = %+v, %v", v, err)
+	}
+	v = productsResponse{}
+	if err := x.DecodeA2A([]byte(`{"task":{"status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"parts":[{"data":{"status":"completed"}}]}]}}`), &v); err != nil || v.Status != "completed" {
+		t.Fatalf("DecodeA2A = %+v, %v", v, err)
+	}
+	v = productsResponse{}
+	if err := x.DecodeA2A([]byte(`{"jsonrpc":"2.0","id":1,"result":{"status":{"state":"completed"},"artifacts":[{"parts":[{"data":{"status":"completed"}}]}]}}`), &v); err != nil || v.Status != "completed" {
+		t.Fatalf("DecodeA2A(JSON-RPC) = %+v, %v", v, err)
+	}
+	v = productsResponse{}
+	if err := x.DecodeWebhook([]byte(`{"task_id":"t","status":"completed","result":{"status":"completed"}}`), &v); err != nil || v.Status != "completed" {
+		t.Fatalf("DecodeWebhook = %+v, %v", v, err)
+	}
+	// Failures come back as the AdCP error or a sentinel.
+	err := x.DecodeMCP([]byte(`{"isError":true,"structuredContent":{"adcp_error":{"code":"RATE_LIMITED","retry_after":3}}}`), &v)
+	var ae *adcperr.Error
+	if !errors.As(err, &ae) || ae.Code != "RATE_LIMITED" || ae.RetryAfter.Seconds() != 3 {
+		t.Fatalf("error: %v", err)
+	}
+	if err := x.DecodeA2A([]byte(`{"status":{"state":"working"}}`), &v); !errors.Is(err, extract.ErrNoData) {
+		t.Errorf("no data: %v", err)
+	}
+	if err := x.DecodeA2A([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32029,"message":"m","data":{"adcp_error":{"code":"RATE_LIMITED"}}}}`), &v); !errors.As(err, &ae) || ae.Action() != adcperr.ActionRetry {
+		t.Errorf("A2A JSON-RPC error: %v", err)
+	}
+	if err := x.DecodeMCP([]byte(`{"structuredContent":{"status":7}}`), &v); err == nil || !strings.Contains(err.Error(), "structuredContent") {
+		t.Errorf("wrong type: %v", err)
+	}
+}
+
+func TestTypedDetails(t *testing.T) {
+	newDetails := func(code string) wire.Value {
+		switch code {
+		case "RATE_LIMITED":
+			return new(rateLimitedDetails)
+		case "TYPED_NIL":
+			var d *rateLimitedDetails
+			return d
+		}
+		return nil
+	}
+	x := extract.New(foundingSpec(newDetails, ""))
+	r := x.MCP([]byte(`{"isError":true,"structuredContent":{"adcp_error":{"code":"RATE_LIMITED","details":{"limit":100,"scope":"account"}}}}`))
+	if d, ok := r.Error.Details.(*rateLimitedDetails); !ok || d.Limit != 100 || r.Error.DetailsErr != nil {
+		t.Fatalf("typed details: %#v %v", r.Error.Details, r.Error.DetailsErr)
+	}
+	// A typed decoder that rejects leaves the raw details and says why.
+	r = x.MCP([]byte(`{"isError":true,"structuredContent":{"adcp_error":{"code":"RATE_LIMITED","details":{"scope":"account"}}}}`))
+	if raw, ok := r.Error.Details.(json.RawMessage); !ok || string(raw) != `{"scope":"account"}` || r.Error.DetailsErr == nil {
+		t.Fatalf("rejected details: %#v %v", r.Error.Details, r.Error.DetailsErr)
+	}
+	r = x.MCP([]byte(`{"isError":true,"structuredContent":{"adcp_error":{"code":"RATE_LIMITED","details":{"limit":1,"__proto__":{}}}}}`))
+	if _, ok := r.Error.Details.(json.RawMessage); !ok || r.Error.DetailsErr == nil {
+		t.Fatalf("prototype key typed: %#v", r.Error.Details)
+	}
+	// Codes without a typed decoder keep raw details, typed nils included.
+	for _, code := range []string{"X_A1_B2", "TYPED_NIL"} {
+		r = x.MCP([]byte(`{"isError":true,"structuredContent":{"adcp_error":{"code":"` + code + `","details":{"k":1}}}}`))
+		if raw, ok := r.Error.Details.(json.RawMessage); !ok || string(raw) != `{"k":1}` || r.Error.DetailsErr != nil {
+			t.Fatalf("%s: raw details: %#v", code, r.Error.Details)
+		}
+	}
+	// Issues are read leniently.
+	r = x.MCP([]byte(`{"isError":true,"structuredContent":{"adcp_error":{"code":"VALIDATION_ERROR","issues":[{"pointer":"/a","message":"m","keyword":"type","schema_id":"s"},7]}}}`))
+	if len(r.Error.Issues) != 1 || r.Error.Issues[0] != (adcperr.Issue{Pointer: "/a", Message: "m", Keyword: "type", SchemaID: "s"}) {
+		t.Fatalf("issues: %+v", r.Error.Issues)
+	}
+}
