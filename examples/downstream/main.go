@@ -11,7 +11,8 @@ import (
 
 	"example.com/downstream/adcp"
 
-	"github.com/adcpgen/adcpgen/runtime"
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/extract"
 )
 
 // productsResult is an MCP CallToolResult for get_products as a seller
@@ -61,13 +62,14 @@ func main() {
 }
 
 func run() error {
-	// Error details decode into this package's 3.0.26 types, not the
-	// runtime's built-in core ones.
-	runtime.DefaultDetails = runtime.DetailsFrom(adcp.NewErrorDetails)
-	fmt.Println("AdCP", adcp.SpecVersion)
+	// The extractor is built from the spec value of the package generated
+	// for 3.0.26: its error codes classify errors sent without a recovery
+	// field, and error details decode into its types.
+	x := extract.New(adcp.Spec())
+	fmt.Println("AdCP", adcp.Spec().Version())
 
-	products, err := runtime.DecodeMCP[adcp.GetProductsResponse]([]byte(productsResult))
-	if err != nil {
+	var products adcp.GetProductsResponse
+	if err := x.DecodeMCP([]byte(productsResult), &products); err != nil {
 		return fmt.Errorf("get_products: %w", err)
 	}
 	for _, p := range products.Products {
@@ -78,13 +80,13 @@ func run() error {
 		fmt.Printf("product %s: %s, %s, %s\n", p.ProductID, p.Name, p.DeliveryType, price)
 	}
 
-	_, err = runtime.DecodeMCP[adcp.GetProductsResponse]([]byte(rateLimitedResult))
-	var adcpErr *runtime.Error
+	err := x.DecodeMCP([]byte(rateLimitedResult), new(adcp.GetProductsResponse))
+	var adcpErr *adcperr.Error
 	if !errors.As(err, &adcpErr) {
 		return fmt.Errorf("want an AdCP error from the refused call, got %v", err)
 	}
 	switch adcpErr.Action() {
-	case runtime.ActionRetry:
+	case adcperr.ActionRetry:
 		fmt.Printf("%s (%s): action %s after %s\n", adcpErr.Code, adcpErr.Recovery, adcpErr.Action(), adcpErr.RetryAfter)
 	default:
 		return fmt.Errorf("%s: want action retry, got %s", adcpErr.Code, adcpErr.Action())

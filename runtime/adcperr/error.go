@@ -37,7 +37,7 @@ type Error struct {
 	// Field is the request field the error is about, for display only.
 	Field      string
 	Suggestion string
-	Issues     []Issue
+	Issues     []ValidationIssue
 	// Details holds the typed details value for the code (the spec's
 	// NewDetails type, decoded strictly), or the raw JSON (json.RawMessage)
 	// when the spec has no type for the code or the strict decoder rejected
@@ -55,8 +55,9 @@ type Error struct {
 	Path string
 }
 
-// Issue is one entry of an error's `issues` list.
-type Issue struct {
+// ValidationIssue is one entry of an error's `issues` list: a field that
+// failed validation.
+type ValidationIssue struct {
 	Pointer    string `json:"pointer"`
 	Message    string `json:"message"`
 	Keyword    string `json:"keyword"`

@@ -173,7 +173,7 @@ func TestWireJSON(t *testing.T) {
 	if err != nil || string(w) != `{"code":"RATE_LIMITED","message":"m","recovery":"transient","retry_after":3}` {
 		t.Errorf("wire = %s, %v", w, err)
 	}
-	w, _ = (&adcperr.Error{Code: "X_ACME_ODD", Message: "<&>", Issues: []adcperr.Issue{{Pointer: "/a", Message: "bad", Keyword: "type"}}}).WireJSON()
+	w, _ = (&adcperr.Error{Code: "X_ACME_ODD", Message: "<&>", Issues: []adcperr.ValidationIssue{{Pointer: "/a", Message: "bad", Keyword: "type"}}}).WireJSON()
 	if string(w) != `{"code":"X_ACME_ODD","message":"<&>","issues":[{"pointer":"/a","message":"bad","keyword":"type"}]}` {
 		t.Errorf("wire = %s", w)
 	}

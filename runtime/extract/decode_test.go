@@ -186,7 +186,7 @@ func TestTypedDetails(t *testing.T) {
 	}
 	// Issues are read leniently.
 	r = x.MCP([]byte(`{"isError":true,"structuredContent":{"adcp_error":{"code":"VALIDATION_ERROR","issues":[{"pointer":"/a","message":"m","keyword":"type","schema_id":"s"},7]}}}`))
-	if len(r.Error.Issues) != 1 || r.Error.Issues[0] != (adcperr.Issue{Pointer: "/a", Message: "m", Keyword: "type", SchemaID: "s"}) {
+	if len(r.Error.Issues) != 1 || r.Error.Issues[0] != (adcperr.ValidationIssue{Pointer: "/a", Message: "m", Keyword: "type", SchemaID: "s"}) {
 		t.Fatalf("issues: %+v", r.Error.Issues)
 	}
 }

@@ -124,7 +124,7 @@ func (x *Extractor) buildError(ae wire.Lenient, path string) *adcperr.Error {
 	}
 	ae.Get("issues").Elems(func(it wire.Lenient) bool {
 		if it.IsObject() {
-			var is adcperr.Issue
+			var is adcperr.ValidationIssue
 			is.Pointer, _ = it.Get("pointer").AsString()
 			is.Message, _ = it.Get("message").AsString()
 			is.Keyword, _ = it.Get("keyword").AsString()

@@ -117,10 +117,10 @@ func toSDK(r *seller.ToolResult) *mcp.CallToolResult {
 	return out
 }
 
-// JSONRPCError builds the transport-level error of seller.NewJSONRPCError
+// RPCError builds the transport-level error of seller.NewJSONRPCError
 // (reserved codes only). Returned as the error of a handler registered with
 // Server.AddTool, the SDK sends it as the JSON-RPC error response.
-func JSONRPCError(e *adcperr.Error) (*jsonrpc.Error, error) {
+func RPCError(e *adcperr.Error) (*jsonrpc.Error, error) {
 	je, err := seller.NewJSONRPCError(e)
 	if err != nil {
 		return nil, err

@@ -68,7 +68,7 @@ func TestExtractFromSDKValues(t *testing.T) {
 	if _, err := mcpsdk.ExtractCall(x, nil, boom); err != boom {
 		t.Errorf("transport failure: %v", err)
 	}
-	if _, err := mcpsdk.JSONRPCError(&adcperr.Error{Code: "BUDGET_TOO_LOW", Message: "m"}); err == nil {
+	if _, err := mcpsdk.RPCError(&adcperr.Error{Code: "BUDGET_TOO_LOW", Message: "m"}); err == nil {
 		t.Error("tool-level code got a JSON-RPC error")
 	}
 }
@@ -88,7 +88,7 @@ func TestEndToEnd(t *testing.T) {
 		return mcpsdk.ToolError(&adcperr.Error{Code: "BUDGET_TOO_LOW", Message: "Budget is below the minimum", Field: "budget.total"}, "Budget too low.")
 	})
 	server.AddTool(&mcp.Tool{Name: "sync_creatives", InputSchema: schema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		je, err := mcpsdk.JSONRPCError(&adcperr.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", RetryAfter: 5 * time.Second})
+		je, err := mcpsdk.RPCError(&adcperr.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", RetryAfter: 5 * time.Second})
 		if err != nil {
 			return nil, err
 		}
