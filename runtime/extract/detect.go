@@ -19,7 +19,8 @@ import (
 // and then, for a JSON-RPC response, in its result in the same order. The
 // first candidate found decides; when it fails validation there is no
 // structured error. Action is the error's, or generic_error when none was
-// found. It never extracts success data: use MCP, A2A or Webhook for that.
+// found. It neither extracts success data nor sets Form: use MCP, A2A or
+// Webhook for that.
 func (x *Extractor) DetectError(envelope []byte) *Result {
 	r := &Result{}
 	v, ok := parse(envelope, r)

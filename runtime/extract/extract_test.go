@@ -420,6 +420,7 @@ func TestForms(t *testing.T) {
 		{"stream response", a2a, `{"task":` + task + `}`, extract.FormStream, `{"a":1}`, ""},
 		{"A2A JSON-RPC response", a2a, `{"jsonrpc":"2.0","id":"r","result":` + task + `}`, extract.FormJSONRPC, `{"a":1}`, ""},
 		{"A2A JSON-RPC stream event", a2a, `{"jsonrpc":"2.0","id":"r","result":{"statusUpdate":{"status":{"state":"working","message":{"parts":[{"data":{"p":1}}]}}}}}`, extract.FormJSONRPC, `{"p":1}`, ""},
+		{"A2A JSON-RPC without result", a2a, `{"jsonrpc":"2.0","id":"r"}`, extract.FormJSONRPC, "", "JSON-RPC result: got nothing"},
 		{"A2A JSON-RPC error", a2a, `{"jsonrpc":"2.0","id":"r","error":{"code":-32603,"message":"internal"}}`, extract.FormJSONRPC, "", "failure without a structured AdCP error"},
 		{"tool result for A2A", a2a, `{"content":[],"structuredContent":{"a":1}}`, extract.FormUnknown, "", "got an object with keys [content structuredContent], want an A2A task"},
 		{"number for A2A", a2a, `7`, extract.FormUnknown, "", "got a JSON number"},

@@ -167,6 +167,8 @@ func (r *Result) finish(f *found, generic bool) {
 func describe(v wire.Lenient, want string) string {
 	var got string
 	switch {
+	case !v.Present():
+		got = "nothing"
 	case v.IsArray():
 		got = "a JSON array"
 	case v.IsString():
