@@ -97,20 +97,41 @@ func NewConflictDetailsCurrentVersionNumber(v float64) ConflictDetailsCurrentVer
 	return ConflictDetailsCurrentVersion{Number: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u ConflictDetailsCurrentVersion) Variant() string {
+// ConflictDetailsCurrentVersionKind names an arm of ConflictDetailsCurrentVersion; the zero value means no arm is set.
+type ConflictDetailsCurrentVersionKind uint8
+
+const (
+	ConflictDetailsCurrentVersionKindString ConflictDetailsCurrentVersionKind = iota + 1
+	ConflictDetailsCurrentVersionKindNumber
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k ConflictDetailsCurrentVersionKind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "String", "Number"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u ConflictDetailsCurrentVersion) Kind() ConflictDetailsCurrentVersionKind {
 	switch {
 	case u.String != nil:
-		return "String"
+		return ConflictDetailsCurrentVersionKindString
 	case u.Number != nil:
-		return "Number"
+		return ConflictDetailsCurrentVersionKindNumber
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u ConflictDetailsCurrentVersion) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u ConflictDetailsCurrentVersion) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionConflictDetailsCurrentVersion = &wire.Union{
@@ -187,20 +208,41 @@ func NewConflictDetailsExpectedVersionNumber(v float64) ConflictDetailsExpectedV
 	return ConflictDetailsExpectedVersion{Number: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u ConflictDetailsExpectedVersion) Variant() string {
+// ConflictDetailsExpectedVersionKind names an arm of ConflictDetailsExpectedVersion; the zero value means no arm is set.
+type ConflictDetailsExpectedVersionKind uint8
+
+const (
+	ConflictDetailsExpectedVersionKindString ConflictDetailsExpectedVersionKind = iota + 1
+	ConflictDetailsExpectedVersionKindNumber
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k ConflictDetailsExpectedVersionKind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "String", "Number"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u ConflictDetailsExpectedVersion) Kind() ConflictDetailsExpectedVersionKind {
 	switch {
 	case u.String != nil:
-		return "String"
+		return ConflictDetailsExpectedVersionKindString
 	case u.Number != nil:
-		return "Number"
+		return ConflictDetailsExpectedVersionKindNumber
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u ConflictDetailsExpectedVersion) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u ConflictDetailsExpectedVersion) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionConflictDetailsExpectedVersion = &wire.Union{

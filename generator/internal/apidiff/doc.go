@@ -41,7 +41,7 @@
 //     itself still decodes, except in exact mode). A constant whose Go name
 //     changed breaks.
 //   - Unions: an added arm is compatible (a new field on the tagged struct;
-//     code switching on Variant() should learn it). A removed arm, or an arm
+//     code switching on Kind() should learn it). A removed arm, or an arm
 //     whose Go type changed, breaks.
 //   - Tools: an added tool is compatible; a removed tool breaks (Spec().Tool no
 //     longer finds it). A tool whose request, response or async response type

@@ -286,7 +286,7 @@ func (c *comparer) arms(o, n *ir.Type) {
 			oa = renamedFrom[na]
 			if oa == nil {
 				base.Kind, base.To = ArmAdded, armGo(na, plainName)
-				base.Reason = "a new field and constructor; switches on Variant() should learn it"
+				base.Reason = "a new field and constructor; switches on Kind() should learn it"
 				c.add(base)
 				continue
 			}

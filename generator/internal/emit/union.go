@@ -28,7 +28,7 @@ var strategyNames = map[ir.Strategy]string{
 }
 
 // emitUnion writes a tagged struct with one field per arm, constructors,
-// Variant/IsZero, and a decoder that picks the arm with one look ahead.
+// Kind/Variant/IsZero, and a decoder that picks the arm with one look ahead.
 func emitUnion(f *jen.File, t *ir.Type) {
 	u := t.Union
 	rule := "Exactly one field is set. The decoder picks the arm by " + strategyNames[u.Strategy]
@@ -61,21 +61,11 @@ func emitUnion(f *jen.File, t *ir.Type) {
 		f.Func().Id(name).Params(jen.Id("v").Add(goType(a.Type))).Id(t.Name).Block(body...)
 	}
 
-	var cases []jen.Code
 	var sets []jen.Code
 	for _, a := range u.Arms {
-		cases = append(cases, jen.Case(armSet(a)).Block(jen.Return(jen.Lit(a.GoName))))
 		sets = append(sets, armSet(a))
 	}
-	f.Comment("// Variant names the arm that is set, or \"\" when none is.")
-	f.Func().Params(jen.Id("u").Id(t.Name)).Id("Variant").Params().String().Block(
-		jen.Switch().Block(cases...),
-		jen.Return(jen.Lit("")),
-	)
-	f.Comment("// IsZero reports a union with no arm set (an absent value).")
-	f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsZero").Params().Bool().Block(
-		jen.Return(jen.Id("u").Dot("Variant").Call().Op("==").Lit("")),
-	)
+	emitUnionKind(f, t)
 
 	switch u.Strategy {
 	case ir.ByTrial:
@@ -259,5 +249,47 @@ func emitUnionEncode(f *jen.File, t *ir.Type, sets []jen.Code) {
 			jen.Return(),
 		),
 		jen.Switch().Block(cases...),
+	)
+}
+
+// emitUnionKind writes the enum of arms, Kind (a typed constant, so a
+// switch over arms is checked by the compiler and exhaustiveness linters),
+// and Variant and IsZero on top of it. The zero Kind is "no arm set".
+func emitUnionKind(f *jen.File, t *ir.Type) {
+	u := t.Union
+	f.Comment("// " + u.KindType + " names an arm of " + t.Name + "; the zero value means no arm is set.")
+	f.Type().Id(u.KindType).Uint8()
+	var consts []jen.Code
+	names := []jen.Code{jen.Lit("")}
+	for i, a := range u.Arms {
+		c := jen.Id(a.KindConst)
+		if i == 0 {
+			c.Id(u.KindType).Op("=").Iota().Op("+").Lit(1)
+		}
+		consts = append(consts, c)
+		names = append(names, jen.Lit(a.GoName))
+	}
+	f.Const().Defs(consts...)
+	f.Comment("// String is the arm's field name, or \"\" for the zero value.")
+	f.Func().Params(jen.Id("k").Id(u.KindType)).Id("String").Params().String().Block(
+		jen.If(jen.Int().Parens(jen.Id("k")).Op(">=").Lit(len(names))).Block(jen.Return(jen.Lit(""))),
+		jen.Return(jen.Index(jen.Op("...")).String().Values(names...).Index(jen.Id("k"))),
+	)
+	var cases []jen.Code
+	for _, a := range u.Arms {
+		cases = append(cases, jen.Case(armSet(a)).Block(jen.Return(jen.Id(a.KindConst))))
+	}
+	f.Comment("// Kind reports the arm that is set (the first, when several are), or 0 when none is.")
+	f.Func().Params(jen.Id("u").Id(t.Name)).Id("Kind").Params().Id(u.KindType).Block(
+		jen.Switch().Block(cases...),
+		jen.Return(jen.Lit(0)),
+	)
+	f.Comment("// Variant names the arm that is set, or \"\" when none is.")
+	f.Func().Params(jen.Id("u").Id(t.Name)).Id("Variant").Params().String().Block(
+		jen.Return(jen.Id("u").Dot("Kind").Call().Dot("String").Call()),
+	)
+	f.Comment("// IsZero reports a union with no arm set (an absent value).")
+	f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsZero").Params().Bool().Block(
+		jen.Return(jen.Id("u").Dot("Kind").Call().Op("==").Lit(0)),
 	)
 }

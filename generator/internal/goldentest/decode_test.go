@@ -314,3 +314,39 @@ func TestPatternMembers(t *testing.T) {
 	rejects(t, json.Unmarshal([]byte(`{"name":"n","https://x":{"extends":7}}`), new(maps.Registry)), wire.KindType, "/https:~1~1x/extends", "want string")
 	rejects(t, maps.DecodeExact([]byte(`{"name":"n","other":1}`), new(maps.Registry)), wire.KindUnknownField, "/other", `"other"`)
 }
+
+// TestUnionKind: Kind reports the arm as a typed constant a switch can
+// cover; the zero Kind is no arm, and Variant and String agree with it.
+func TestUnionKind(t *testing.T) {
+	cases := []struct {
+		in   string
+		want unions.CreateOrderResponseKind
+		name string
+	}{
+		{`{"order_id":"o1","lines":["a"],"confirmed_at":null}`, unions.CreateOrderResponseKindSuccess, "Success"},
+		{`{"errors":[{"code":"RATE_LIMITED"}]}`, unions.CreateOrderResponseKindError, "Error"},
+		{`{"status":"submitted","task_id":"t1"}`, unions.CreateOrderResponseKindSubmitted, "Submitted"},
+	}
+	for _, c := range cases {
+		var r unions.CreateOrderResponse
+		if err := json.Unmarshal([]byte(c.in), &r); err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		var got string
+		switch r.Kind() {
+		case unions.CreateOrderResponseKindSuccess:
+			got = "Success"
+		case unions.CreateOrderResponseKindError:
+			got = "Error"
+		case unions.CreateOrderResponseKindSubmitted:
+			got = "Submitted"
+		}
+		if r.Kind() != c.want || got != c.name || r.Variant() != c.name || r.Kind().String() != c.name || r.IsZero() {
+			t.Fatalf("%s: Kind %d (%q), Variant %q", c.in, r.Kind(), r.Kind(), r.Variant())
+		}
+	}
+	var zero unions.CreateOrderResponse
+	if zero.Kind() != 0 || zero.Variant() != "" || !zero.IsZero() || unions.CreateOrderResponseKind(200).String() != "" {
+		t.Fatalf("the zero union: Kind %d, Variant %q", zero.Kind(), zero.Variant())
+	}
+}

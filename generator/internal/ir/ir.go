@@ -191,16 +191,20 @@ type Union struct {
 	// ProbeKeys are every key the decoder looks at (ByConst, ByPresence).
 	ProbeKeys []string
 	Arms      []*Arm
+	// KindType names the enum of arms Kind() returns (naming sets it).
+	KindType string
 }
 
 // Arm is one union alternative.
 type Arm struct {
 	Label  string // name hint
 	GoName string
-	Type   *Ref
-	Loc    schema.Loc
-	Title  string
-	Doc    string
+	// KindConst is the arm's constant of the union's KindType.
+	KindConst string
+	Type      *Ref
+	Loc       schema.Loc
+	Title     string
+	Doc       string
 
 	// ByKind: the JSON value kinds the arm accepts.
 	Kinds []JSONKind

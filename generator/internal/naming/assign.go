@@ -25,8 +25,9 @@ const Policy = `1. Types defined by a document root, a definition or another ref
 4. A type out of candidates takes its last candidate plus a number, numbered
    in the order of the schema locations (file#/pointer).
 5. Enum constants (<Enum><Value>) and helpers derived from a type
-   (Known<Enum>Values, New<Union><Arm>) come after types; a clash appends
-   "Value" (constants) or a number.
+   (Known<Enum>Values, New<Union><Arm>, the arm enum <Union>Kind and its
+   constants <Union>Kind<Arm>) come after types; a clash appends "Value"
+   (constants) or a number.
 6. Fields, arms and enum values are named per scope with Go initialisms
    (ID, URL, API, CPM, ...); a clash within a scope keeps the name for the
    first in JSON-name order and numbers the rest. Union arm labels drop the
@@ -40,7 +41,7 @@ var Reserved = []string{"Decode", "DecodeExact", "NewBySchema", "SchemaRefs", "N
 // Member names the emitter gives methods, per kind.
 var (
 	structMethods = []string{"DecodeWire", "EncodeWire", "MarshalJSON", "UnmarshalJSON"}
-	unionMethods  = []string{"DecodeWire", "EncodeWire", "MarshalJSON", "UnmarshalJSON", "Variant", "IsZero"}
+	unionMethods  = []string{"DecodeWire", "EncodeWire", "MarshalJSON", "UnmarshalJSON", "Variant", "Kind", "IsZero"}
 )
 
 // Assign names every type, constant, field and arm of pkg.
@@ -295,7 +296,8 @@ func nameFields(t *ir.Type) {
 	}
 }
 
-// nameArms names union arm fields and their constructors.
+// nameArms names union arm fields, their constructors, the arm enum type
+// and its constants.
 func nameArms(t *ir.Type, taken map[string]bool) {
 	used := map[string]bool{}
 	for _, m := range unionMethods {
@@ -310,6 +312,20 @@ func nameArms(t *ir.Type, taken map[string]bool) {
 		}
 		claim(taken, name)
 	}
+	t.Union.KindType = numbered(taken, t.Name+"Kind")
+	for _, a := range t.Union.Arms {
+		a.KindConst = numbered(taken, t.Union.KindType+a.GoName)
+	}
+}
+
+// numbered claims name, or name2, name3, ... when it is taken.
+func numbered(taken map[string]bool, name string) string {
+	out := name
+	for n := 2; taken[out]; n++ {
+		out = name + strconv.Itoa(n)
+	}
+	claim(taken, out)
+	return out
 }
 
 // trimLabels drops from arm labels the words they share with the union's

@@ -103,20 +103,41 @@ func NewCreativeManifestAssetsValueArray(v []Asset) CreativeManifestAssetsValue 
 	return CreativeManifestAssetsValue{Array: v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u CreativeManifestAssetsValue) Variant() string {
+// CreativeManifestAssetsValueKind names an arm of CreativeManifestAssetsValue; the zero value means no arm is set.
+type CreativeManifestAssetsValueKind uint8
+
+const (
+	CreativeManifestAssetsValueKindObject CreativeManifestAssetsValueKind = iota + 1
+	CreativeManifestAssetsValueKindArray
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k CreativeManifestAssetsValueKind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "Object", "Array"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u CreativeManifestAssetsValue) Kind() CreativeManifestAssetsValueKind {
 	switch {
 	case u.Object != nil:
-		return "Object"
+		return CreativeManifestAssetsValueKindObject
 	case u.Array != nil:
-		return "Array"
+		return CreativeManifestAssetsValueKindArray
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u CreativeManifestAssetsValue) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u CreativeManifestAssetsValue) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionCreativeManifestAssetsValue = &wire.Union{

@@ -111,20 +111,41 @@ func NewPostalAreasPrecisionNumber(v float64) PostalAreasPrecision {
 	return PostalAreasPrecision{Number: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u PostalAreasPrecision) Variant() string {
+// PostalAreasPrecisionKind names an arm of PostalAreasPrecision; the zero value means no arm is set.
+type PostalAreasPrecisionKind uint8
+
+const (
+	PostalAreasPrecisionKindString PostalAreasPrecisionKind = iota + 1
+	PostalAreasPrecisionKindNumber
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k PostalAreasPrecisionKind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "String", "Number"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u PostalAreasPrecision) Kind() PostalAreasPrecisionKind {
 	switch {
 	case u.String != nil:
-		return "String"
+		return PostalAreasPrecisionKindString
 	case u.Number != nil:
-		return "Number"
+		return PostalAreasPrecisionKindNumber
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u PostalAreasPrecision) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u PostalAreasPrecision) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionPostalAreasPrecision = &wire.Union{

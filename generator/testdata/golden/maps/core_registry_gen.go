@@ -159,20 +159,41 @@ func NewRegistryMatching2Array(v []Asset) RegistryMatching2 {
 	return RegistryMatching2{Array: v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u RegistryMatching2) Variant() string {
+// RegistryMatching2Kind names an arm of RegistryMatching2; the zero value means no arm is set.
+type RegistryMatching2Kind uint8
+
+const (
+	RegistryMatching2KindObject RegistryMatching2Kind = iota + 1
+	RegistryMatching2KindArray
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k RegistryMatching2Kind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "Object", "Array"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u RegistryMatching2) Kind() RegistryMatching2Kind {
 	switch {
 	case u.Object != nil:
-		return "Object"
+		return RegistryMatching2KindObject
 	case u.Array != nil:
-		return "Array"
+		return RegistryMatching2KindArray
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u RegistryMatching2) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u RegistryMatching2) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionRegistryMatching2 = &wire.Union{

@@ -43,8 +43,9 @@
 //  4. A type out of candidates takes its last candidate plus a number, numbered
 //     in the order of the schema locations (file#/pointer).
 //  5. Enum constants (<Enum><Value>) and helpers derived from a type
-//     (Known<Enum>Values, New<Union><Arm>) come after types; a clash appends
-//     "Value" (constants) or a number.
+//     (Known<Enum>Values, New<Union><Arm>, the arm enum <Union>Kind and its
+//     constants <Union>Kind<Arm>) come after types; a clash appends "Value"
+//     (constants) or a number.
 //  6. Fields, arms and enum values are named per scope with Go initialisms
 //     (ID, URL, API, CPM, ...); a clash within a scope keeps the name for the
 //     first in JSON-name order and numbers the rest. Union arm labels drop the

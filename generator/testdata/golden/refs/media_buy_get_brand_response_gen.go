@@ -143,20 +143,41 @@ func NewGetBrandResponseError(v GetBrandError) GetBrandResponse {
 	return GetBrandResponse{Error: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u GetBrandResponse) Variant() string {
+// GetBrandResponseKind names an arm of GetBrandResponse; the zero value means no arm is set.
+type GetBrandResponseKind uint8
+
+const (
+	GetBrandResponseKindSuccess GetBrandResponseKind = iota + 1
+	GetBrandResponseKindError
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k GetBrandResponseKind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "Success", "Error"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u GetBrandResponse) Kind() GetBrandResponseKind {
 	switch {
 	case u.Success != nil:
-		return "Success"
+		return GetBrandResponseKindSuccess
 	case u.Error != nil:
-		return "Error"
+		return GetBrandResponseKindError
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u GetBrandResponse) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u GetBrandResponse) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionGetBrandResponse = &wire.Union{

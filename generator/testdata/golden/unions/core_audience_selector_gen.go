@@ -33,22 +33,44 @@ func NewAudienceSelectorDescription(v AudienceSelectorDescription) AudienceSelec
 	return AudienceSelector{Description: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u AudienceSelector) Variant() string {
+// AudienceSelectorKind names an arm of AudienceSelector; the zero value means no arm is set.
+type AudienceSelectorKind uint8
+
+const (
+	AudienceSelectorKindSignalBinary AudienceSelectorKind = iota + 1
+	AudienceSelectorKindSignalCategorical
+	AudienceSelectorKindDescription
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k AudienceSelectorKind) String() string {
+	if int(k) >= 4 {
+		return ""
+	}
+	return [...]string{"", "SignalBinary", "SignalCategorical", "Description"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u AudienceSelector) Kind() AudienceSelectorKind {
 	switch {
 	case u.SignalBinary != nil:
-		return "SignalBinary"
+		return AudienceSelectorKindSignalBinary
 	case u.SignalCategorical != nil:
-		return "SignalCategorical"
+		return AudienceSelectorKindSignalCategorical
 	case u.Description != nil:
-		return "Description"
+		return AudienceSelectorKindDescription
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u AudienceSelector) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u AudienceSelector) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionAudienceSelector = &wire.Union{

@@ -25,20 +25,41 @@ func NewPricingOptionFlatRate(v FlatRatePricingOption) PricingOption {
 	return PricingOption{FlatRate: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u PricingOption) Variant() string {
+// PricingOptionKind names an arm of PricingOption; the zero value means no arm is set.
+type PricingOptionKind uint8
+
+const (
+	PricingOptionKindCPM PricingOptionKind = iota + 1
+	PricingOptionKindFlatRate
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k PricingOptionKind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "CPM", "FlatRate"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u PricingOption) Kind() PricingOptionKind {
 	switch {
 	case u.CPM != nil:
-		return "CPM"
+		return PricingOptionKindCPM
 	case u.FlatRate != nil:
-		return "FlatRate"
+		return PricingOptionKindFlatRate
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u PricingOption) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u PricingOption) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionPricingOption = &wire.Union{

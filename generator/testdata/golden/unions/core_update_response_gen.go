@@ -93,20 +93,41 @@ func NewUpdateResponseFailure(v UpdateFailure) UpdateResponse {
 	return UpdateResponse{Failure: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u UpdateResponse) Variant() string {
+// UpdateResponseKind names an arm of UpdateResponse; the zero value means no arm is set.
+type UpdateResponseKind uint8
+
+const (
+	UpdateResponseKindSuccess UpdateResponseKind = iota + 1
+	UpdateResponseKindFailure
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k UpdateResponseKind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "Success", "Failure"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u UpdateResponse) Kind() UpdateResponseKind {
 	switch {
 	case u.Success != nil:
-		return "Success"
+		return UpdateResponseKindSuccess
 	case u.Failure != nil:
-		return "Failure"
+		return UpdateResponseKindFailure
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u UpdateResponse) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u UpdateResponse) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionUpdateResponse = &wire.Union{

@@ -108,20 +108,41 @@ func NewValuesCountString(v ValuesCountString) ValuesCount {
 	return ValuesCount{String: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u ValuesCount) Variant() string {
+// ValuesCountKind names an arm of ValuesCount; the zero value means no arm is set.
+type ValuesCountKind uint8
+
+const (
+	ValuesCountKindInteger ValuesCountKind = iota + 1
+	ValuesCountKindString
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k ValuesCountKind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "Integer", "String"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u ValuesCount) Kind() ValuesCountKind {
 	switch {
 	case u.Integer != nil:
-		return "Integer"
+		return ValuesCountKindInteger
 	case u.String != nil:
-		return "String"
+		return ValuesCountKindString
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u ValuesCount) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u ValuesCount) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionValuesCount = &wire.Union{
@@ -258,22 +279,44 @@ func NewValuesFeatureValueBool(v bool) ValuesFeatureValue {
 	return ValuesFeatureValue{Bool: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u ValuesFeatureValue) Variant() string {
+// ValuesFeatureValueKind names an arm of ValuesFeatureValue; the zero value means no arm is set.
+type ValuesFeatureValueKind uint8
+
+const (
+	ValuesFeatureValueKindString ValuesFeatureValueKind = iota + 1
+	ValuesFeatureValueKindNumber
+	ValuesFeatureValueKindBool
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k ValuesFeatureValueKind) String() string {
+	if int(k) >= 4 {
+		return ""
+	}
+	return [...]string{"", "String", "Number", "Bool"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u ValuesFeatureValue) Kind() ValuesFeatureValueKind {
 	switch {
 	case u.String != nil:
-		return "String"
+		return ValuesFeatureValueKindString
 	case u.Number != nil:
-		return "Number"
+		return ValuesFeatureValueKindNumber
 	case u.Bool != nil:
-		return "Bool"
+		return ValuesFeatureValueKindBool
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u ValuesFeatureValue) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u ValuesFeatureValue) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionValuesFeatureValue = &wire.Union{
@@ -358,20 +401,41 @@ func NewValuesTaglineString(v string) ValuesTagline {
 	return ValuesTagline{String: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u ValuesTagline) Variant() string {
+// ValuesTaglineKind names an arm of ValuesTagline; the zero value means no arm is set.
+type ValuesTaglineKind uint8
+
+const (
+	ValuesTaglineKindArray ValuesTaglineKind = iota + 1
+	ValuesTaglineKindString
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k ValuesTaglineKind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "Array", "String"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u ValuesTagline) Kind() ValuesTaglineKind {
 	switch {
 	case u.Array != nil:
-		return "Array"
+		return ValuesTaglineKindArray
 	case u.String != nil:
-		return "String"
+		return ValuesTaglineKindString
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u ValuesTagline) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u ValuesTagline) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionValuesTagline = &wire.Union{
@@ -446,20 +510,41 @@ func NewValuesVersionNumber(v float64) ValuesVersion {
 	return ValuesVersion{Number: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u ValuesVersion) Variant() string {
+// ValuesVersionKind names an arm of ValuesVersion; the zero value means no arm is set.
+type ValuesVersionKind uint8
+
+const (
+	ValuesVersionKindString ValuesVersionKind = iota + 1
+	ValuesVersionKindNumber
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k ValuesVersionKind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "String", "Number"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u ValuesVersion) Kind() ValuesVersionKind {
 	switch {
 	case u.String != nil:
-		return "String"
+		return ValuesVersionKindString
 	case u.Number != nil:
-		return "Number"
+		return ValuesVersionKindNumber
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u ValuesVersion) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u ValuesVersion) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionValuesVersion = &wire.Union{
@@ -534,20 +619,41 @@ func NewValuesVoiceObject(v ValuesVoiceObject) ValuesVoice {
 	return ValuesVoice{Object: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u ValuesVoice) Variant() string {
+// ValuesVoiceKind names an arm of ValuesVoice; the zero value means no arm is set.
+type ValuesVoiceKind uint8
+
+const (
+	ValuesVoiceKindBool ValuesVoiceKind = iota + 1
+	ValuesVoiceKindObject
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k ValuesVoiceKind) String() string {
+	if int(k) >= 3 {
+		return ""
+	}
+	return [...]string{"", "Bool", "Object"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u ValuesVoice) Kind() ValuesVoiceKind {
 	switch {
 	case u.Bool != nil:
-		return "Bool"
+		return ValuesVoiceKindBool
 	case u.Object != nil:
-		return "Object"
+		return ValuesVoiceKindObject
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u ValuesVoice) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u ValuesVoice) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionValuesVoice = &wire.Union{

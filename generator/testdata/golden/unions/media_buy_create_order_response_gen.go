@@ -104,22 +104,44 @@ func NewCreateOrderResponseSubmitted(v CreateOrderSubmitted) CreateOrderResponse
 	return CreateOrderResponse{Submitted: &v}
 }
 
-// Variant names the arm that is set, or "" when none is.
-func (u CreateOrderResponse) Variant() string {
+// CreateOrderResponseKind names an arm of CreateOrderResponse; the zero value means no arm is set.
+type CreateOrderResponseKind uint8
+
+const (
+	CreateOrderResponseKindSuccess CreateOrderResponseKind = iota + 1
+	CreateOrderResponseKindError
+	CreateOrderResponseKindSubmitted
+)
+
+// String is the arm's field name, or "" for the zero value.
+func (k CreateOrderResponseKind) String() string {
+	if int(k) >= 4 {
+		return ""
+	}
+	return [...]string{"", "Success", "Error", "Submitted"}[k]
+}
+
+// Kind reports the arm that is set (the first, when several are), or 0 when none is.
+func (u CreateOrderResponse) Kind() CreateOrderResponseKind {
 	switch {
 	case u.Success != nil:
-		return "Success"
+		return CreateOrderResponseKindSuccess
 	case u.Error != nil:
-		return "Error"
+		return CreateOrderResponseKindError
 	case u.Submitted != nil:
-		return "Submitted"
+		return CreateOrderResponseKindSubmitted
 	}
-	return ""
+	return 0
+}
+
+// Variant names the arm that is set, or "" when none is.
+func (u CreateOrderResponse) Variant() string {
+	return u.Kind().String()
 }
 
 // IsZero reports a union with no arm set (an absent value).
 func (u CreateOrderResponse) IsZero() bool {
-	return u.Variant() == ""
+	return u.Kind() == 0
 }
 
 var unionCreateOrderResponse = &wire.Union{
