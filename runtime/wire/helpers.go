@@ -38,6 +38,8 @@ func WriteDateTime(p *DateTime, e *Encoder)   { e.String(string(*p)) }
 func WriteDate(p *Date, e *Encoder)           { e.String(string(*p)) }
 
 // ReadPtr reads a value into a new *T.
+//
+//go:noinline
 func ReadPtr[T any](d *Decoder, p **T, read func(*T, *Decoder) error) error {
 	v := newValue(d, p)
 	if err := read(v, d); err != nil {
@@ -49,6 +51,8 @@ func ReadPtr[T any](d *Decoder, p **T, read func(*T, *Decoder) error) error {
 
 // ReadSlice reads an array. A present empty array gives a non-nil empty
 // slice, so "absent" (nil) and "empty" stay distinct.
+//
+//go:noinline
 func ReadSlice[T any](d *Decoder, p *[]T, read func(*T, *Decoder) error) error {
 	if err := d.ArrayStart(); err != nil {
 		return err
@@ -78,6 +82,8 @@ func ReadSlice[T any](d *Decoder, p *[]T, read func(*T, *Decoder) error) error {
 }
 
 // ReadMap reads an object of uniformly typed members.
+//
+//go:noinline
 func ReadMap[T any](d *Decoder, p *map[string]T, read func(*T, *Decoder) error) error {
 	if err := d.ObjectStart(); err != nil {
 		return err
@@ -101,6 +107,8 @@ func ReadMap[T any](d *Decoder, p *map[string]T, read func(*T, *Decoder) error) 
 
 // ReadMapEntry reads one member into *p under key (typed additional
 // properties of a struct).
+//
+//go:noinline
 func ReadMapEntry[T any](d *Decoder, key []byte, p *map[string]T, read func(*T, *Decoder) error) error {
 	if *p == nil {
 		*p = make(map[string]T)
@@ -122,6 +130,8 @@ func readEntry[T any](d *Decoder, key []byte, m map[string]T, read func(*T, *Dec
 }
 
 // ReadNullable reads null or a value.
+//
+//go:noinline
 func ReadNullable[T any](d *Decoder, p *Nullable[T], read func(*T, *Decoder) error) error {
 	null, err := d.Null()
 	if err != nil {
@@ -140,6 +150,8 @@ func ReadNullable[T any](d *Decoder, p *Nullable[T], read func(*T, *Decoder) err
 }
 
 // WriteSlice writes an array; a nil slice is written as [].
+//
+//go:noinline
 func WriteSlice[T any](e *Encoder, s []T, write func(*T, *Encoder)) {
 	e.ArrayStart()
 	for i := range s {
@@ -149,6 +161,8 @@ func WriteSlice[T any](e *Encoder, s []T, write func(*T, *Encoder)) {
 }
 
 // WriteMap writes an object with members in key order.
+//
+//go:noinline
 func WriteMap[T any](e *Encoder, m map[string]T, write func(*T, *Encoder)) {
 	e.ObjectStart()
 	writeMembers(e, m, nil, write)
@@ -157,6 +171,8 @@ func WriteMap[T any](e *Encoder, m map[string]T, write func(*T, *Encoder)) {
 
 // WriteMembers writes typed extra members of a struct in key order; keys the
 // struct declares are refused (they would be written twice).
+//
+//go:noinline
 func WriteMembers[T any](e *Encoder, m map[string]T, declared KeySet, write func(*T, *Encoder)) {
 	writeMembers(e, m, declared, write)
 }
@@ -182,6 +198,8 @@ func writeMembers[T any](e *Encoder, m map[string]T, declared KeySet, write func
 
 // WriteNullable writes null or the value. An absent Nullable is written as
 // null too; callers omit absent optional fields before calling.
+//
+//go:noinline
 func WriteNullable[T any](e *Encoder, n *Nullable[T], write func(*T, *Encoder)) {
 	if v, ok := n.Get(); ok {
 		write(&v, e)
