@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/adcpgen/adcpgen/generator"
@@ -43,18 +42,19 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "version\ttypes\tfiles\tlines\tsource MB\tgenerate s\tbuild wall s\tbuild cpu s\tpeak RSS MB\tbin Decode MB\tbin json MB\t")
+	// One row per version as soon as it is measured (a run takes minutes).
+	const row = "%-13s %6v %6v %8v %10v %11v %13v %12v %12v %14v %12v\n"
+	fmt.Printf(row, "version", "types", "files", "lines", "source MB", "generate s", "build wall s", "build cpu s",
+		"peak RSS MB", "bin Decode MB", "bin json MB")
 	for _, v := range versions {
 		m, err := measure(root, *specDir, v, *keep)
 		if err != nil {
-			tw.Flush()
 			fail(fmt.Errorf("%s: %w", v, err))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f\t%.2f\t%.1f\t%.1f\t%.0f\t%.1f\t%.1f\t\n", v, m.types, m.files, m.lines,
-			float64(m.bytes)/1e6, m.generate.Seconds(), m.wall.Seconds(), m.cpu.Seconds(), float64(m.rss)/1e6,
-			float64(m.binDecode)/1e6, float64(m.binJSON)/1e6)
-		tw.Flush()
+		f := func(format string, x float64) string { return fmt.Sprintf(format, x) }
+		fmt.Printf(row, v, m.types, m.files, m.lines, f("%.1f", float64(m.bytes)/1e6), f("%.2f", m.generate.Seconds()),
+			f("%.1f", m.wall.Seconds()), f("%.1f", m.cpu.Seconds()), f("%.0f", float64(m.rss)/1e6),
+			f("%.1f", float64(m.binDecode)/1e6), f("%.1f", float64(m.binJSON)/1e6))
 	}
 }
 
