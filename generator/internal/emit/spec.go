@@ -17,8 +17,8 @@ var recoveryConst = map[registry.Recovery]string{
 	registry.Terminal:    "Terminal",
 }
 
-// emitSpec writes the package's registry.Spec: one unexported value built
-// at initialisation and the exported Spec function returning it.
+// emitSpec writes the exported Spec function, which builds the package's
+// registry.Spec once, on first use.
 func emitSpec(f *jen.File, r *ir.Registry) {
 	cfg := jen.Dict{
 		jen.Id("Version"):     jen.Id("SpecVersion"),
@@ -39,7 +39,13 @@ func emitSpec(f *jen.File, r *ir.Registry) {
 		}
 		cfg[jen.Id("WebhookResults")] = jen.Index().Add(registryQ("WebhookResult")).Values(results...)
 	}
-	f.Var().Id("spec").Op("=").Add(registryQ("NewSpec")).Call(registryQ("SpecConfig").Values(cfg))
+	// Built on first use, not at initialisation: a package-level value holding
+	// NewBySchema would keep every type of the package in every binary that
+	// imports it, whether or not the program ever asks for the Spec.
+	f.Var().Defs(
+		jen.Id("specOnce").Qual("sync", "Once"),
+		jen.Id("spec").Op("*").Add(registryQ("Spec")),
+	)
 
 	what := "the schemas this package was generated from (their tree names no version)"
 	if r.Version != "" {
@@ -50,7 +56,12 @@ func emitSpec(f *jen.File, r *ir.Registry) {
 	f.Comment("// error-details and webhook result types. It is the value the runtime takes")
 	f.Comment("// wherever behaviour depends on the spec version; it is immutable.")
 	f.Comment("// Tables " + sourceNote(r) + ".")
-	f.Func().Id("Spec").Params().Op("*").Add(registryQ("Spec")).Block(jen.Return(jen.Id("spec")))
+	f.Func().Id("Spec").Params().Op("*").Add(registryQ("Spec")).Block(
+		jen.Id("specOnce").Dot("Do").Call(jen.Func().Params().Block(
+			jen.Id("spec").Op("=").Add(registryQ("NewSpec")).Call(registryQ("SpecConfig").Values(cfg)),
+		)),
+		jen.Return(jen.Id("spec")),
+	)
 }
 
 func sourceNote(r *ir.Registry) string {

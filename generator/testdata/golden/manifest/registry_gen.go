@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	registry "github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"sync"
 )
 
 // This package was generated for version 1 of the adcpgen runtime. These constants
@@ -88,86 +89,10 @@ func ErrorDetailsCodes() []string {
 	return []string{"RATE_LIMITED"}
 }
 
-var spec = registry.NewSpec(registry.SpecConfig{
-	Codes: registry.ErrorCodes{{
-		Code:       "OLD_CODE",
-		Deprecated: true,
-		Recovery:   registry.Terminal,
-	}, {
-		Code:     "RATE_LIMITED",
-		Recovery: registry.Transient,
-	}, {
-		Code:     "THING_NOT_FOUND",
-		Recovery: registry.Correctable,
-	}},
-	NewBySchema: NewBySchema,
-	NewDetails: func(code string) wire.Value {
-		if d := NewErrorDetails(code); d != nil {
-			return d
-		}
-		return nil
-	},
-	Tools: registry.Tools{{
-		Async: []registry.AsyncResponse{{
-			New: func() wire.Value {
-				return new(CreateThingSubmitted)
-			},
-			Schema: "media-buy/create-thing-async-response-submitted.json",
-			Status: "submitted",
-		}, {
-			New: func() wire.Value {
-				return new(CreateThingWorking)
-			},
-			Schema: "media-buy/create-thing-async-response-working.json",
-			Status: "working",
-		}},
-		Deprecated:          true,
-		IdempotencyRequired: true,
-		Mutating:            true,
-		Name:                "create_thing",
-		NewRequest: func() wire.Value {
-			return new(CreateThingRequest)
-		},
-		NewResponse: func() wire.Value {
-			return new(CreateThingResponse)
-		},
-		Protocol:       "media-buy",
-		RequestSchema:  "media-buy/create-thing-request.json",
-		ResponseSchema: "media-buy/create-thing-response.json",
-	}, {
-		Name: "get_things",
-		NewRequest: func() wire.Value {
-			return new(GetThingsRequest)
-		},
-		NewResponse: func() wire.Value {
-			return new(GetThingsResponse)
-		},
-		Protocol:       "media-buy",
-		RequestSchema:  "media-buy/get-things-request.json",
-		ResponseSchema: "media-buy/get-things-response.json",
-	}},
-	UnknownRecovery: registry.Transient,
-	Version:         SpecVersion,
-	WebhookResults: []registry.WebhookResult{{
-		New: func() wire.Value {
-			return new(CreateThingResponse)
-		},
-		Schema:   "media-buy/create-thing-response.json",
-		TaskType: "create_thing",
-	}, {
-		New: func() wire.Value {
-			return new(GetThingsResponse)
-		},
-		Schema:   "media-buy/get-things-response.json",
-		TaskType: "get_things",
-	}, {
-		New: func() wire.Value {
-			return new(ThingDeliveryResult)
-		},
-		Schema:   "media-buy/thing-delivery-webhook-result.json",
-		TaskType: "thing_delivery",
-	}},
-})
+var (
+	specOnce sync.Once
+	spec     *registry.Spec
+)
 
 // Spec describes the AdCP spec version this package was generated from, 9.0.0-test:
 // tools, error codes and their recovery classes, the class of unlisted codes,
@@ -175,5 +100,87 @@ var spec = registry.NewSpec(registry.SpecConfig{
 // wherever behaviour depends on the spec version; it is immutable.
 // Tables from schemas/manifest.json.
 func Spec() *registry.Spec {
+	specOnce.Do(func() {
+		spec = registry.NewSpec(registry.SpecConfig{
+			Codes: registry.ErrorCodes{{
+				Code:       "OLD_CODE",
+				Deprecated: true,
+				Recovery:   registry.Terminal,
+			}, {
+				Code:     "RATE_LIMITED",
+				Recovery: registry.Transient,
+			}, {
+				Code:     "THING_NOT_FOUND",
+				Recovery: registry.Correctable,
+			}},
+			NewBySchema: NewBySchema,
+			NewDetails: func(code string) wire.Value {
+				if d := NewErrorDetails(code); d != nil {
+					return d
+				}
+				return nil
+			},
+			Tools: registry.Tools{{
+				Async: []registry.AsyncResponse{{
+					New: func() wire.Value {
+						return new(CreateThingSubmitted)
+					},
+					Schema: "media-buy/create-thing-async-response-submitted.json",
+					Status: "submitted",
+				}, {
+					New: func() wire.Value {
+						return new(CreateThingWorking)
+					},
+					Schema: "media-buy/create-thing-async-response-working.json",
+					Status: "working",
+				}},
+				Deprecated:          true,
+				IdempotencyRequired: true,
+				Mutating:            true,
+				Name:                "create_thing",
+				NewRequest: func() wire.Value {
+					return new(CreateThingRequest)
+				},
+				NewResponse: func() wire.Value {
+					return new(CreateThingResponse)
+				},
+				Protocol:       "media-buy",
+				RequestSchema:  "media-buy/create-thing-request.json",
+				ResponseSchema: "media-buy/create-thing-response.json",
+			}, {
+				Name: "get_things",
+				NewRequest: func() wire.Value {
+					return new(GetThingsRequest)
+				},
+				NewResponse: func() wire.Value {
+					return new(GetThingsResponse)
+				},
+				Protocol:       "media-buy",
+				RequestSchema:  "media-buy/get-things-request.json",
+				ResponseSchema: "media-buy/get-things-response.json",
+			}},
+			UnknownRecovery: registry.Transient,
+			Version:         SpecVersion,
+			WebhookResults: []registry.WebhookResult{{
+				New: func() wire.Value {
+					return new(CreateThingResponse)
+				},
+				Schema:   "media-buy/create-thing-response.json",
+				TaskType: "create_thing",
+			}, {
+				New: func() wire.Value {
+					return new(GetThingsResponse)
+				},
+				Schema:   "media-buy/get-things-response.json",
+				TaskType: "get_things",
+			}, {
+				New: func() wire.Value {
+					return new(ThingDeliveryResult)
+				},
+				Schema:   "media-buy/thing-delivery-webhook-result.json",
+				TaskType: "thing_delivery",
+			}},
+		})
+	})
 	return spec
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	registry "github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"sync"
 )
 
 // This package was generated for version 1 of the adcpgen runtime. These constants
@@ -82,18 +83,10 @@ func ErrorDetailsCodes() []string {
 	return []string{}
 }
 
-var spec = registry.NewSpec(registry.SpecConfig{
-	Codes:       registry.ErrorCodes{},
-	NewBySchema: NewBySchema,
-	NewDetails: func(code string) wire.Value {
-		if d := NewErrorDetails(code); d != nil {
-			return d
-		}
-		return nil
-	},
-	Tools:   registry.Tools{},
-	Version: SpecVersion,
-})
+var (
+	specOnce sync.Once
+	spec     *registry.Spec
+)
 
 // Spec describes the AdCP spec version this package was generated from, 1.5.0:
 // tools, error codes and their recovery classes, the class of unlisted codes,
@@ -101,5 +94,19 @@ var spec = registry.NewSpec(registry.SpecConfig{
 // wherever behaviour depends on the spec version; it is immutable.
 // Tables derived from the tree layout, which has no schemas/manifest.json.
 func Spec() *registry.Spec {
+	specOnce.Do(func() {
+		spec = registry.NewSpec(registry.SpecConfig{
+			Codes:       registry.ErrorCodes{},
+			NewBySchema: NewBySchema,
+			NewDetails: func(code string) wire.Value {
+				if d := NewErrorDetails(code); d != nil {
+					return d
+				}
+				return nil
+			},
+			Tools:   registry.Tools{},
+			Version: SpecVersion,
+		})
+	})
 	return spec
 }
