@@ -45,37 +45,75 @@ func (c *comparer) oldName(t *ir.Type) string {
 	return t.Name
 }
 
-// types matches types by name, then unmatched ones by schema location, and
-// compares each pair.
+// types pairs old and new types and compares each pair: first those with
+// the same name and schema location, then the one old and one new type left
+// at a location (a rename, even when another schema took the old name),
+// then those left with the same name (a schema that moved).
 func (c *comparer) types(oldTypes, newTypes []*ir.Type) {
-	newByName := map[string]*ir.Type{}
+	type key struct{ name, loc string }
+	newByKey := map[key]*ir.Type{}
 	for _, t := range newTypes {
-		newByName[t.Name] = t
+		newByKey[key{t.Name, t.Loc.String()}] = t
 	}
-	oldByName := map[string]*ir.Type{}
+	matched := map[*ir.Type]bool{} // new types with an old counterpart
+	pair := func(o, n *ir.Type) {
+		c.newOf[o] = n
+		matched[n] = true
+	}
+	for _, o := range oldTypes {
+		if n, ok := newByKey[key{o.Name, o.Loc.String()}]; ok && !matched[n] {
+			pair(o, n)
+		}
+	}
+	unpaired := func(types []*ir.Type, done func(*ir.Type) bool) []*ir.Type {
+		var out []*ir.Type
+		for _, t := range types {
+			if !done(t) {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	oldLeft := unpaired(oldTypes, func(t *ir.Type) bool { _, ok := c.newOf[t]; return ok })
+	newLeft := unpaired(newTypes, func(t *ir.Type) bool { return matched[t] })
+
+	// Renames: one unpaired old and one unpaired new type at one location.
+	oldAt := uniqueByLoc(oldLeft)
+	newAt := uniqueByLoc(newLeft)
+	for _, o := range oldLeft {
+		n := newAt[o.Loc.String()]
+		if n == nil || oldAt[o.Loc.String()] != o || n.Name == o.Name {
+			continue
+		}
+		c.renamed[o] = n
+		pair(o, n)
+	}
+	newByName := map[string]*ir.Type{}
+	for _, n := range newLeft {
+		if !matched[n] {
+			newByName[n.Name] = n
+		}
+	}
 	var goneOld []*ir.Type
-	for _, t := range oldTypes {
-		oldByName[t.Name] = t
-		if n, ok := newByName[t.Name]; ok {
-			c.newOf[t] = n
-		} else {
-			goneOld = append(goneOld, t)
+	for _, o := range oldLeft {
+		if _, ok := c.newOf[o]; ok {
+			continue
+		}
+		if n, ok := newByName[o.Name]; ok && !matched[n] {
+			pair(o, n)
+			continue
+		}
+		goneOld = append(goneOld, o)
+	}
+	for _, o := range oldLeft {
+		if _, ok := c.renamed[o]; ok {
+			goneOld = append(goneOld, o)
 		}
 	}
 	var freshNew []*ir.Type
-	for _, t := range newTypes {
-		if _, ok := oldByName[t.Name]; !ok {
-			freshNew = append(freshNew, t)
-		}
-	}
-
-	// Renames: one unmatched old and one unmatched new type at one location.
-	oldAt := uniqueByLoc(goneOld)
-	newAt := uniqueByLoc(freshNew)
-	for loc, o := range oldAt {
-		if n, ok := newAt[loc]; ok && o != nil && n != nil {
-			c.renamed[o] = n
-			c.newOf[o] = n
+	for _, n := range newTypes {
+		if !matched[n] {
+			freshNew = append(freshNew, n)
 		}
 	}
 
@@ -88,14 +126,7 @@ func (c *comparer) types(oldTypes, newTypes []*ir.Type) {
 		c.add(Change{Category: CatTypes, Kind: TypeRemoved, Breaking: true, Type: o.Name, From: kindName(o.Kind),
 			Schema: o.Loc.String(), Reason: "code naming it stops compiling"})
 	}
-	renamedTo := map[*ir.Type]bool{}
-	for _, n := range c.renamed {
-		renamedTo[n] = true
-	}
 	for _, n := range freshNew {
-		if renamedTo[n] {
-			continue
-		}
 		c.add(Change{Category: CatTypes, Kind: TypeAdded, Type: n.Name, To: kindName(n.Kind),
 			Schema: n.Loc.String(), Reason: "a new name"})
 	}

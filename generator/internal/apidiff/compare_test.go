@@ -150,6 +150,22 @@ func TestCompareTypesAndFields(t *testing.T) {
 			},
 		},
 		{
+			name: "another schema takes the name: the old schema's type is renamed",
+			old:  func() *ir.Package { return pkg(structType("Domain", "brand.json")) },
+			new: func() *ir.Package {
+				return pkg(structType("BrandDomain", "brand.json"), structType("Domain", "registry.json"))
+			},
+			want: []want{
+				{kind: TypeRenamed, breaking: true, typ: "BrandDomain", from: "Domain", to: "BrandDomain"},
+				{kind: TypeAdded, typ: "Domain", to: "struct"},
+			},
+		},
+		{
+			name: "a schema that moved keeps its name",
+			old:  func() *ir.Package { return pkg(structType("A", "old/a.json")) },
+			new:  func() *ir.Package { return pkg(structType("A", "new/a.json")) },
+		},
+		{
 			name: "two new types at one location are no rename",
 			old:  func() *ir.Package { return pkg(structType("A", "a.json")) },
 			new:  func() *ir.Package { return pkg(structType("B", "a.json"), structType("C", "a.json")) },
