@@ -5,8 +5,9 @@ import (
 	"unicode"
 )
 
-// initialisms are written in capitals in Go names (Go's own list plus the
-// ad-tech ones AdCP uses).
+// initialisms are written in capitals in Go names: Go's own list, plus the
+// ad-tech, media and brand initialisms as the AdCP schemas spell them in
+// titles and enums (DAAST, ID5, UID2, HDR10).
 var initialisms = map[string]string{
 	"acl": "ACL", "api": "API", "ascii": "ASCII", "cpu": "CPU", "css": "CSS", "dns": "DNS", "eof": "EOF",
 	"guid": "GUID", "html": "HTML", "http": "HTTP", "https": "HTTPS", "id": "ID", "ip": "IP", "json": "JSON",
@@ -20,6 +21,11 @@ var initialisms = map[string]string{
 	"mraid": "MRAID", "ssp": "SSP", "dsp": "DSP", "sdk": "SDK", "mcp": "MCP", "a2a": "A2A", "ctr": "CTR",
 	"roas": "ROAS", "kpi": "KPI", "iso": "ISO", "hmac": "HMAC", "sha256": "SHA256", "jwt": "JWT", "jwk": "JWK",
 	"jwks": "JWKS", "oauth": "OAuth", "gdpr": "GDPR", "ccpa": "CCPA", "tcf": "TCF", "gpp": "GPP",
+	"daast": "DAAST", "omid": "OMID", "id5": "ID5", "uid2": "UID2", "euid": "EUID", "hdr": "HDR", "hdr10": "HDR10",
+	"sdr": "SDR", "html5": "HTML5", "ai": "AI", "tv": "TV", "ott": "OTT", "ooh": "OOH", "pii": "PII", "crm": "CRM",
+	"cta": "CTA", "dma": "DMA", "ugc": "UGC", "ivt": "IVT", "rfp": "RFP", "wcag": "WCAG", "sku": "SKU", "rss": "RSS",
+	"csv": "CSV", "pdf": "PDF", "svg": "SVG", "gif": "GIF", "png": "PNG", "jpeg": "JPEG", "jpg": "JPG",
+	"mp3": "MP3", "mp4": "MP4", "ssai": "SSAI", "csai": "CSAI", "hls": "HLS", "drm": "DRM", "mime": "MIME",
 }
 
 // Words splits s into words at non-alphanumerics, lower-to-upper changes

@@ -21,6 +21,16 @@ func TestGoName(t *testing.T) {
 		"":                          "",
 		"ünïcode name":              "ncodeName", // non-ASCII letters dropped; callers export it
 		"__proto__":                 "Proto",
+		"id5":                       "ID5",
+		"uid2_token":                "UID2Token",
+		"hdr10":                     "HDR10",
+		"hdr_format":                "HDRFormat",
+		"daast_version":             "DAASTVersion",
+		"ai_tool":                   "AITool",
+		"html5":                     "HTML5",
+		"omid_partner":              "OMIDPartner",
+		"linear_tv":                 "LinearTV",
+		"US":                        "Us", // country codes are not initialisms
 	}
 	for in, want := range cases {
 		if got := GoName(in); got != want {
@@ -33,6 +43,7 @@ func TestSingular(t *testing.T) {
 	cases := map[string]string{
 		"Issues": "Issue", "Categories": "Category", "Status": "Status", "Addresses": "Address",
 		"Analysis": "Analysis", "GeoIDs": "GeoID", "Boxes": "Box", "Data": "Data", "News": "News", "Gas": "Gas",
+		"PropertyIDs": "PropertyID", "Creatives": "Creative", "Matches": "Match", "Policies": "Policy",
 	}
 	for in, want := range cases {
 		if got := Singular(in); got != want {

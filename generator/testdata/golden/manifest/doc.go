@@ -29,25 +29,40 @@
 // wire.Date, kept byte for byte, with a Time method.
 //
 // Names are API. They follow this policy, so they do not depend on file
-// order and change only when the schemas do:
+// order, and a type whose schema is unchanged keeps its name when the spec
+// moves unless a new schema outranks it for that name (rule 2):
 //
 //  1. Types defined by a document root, a definition or another referenced
 //     node try, in order: the schema's title (when it reads as a name), the
 //     file or definition name, the folder plus file name, the full path.
 //  2. When several types want one name, the one with the best rank keeps it
-//     (document roots, then definitions, then inline types); if several share
-//     the best rank, all of them move on to their next candidate.
-//  3. Inline types are named after their parent: parent name + property name
-//     (array elements take the singular, or "Item"; map values "Value"; union
-//     arms their label). Their title wins when unique.
-//  4. A type out of candidates takes its last candidate plus a number, numbered
-//     in the order of the schema locations (file#/pointer).
-//  5. Enum constants (<Enum><Value>) and helpers derived from a type
+//     (document roots, then definitions, then inline types); among equal
+//     ranks the one whose schema location (file#/pointer) sorts first keeps
+//     it. The others move on to their next candidate.
+//  3. Inline types are named after the type of their nearest enclosing schema
+//     in their own file: its name + property name (array elements take the
+//     singular, or "Item"; map values "Value"; union arms their label). Words
+//     the suffix repeats from the end of the parent's name are said once
+//     (AudioDAAST + DAASTVersion = AudioDAASTVersion). Their title wins when
+//     unique.
+//  4. Long inline names are shortened: from 40 characters a name keeps only
+//     its anchor (the nearest type named on its own), its parent's segment and
+//     its own; from 50 characters only the anchor and its own. The full name
+//     is the fallback when the short one is taken.
+//  5. Union arms are labelled by their title or the referenced schema, else
+//     by what tells them apart: a const value no other arm fixes (a boolean
+//     flag by its key), a required key or set of required keys no other arm
+//     requires, or their only property. Only arms nothing tells apart are
+//     numbered (Variant1, Variant2).
+//  6. A type out of candidates takes its last candidate plus a number, numbered
+//     in the order of the schema locations.
+//  7. Enum constants (<Enum><Value>) and helpers derived from a type
 //     (Known<Enum>Values, New<Union><Arm>, the arm enum <Union>Kind and its
 //     constants <Union>Kind<Arm>) come after types; a clash appends "Value"
 //     (constants) or a number.
-//  6. Fields, arms and enum values are named per scope with Go initialisms
-//     (ID, URL, API, CPM, ...); a clash within a scope keeps the name for the
-//     first in JSON-name order and numbers the rest. Union arm labels drop the
-//     words they share with the union's name.
+//  8. Fields, arms and enum values are named per scope with Go initialisms
+//     (ID, URL, API, CPM, ...) and the spec's own (DAAST, VAST, ID5, UID2,
+//     HDR10, AI, ...); a clash within a scope keeps the name for the first in
+//     JSON-name order and numbers the rest. Union arm labels drop the words
+//     they share with the union's name.
 package manifest

@@ -1,0 +1,290 @@
+package naming
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/generator/internal/jsonsrc"
+	"github.com/adcpgen/adcpgen/generator/internal/schema"
+)
+
+// positional matches the labels an arm gets when nothing names it.
+var positional = regexp.MustCompile(`^Variant[0-9]+$`)
+
+// labelArms replaces positional arm labels (Variant2) by what tells the arm
+// apart from its siblings, and renames the arm's own type with it.
+func labelArms(types []*ir.Type) {
+	for _, u := range types {
+		if u.Kind != ir.KindUnion || u.Union == nil {
+			continue
+		}
+		labels := ArmLabels(u.Union)
+		for i, a := range u.Union.Arms {
+			if labels[i] == "" || !positional.MatchString(a.Label) {
+				continue
+			}
+			old := a.Label
+			a.Label = labels[i]
+			if t := namedOf(a.Type); t != nil {
+				renameSuffix(t, u, old, labels[i])
+			}
+		}
+	}
+}
+
+// renameSuffix swaps the suffix an arm type takes after its union.
+func renameSuffix(t, u *ir.Type, old, label string) {
+	for _, p := range []struct {
+		parent   *ir.Type
+		suffixes []string
+	}{{t.Parent, t.Suffixes}, {t.AltParent, t.AltSuffixes}} {
+		if p.parent != u {
+			continue
+		}
+		for i, s := range p.suffixes {
+			if s == old {
+				p.suffixes[i] = label
+			}
+		}
+	}
+}
+
+// ArmLabels returns, per arm, the label that tells it apart from the other
+// arms, or "" when none does. In order: a const value no other arm fixes
+// for that key (type: "url" -> "URL"); a required key no other arm
+// requires; its set of required keys when no other arm requires the same
+// set; its only property when no other arm declares it. Labels two arms
+// would share are dropped.
+func ArmLabels(u *ir.Union) []string {
+	facts := make([]armFacts, len(u.Arms))
+	for i, a := range u.Arms {
+		facts[i] = factsOf(u, a)
+	}
+	labels := make([]string, len(u.Arms))
+	for i := range labels {
+		labels[i] = facts[i].label(facts, i)
+	}
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		shared := false
+		for j, o := range labels {
+			shared = shared || i != j && strings.EqualFold(l, o)
+		}
+		if !shared {
+			out[i] = l
+		}
+	}
+	return out
+}
+
+type constFact struct {
+	key   string
+	value schema.Value
+}
+
+// armFacts is what an arm says about its members.
+type armFacts struct {
+	consts   []constFact
+	required []string
+	props    []string
+}
+
+func factsOf(u *ir.Union, a *ir.Arm) armFacts {
+	var f armFacts
+	addConst := func(key string, v schema.Value) {
+		for _, c := range f.consts {
+			if c.key == key {
+				return
+			}
+		}
+		f.consts = append(f.consts, constFact{key, v})
+	}
+	for j, vals := range a.Disc {
+		if j < len(u.DiscProps) && len(vals) == 1 {
+			addConst(u.DiscProps[j], vals[0])
+		}
+	}
+	for _, c := range a.Fixed {
+		addConst(c.Key, c.Value)
+	}
+	for _, r := range a.Required {
+		f.required = appendNew(f.required, r)
+	}
+	t := namedOf(a.Type)
+	if t != nil && t.Kind == ir.KindStruct {
+		for _, fl := range t.Fields {
+			if fl.Const != nil && fl.Required {
+				addConst(fl.JSONName, *fl.Const)
+			}
+			if fl.Required {
+				f.required = appendNew(f.required, fl.JSONName)
+			}
+			if !fl.Fixed {
+				f.props = append(f.props, fl.JSONName)
+			}
+		}
+	}
+	return f
+}
+
+func (f armFacts) label(all []armFacts, self int) string {
+	others := func(fn func(o armFacts) bool) bool {
+		for j, o := range all {
+			if j != self && fn(o) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range f.consts {
+		if others(func(o armFacts) bool {
+			for _, oc := range o.consts {
+				if oc.key == c.key && oc.value.JSON() == c.value.JSON() {
+					return true
+				}
+			}
+			return false
+		}) {
+			continue
+		}
+		if l := constLabel(c); l != "" {
+			return l
+		}
+	}
+	for _, r := range f.required {
+		if !others(func(o armFacts) bool { return has(o.required, r) }) {
+			return GoName(r)
+		}
+	}
+	if n := len(f.required); n > 0 && n <= 3 && !others(func(o armFacts) bool { return sameSet(o.required, f.required) }) {
+		return GoName(strings.Join(f.required, " "))
+	}
+	if len(f.props) == 1 && !others(func(o armFacts) bool { return has(o.props, f.props[0]) }) {
+		return GoName(f.props[0])
+	}
+	return ""
+}
+
+// constLabel names an arm after a const it fixes: the value, or for a
+// boolean flag the key (context_match: true -> "ContextMatch").
+func constLabel(c constFact) string {
+	if c.value.Node != nil && c.value.Node.Kind == jsonsrc.Bool {
+		if c.value.Node.Bool {
+			return GoName(c.key)
+		}
+		return GoName("not " + c.key)
+	}
+	return ValueLabel(c.value)
+}
+
+// ValueLabel names a const value: strings by their words, booleans True or
+// False, numbers N<digits>.
+func ValueLabel(v schema.Value) string {
+	if v.Node == nil {
+		return ""
+	}
+	switch v.Node.Kind {
+	case jsonsrc.String:
+		return GoName(v.Node.Str)
+	case jsonsrc.Bool:
+		if v.Node.Bool {
+			return "True"
+		}
+		return "False"
+	case jsonsrc.Number:
+		return GoName("n" + v.Node.Str)
+	}
+	return ""
+}
+
+// namedOf returns the named type a ref holds directly or through Nullable.
+func namedOf(r *ir.Ref) *ir.Type {
+	if r != nil && r.Kind == ir.RefNullable {
+		r = r.Elem
+	}
+	if r == nil || r.Kind != ir.RefNamed {
+		return nil
+	}
+	return r.Named
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func appendNew(list []string, s string) []string {
+	if has(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !has(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameArms names union arm fields, their constructors, the arm enum type
+// and its constants.
+func nameArms(t *ir.Type, taken map[string]bool) {
+	used := map[string]bool{}
+	for _, m := range unionMethods {
+		used[m] = true
+	}
+	trimmed := trimLabels(t)
+	for i, a := range t.Union.Arms {
+		a.GoName = unique(used, trimmed[i])
+		numbered(taken, ArmConstructor(t, a))
+	}
+	t.Union.KindType = numbered(taken, t.Name+"Kind")
+	for _, a := range t.Union.Arms {
+		a.KindConst = numbered(taken, t.Union.KindType+a.GoName)
+	}
+}
+
+// numbered claims name, or name2, name3, ... when it is taken.
+func numbered(taken map[string]bool, name string) string {
+	out := name
+	for n := 2; taken[out]; n++ {
+		out = name + strconv.Itoa(n)
+	}
+	claim(taken, out)
+	return out
+}
+
+// trimLabels drops from arm labels the words they share with the union's
+// name ("CreateMediaBuySuccess" in CreateMediaBuyResponse -> "Success").
+func trimLabels(t *ir.Type) []string {
+	unionWords := Words(t.Name)
+	out := make([]string, len(t.Union.Arms))
+	for i, a := range t.Union.Arms {
+		label := GoName(a.Label)
+		words := Words(label)
+		k := 0
+		for k < len(words) && k < len(unionWords) && strings.EqualFold(words[k], unionWords[k]) {
+			k++
+		}
+		if k > 0 && k < len(words) {
+			label = GoName(strings.Join(words[k:], " "))
+		}
+		if label == "" || !isIdent(label) {
+			label = "V" + label
+		}
+		out[i] = label
+	}
+	return out
+}
