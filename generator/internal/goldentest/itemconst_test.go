@@ -14,7 +14,7 @@ import (
 // to the value, in strict and exact mode alike.
 func TestConstEverywhere(t *testing.T) {
 	p, _ := roundTrip[maps.PostalAreas](t, `{"system":"postal","DE":["plz","plz"],"levels":[5],"flags":{"a":true},"precision":"exact","region":"EU","regions":["EU"]}`)
-	if len(p.De) != 2 || p.De[1] != "plz" || p.Levels[0] != 5 || !p.Flags["a"] || *p.Precision.String != "exact" || *p.Region != "EU" {
+	if len(p.DE) != 2 || p.DE[1] != "plz" || p.Levels[0] != 5 || !p.Flags["a"] || *p.Precision.String != "exact" || *p.Region != "EU" {
 		t.Fatalf("decoded %+v", p)
 	}
 	for _, tc := range []struct{ in, pointer string }{

@@ -70,7 +70,8 @@ func Words(s string) []string {
 func GoName(s string) string {
 	var b strings.Builder
 	prevDigit := false
-	for _, w := range mergeInitialisms(Words(s)) {
+	words := mergeInitialisms(Words(s))
+	for _, w := range words {
 		lw := strings.ToLower(w)
 		startsDigit := unicode.IsDigit([]rune(w)[0])
 		if prevDigit && startsDigit {
@@ -78,6 +79,8 @@ func GoName(s string) string {
 		}
 		if up, ok := initialisms[lw]; ok {
 			b.WriteString(up)
+		} else if len(words) == 1 && isCode(w) {
+			b.WriteString(w)
 		} else {
 			r := []rune(lw)
 			r[0] = unicode.ToUpper(r[0])
@@ -97,6 +100,13 @@ func GoName(s string) string {
 		}
 	}
 	return string(clean)
+}
+
+// isCode reports a two-letter name written in capitals: a country, region
+// or language code (US, GB, EU), kept as written. Words of a longer
+// SCREAMING_CASE name ("OUT_OF_BAND") are not codes.
+func isCode(w string) bool {
+	return len(w) == 2 && w[0] >= 'A' && w[0] <= 'Z' && w[1] >= 'A' && w[1] <= 'Z'
 }
 
 // mergeInitialisms joins a word and a following all-capitals word when

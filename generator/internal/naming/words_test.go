@@ -30,7 +30,10 @@ func TestGoName(t *testing.T) {
 		"html5":                     "HTML5",
 		"omid_partner":              "OMIDPartner",
 		"linear_tv":                 "LinearTV",
-		"US":                        "Us", // country codes are not initialisms
+		"US":                        "US", // codes written in capitals stay so
+		"us":                        "Us",
+		"OUT_OF_BAND":               "OutOfBand",
+		"IO_REQUIRED":               "IoRequired",
 	}
 	for in, want := range cases {
 		if got := GoName(in); got != want {

@@ -17,7 +17,7 @@ import (
 type PostalAreas struct {
 	// When present it is always "postal".
 	System    *string              `json:"system,omitempty"`
-	De        []string             `json:"DE,omitempty"`
+	DE        []string             `json:"DE,omitempty"`
 	Levels    []int64              `json:"levels,omitempty"`
 	Flags     map[string]bool      `json:"flags,omitempty"`
 	Precision PostalAreasPrecision `json:"precision,omitempty"`
@@ -49,7 +49,7 @@ func (v *PostalAreas) DecodeWire(d *wire.Decoder) error {
 		case "system":
 			err = wire.FieldConstPtr(d, seen[:], 0, key, &v.System, "\"postal\"", "postal")
 		case "DE":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.De, wire.ConstReader("\"plz\"", "plz"))
+			err = wire.FieldSlice(d, seen[:], 1, key, &v.DE, wire.ConstReader("\"plz\"", "plz"))
 		case "levels":
 			err = wire.FieldSlice(d, seen[:], 2, key, &v.Levels, wire.ConstReader("5", int64(5)))
 		case "flags":
@@ -73,7 +73,7 @@ func (v *PostalAreas) DecodeWire(d *wire.Decoder) error {
 func (v *PostalAreas) EncodeWire(e *wire.Encoder) {
 	e.ObjectStart()
 	wire.PutPtr(e, `"system":`, v.System, wire.WriteString)
-	wire.PutSlice(e, `"DE":`, v.De, wire.WriteString)
+	wire.PutSlice(e, `"DE":`, v.DE, wire.WriteString)
 	wire.PutSlice(e, `"levels":`, v.Levels, wire.WriteInt)
 	wire.PutMap(e, `"flags":`, v.Flags, wire.WriteBool)
 	e.PutOptional(`"precision":`, &v.Precision)
