@@ -10,7 +10,7 @@
 //     creative-format responses), each decoding in strict and exact mode
 //     and checking that exact mode accepts a subset of strict mode with the
 //     same values, that what decodes is strict JSON and re-encodes to bytes
-//     that decode equal, and that every failure is a *wire.Error;
+//     that decode equal, and that every failure is a *wire.DecodeError;
 //   - testdata/fuzz/<target>/: the seed corpus, from internal/synth's
 //     minimal and maximal instances of the schema (every union arm), their
 //     mutations, and the bench fixture for get_products.

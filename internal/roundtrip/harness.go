@@ -34,7 +34,7 @@ type Case struct {
 }
 
 // WireError is a decoding failure as the harness saw it (Kind "" when the
-// error was not a *wire.Error).
+// error was not a *wire.DecodeError).
 type WireError struct {
 	Kind    string   `json:"kind"`
 	Pointer string   `json:"pointer"`

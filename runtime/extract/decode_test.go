@@ -103,7 +103,7 @@ func TestDecodeRejectsWhatExtractionKeeps(t *testing.T) {
 	}
 	var v productsResponse
 	err := x.DecodeMCP(env, &v)
-	var we *wire.Error
+	var we *wire.DecodeError
 	if !errors.As(err, &we) || we.Kind != wire.KindForbiddenKey {
 		t.Fatalf("DecodeMCP = %v, want a forbidden-key error", err)
 	}

@@ -368,7 +368,7 @@ func TestResultFailure(t *testing.T) {
 			}
 		})
 	}
-	var se *wire.Error
+	var se *wire.DecodeError
 	if r := x.MCP([]byte(`{"a":tru}`)); !errors.As(r.Problem, &se) || se.Offset != 5 || se.Pointer != "/a" {
 		t.Errorf("invalid JSON error = %v, want a syntax error at byte 5, /a", r.Problem)
 	}

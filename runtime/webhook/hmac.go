@@ -87,7 +87,7 @@ func (h *HMAC) mac(timestamp string, body []byte) []byte {
 // Sign returns the signature header value for body sent at timestamp (Unix
 // seconds). Sign the bytes you put on the wire, never a re-serialisation. A
 // body with duplicate object keys at any depth is refused with
-// ErrDuplicateKeyInput (wrapping the *wire.Error that names the key)
+// ErrDuplicateKeyInput (wrapping the *wire.DecodeError that names the key)
 // before anything is computed.
 func (h *HMAC) Sign(timestamp int64, body []byte) (string, error) {
 	if err := wire.DuplicateKey(body); err != nil {

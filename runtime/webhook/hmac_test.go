@@ -87,7 +87,7 @@ func TestDuplicateKeyDetection(t *testing.T) {
 		{`[{"a":1},{"b":1,"b":1}]`, "b", "/1/b"},
 	} {
 		_, err := h.Sign(1, []byte(c.body))
-		var dup *wire.Error
+		var dup *wire.DecodeError
 		if !errors.Is(err, webhook.ErrDuplicateKeyInput) || !errors.As(err, &dup) || dup.Kind != wire.KindDuplicate || !strings.Contains(dup.Message, `"`+c.key+`"`) || dup.Pointer != c.ptr {
 			t.Errorf("%s: %v, want key %q at %q", c.body, err, c.key, c.ptr)
 		}

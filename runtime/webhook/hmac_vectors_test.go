@@ -103,7 +103,7 @@ func TestVectorsWebhookHMAC(t *testing.T) {
 				if !errors.Is(err, webhook.ErrBodyMalformed) || errors.Is(err, webhook.ErrSignatureMismatch) {
 					t.Errorf("Verify = %v, want ErrBodyMalformed", err)
 				}
-				var dup *wire.Error
+				var dup *wire.DecodeError
 				if !errors.As(err, &dup) || dup.Kind != wire.KindDuplicate || dup.Pointer != "/status" {
 					t.Errorf("Verify = %v, want a duplicate key at /status", err)
 				}
@@ -157,7 +157,7 @@ func TestVectorsWebhookHMAC(t *testing.T) {
 				t.Fatalf("signer action %q unknown to this test", v.ExpectedSignerAction)
 			}
 			sig, err := h.Sign(1700000000, []byte(v.SignerInputBody))
-			var dup *wire.Error
+			var dup *wire.DecodeError
 			if !errors.Is(err, webhook.ErrDuplicateKeyInput) || !errors.As(err, &dup) || sig != "" {
 				t.Errorf("Sign = %q, %v; want ErrDuplicateKeyInput", sig, err)
 			}

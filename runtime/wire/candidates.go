@@ -55,7 +55,7 @@ func (d *Decoder) DecodeCandidates(u *Union, arms uint64, decode func(arm int) e
 			}
 			ok = append(ok, i)
 		} else {
-			if we, isWire := err.(*Error); isWire && !armSpecific(we.Kind) {
+			if we, isWire := err.(*DecodeError); isWire && !armSpecific(we.Kind) {
 				return err // malformed input fails every arm the same way
 			}
 			fails = append(fails, ArmError{Arm: u.Arms[i].Name, Reason: err.Error()})

@@ -138,7 +138,7 @@ func (e *Encoder) Literal(lit string) {
 
 // MissingOnEncode is the error for a required pointer field left nil.
 func MissingOnEncode(typeName, field string) error {
-	return &Error{Kind: KindMissing, Message: typeName + ": required field " + strconv.Quote(field) + " is nil", Missing: []string{field}}
+	return &DecodeError{Kind: KindMissing, Message: typeName + ": required field " + strconv.Quote(field) + " is nil", Missing: []string{field}}
 }
 
 // Value writes a nested generated value.

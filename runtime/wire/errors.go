@@ -36,8 +36,8 @@ func (k Kind) String() string {
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// Error is a decoding failure at a place in the input.
-type Error struct {
+// DecodeError is a decoding (or strict encoding) failure at a place in the input.
+type DecodeError struct {
 	Kind    Kind
 	Pointer string // RFC 6901 pointer to the offending value ("" is the root)
 	Offset  int    // byte offset in the input
@@ -57,7 +57,7 @@ type ArmError struct {
 // maxShownPointer bounds the pointer Error prints.
 const maxShownPointer = 120
 
-func (e *Error) Error() string {
+func (e *DecodeError) Error() string {
 	var b strings.Builder
 	switch {
 	case e.Pointer == "":

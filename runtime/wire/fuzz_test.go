@@ -15,10 +15,10 @@ var fuzzSeeds = []string{
 	`"\ud83d\ude00"`, `{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10}`, `[`, `{"a":}`, "{\"a\":\"\xff\"}",
 }
 
-// asWireError fails unless err is a *wire.Error that says what and where.
-func asWireError(t *testing.T, err error, data []byte) *Error {
+// asWireError fails unless err is a *wire.DecodeError that says what and where.
+func asWireError(t *testing.T, err error, data []byte) *DecodeError {
 	t.Helper()
-	var we *Error
+	var we *DecodeError
 	if !errors.As(err, &we) {
 		t.Fatalf("non-wire error %T: %v", err, err)
 	}

@@ -224,11 +224,11 @@ func Keys(names ...string) KeySet {
 // declared name (duplicate) or a forbidden key.
 func (e *Encoder) memberKeyOK(k string, declared KeySet) bool {
 	if _, dup := declared[k]; dup {
-		e.Fail(&Error{Kind: KindDuplicate, Message: "extra member " + strconv.Quote(k) + " duplicates a declared field"})
+		e.Fail(&DecodeError{Kind: KindDuplicate, Message: "extra member " + strconv.Quote(k) + " duplicates a declared field"})
 		return false
 	}
 	if isForbiddenKey([]byte(k)) {
-		e.Fail(&Error{Kind: KindForbiddenKey, Message: "extra member " + strconv.Quote(k) + " is a forbidden key"})
+		e.Fail(&DecodeError{Kind: KindForbiddenKey, Message: "extra member " + strconv.Quote(k) + " is a forbidden key"})
 		return false
 	}
 	return true

@@ -10,7 +10,7 @@ import (
 // duplicate keys (the last one wins on lookup), invalid UTF-8 and lone
 // surrogate escapes. It still rejects what JSON.parse rejects (control
 // characters in strings, bad escapes, trailing commas, anything after the
-// value) and nests no deeper than DefaultMaxDepth. Failures are *Error
+// value) and nests no deeper than DefaultMaxDepth. Failures are *DecodeError
 // values with a pointer and an offset, like the strict decoder's.
 
 // ParseLenient checks that data holds exactly one JSON value (with optional
@@ -32,7 +32,7 @@ func ParseLenient(data []byte) (Lenient, error) {
 	return Lenient(data[start:end:end]), nil
 }
 
-// DuplicateKey reports, as an *Error of KindDuplicate whose pointer names
+// DuplicateKey reports, as an *DecodeError of KindDuplicate whose pointer names
 // the repeated key, the first object key that occurs twice in one object at
 // any depth (compared after unescaping). Data that ParseLenient rejects has
 // no keys to compare: the result is nil.

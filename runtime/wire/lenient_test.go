@@ -31,7 +31,7 @@ func TestParseLenient(t *testing.T) {
 		{strings.Repeat("[", DefaultMaxDepth+1) + strings.Repeat("]", DefaultMaxDepth+1), false, KindDepth},
 	} {
 		v, err := ParseLenient([]byte(c.in))
-		var we *Error
+		var we *DecodeError
 		switch {
 		case c.ok && err != nil:
 			t.Errorf("%.40q: %v", c.in, err)
@@ -42,7 +42,7 @@ func TestParseLenient(t *testing.T) {
 		}
 	}
 	_, err := ParseLenient([]byte(`{"a":[tru]}`))
-	var we *Error
+	var we *DecodeError
 	if !errors.As(err, &we) || we.Offset != 6 || we.Pointer != "/a/0" {
 		t.Errorf("error %#v, want offset 6 at /a/0", err)
 	}
@@ -87,7 +87,7 @@ func TestDuplicateKey(t *testing.T) {
 		}() + `"k1":1}`, "/k1"},
 	} {
 		err := DuplicateKey([]byte(c.body))
-		var we *Error
+		var we *DecodeError
 		if !errors.As(err, &we) || we.Kind != KindDuplicate || we.Pointer != c.ptr {
 			t.Errorf("%.50s: %v, want a duplicate at %q", c.body, err, c.ptr)
 		}
@@ -109,7 +109,7 @@ func FuzzParseLenient(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		v, err := ParseLenient(in)
-		var we *Error
+		var we *DecodeError
 		deep := errors.As(err, &we) && we.Kind == KindDepth
 		if (err == nil) != json.Valid(in) && !deep {
 			t.Fatalf("ParseLenient err=%v but json.Valid=%v", err, json.Valid(in))

@@ -228,9 +228,9 @@ func (d *Decoder) typeErr(want string, c byte) error {
 
 func (d *Decoder) syntaxErr(msg string) error { return d.errAt(KindSyntax, msg) }
 
-// errAt builds an *Error at the current path.
-func (d *Decoder) errAt(kind Kind, msg string) *Error {
-	return &Error{Kind: kind, Pointer: d.Pointer(), Offset: d.pos, Message: msg}
+// errAt builds an *DecodeError at the current path.
+func (d *Decoder) errAt(kind Kind, msg string) *DecodeError {
+	return &DecodeError{Kind: kind, Pointer: d.Pointer(), Offset: d.pos, Message: msg}
 }
 
 // Pointer is the RFC 6901 pointer of the value being read.

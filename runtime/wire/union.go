@@ -250,7 +250,7 @@ func ArmFailure(arm string, err error) ArmError {
 
 // NoVariant is the error for encoding a union with no arm set.
 func NoVariant(union string) error {
-	return &Error{Kind: KindUnion, Message: union + ": no variant set"}
+	return &DecodeError{Kind: KindUnion, Message: union + ": no variant set"}
 }
 
 // CountSet counts the true values (the arms a union has set).
@@ -269,5 +269,5 @@ func VariantCount(union string, n int) error {
 	if n == 0 {
 		return NoVariant(union)
 	}
-	return &Error{Kind: KindUnion, Message: union + ": " + strconv.Itoa(n) + " variants set, want exactly one"}
+	return &DecodeError{Kind: KindUnion, Message: union + ": " + strconv.Itoa(n) + " variants set, want exactly one"}
 }

@@ -220,7 +220,7 @@ func (d *Decoder) ConstMismatch(want string) error {
 }
 
 // Errorf builds an error of the given kind at the current path.
-func (d *Decoder) Errorf(kind Kind, msg string) *Error { return d.errAt(kind, msg) }
+func (d *Decoder) Errorf(kind Kind, msg string) *DecodeError { return d.errAt(kind, msg) }
 
 // KeepUnknown stores the value of an unknown key in *m, or rejects it in
 // exact mode. Duplicates among unknown keys are rejected.

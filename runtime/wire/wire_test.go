@@ -141,9 +141,9 @@ func TestUnmarshalRejects(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var v sample
 			err := Unmarshal([]byte(tc.in), &v)
-			var we *Error
+			var we *DecodeError
 			if !errors.As(err, &we) {
-				t.Fatalf("err = %v, want *Error", err)
+				t.Fatalf("err = %v, want *DecodeError", err)
 			}
 			if we.Kind != tc.kind || !strings.HasPrefix(we.Pointer, tc.pointer) || !strings.Contains(we.Message, tc.msg) {
 				t.Fatalf("got kind=%s pointer=%q msg=%q; want kind=%s pointer=%q msg containing %q",
@@ -263,7 +263,7 @@ func FuzzUnmarshal(f *testing.F) {
 		var v sample
 		err := Unmarshal(data, &v)
 		if err != nil {
-			var we *Error
+			var we *DecodeError
 			if !errors.As(err, &we) {
 				t.Fatalf("non-wire error %T: %v", err, err)
 			}

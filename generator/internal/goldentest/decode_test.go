@@ -17,9 +17,9 @@ import (
 // with msg in the message.
 func rejects(t *testing.T, err error, kind wire.Kind, pointer, msg string) {
 	t.Helper()
-	var we *wire.Error
+	var we *wire.DecodeError
 	if !errors.As(err, &we) {
-		t.Fatalf("err = %v, want a *wire.Error", err)
+		t.Fatalf("err = %v, want a *wire.DecodeError", err)
 	}
 	if we.Kind != kind || we.Pointer != pointer || !strings.Contains(we.Error(), msg) {
 		t.Fatalf("got %s at %q: %v; want %s at %q containing %q", we.Kind, we.Pointer, we, kind, pointer, msg)
@@ -130,7 +130,7 @@ func TestRecursiveType(t *testing.T) {
 	var deep foundation.TreeNode
 	in := strings.Repeat(`{"label":"x","root":`, 600) + `null` + strings.Repeat(`}`, 600)
 	err := json.Unmarshal([]byte(in), &deep)
-	var we *wire.Error
+	var we *wire.DecodeError
 	if !errors.As(err, &we) || we.Kind != wire.KindDepth || strings.Count(we.Pointer, "/root") != 512 || len(err.Error()) > 200 {
 		t.Fatalf("deep nesting: %v", err)
 	}

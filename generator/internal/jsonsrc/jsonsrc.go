@@ -57,7 +57,7 @@ func (n *Node) Get(key string) *Node {
 	return nil
 }
 
-// Parse reads one JSON document. Errors are *wire.Error values with a JSON
+// Parse reads one JSON document. Errors are *wire.DecodeError values with a JSON
 // pointer and byte offset.
 func Parse(data []byte) (*Node, error) {
 	d := wire.NewDecoder(data, wire.Options{MaxDepth: 256})

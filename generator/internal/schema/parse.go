@@ -43,7 +43,7 @@ var validTypes = map[string]bool{
 func ParseDocument(path string, data []byte) (*Document, error) {
 	root, err := jsonsrc.Parse(data)
 	if err != nil {
-		var we *wire.Error
+		var we *wire.DecodeError
 		if errors.As(err, &we) {
 			line, col := jsonsrc.LineCol(data, we.Offset)
 			return nil, &Error{Loc: Loc{File: path, Pointer: we.Pointer},

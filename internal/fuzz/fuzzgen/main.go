@@ -180,9 +180,9 @@ func fuzzSchema(f *testing.F, ref string) {
 		err := wire.Unmarshal(data, v)
 		errExact := wire.UnmarshalExact(data, exact)
 		for _, e := range []error{err, errExact} {
-			var we *wire.Error
+			var we *wire.DecodeError
 			if e != nil && (!errors.As(e, &we) || we.Kind == 0) {
-				t.Fatalf("not a typed *wire.Error: %T %v", e, e)
+				t.Fatalf("not a typed *wire.DecodeError: %T %v", e, e)
 			}
 		}
 		if err != nil {
