@@ -16,9 +16,10 @@ build:
 	$(GO) mod download
 	$(GO) build -o $(BIN) ./cmd/adcpgen
 
-# test: every package's tests. Tests that need the published spec read it
-# from $$ADCP_SPEC_DIR or ../shared/adcp and skip, saying so, without it.
-test:
+# test: every package's tests, the nested bench module's included. Tests
+# that need the published spec read it from $$ADCP_SPEC_DIR or
+# ../shared/adcp and skip, saying so, without it.
+test: test-bench
 	$(GO) test ./...
 
 vet:

@@ -6,12 +6,18 @@
 // exact), go-jsonschema's generated decoder, and validation with a compiled
 // runtime/validate schema.
 //
+// This directory is a module of its own (replacing adcpgen with ../..), so
+// go-jsonschema and its dependencies never enter adcpgen's go.mod, nor the
+// module graph of a project that requires adcpgen.
+//
 // The code measured is generated from the published spec, so it is never
-// committed: "make bench" runs ./internal/bench/benchgen, which writes it
-// to internal/bench/gen/ (gitignored, every file behind the adcpgen_bench
-// build tag so the module builds without it), then runs
+// committed: "make bench" runs ./benchgen here, which writes it to gen/
+// (gitignored, every file behind the adcpgen_bench build tag so the module
+// builds without it), then runs, in this directory,
 //
-//	go test -tags adcpgen_bench -run '^$' -bench . -benchmem ./internal/bench
+//	go test -tags adcpgen_bench -run '^$' -bench . -benchmem .
 //
-// and prints the ratios with ./internal/bench/ratios.
+// and prints the ratios with ./ratios. After adcpgen's go.mod changes, run
+// "make bench-gen" and then "go mod tidy" here (tidy needs gen/ to see
+// what the benchmarks import).
 package bench

@@ -13,9 +13,9 @@
 //     array-valued draft-07 "dependencies" renamed to "dependentRequired"
 //     (issue 194).
 //
-// Usage: go run ./internal/bench/benchgen [-spec DIR] [-out DIR]
-// (-spec defaults to $ADCP_SPEC_DIR, else ../shared/adcp; run it from the
-// module root).
+// Usage, from internal/bench (its own module): go run ./benchgen [-spec DIR]
+// [-out DIR] (-spec defaults to $ADCP_SPEC_DIR, else ../../../shared/adcp;
+// -out to gen). The go-jsonschema it runs is the tool this module pins.
 package main
 
 import (
@@ -49,7 +49,7 @@ const (
 
 func main() {
 	specDir := flag.String("spec", defaultSpecDir(), "the published spec directory (holding protocol/"+version+".tgz)")
-	out := flag.String("out", filepath.Join("internal", "bench", "gen"), "directory to write the generated packages to")
+	out := flag.String("out", "gen", "directory to write the generated packages to")
 	flag.Parse()
 	if err := run(*specDir, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "benchgen:", err)
@@ -61,7 +61,7 @@ func defaultSpecDir() string {
 	if d := os.Getenv("ADCP_SPEC_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join("..", "shared", "adcp")
+	return filepath.Join("..", "..", "..", "shared", "adcp")
 }
 
 func run(specDir, out string) error {
