@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"go/doc/comment"
 	"strings"
 	"unicode/utf8"
 
@@ -43,7 +44,59 @@ func commentLines(text string) []string {
 	for len(compact) > 0 && compact[len(compact)-1] == "//" {
 		compact = compact[:len(compact)-1]
 	}
-	return compact
+	return proseParagraphs(compact)
+}
+
+// proseParagraphs rewrites every one-line paragraph that go/doc/comment
+// would read as a section heading so it reads as the sentence it is: a
+// schema description such as "A component in an A2UI surface", standing
+// alone between blank comment lines, is otherwise printed by gofmt as
+// "# A component in an A2UI surface". Callers join blocks of lines with
+// blank lines, so a paragraph at either end of lines counts as standing
+// alone too. A Markdown heading marker ("# Title") is dropped, and a final
+// period makes the line a sentence. Lines of fenced or indented code are
+// left as they are.
+func proseParagraphs(lines []string) []string {
+	fenced := false
+	for i, l := range lines {
+		text, ok := strings.CutPrefix(l, "// ")
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(text), "```") {
+			fenced = !fenced
+			continue
+		}
+		alone := (i == 0 || lines[i-1] == "//") && (i == len(lines)-1 || lines[i+1] == "//")
+		if fenced || !alone || strings.HasPrefix(text, " ") || !readsAsHeading(text) {
+			continue
+		}
+		if strings.HasPrefix(text, "#") {
+			if text = strings.TrimLeft(text, "# \t"); text == "" {
+				text = "#"
+			}
+		}
+		if readsAsHeading(text) {
+			text += "."
+		}
+		lines[i] = "// " + text
+	}
+	return lines
+}
+
+// readsAsHeading reports whether go/doc/comment parses line, as a
+// paragraph of its own between two other paragraphs, as a heading (in
+// either of its two forms: "# Title", or a capitalised line without final
+// punctuation).
+func readsAsHeading(line string) bool {
+	var p comment.Parser
+	doc := p.Parse("Text.\n\n" + line + "\n\nText.\n")
+	for _, b := range doc.Content {
+		if _, ok := b.(*comment.Heading); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // wrapWidth is where prose comment lines are wrapped.
