@@ -2,6 +2,11 @@ package generator
 
 import (
 	"errors"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -12,8 +17,10 @@ import (
 
 // FuzzGenerate feeds one schema file through the whole pipeline. Whatever
 // the input, generation must not panic, and it either succeeds or fails
-// with a located schema error: emitting code that does not format is a
-// generator bug.
+// with a located schema error; what it generates must type-check (go/types,
+// with runtime/wire and the standard library read from source once and
+// cached for the run): emitting code that does not compile is a generator
+// bug.
 func FuzzGenerate(f *testing.F) {
 	for _, seed := range []string{
 		`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`,
@@ -29,6 +36,8 @@ func FuzzGenerate(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
+	fset := token.NewFileSet()
+	imp := importer.ForCompiler(fset, "source", nil)
 	f.Fuzz(func(t *testing.T, doc string) {
 		fsys := fstest.MapFS{
 			"core/a.json": {Data: []byte(`{"$id":"/schemas/1/core/a.json",` + strings.TrimPrefix(doc, "{"))},
@@ -38,10 +47,61 @@ func FuzzGenerate(f *testing.F) {
 		if err != nil {
 			t.Skip()
 		}
-		_, err = Generate(Options{Tree: tree, Package: "fuzz"})
+		res, err := Generate(Options{Tree: tree, Package: "fuzz"})
 		var se *schema.Error
 		if err != nil && !errors.As(err, &se) && !strings.Contains(err.Error(), "--include") {
 			t.Fatalf("unlocated error for %s: %v", doc, err)
 		}
+		if err != nil {
+			return
+		}
+		if err := typeCheck(fset, imp, res.Files); err != nil {
+			t.Fatalf("generated code for %s does not type-check: %v", doc, err)
+		}
 	})
+}
+
+// typeCheck parses the generated Go files and type-checks them as one
+// package, returning the first error.
+func typeCheck(fset *token.FileSet, imp types.Importer, files []File) error {
+	var parsed []*ast.File
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name, ".go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f.Name, f.Data, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		parsed = append(parsed, file)
+	}
+	conf := types.Config{Importer: imp}
+	_, err := conf.Check("example.com/fuzz", fset, parsed, nil)
+	return err
+}
+
+// TestTypeCheckRejectsBrokenCode shows FuzzGenerate's check can fail: the
+// generated package type-checks, and the same package with one bad
+// reference into runtime/wire does not.
+func TestTypeCheckRejectsBrokenCode(t *testing.T) {
+	tree, err := spec.OpenFS(fstest.MapFS{
+		"core/a.json": {Data: []byte(`{"$id":"/schemas/1/core/a.json","type":"object","properties":{"a":{"type":"string"}}}`)},
+	}, "check", spec.KindDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate(Options{Tree: tree, Package: "fuzz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	imp := importer.ForCompiler(fset, "source", nil)
+	if err := typeCheck(fset, imp, res.Files); err != nil {
+		t.Fatalf("the generated package does not type-check: %v", err)
+	}
+	bad := append(res.Files[:len(res.Files):len(res.Files)], File{Name: "bad.go",
+		Data: []byte("package fuzz\n\nimport \"github.com/adcpgen/adcpgen/runtime/wire\"\n\nvar _ = wire.NoSuchName\n")})
+	if err := typeCheck(fset, imp, bad); err == nil || !strings.Contains(err.Error(), "NoSuchName") {
+		t.Fatalf("typeCheck with an undefined name: %v, want an error naming it", err)
+	}
 }
