@@ -34,6 +34,9 @@ type payload struct {
 	ref     string
 	untyped string
 	data    []byte
+	// unsynth says why the synthesiser could not make this instance valid
+	// (it is then neither decoded nor validated).
+	unsynth string
 }
 
 // The example requests and responses shipped in the 3.0.26 bundle
@@ -42,7 +45,13 @@ type payload struct {
 // types, or are rejected for a reason; testdata/payloads-3.0.26.txt records
 // every outcome by id (ok: decoded, and the round trip holds; else
 // kind@pointer; untyped: why no type applies), next to the validator's
-// verdict. Run with -update to rewrite it after a deliberate change.
+// verdict. Most bundle examples are stubs (request-signing and
+// webhook-signing vectors sign bodies that leave out required members), so
+// every response schema the 3.0.26 manifest names also gets synthesised
+// instances (internal/synth: minimal and maximal, once per union arm) that
+// the validator accepts; those the synthesiser cannot make valid are
+// listed with the validator's first issue. Run with -update to rewrite the
+// file after a deliberate change.
 func TestRealPayloads(t *testing.T) {
 	specDir := testspec.Dir(t)
 	h, _ := harness(t)
@@ -61,13 +70,26 @@ func TestRealPayloads(t *testing.T) {
 	payloads := bundlePayloads(t, tree, val)
 	nBundle := len(payloads)
 	payloads = append(payloads, vectorPayloads(t, specDir, tree, st)...)
-	if nBundle < 60 || len(payloads)-nBundle < 20 {
-		t.Fatalf("found %d bundle examples and %d vector payloads; want at least 60 and 20", nBundle, len(payloads)-nBundle)
+	nVector := len(payloads) - nBundle
+	if nBundle < 60 || nVector < 20 {
+		t.Fatalf("found %d bundle examples and %d vector payloads; want at least 60 and 20", nBundle, nVector)
+	}
+	manifest := readManifest(t, tree)
+	synthesised, responses := synthPayloads(t, st, val, manifest)
+	payloads = append(payloads, synthesised...)
+	covered := map[string]bool{}
+	for _, p := range synthesised {
+		if p.unsynth == "" {
+			covered[p.ref] = true
+		}
+	}
+	if len(responses) < 60 || len(covered) < len(responses)*9/10 {
+		t.Fatalf("synthesised valid instances of %d of %d response schemas; want at least 90%% of at least 60", len(covered), len(responses))
 	}
 
 	var cases []Case
 	for _, p := range payloads {
-		if p.ref != "" {
+		if p.ref != "" && p.unsynth == "" {
 			cases = append(cases, Case{ID: p.id, Version: payloadVersion, Ref: p.ref, Op: OpRoundTrip, Data: p.data})
 		}
 	}
@@ -86,6 +108,11 @@ func TestRealPayloads(t *testing.T) {
 			t.Fatalf("duplicate payload id %s", p.id)
 		}
 		ids = append(ids, p.id)
+		if p.unsynth != "" {
+			got[p.id] = p.ref + "\tnot synthesised: " + p.unsynth + "\t-"
+			counts["unsynthesised"]++
+			continue
+		}
 		if p.ref == "" {
 			got[p.id] = "-\tuntyped: " + p.untyped + "\t-"
 			counts["untyped"]++
@@ -99,6 +126,9 @@ func TestRealPayloads(t *testing.T) {
 			verdict = "invalid"
 		}
 		got[p.id] = p.ref + "\t" + outcome + "\t" + verdict
+		if verdict != "valid" {
+			counts["stubs"]++
+		}
 		switch {
 		case outcome == "ok":
 			counts["decoded"]++
@@ -112,8 +142,9 @@ func TestRealPayloads(t *testing.T) {
 	if *update {
 		var b strings.Builder
 		b.WriteString("# Real payloads decoded with the generated AdCP 3.0.26 types (see payloads_test.go):\n")
-		b.WriteString("# the 3.0.26 bundle's examples and the success data the runtime extracts from the test vectors.\n")
-		b.WriteString("# id<TAB>schema<TAB>decoder: ok | kind@pointer | untyped: why<TAB>validator: valid | invalid\n")
+		b.WriteString("# the 3.0.26 bundle's examples, the success data the runtime extracts from the test vectors, and\n")
+		b.WriteString("# synthesised instances of every response schema of the manifest (synth/<schema> min|max/v<arm>).\n")
+		b.WriteString("# id<TAB>schema<TAB>decoder: ok | kind@pointer | untyped: why | not synthesised: first issue<TAB>validator: valid | invalid\n")
 		b.WriteString("# Regenerate: go test ./internal/roundtrip -run RealPayloads -update\n")
 		for _, id := range ids {
 			fmt.Fprintf(&b, "%s\t%s\n", id, got[id])
@@ -139,8 +170,62 @@ func TestRealPayloads(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d payloads (%d bundle examples, %d from test vectors): %d decoded and round-tripped, %d rejected, %d untyped",
-		len(payloads), nBundle, len(payloads)-nBundle, counts["decoded"], counts["rejected"], counts["untyped"])
+	t.Logf("%d payloads (%d bundle examples, %d from test vectors, %d synthesised for %d of %d response schemas): "+
+		"%d decoded and round-tripped, %d rejected, %d untyped, %d invalid by the schema (stubs), %d not synthesised",
+		len(payloads), nBundle, nVector, len(synthesised), len(covered), len(responses),
+		counts["decoded"], counts["rejected"], counts["untyped"], counts["stubs"], counts["unsynthesised"])
+}
+
+// synthPayloads synthesises the minimal and maximal instance of every
+// response and async response schema the manifest names, once per union
+// arm (up to maxVariants), skipping duplicates. An instance the validator
+// rejects is kept with its first issue and not decoded. It also returns the
+// schemas, sorted.
+func synthPayloads(t *testing.T, st *synth.Tree, val *validate.Validator, manifest map[string]manifestTool) ([]payload, []string) {
+	set := map[string]bool{}
+	for _, tool := range manifest {
+		for _, s := range append([]string{tool.Response}, tool.Async...) {
+			if s != "" {
+				set[s] = true
+			}
+		}
+	}
+	schemas := sortedKeys(set)
+	var out []payload
+	for _, ref := range schemas {
+		first, err := st.Synthesize(ref, synth.Options{})
+		if err != nil {
+			t.Fatalf("synthesising %s: %v", ref, err)
+		}
+		seen := map[string]bool{}
+		for v := range min(first.Arms, maxVariants) {
+			for _, maxMode := range []bool{false, true} {
+				inst, err := st.Synthesize(ref, synth.Options{Max: maxMode, Variant: v})
+				if err != nil {
+					t.Fatalf("synthesising %s: %v", ref, err)
+				}
+				data := synth.Marshal(inst.Value)
+				if seen[string(data)] {
+					continue
+				}
+				seen[string(data)] = true
+				name := fmt.Sprintf("min/v%d", v)
+				if maxMode {
+					name = fmt.Sprintf("max/v%d", v)
+				}
+				p := payload{id: "synth/" + ref + " " + name, ref: ref, data: data}
+				issues, err := val.Validate(ref, data)
+				if err != nil {
+					t.Fatalf("validating the synthesised %s: %v", p.id, err)
+				}
+				if len(issues) > 0 {
+					p.unsynth = strings.Join(strings.Fields(issues[0].Keyword+"@"+issues[0].Pointer+": "+issues[0].Message), " ")
+				}
+				out = append(out, p)
+			}
+		}
+	}
+	return out, schemas
 }
 
 // decodeOutcome is "ok" when the payload decoded and round-tripped, else
