@@ -3,6 +3,7 @@ package emit
 import (
 	"go/doc/comment"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
@@ -89,6 +90,9 @@ func proseParagraphs(lines []string) []string {
 // either of its two forms: "# Title", or a capitalised line without final
 // punctuation).
 func readsAsHeading(line string) bool {
+	if !mayBeHeading(line) {
+		return false
+	}
 	var p comment.Parser
 	doc := p.Parse("Text.\n\n" + line + "\n\nText.\n")
 	for _, b := range doc.Content {
@@ -97,6 +101,18 @@ func readsAsHeading(line string) bool {
 		}
 	}
 	return false
+}
+
+// mayBeHeading is a quick test of what every heading has, so most lines
+// (field comments start "GoName: ...") skip the parser: a "# " marker, or
+// a capital first and a letter or digit last with no colon between.
+func mayBeHeading(line string) bool {
+	if strings.HasPrefix(line, "# ") || strings.HasPrefix(line, "#\t") {
+		return true
+	}
+	first, _ := utf8.DecodeRuneInString(line)
+	last, _ := utf8.DecodeLastRuneInString(line)
+	return unicode.IsUpper(first) && (unicode.IsLetter(last) || unicode.IsDigit(last)) && !strings.Contains(line, ":")
 }
 
 // wrapWidth is where prose comment lines are wrapped.

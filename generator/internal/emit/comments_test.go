@@ -103,3 +103,26 @@ func assertNoHeading(t *testing.T, lines []string) {
 		}
 	}
 }
+
+// mayBeHeading only saves parsing: it must hold for every line the parser
+// reads as a heading.
+func TestMayBeHeadingIsNecessary(t *testing.T) {
+	for _, line := range []string{
+		"A component in an A2UI surface", "Éclair pricing", "Version 3", "# Title", "#\tTitle", "The buyer's view",
+		"DAAST (Digital Audio Ad Serving Template) tag", "Ends with a period.", "lower start", "Key: value",
+		"Uses e.g. abbreviations", "Operation failed — financials not available", "X",
+	} {
+		var p comment.Parser
+		heading := false
+		for _, b := range p.Parse("Text.\n\n" + line + "\n\nText.\n").Content {
+			_, ok := b.(*comment.Heading)
+			heading = heading || ok
+		}
+		if heading && !mayBeHeading(line) {
+			t.Errorf("%q is a heading, but mayBeHeading says it cannot be", line)
+		}
+		if heading != readsAsHeading(line) {
+			t.Errorf("readsAsHeading(%q) = %v, the parser says %v", line, !heading, heading)
+		}
+	}
+}
