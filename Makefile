@@ -18,9 +18,10 @@ build:
 
 # test: every package's tests, the nested bench module's included. Tests
 # that need the published spec read it from $$ADCP_SPEC_DIR or
-# ../shared/adcp and skip, saying so, without it.
+# ../shared/adcp and skip, saying so, without it. The corpus and round-trip
+# tests build every spec version, hence the long timeout.
 test: test-bench
-	$(GO) test ./...
+	$(GO) test -timeout 45m ./...
 
 vet:
 	$(GO) vet ./...

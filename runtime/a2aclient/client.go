@@ -19,10 +19,6 @@ type Client struct {
 	card *a2a.AgentCard
 }
 
-// ErrNoResponse means a2a-go returned without the seller having sent a
-// JSON-RPC response (the request was never sent, or the body was not one).
-var ErrNoResponse = errors.New("a2aclient: no JSON-RPC response from the seller")
-
 // Dial reads the agent card at baseURL + /.well-known/agent-card.json with
 // hc (nil means http.DefaultClient) and connects to it.
 func Dial(ctx context.Context, baseURL string, hc *http.Client) (*Client, error) {

@@ -77,7 +77,7 @@ func (s *slot) single(ctx context.Context, method string, sdkErr error) (*rawrpc
 	if sdkErr != nil {
 		return nil, fmt.Errorf("a2aclient: %s: %w", method, sdkErr)
 	}
-	return nil, fmt.Errorf("a2aclient: %s (HTTP %d): %w", method, status, ErrNoResponse)
+	return nil, fmt.Errorf("a2aclient: %s (HTTP %d): %w", method, status, rawrpc.ErrNoResponse)
 }
 
 // stream returns the events of a streaming call. When a2a-go stopped
@@ -94,7 +94,7 @@ func (s *slot) stream(ctx context.Context, method string, sdkErr error) ([]*rawr
 		if sdkErr != nil {
 			return nil, fmt.Errorf("a2aclient: %s: %w", method, sdkErr)
 		}
-		return nil, fmt.Errorf("a2aclient: %s (HTTP %d): %w", method, status, ErrNoResponse)
+		return nil, fmt.Errorf("a2aclient: %s (HTTP %d): %w", method, status, rawrpc.ErrNoResponse)
 	}
 	out := make([]*rawrpc.Response, 0, len(msgs))
 	for i, m := range msgs {

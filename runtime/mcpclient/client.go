@@ -12,8 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Options configure a Client. The zero value is usable.
-type Options struct {
+// ConnectOptions configure a Client. The zero value is usable.
+type ConnectOptions struct {
 	// Implementation names this client to the seller; nil means
 	// {Name: "adcpgen", Version: "0"}.
 	Implementation *mcp.Implementation
@@ -27,14 +27,9 @@ type Client struct {
 	rec     *recorder
 }
 
-// ErrNoResponse means the SDK reported success but no response bytes were
-// recorded for the call; it points at a transport this package does not
-// understand.
-var ErrNoResponse = errors.New("mcpclient: no response recorded for the call")
-
 // ConnectHTTP connects to a streamable HTTP endpoint with the caller's
 // http.Client (nil means http.DefaultClient), which carries authentication.
-func ConnectHTTP(ctx context.Context, endpoint string, hc *http.Client, opts *Options) (*Client, error) {
+func ConnectHTTP(ctx context.Context, endpoint string, hc *http.Client, opts *ConnectOptions) (*Client, error) {
 	return Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}, opts)
 }
 
@@ -42,7 +37,7 @@ func ConnectHTTP(ctx context.Context, endpoint string, hc *http.Client, opts *Op
 // stdio transport), recording responses byte for byte as the process
 // writes them. Close closes its stdin and waits for it to exit, sending
 // SIGTERM and then SIGKILL after 5 s each, as go-sdk's CommandTransport.
-func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *Options) (*Client, error) {
+func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *ConnectOptions) (*Client, error) {
 	if cmd == nil {
 		return nil, errors.New("mcpclient: nil command")
 	}
@@ -56,7 +51,7 @@ func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *Options) (*Client,
 // other transport's Connection is wrapped; go-sdk's optional, unexported
 // connection hooks are then not forwarded, which is harmless for its stdio,
 // command, io and in-memory transports.
-func Connect(ctx context.Context, t mcp.Transport, opts *Options) (*Client, error) {
+func Connect(ctx context.Context, t mcp.Transport, opts *ConnectOptions) (*Client, error) {
 	if t == nil {
 		return nil, errors.New("mcpclient: nil transport")
 	}
@@ -72,9 +67,9 @@ func Connect(ctx context.Context, t mcp.Transport, opts *Options) (*Client, erro
 
 // connect opens a session over the transport recording returns for a new
 // recorder.
-func connect(ctx context.Context, opts *Options, recording func(*recorder) mcp.Transport) (*Client, error) {
+func connect(ctx context.Context, opts *ConnectOptions, recording func(*recorder) mcp.Transport) (*Client, error) {
 	if opts == nil {
-		opts = &Options{}
+		opts = &ConnectOptions{}
 	}
 	impl := opts.Implementation
 	if impl == nil {
@@ -116,7 +111,7 @@ func (c *Client) CallToolRaw(ctx context.Context, name string, args json.RawMess
 	case err != nil:
 		return nil, fmt.Errorf("mcpclient: calling %q: %w", name, err)
 	}
-	return nil, fmt.Errorf("calling %q: %w", name, ErrNoResponse)
+	return nil, fmt.Errorf("calling %q: %w (the SDK reported success, but the transport recorded no bytes)", name, rawrpc.ErrNoResponse)
 }
 
 // ListTools lists every tool the seller offers, following pages.

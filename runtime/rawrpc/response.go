@@ -33,6 +33,11 @@ type Response struct {
 // ErrMalformed is wrapped by every error Parse returns.
 var ErrMalformed = errors.New("malformed JSON-RPC response")
 
+// ErrNoResponse is wrapped by the transports when a call returned without
+// a JSON-RPC response having been recorded for it (the request was never
+// sent, or what came back was not a response).
+var ErrNoResponse = errors.New("no JSON-RPC response recorded for the call")
+
 // Parse reads one JSON-RPC response object. It rejects a member that
 // appears twice (names compared after unescaping, so "\u0072esult" repeats
 // "result"), a response with both result and error, one with neither, and

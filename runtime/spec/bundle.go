@@ -15,16 +15,16 @@ import (
 	"strings"
 )
 
-// Limits bound what an unpacked bundle may hold. The published bundles are
+// BundleLimits bound what an unpacked bundle may hold. The published bundles are
 // about 2 MB compressed, 20 MB unpacked and 1,700 entries.
-type Limits struct {
+type BundleLimits struct {
 	MaxFiles     int   // entries of any kind
 	MaxFileBytes int64 // one file, unpacked
 	MaxTotal     int64 // all files, unpacked
 }
 
-// DefaultLimits leave ample room over the published bundles.
-var DefaultLimits = Limits{MaxFiles: 20000, MaxFileBytes: 64 << 20, MaxTotal: 512 << 20}
+// DefaultBundleLimits leave ample room over the published bundles.
+var DefaultBundleLimits = BundleLimits{MaxFiles: 20000, MaxFileBytes: 64 << 20, MaxTotal: 512 << 20}
 
 // ChecksumError reports a bundle whose sha256 differs from the expected one.
 type ChecksumError struct {
@@ -51,12 +51,12 @@ func OpenBundleFile(name string) (*Tree, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("spec %s.sha256: %w", name, err)
 	}
-	return OpenBundle(data, name, want, DefaultLimits)
+	return OpenBundle(data, name, want, DefaultBundleLimits)
 }
 
 // OpenBundle unpacks a gzip'd tar held in data. When wantSHA256 (hex) is not
 // empty the bytes must hash to it.
-func OpenBundle(data []byte, name, wantSHA256 string, lim Limits) (*Tree, error) {
+func OpenBundle(data []byte, name, wantSHA256 string, lim BundleLimits) (*Tree, error) {
 	sum := sha256.Sum256(data)
 	got := hex.EncodeToString(sum[:])
 	if wantSHA256 != "" && !strings.EqualFold(wantSHA256, got) {
@@ -106,7 +106,7 @@ func ParseChecksumFile(data []byte) (string, error) {
 
 // Unpack reads a gzip'd tar into memory. It refuses absolute paths, ".."
 // elements, links and special files, and enforces lim.
-func Unpack(r io.Reader, lim Limits) (*memFS, error) {
+func Unpack(r io.Reader, lim BundleLimits) (*memFS, error) {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
 		return nil, fmt.Errorf("not a gzip stream: %w", err)

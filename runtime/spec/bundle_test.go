@@ -47,22 +47,22 @@ func TestEntryName(t *testing.T) {
 }
 
 func TestUnpackRefuses(t *testing.T) {
-	small := Limits{MaxFiles: 3, MaxFileBytes: 10, MaxTotal: 15}
+	small := BundleLimits{MaxFiles: 3, MaxFileBytes: 10, MaxTotal: 15}
 	file := func(name, body string) tarEntry { return tarEntry{Name: name, Body: body} }
 	for _, tc := range []struct {
 		name    string
 		entries []tarEntry
-		lim     Limits
+		lim     BundleLimits
 		want    string
 	}{
-		{"symlink", []tarEntry{{Name: "l", Type: tar.TypeSymlink, Linkname: "../../etc/passwd"}}, DefaultLimits, `entry "l": symlink entries are refused`},
-		{"hard link", []tarEntry{file("a", "x"), {Name: "l", Type: tar.TypeLink, Linkname: "a"}}, DefaultLimits, "hard link entries are refused"},
-		{"char device", []tarEntry{{Name: "d", Type: tar.TypeChar}}, DefaultLimits, "device entries are refused"},
-		{"block device", []tarEntry{{Name: "d", Type: tar.TypeBlock}}, DefaultLimits, "device entries are refused"},
-		{"fifo", []tarEntry{{Name: "p", Type: tar.TypeFifo}}, DefaultLimits, "fifo entries are refused"},
-		{"absolute", []tarEntry{file("/abs", "x")}, DefaultLimits, "absolute"},
-		{"dot-dot", []tarEntry{file("a/../../b", "x")}, DefaultLimits, `".." refused`},
-		{"duplicate", []tarEntry{file("a/b", "1"), file("./a/b", "2")}, DefaultLimits, `entry "./a/b" appears twice`},
+		{"symlink", []tarEntry{{Name: "l", Type: tar.TypeSymlink, Linkname: "../../etc/passwd"}}, DefaultBundleLimits, `entry "l": symlink entries are refused`},
+		{"hard link", []tarEntry{file("a", "x"), {Name: "l", Type: tar.TypeLink, Linkname: "a"}}, DefaultBundleLimits, "hard link entries are refused"},
+		{"char device", []tarEntry{{Name: "d", Type: tar.TypeChar}}, DefaultBundleLimits, "device entries are refused"},
+		{"block device", []tarEntry{{Name: "d", Type: tar.TypeBlock}}, DefaultBundleLimits, "device entries are refused"},
+		{"fifo", []tarEntry{{Name: "p", Type: tar.TypeFifo}}, DefaultBundleLimits, "fifo entries are refused"},
+		{"absolute", []tarEntry{file("/abs", "x")}, DefaultBundleLimits, "absolute"},
+		{"dot-dot", []tarEntry{file("a/../../b", "x")}, DefaultBundleLimits, `".." refused`},
+		{"duplicate", []tarEntry{file("a/b", "1"), file("./a/b", "2")}, DefaultBundleLimits, `entry "./a/b" appears twice`},
 		{"too many entries", []tarEntry{file("a", ""), {Name: "d/", Type: tar.TypeDir}, file("b", ""), file("c", "")}, small, "more than 3 entries"},
 		{"file too big", []tarEntry{file("a", "01234567890")}, small, `entry "a": 11 bytes exceeds the 10 byte limit`},
 		{"total too big", []tarEntry{file("a", "0123456789"), file("b", "012345")}, small, "unpacked size exceeds 15 bytes"},
@@ -75,13 +75,13 @@ func TestUnpackRefuses(t *testing.T) {
 		})
 	}
 	t.Run("not gzip", func(t *testing.T) {
-		if _, err := Unpack(strings.NewReader("plain text"), DefaultLimits); err == nil || !strings.Contains(err.Error(), "not a gzip stream") {
+		if _, err := Unpack(strings.NewReader("plain text"), DefaultBundleLimits); err == nil || !strings.Contains(err.Error(), "not a gzip stream") {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("truncated", func(t *testing.T) {
 		data := makeTgz(t, file("a", strings.Repeat("x", 5000)))
-		if _, err := Unpack(strings.NewReader(string(data[:len(data)/2])), DefaultLimits); err == nil {
+		if _, err := Unpack(strings.NewReader(string(data[:len(data)/2])), DefaultBundleLimits); err == nil {
 			t.Fatal("accepted a truncated archive")
 		}
 	})
@@ -95,7 +95,7 @@ func TestUnpackAccepts(t *testing.T) {
 		tarEntry{Name: "./top/a.json", Body: "{}"},
 		tarEntry{Name: "top/empty/", Type: tar.TypeDir},
 		tarEntry{Name: "top/n/b.json", Body: "[]"},
-	))), DefaultLimits)
+	))), DefaultBundleLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestUnpackAccepts(t *testing.T) {
 	if _, err := m.Open("top/empty"); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("empty folder: %v", err)
 	}
-	if m, err := Unpack(strings.NewReader(string(makeTgz(t))), DefaultLimits); err != nil || len(m.files) != 0 {
+	if m, err := Unpack(strings.NewReader(string(makeTgz(t))), DefaultBundleLimits); err != nil || len(m.files) != 0 {
 		t.Fatalf("empty archive: %v", err)
 	}
 }
@@ -194,7 +194,7 @@ func TestOpenBundleFileSidecar(t *testing.T) {
 
 func TestOpenBundleLayouts(t *testing.T) {
 	// Version from the root folder's name when nothing inside names one.
-	tree, err := OpenBundle(makeTgz(t, tarEntry{Name: "adcp-1.2.3/schemas/core/x.json", Body: "{}"}), "b.tgz", "", DefaultLimits)
+	tree, err := OpenBundle(makeTgz(t, tarEntry{Name: "adcp-1.2.3/schemas/core/x.json", Body: "{}"}), "b.tgz", "", DefaultBundleLimits)
 	if err != nil || tree.Version != "1.2.3" {
 		t.Fatalf("root-named version: %+v, %v", tree, err)
 	}
@@ -203,7 +203,7 @@ func TestOpenBundleLayouts(t *testing.T) {
 		tarEntry{Name: "manifest.json", Body: "{}"},
 		tarEntry{Name: "schemas/core/x.json", Body: `{"$id":"/schemas/4.5.6/core/x.json"}`},
 		tarEntry{Name: "schemas/core/error.json", Body: `{"$id":"/schemas/4.5.6/core/error.json"}`},
-	), "b.tgz", "", DefaultLimits)
+	), "b.tgz", "", DefaultBundleLimits)
 	if err != nil || tree.Version != "4.5.6" {
 		t.Fatalf("flat bundle: %+v, %v", tree, err)
 	}
@@ -211,12 +211,12 @@ func TestOpenBundleLayouts(t *testing.T) {
 		t.Fatalf("flat bundle: %v", err)
 	}
 	// Hostile entries name the bundle.
-	_, err = OpenBundle(makeTgz(t, tarEntry{Name: "../x", Body: ""}), "evil.tgz", "", DefaultLimits)
+	_, err = OpenBundle(makeTgz(t, tarEntry{Name: "../x", Body: ""}), "evil.tgz", "", DefaultBundleLimits)
 	if err == nil || !strings.HasPrefix(err.Error(), "spec evil.tgz: ") {
 		t.Fatalf("hostile: %v", err)
 	}
 	// No schema tree.
-	_, err = OpenBundle(makeTgz(t, tarEntry{Name: "adcp-1.2.3/README.md", Body: ""}), "b.tgz", "", DefaultLimits)
+	_, err = OpenBundle(makeTgz(t, tarEntry{Name: "adcp-1.2.3/README.md", Body: ""}), "b.tgz", "", DefaultBundleLimits)
 	if err == nil || !strings.Contains(err.Error(), "no schema tree found") {
 		t.Fatalf("no tree: %v", err)
 	}
@@ -246,7 +246,7 @@ func FuzzUnpack(f *testing.F) {
 	f.Add(makeTgz(f, tarEntry{Name: "../x", Body: "x"}))
 	f.Add(makeTgz(f, tarEntry{Name: "l", Type: tar.TypeSymlink, Linkname: "/"}))
 	f.Add([]byte("not gzip"))
-	lim := Limits{MaxFiles: 100, MaxFileBytes: 1 << 16, MaxTotal: 1 << 18}
+	lim := BundleLimits{MaxFiles: 100, MaxFileBytes: 1 << 16, MaxTotal: 1 << 18}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Unpack(strings.NewReader(string(data)), lim)
 		if err != nil {
@@ -291,7 +291,7 @@ func TestUnpackAcceptsDotDirectoryEntry(t *testing.T) {
 	tw.Write(body)
 	tw.Close()
 	gz.Close()
-	fsys, err := Unpack(&buf, DefaultLimits)
+	fsys, err := Unpack(&buf, DefaultBundleLimits)
 	if err != nil {
 		t.Fatalf("Unpack refused a ./ entry: %v", err)
 	}

@@ -190,7 +190,7 @@ func openCached(c *Cache, version, sum, source string, maxBytes int64) (*Fetched
 // openVerified unpacks a bundle whose checksum was checked and makes sure it
 // publishes version.
 func openVerified(data []byte, where, sum, version string) (*Tree, error) {
-	t, err := OpenBundle(data, where, sum, DefaultLimits)
+	t, err := OpenBundle(data, where, sum, DefaultBundleLimits)
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: refusing the bundle: %w", version, err)
 	}

@@ -14,13 +14,13 @@ import (
 	"strings"
 )
 
-// Kind says where a Tree came from.
-type Kind string
+// SourceKind says where a Tree came from.
+type SourceKind string
 
 const (
-	KindDir      Kind = "dir"
-	KindBundle   Kind = "bundle"
-	KindEmbedded Kind = "embedded"
+	KindDir      SourceKind = "dir"
+	KindBundle   SourceKind = "bundle"
+	KindEmbedded SourceKind = "embedded"
 )
 
 // Tree is an opened schema tree.
@@ -38,7 +38,7 @@ type Tree struct {
 	// Checksum is "sha256:<hex>": of the bundle file, or of the tree's
 	// contents (see TreeDigest) for directories and embedded trees.
 	Checksum string
-	Kind     Kind
+	Kind     SourceKind
 }
 
 // Open opens a schema tree directory or a protocol bundle (.tgz / .tar.gz).
@@ -63,7 +63,7 @@ func IsBundleName(name string) bool {
 
 // OpenFS opens a tree held in fsys. A tree is found at the root of fsys, or
 // under "schemas/" (a bundle or a repository checkout).
-func OpenFS(fsys fs.FS, source string, kind Kind) (*Tree, error) {
+func OpenFS(fsys fs.FS, source string, kind SourceKind) (*Tree, error) {
 	t, err := openFS(fsys, source, kind)
 	if err != nil {
 		return nil, err
@@ -76,7 +76,7 @@ func OpenFS(fsys fs.FS, source string, kind Kind) (*Tree, error) {
 
 // openFS opens a tree without computing its checksum (bundles use the
 // bundle file's own sha256).
-func openFS(fsys fs.FS, source string, kind Kind) (*Tree, error) {
+func openFS(fsys fs.FS, source string, kind SourceKind) (*Tree, error) {
 	root, err := findRoot(fsys)
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: %w", source, err)

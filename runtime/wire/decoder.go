@@ -5,11 +5,11 @@ import (
 	"sync"
 )
 
-// DefaultMaxDepth bounds nesting when Options.MaxDepth is zero.
+// DefaultMaxDepth bounds nesting when DecodeOptions.MaxDepth is zero.
 const DefaultMaxDepth = 512
 
-// Options tune a Decoder.
-type Options struct {
+// DecodeOptions tune a Decoder.
+type DecodeOptions struct {
 	// Exact rejects unknown fields and unknown enum values.
 	Exact bool
 	// MaxDepth bounds object/array nesting; 0 means DefaultMaxDepth.
@@ -57,13 +57,13 @@ var decoderPool = sync.Pool{New: func() any { return new(Decoder) }}
 
 // NewDecoder returns a decoder over data. Use Unmarshal unless you drive the
 // reading yourself.
-func NewDecoder(data []byte, opts Options) *Decoder {
+func NewDecoder(data []byte, opts DecodeOptions) *Decoder {
 	d := new(Decoder)
 	d.reset(data, opts)
 	return d
 }
 
-func (d *Decoder) reset(data []byte, opts Options) {
+func (d *Decoder) reset(data []byte, opts DecodeOptions) {
 	d.buf, d.pos, d.exact = data, 0, opts.Exact
 	d.maxDepth = opts.MaxDepth
 	if d.maxDepth <= 0 {
@@ -73,17 +73,17 @@ func (d *Decoder) reset(data []byte, opts Options) {
 }
 
 // Unmarshal decodes data into v strictly (default mode).
-func Unmarshal(data []byte, v Decodable) error { return UnmarshalOptions(data, v, Options{}) }
+func Unmarshal(data []byte, v Decodable) error { return UnmarshalOptions(data, v, DecodeOptions{}) }
 
 // UnmarshalExact decodes data into v, also rejecting unknown fields and enum
 // values.
 func UnmarshalExact(data []byte, v Decodable) error {
-	return UnmarshalOptions(data, v, Options{Exact: true})
+	return UnmarshalOptions(data, v, DecodeOptions{Exact: true})
 }
 
 // UnmarshalOptions decodes data into v with opts. The whole input must be one
 // JSON value, optionally surrounded by whitespace.
-func UnmarshalOptions(data []byte, v Decodable, opts Options) error {
+func UnmarshalOptions(data []byte, v Decodable, opts DecodeOptions) error {
 	d := decoderPool.Get().(*Decoder)
 	d.reset(data, opts)
 	err := v.DecodeWire(d)

@@ -10,9 +10,9 @@
 //   - duplicate keys in one object (compared after unescaping);
 //   - invalid UTF-8 and lone UTF-16 surrogate escapes;
 //   - wrong JSON types, missing required fields (all of them reported at once)
-//     and nesting deeper than Options.MaxDepth (default 512).
+//     and nesting deeper than DecodeOptions.MaxDepth (default 512).
 //
-// Exact mode (UnmarshalExact, or Options.Exact) also rejects unknown fields
+// Exact mode (UnmarshalExact, or DecodeOptions.Exact) also rejects unknown fields
 // and enum values the schema does not list; sellers use it to test their own
 // output. Every failure is an *DecodeError carrying a JSON pointer and a Kind.
 //

@@ -69,8 +69,8 @@ func FuzzProbe(f *testing.F) {
 	}
 	keys := []string{"type", "a", "b", "__proto__"}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		strictErr := NewDecoder(data, Options{}).Skip()
-		d := NewDecoder(data, Options{})
+		strictErr := NewDecoder(data, DecodeOptions{}).Skip()
+		d := NewDecoder(data, DecodeOptions{})
 		before := d.Offset()
 		p := Probe{Keys: keys}
 		err := d.Probe(&p)

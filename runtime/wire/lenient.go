@@ -19,7 +19,7 @@ import (
 func ParseLenient(data []byte) (Lenient, error) {
 	d := decoderPool.Get().(*Decoder)
 	defer d.release()
-	d.reset(data, Options{})
+	d.reset(data, DecodeOptions{})
 	d.skipWS()
 	start := d.pos
 	if err := d.lenientValue(false); err != nil {
@@ -42,7 +42,7 @@ func DuplicateKey(data []byte) error {
 	}
 	d := decoderPool.Get().(*Decoder)
 	defer d.release()
-	d.reset(data, Options{})
+	d.reset(data, DecodeOptions{})
 	return d.lenientValue(true)
 }
 

@@ -13,7 +13,7 @@ func TestPresencePicking(t *testing.T) {
 			{Name: "B", Required: []int{1}},
 			{Name: "S", Fixed: []KeyLit{{Key: 2, Lit: `"submitted"`}}},
 		}}
-	pick := func(in string) (int, error) { return NewDecoder([]byte(in), Options{}).PickArm(u) }
+	pick := func(in string) (int, error) { return NewDecoder([]byte(in), DecodeOptions{}).PickArm(u) }
 	if arm, err := pick(`{"a":1}`); err != nil || arm != 0 {
 		t.Fatalf("a: %d %v", arm, err)
 	}
@@ -27,7 +27,7 @@ func TestPresencePicking(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `A: missing "a"`) || !strings.Contains(err.Error(), `S: "status" is not "submitted"`) {
 		t.Fatalf("none: %v", err)
 	}
-	set, err := NewDecoder([]byte(`{"b":1,"status":"submitted"}`), Options{}).PickArms(u)
+	set, err := NewDecoder([]byte(`{"b":1,"status":"submitted"}`), DecodeOptions{}).PickArms(u)
 	if err != nil || set != 0b110 {
 		t.Fatalf("PickArms: %b %v", set, err)
 	}

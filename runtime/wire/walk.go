@@ -95,7 +95,7 @@ func (d *Decoder) walkObject() error {
 // value, or nil.
 func Valid(data []byte) error {
 	d := decoderPool.Get().(*Decoder)
-	d.reset(data, Options{})
+	d.reset(data, DecodeOptions{})
 	err := d.walkValue()
 	if err == nil {
 		err = d.End()

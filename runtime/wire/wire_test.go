@@ -200,14 +200,14 @@ func TestEncoderEscapesAndNumbers(t *testing.T) {
 
 func TestIntAcceptsIntegralNumbers(t *testing.T) {
 	for in, want := range map[string]int64{"1": 1, "-7": -7, "1.0": 1, "2e2": 200, "9223372036854775807": math.MaxInt64} {
-		d := NewDecoder([]byte(in), Options{})
+		d := NewDecoder([]byte(in), DecodeOptions{})
 		got, err := d.Int()
 		if err != nil || got != want {
 			t.Errorf("Int(%s) = %d, %v; want %d", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"1.5", "9223372036854775808", `"1"`, "1e400"} {
-		d := NewDecoder([]byte(in), Options{})
+		d := NewDecoder([]byte(in), DecodeOptions{})
 		if _, err := d.Int(); err == nil {
 			t.Errorf("Int(%s) accepted", in)
 		}
@@ -216,7 +216,7 @@ func TestIntAcceptsIntegralNumbers(t *testing.T) {
 
 func TestProbe(t *testing.T) {
 	in := `{"a":{"x":[1,{"y":"}"}]},"status":"sub\u006ditted","ok":true,"n":null}`
-	d := NewDecoder([]byte(in), Options{})
+	d := NewDecoder([]byte(in), DecodeOptions{})
 	p := Probe{Keys: []string{"status", "ok", "n", "missing", "a"}}
 	if err := d.Probe(&p); err != nil {
 		t.Fatal(err)
@@ -227,7 +227,7 @@ func TestProbe(t *testing.T) {
 	if !p.StringIs(0, "submitted") || !p.BoolIs(1, true) || !p.IsNull(2) || p.Has(3) || p.ValueKind(4) != '{' {
 		t.Fatalf("probe = %+v", p.present)
 	}
-	bad := NewDecoder([]byte(`{"a":[1,2}`), Options{})
+	bad := NewDecoder([]byte(`{"a":[1,2}`), DecodeOptions{})
 	if err := bad.Probe(&p); err == nil {
 		t.Fatal("probe accepted malformed input")
 	}
@@ -286,12 +286,12 @@ func FuzzUnmarshal(f *testing.F) {
 
 func TestExpectConstSkipsWhitespace(t *testing.T) {
 	for _, in := range []string{`"submitted"`, " \n\t\"submitted\"", ` "sub\u006ditted"`} {
-		d := NewDecoder([]byte(in), Options{})
+		d := NewDecoder([]byte(in), DecodeOptions{})
 		if err := d.ExpectConst(`"submitted"`); err != nil {
 			t.Errorf("ExpectConst(%q): %v", in, err)
 		}
 	}
-	d := NewDecoder([]byte(`  "working"`), Options{})
+	d := NewDecoder([]byte(`  "working"`), DecodeOptions{})
 	err := d.ExpectConst(`"submitted"`)
 	if err == nil || !strings.Contains(err.Error(), `want the constant "submitted", got "working"`) {
 		t.Fatalf("mismatch: %v", err)

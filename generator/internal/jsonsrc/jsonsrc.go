@@ -60,7 +60,7 @@ func (n *Node) Get(key string) *Node {
 // Parse reads one JSON document. Errors are *wire.DecodeError values with a JSON
 // pointer and byte offset.
 func Parse(data []byte) (*Node, error) {
-	d := wire.NewDecoder(data, wire.Options{MaxDepth: 256})
+	d := wire.NewDecoder(data, wire.DecodeOptions{MaxDepth: 256})
 	n, err := parseValue(d)
 	if err != nil {
 		return nil, err
