@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ConnectOptions configure a Client. The zero value is usable.
+// ConnectOptions configure a Session. The zero value is usable.
 type ConnectOptions struct {
 	// Implementation names this client to the seller; nil means
 	// {Name: "adcpgen", Version: "0"}.
@@ -21,15 +21,15 @@ type ConnectOptions struct {
 	ClientOptions *mcp.ClientOptions
 }
 
-// Client is a connected MCP session that returns raw responses.
-type Client struct {
+// Session is a connected MCP client session that returns raw responses.
+type Session struct {
 	session *mcp.ClientSession
 	rec     *recorder
 }
 
 // ConnectHTTP connects to a streamable HTTP endpoint with the caller's
 // http.Client (nil means http.DefaultClient), which carries authentication.
-func ConnectHTTP(ctx context.Context, endpoint string, hc *http.Client, opts *ConnectOptions) (*Client, error) {
+func ConnectHTTP(ctx context.Context, endpoint string, hc *http.Client, opts *ConnectOptions) (*Session, error) {
 	return Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}, opts)
 }
 
@@ -37,7 +37,7 @@ func ConnectHTTP(ctx context.Context, endpoint string, hc *http.Client, opts *Co
 // stdio transport), recording responses byte for byte as the process
 // writes them. Close closes its stdin and waits for it to exit, sending
 // SIGTERM and then SIGKILL after 5 s each, as go-sdk's CommandTransport.
-func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *ConnectOptions) (*Client, error) {
+func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *ConnectOptions) (*Session, error) {
 	if cmd == nil {
 		return nil, errors.New("mcpclient: nil command")
 	}
@@ -51,7 +51,7 @@ func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *ConnectOptions) (*
 // other transport's Connection is wrapped; go-sdk's optional, unexported
 // connection hooks are then not forwarded, which is harmless for its stdio,
 // command, io and in-memory transports.
-func Connect(ctx context.Context, t mcp.Transport, opts *ConnectOptions) (*Client, error) {
+func Connect(ctx context.Context, t mcp.Transport, opts *ConnectOptions) (*Session, error) {
 	if t == nil {
 		return nil, errors.New("mcpclient: nil transport")
 	}
@@ -67,7 +67,7 @@ func Connect(ctx context.Context, t mcp.Transport, opts *ConnectOptions) (*Clien
 
 // connect opens a session over the transport recording returns for a new
 // recorder.
-func connect(ctx context.Context, opts *ConnectOptions, recording func(*recorder) mcp.Transport) (*Client, error) {
+func connect(ctx context.Context, opts *ConnectOptions, recording func(*recorder) mcp.Transport) (*Session, error) {
 	if opts == nil {
 		opts = &ConnectOptions{}
 	}
@@ -80,7 +80,7 @@ func connect(ctx context.Context, opts *ConnectOptions, recording func(*recorder
 	if err != nil {
 		return nil, fmt.Errorf("mcpclient: connecting: %w", err)
 	}
-	return &Client{session: session, rec: rec}, nil
+	return &Session{session: session, rec: rec}, nil
 }
 
 // CallToolRaw calls the tool name with args (a JSON object; nil means {})
@@ -90,7 +90,7 @@ func connect(ctx context.Context, opts *ConnectOptions, recording func(*recorder
 // response arrived: the context ended first (its error is returned), the
 // connection failed, or the response envelope is malformed
 // (rawrpc.ErrMalformed, naming the JSON pointer).
-func (c *Client) CallToolRaw(ctx context.Context, name string, args json.RawMessage) (*rawrpc.Response, error) {
+func (c *Session) CallToolRaw(ctx context.Context, name string, args json.RawMessage) (*rawrpc.Response, error) {
 	if args == nil {
 		args = json.RawMessage(`{}`)
 	}
@@ -115,7 +115,7 @@ func (c *Client) CallToolRaw(ctx context.Context, name string, args json.RawMess
 }
 
 // ListTools lists every tool the seller offers, following pages.
-func (c *Client) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
+func (c *Session) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
 	for tool, err := range c.session.Tools(ctx, nil) {
 		if err != nil {
@@ -126,9 +126,9 @@ func (c *Client) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
 	return tools, nil
 }
 
-// Session is the underlying SDK session, for what this package does not
+// SDK returns the underlying SDK session, for what this package does not
 // wrap. Responses to calls made on it directly are not recorded.
-func (c *Client) Session() *mcp.ClientSession { return c.session }
+func (c *Session) SDK() *mcp.ClientSession { return c.session }
 
 // Close ends the session and its connection.
-func (c *Client) Close() error { return c.session.Close() }
+func (c *Session) Close() error { return c.session.Close() }

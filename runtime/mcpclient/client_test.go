@@ -75,7 +75,7 @@ func TestCallToolRawKeepsSellerBytes(t *testing.T) {
 // package exists.
 func TestSDKDecodingLosesDuplicates(t *testing.T) {
 	c, _, _ := connect(t, map[string]testseller.MCPReply{"structured": {StructuredContent: json.RawMessage(hostile)}}, testseller.MCPOptions{})
-	res, err := c.Session().CallTool(t.Context(), &mcp.CallToolParams{Name: "structured", Arguments: map[string]any{}})
+	res, err := c.SDK().CallTool(t.Context(), &mcp.CallToolParams{Name: "structured", Arguments: map[string]any{}})
 	if err != nil {
 		t.Fatal(err)
 	}

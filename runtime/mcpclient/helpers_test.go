@@ -32,7 +32,7 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // connect starts a seller and connects a client to it over streamable HTTP
 // with its own transport, closed with the test.
-func connect(t *testing.T, tools map[string]testseller.MCPReply, opts testseller.MCPOptions) (*mcpclient.Client, *testseller.MCPSeller, *http.Transport) {
+func connect(t *testing.T, tools map[string]testseller.MCPReply, opts testseller.MCPOptions) (*mcpclient.Session, *testseller.MCPSeller, *http.Transport) {
 	t.Helper()
 	seller := testseller.NewMCPSeller(tools, opts)
 	t.Cleanup(seller.Close)
