@@ -14,7 +14,7 @@
 //
 // Exact mode (UnmarshalExact, or DecodeOptions.Exact) also rejects unknown fields
 // and enum values the schema does not list; sellers use it to test their own
-// output. Every failure is an *DecodeError carrying a JSON pointer and a Kind.
+// output. Every failure is a *DecodeError carrying a JSON pointer and a Kind.
 //
 // # Version handshake
 //

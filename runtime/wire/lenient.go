@@ -32,7 +32,7 @@ func ParseLenient(data []byte) (Lenient, error) {
 	return Lenient(data[start:end:end]), nil
 }
 
-// DuplicateKey reports, as an *DecodeError of KindDuplicate whose pointer names
+// DuplicateKey reports, as a *DecodeError of KindDuplicate whose pointer names
 // the repeated key, the first object key that occurs twice in one object at
 // any depth (compared after unescaping). Data that ParseLenient rejects has
 // no keys to compare: the result is nil.

@@ -228,7 +228,7 @@ func (d *Decoder) typeErr(want string, c byte) error {
 
 func (d *Decoder) syntaxErr(msg string) error { return d.errAt(KindSyntax, msg) }
 
-// errAt builds an *DecodeError at the current path.
+// errAt builds a *DecodeError at the current path.
 func (d *Decoder) errAt(kind Kind, msg string) *DecodeError {
 	return &DecodeError{Kind: kind, Pointer: d.Pointer(), Offset: d.pos, Message: msg}
 }

@@ -91,7 +91,7 @@ func (d *Decoder) walkObject() error {
 	}
 }
 
-// Valid reports, as an *DecodeError, the first reason data is not one strict JSON
+// Valid reports, as a *DecodeError, the first reason data is not one strict JSON
 // value, or nil.
 func Valid(data []byte) error {
 	d := decoderPool.Get().(*Decoder)
