@@ -33,7 +33,7 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	if s == nil || req.Method != http.MethodPost {
 		return t.base.RoundTrip(req)
 	}
-	id, ok := requestID(req)
+	id, ok := rawrpc.RequestID(req)
 	if !ok {
 		return t.base.RoundTrip(req)
 	}
@@ -62,23 +62,3 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	return resp, nil
 }
 
-// requestID reads the id of the JSON-RPC request in req's body, leaving req
-// unchanged.
-func requestID(req *http.Request) (string, bool) {
-	if req.GetBody == nil {
-		return "", false
-	}
-	body, err := req.GetBody()
-	if err != nil {
-		return "", false
-	}
-	defer body.Close()
-	var probe struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.NewDecoder(body).Decode(&probe) != nil || probe.ID == nil {
-		return "", false
-	}
-	key, err := rawrpc.IDKey(probe.ID)
-	return key, err == nil
-}

@@ -1,9 +1,6 @@
 package mcpclient
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"mime"
 	"net/http"
 
@@ -33,7 +30,7 @@ type recordingTransport struct {
 
 func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if cl := claimFor(req.Context(), t.rec); cl != nil && req.Method == http.MethodPost {
-		if key, ok := requestID(req); ok {
+		if key, ok := rawrpc.RequestID(req); ok {
 			t.rec.register(cl, key)
 		}
 	}
@@ -51,27 +48,3 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	return resp, nil
 }
 
-// requestID reads the id of the JSON-RPC call in req's body (go-sdk sends
-// one message per POST, with GetBody set), leaving req unchanged.
-func requestID(req *http.Request) (string, bool) {
-	if req.GetBody == nil {
-		return "", false
-	}
-	body, err := req.GetBody()
-	if err != nil {
-		return "", false
-	}
-	defer body.Close()
-	data, err := io.ReadAll(body)
-	if err != nil {
-		return "", false
-	}
-	var probe struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.NewDecoder(bytes.NewReader(data)).Decode(&probe) != nil || probe.ID == nil {
-		return "", false // a notification
-	}
-	key, err := rawrpc.IDKey(probe.ID)
-	return key, err == nil
-}
