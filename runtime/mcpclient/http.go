@@ -47,4 +47,3 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	}
 	return resp, nil
 }
-
