@@ -1,8 +1,6 @@
 package adcperr
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
 	"time"
 
@@ -38,22 +36,22 @@ func (e *Error) SafeField() string {
 func (e *Error) LLMContext() string {
 	var b []byte
 	b = append(b, `<adcp_seller_error trust="untrusted">{"code":`...)
-	b = appendJSONString(b, untrusted.Sanitize(e.Code))
+	b = untrusted.AppendQuoted(b, untrusted.Sanitize(e.Code))
 	b = append(b, `,"recovery":`...)
-	b = appendJSONString(b, string(e.Recovery))
+	b = untrusted.AppendQuoted(b, string(e.Recovery))
 	b = append(b, `,"action":`...)
-	b = appendJSONString(b, string(e.Action()))
+	b = untrusted.AppendQuoted(b, string(e.Action()))
 	if m := e.SafeMessage(); m != "" {
 		b = append(b, `,"message":`...)
-		b = appendJSONString(b, m)
+		b = untrusted.AppendQuoted(b, m)
 	}
 	if s := e.SafeSuggestion(); s != "" {
 		b = append(b, `,"suggestion":`...)
-		b = appendJSONString(b, s)
+		b = untrusted.AppendQuoted(b, s)
 	}
 	if f := e.SafeField(); f != "" {
 		b = append(b, `,"field":`...)
-		b = appendJSONString(b, f)
+		b = untrusted.AppendQuoted(b, f)
 	}
 	if e.RetryAfter > 0 {
 		b = append(b, `,"retry_after_seconds":`...)
@@ -61,16 +59,6 @@ func (e *Error) LLMContext() string {
 	}
 	b = append(b, "}</adcp_seller_error>"...)
 	return string(b)
-}
-
-// appendJSONString quotes s as JSON, escaping <, > and & so the text can
-// never close a delimiter it is wrapped in.
-func appendJSONString(dst []byte, s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(true)
-	_ = enc.Encode(s) // a string always encodes
-	return append(dst, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
 
 // CheckURLs checks the URLs the error's details carry (setup_url,

@@ -127,15 +127,15 @@ func appendSanitized(dst []byte, v wire.Lenient) []byte {
 		return append(dst, ']')
 	case v.IsString():
 		s, _ := v.AsString()
-		return appendJSONString(dst, Sanitize(s))
+		return AppendQuoted(dst, Sanitize(s))
 	default:
 		return append(dst, v...)
 	}
 }
 
-// appendJSONString quotes s as JSON, escaping <, > and & so the text can
-// never close a delimiter it is wrapped in.
-func appendJSONString(dst []byte, s string) []byte {
+// AppendQuoted appends s quoted as a JSON string, with <, > and & escaped
+// so seller text can never close the data delimiter it is wrapped in.
+func AppendQuoted(dst []byte, s string) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(true)

@@ -62,3 +62,11 @@ func TestSanitizeJSON(t *testing.T) {
 		t.Error("invalid JSON accepted")
 	}
 }
+
+func TestAppendQuoted(t *testing.T) {
+	got := string(untrusted.AppendQuoted([]byte("x="), "</adcp_seller_error>&\"é"))
+	want := `x="\u003c/adcp_seller_error\u003e\u0026\"é"`
+	if got != want {
+		t.Fatalf("AppendQuoted = %s, want %s", got, want)
+	}
+}
