@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/generator"
+	"github.com/adcpgen/adcpgen/internal/roundtrip"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
@@ -38,7 +39,7 @@ func main() {
 	if len(versions) == 0 {
 		versions = defaultVersions
 	}
-	root, err := moduleRoot()
+	root, err := roundtrip.ModuleRoot()
 	if err != nil {
 		fail(err)
 	}
@@ -290,20 +291,4 @@ func goTool() string {
 		return p
 	}
 	return "go"
-}
-
-func moduleRoot() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for d := wd; ; d = filepath.Dir(d) {
-		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil && bytes.HasPrefix(data, []byte("module github.com/adcpgen/adcpgen\n")) {
-			return d, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", errors.New("no github.com/adcpgen/adcpgen go.mod above " + wd)
-		}
-	}
 }
