@@ -49,6 +49,8 @@ type ManifestTool struct {
 	ResponseSchema      string
 	// AsyncSchemas are the async_response_schemas, in manifest order.
 	AsyncSchemas []string
+	// Summary is the tool's one-line description ("" when absent).
+	Summary string
 }
 
 // ManifestResult is one task type's terminal schema.
@@ -94,6 +96,7 @@ type rawTool struct {
 	Async        []string `json:"async_response_schemas"`
 	Deprecated   bool     `json:"deprecated"`
 	DeprecatedIn string   `json:"deprecated_in"`
+	Summary      string   `json:"summary"`
 }
 
 type rawCode struct {
@@ -125,6 +128,7 @@ func ParseManifest(data []byte, name string) (*Manifest, error) {
 			Deprecated:          t.Deprecated || t.DeprecatedIn != "",
 			RequestSchema:       t.Request, ResponseSchema: t.Response,
 			AsyncSchemas: append([]string(nil), t.Async...),
+			Summary:      t.Summary,
 		})
 	}
 	if raw.Codes == nil {

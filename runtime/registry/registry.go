@@ -36,6 +36,8 @@ type Tool struct {
 	// idempotency_key (the manifest's idempotency_requirement "required").
 	IdempotencyRequired bool
 	Deprecated          bool
+	// Summary is the manifest's one-line description of the tool.
+	Summary string
 	// RequestSchema and ResponseSchema are tree paths
 	// ("media-buy/get-products-request.json").
 	RequestSchema  string

@@ -74,6 +74,13 @@ func Emit(pkg *ir.Package, opts Options) ([]File, error) {
 			emitRegistry(f, pkg.Registry)
 			return render("registry_gen.go", f)
 		})
+		if len(pkg.Registry.Tools) > 0 {
+			jobs = append(jobs, func() (File, error) {
+				f := newFile(opts.Package, "")
+				emitTools(f, pkg.Registry)
+				return render("tools_gen.go", f)
+			})
+		}
 	}
 	return runJobs(jobs)
 }

@@ -96,6 +96,9 @@ func toolValues(r *ir.Registry) []jen.Code {
 		if t.Deprecated {
 			d[jen.Id("Deprecated")] = jen.True()
 		}
+		if t.Summary != "" {
+			d[jen.Id("Summary")] = jen.Lit(t.Summary)
+		}
 		var async []jen.Code
 		for _, a := range t.Async {
 			async = append(async, jen.Values(jen.Dict{

@@ -42,6 +42,14 @@ type Tool struct {
 	Response       *Type
 	Async          []*AsyncResponse
 	Deprecated     bool
+	// Summary is the manifest's one-line description ("" when none).
+	Summary string
+
+	// GoName names the tool's descriptor (a field of the generated
+	// ToolSet) and ResultName the alias of its task.Result; naming assigns
+	// both.
+	GoName     string
+	ResultName string
 }
 
 // AsyncResponse is the response type a tool returns for an interim status.

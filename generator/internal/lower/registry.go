@@ -96,7 +96,7 @@ func fromManifest(m *registry.Manifest, r *ir.Registry, typeOf func(string) *ir.
 	r.Codes = m.CodeTable()
 	for _, mt := range m.Tools {
 		tool := &ir.Tool{Name: mt.Name, Protocol: mt.Protocol, Mutating: mt.Mutating,
-			IdempotencyRequired: mt.IdempotencyRequired, Deprecated: mt.Deprecated,
+			IdempotencyRequired: mt.IdempotencyRequired, Deprecated: mt.Deprecated, Summary: mt.Summary,
 			RequestSchema: mt.RequestSchema, ResponseSchema: mt.ResponseSchema,
 			Request: typeOf(mt.RequestSchema), Response: typeOf(mt.ResponseSchema)}
 		if tool.Request == nil || tool.Response == nil {

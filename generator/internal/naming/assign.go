@@ -44,12 +44,16 @@ const Policy = `1. Types defined by a document root, a definition or another ref
    (ID, URL, API, CPM, ...) and the spec's own (DAAST, VAST, ID5, UID2,
    HDR10, AI, ...); a clash within a scope keeps the name for the first in
    JSON-name order and numbers the rest. Union arm labels drop the words
-   they share with the union's name.`
+   they share with the union's name.
+9. Each tool gets a descriptor, the field <Tool> of the package's Tools
+   value (its wire name in Go spelling: get_products is GetProducts), and
+   an alias of its task.Result, <Tool>Result; when a type already has that
+   name the alias is <Tool>TaskResult (then a number).`
 
 // Reserved package-level identifiers the emitter defines itself.
 var Reserved = []string{"Decode", "DecodeExact", "NewBySchema", "SchemaRefs", "NewErrorDetails", "ErrorDetails",
 	"ErrorDetailsCodes", "ToolTable", "ToolByName", "ErrorCodeTable", "RecoveryForCode", "SpecVersion",
-	"DefaultUnknownRecovery"}
+	"DefaultUnknownRecovery", "Spec", "Tools", "ToolSet"}
 
 // Member names the emitter gives methods, per kind.
 var (
@@ -76,6 +80,33 @@ func Assign(pkg *ir.Package) {
 		case ir.KindUnion:
 			nameArms(t, taken)
 		}
+	}
+	if pkg.Registry != nil {
+		nameTools(pkg.Registry.Tools, taken)
+	}
+}
+
+// nameTools names each tool's descriptor field and Result alias, after
+// every type has its name: types keep theirs, the alias moves on.
+func nameTools(tools []*ir.Tool, taken map[string]bool) {
+	fields := map[string]bool{}
+	sorted := append([]*ir.Tool(nil), tools...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	for _, t := range sorted {
+		name := GoName(t.Name)
+		if name == "" || !isIdent(name) {
+			name = "Tool" + name
+		}
+		t.GoName = unique(fields, name)
+		result := t.GoName + "Result"
+		if taken[result] {
+			result = t.GoName + "TaskResult"
+		}
+		for n := 2; taken[result]; n++ {
+			result = t.GoName + "TaskResult" + strconv.Itoa(n)
+		}
+		t.ResultName = result
+		taken[result] = true
 	}
 }
 

@@ -299,3 +299,20 @@ func TestPositionalArmsRelabelled(t *testing.T) {
 		t.Errorf("arm field %s, want AuthorizedAgents", g)
 	}
 }
+
+func TestNameTools(t *testing.T) {
+	tools := []*ir.Tool{{Name: "validate_input"}, {Name: "get_products"}, {Name: "tasks/get"}, {Name: "get-products"}}
+	taken := map[string]bool{"ValidateInputResult": true, "GetProductsResult": false}
+	nameTools(tools, taken)
+	want := [][2]string{
+		{"ValidateInput", "ValidateInputTaskResult"},
+		{"GetProducts2", "GetProducts2Result"},
+		{"TasksGet", "TasksGetResult"},
+		{"GetProducts", "GetProductsResult"},
+	}
+	for i, tool := range tools {
+		if got := [2]string{tool.GoName, tool.ResultName}; got != want[i] {
+			t.Errorf("%s: got %v, want %v", tool.Name, got, want[i])
+		}
+	}
+}

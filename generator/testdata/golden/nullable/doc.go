@@ -65,4 +65,8 @@
 //     HDR10, AI, ...); a clash within a scope keeps the name for the first in
 //     JSON-name order and numbers the rest. Union arm labels drop the words
 //     they share with the union's name.
+//  9. Each tool gets a descriptor, the field <Tool> of the package's Tools
+//     value (its wire name in Go spelling: get_products is GetProducts), and
+//     an alias of its task.Result, <Tool>Result; when a type already has that
+//     name the alias is <Tool>TaskResult (then a number).
 package nullable
