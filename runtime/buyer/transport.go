@@ -1,0 +1,88 @@
+package buyer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Protocol names the transport an envelope came over, which decides how it
+// is extracted.
+type Protocol string
+
+const (
+	// MCP: the envelope is a JSON-RPC response to tools/call (a
+	// CallToolResult in result, or an error).
+	MCP Protocol = "mcp"
+	// A2A: the envelope is a JSON-RPC response to message/send or
+	// tasks/get (a Task or a Message in result, or an error).
+	A2A Protocol = "a2a"
+)
+
+// ToolCall is one call a Transport sends.
+type ToolCall struct {
+	// Tool is the tool (MCP) or skill (A2A) name.
+	Tool string
+	// Args are the request's JSON bytes as the strict encoder wrote them
+	// (with the idempotency key the client added). Sent as they are: MCP
+	// tools/call arguments, the A2A DataPart's input.
+	Args json.RawMessage
+	// ContextID continues an A2A conversation (the message's contextId);
+	// MCP carries context_id in Args instead.
+	ContextID string
+	// TaskID continues an A2A task that asked for input (the message's
+	// taskId); empty otherwise.
+	TaskID string
+}
+
+// Exchange is a seller's answer to one call, as it arrived.
+type Exchange struct {
+	Protocol Protocol
+	// Envelope is the seller's JSON-RPC response, byte for byte as it
+	// arrived (one server-sent event's data for a streamed answer).
+	Envelope json.RawMessage
+	// Exact is false when the transport could not see the bytes and
+	// rebuilt the response around the undecoded parts its SDK kept.
+	Exact bool
+}
+
+// Transport sends tool calls to one seller agent and returns the seller's
+// exact response bytes. runtime/mcpclient and runtime/a2aclient provide
+// Transports over the official MCP Go SDK and a2a-go; the client never
+// sees an SDK's decoded maps.
+//
+// CallTool returns an error only when there is no JSON-RPC response to
+// extract (the connection failed, the HTTP status was not a success and the
+// body held no JSON-RPC response, the context ended). Such errors should
+// wrap a *TransportError so the client can tell whether a retry is safe.
+type Transport interface {
+	CallTool(ctx context.Context, call ToolCall) (*Exchange, error)
+}
+
+// ToolLister is a Transport that can list the seller's tools (MCP
+// tools/list; the skills of an A2A agent card).
+type ToolLister interface {
+	ListTools(ctx context.Context) ([]string, error)
+}
+
+// TransportError is a call that got no JSON-RPC response.
+type TransportError struct {
+	// Op says what failed ("POST https://seller.example/mcp", "connect").
+	Op string
+	// StatusCode is the HTTP status when there was one, else 0.
+	StatusCode int
+	// Sent reports that the request may have reached the seller (it was
+	// written before the failure), so a retry of a call without an
+	// idempotency key could run it twice.
+	Sent bool
+	Err  error
+}
+
+func (e *TransportError) Error() string {
+	if e.StatusCode != 0 {
+		return fmt.Sprintf("%s: HTTP %d: %v", e.Op, e.StatusCode, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Op, e.Err)
+}
+
+func (e *TransportError) Unwrap() error { return e.Err }
