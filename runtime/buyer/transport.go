@@ -28,10 +28,11 @@ type ToolCall struct {
 	// tools/call arguments, the A2A DataPart's input.
 	Args json.RawMessage
 	// ContextID continues an A2A conversation (the message's contextId);
-	// MCP carries context_id in Args instead.
+	// MCP carries context_id in Args instead, and its transports ignore
+	// this field.
 	ContextID string
 	// TaskID continues an A2A task that asked for input (the message's
-	// taskId); empty otherwise.
+	// taskId); empty otherwise. MCP transports ignore it.
 	TaskID string
 }
 
@@ -47,22 +48,28 @@ type Exchange struct {
 }
 
 // Transport sends tool calls to one seller agent and returns the seller's
-// exact response bytes. runtime/mcpclient and runtime/a2aclient provide
-// Transports over the official MCP Go SDK and a2a-go; the client never
-// sees an SDK's decoded maps.
+// exact response bytes. runtime/mcpclient (Session) and runtime/a2aclient
+// (Client) provide Transports over the official MCP Go SDK and a2a-go; the
+// client never sees an SDK's decoded maps.
 //
 // CallTool returns an error only when there is no JSON-RPC response to
-// extract (the connection failed, the HTTP status was not a success and the
-// body held no JSON-RPC response, the context ended). Such errors should
-// wrap a *TransportError so the client can tell whether a retry is safe.
+// extract: the connection failed, the HTTP status was not a success and the
+// body held no JSON-RPC response, the response envelope was malformed, or
+// the context ended (its error is wrapped). A failure to reach the seller
+// should be, or wrap, a *TransportError so the client can tell whether a
+// retry is safe.
 type Transport interface {
+	// Protocol says how the seller's answers are extracted, and where a
+	// conversation's context id goes (MCP: the context_id argument; A2A:
+	// the message's contextId).
+	Protocol() Protocol
 	CallTool(ctx context.Context, call ToolCall) (*Exchange, error)
 }
 
-// ToolLister is a Transport that can list the seller's tools (MCP
+// ToolLister is a Transport that can name the seller's tools (MCP
 // tools/list; the skills of an A2A agent card).
 type ToolLister interface {
-	ListTools(ctx context.Context) ([]string, error)
+	ToolNames(ctx context.Context) ([]string, error)
 }
 
 // TransportError is a call that got no JSON-RPC response.
@@ -86,3 +93,14 @@ func (e *TransportError) Error() string {
 }
 
 func (e *TransportError) Unwrap() error { return e.Err }
+
+// Transient reports a failure worth another attempt: no HTTP status (the
+// connection failed or broke), or 408, 425, 429, 500, 502, 503 or 504.
+// Whether a retry is safe is another matter (see Sent).
+func (e *TransportError) Transient() bool {
+	switch e.StatusCode {
+	case 0, 408, 425, 429, 500, 502, 503, 504:
+		return true
+	}
+	return false
+}

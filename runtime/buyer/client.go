@@ -1,0 +1,145 @@
+package buyer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/retry"
+)
+
+// Client calls the tools of one seller agent for one spec version. Build it
+// with New from the Spec of the package you generated and a Transport; it
+// is safe for concurrent use.
+type Client struct {
+	spec      *registry.Spec
+	transport Transport
+	x         *extract.Extractor
+	retry     retry.Policy
+	noRetry   bool
+	poll      Polling
+	poller    TaskPoller
+	// statusTool overrides the status tool's name ("" derives it).
+	statusTool string
+
+	// contextOK caches, per tool, whether its request schema lets a
+	// context_id member in (see contextAllowed).
+	contextOK sync.Map
+}
+
+// ClientOption configures a Client.
+type ClientOption func(*Client)
+
+// WithRetryPolicy sets how calls are retried (attempts, time ceiling,
+// backoff). The zero Policy means retry's defaults: 3 attempts within 300
+// s. Its Retryable, when set, is consulted only for failures the client
+// already deems safe to retry.
+func WithRetryPolicy(p retry.Policy) ClientOption {
+	return func(c *Client) { c.retry, c.noRetry = p, false }
+}
+
+// WithoutRetries makes every call a single attempt.
+func WithoutRetries() ClientOption { return func(c *Client) { c.noRetry = true } }
+
+// WithPolling sets the polling intervals of Wait (see Polling).
+func WithPolling(p Polling) ClientOption { return func(c *Client) { c.poll = p } }
+
+// WithTaskPoller replaces how Wait reads a task's state (the default polls
+// the spec's status tool through the Transport).
+func WithTaskPoller(p TaskPoller) ClientOption { return func(c *Client) { c.poller = p } }
+
+// WithStatusTool names the status tool Wait polls, for a seller that
+// serves it under another name than the spec's (get_task_status from 3.1,
+// tasks/get before).
+func WithStatusTool(name string) ClientOption { return func(c *Client) { c.statusTool = name } }
+
+// WithExtractor replaces the extractor built from the spec, to pass
+// extract options (a payload cap, the recovery of unlisted codes). It must
+// have been built from the same Spec.
+func WithExtractor(x *extract.Extractor) ClientOption { return func(c *Client) { c.x = x } }
+
+// Polling bounds how often Wait asks for a task's state: the first wait is
+// Interval, each later one doubles up to MaxInterval. A seller's hint (see
+// Outcome.PollAfter) replaces the computed wait, clamped to [Interval,
+// MaxInterval]. Zero values mean 1 s and 30 s.
+type Polling struct {
+	Interval    time.Duration
+	MaxInterval time.Duration
+}
+
+// Default polling bounds.
+const (
+	DefaultPollInterval    = time.Second
+	DefaultMaxPollInterval = 30 * time.Second
+)
+
+func (p Polling) withDefaults() Polling {
+	if p.Interval <= 0 {
+		p.Interval = DefaultPollInterval
+	}
+	if p.MaxInterval <= 0 {
+		p.MaxInterval = DefaultMaxPollInterval
+	}
+	if p.MaxInterval < p.Interval {
+		p.MaxInterval = p.Interval
+	}
+	return p
+}
+
+// New returns a client for the spec version spec describes (a generated
+// package's Spec()) that talks to a seller over t.
+func New(spec *registry.Spec, t Transport, opts ...ClientOption) (*Client, error) {
+	if spec == nil {
+		return nil, errors.New("buyer: nil spec")
+	}
+	if t == nil {
+		return nil, errors.New("buyer: nil transport")
+	}
+	c := &Client{spec: spec, transport: t}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.x == nil {
+		c.x = extract.New(spec)
+	} else if c.x.Spec() != spec {
+		return nil, errors.New("buyer: the extractor was built from another spec")
+	}
+	c.poll = c.poll.withDefaults()
+	if c.poller == nil {
+		if p, ok := t.(TaskPoller); ok {
+			c.poller = p
+		} else {
+			c.poller = statusToolPoller{}
+		}
+	}
+	switch t.Protocol() {
+	case MCP, A2A:
+	default:
+		return nil, fmt.Errorf("buyer: transport protocol %q is neither %q nor %q", t.Protocol(), MCP, A2A)
+	}
+	return c, nil
+}
+
+// Spec is the spec version the client speaks.
+func (c *Client) Spec() *registry.Spec { return c.spec }
+
+// Transport is the client's transport.
+func (c *Client) Transport() Transport { return c.transport }
+
+// ToolNames lists the seller's tools when the transport can (see
+// ToolLister).
+func (c *Client) ToolNames(ctx context.Context) ([]string, error) {
+	l, ok := c.transport.(ToolLister)
+	if !ok {
+		return nil, fmt.Errorf("buyer: transport %T cannot list tools", c.transport)
+	}
+	names, err := l.ToolNames(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("buyer: listing tools: %w", err)
+	}
+	return names, nil
+}
