@@ -3,8 +3,10 @@ package a2aclient
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 
 	"github.com/adcpgen/adcpgen/internal/bodytap"
@@ -38,10 +40,14 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		return t.base.RoundTrip(req)
 	}
 	resp, err := t.base.RoundTrip(req)
-	if err != nil || resp.Body == nil {
+	if err != nil {
+		s.failed(!notSent(err))
 		return resp, err
 	}
 	s.sent(id, resp.StatusCode)
+	if resp.Body == nil {
+		return resp, nil
+	}
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch media {
 	case "text/event-stream":
@@ -60,4 +66,11 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	return resp, nil
+}
+
+// notSent reports a round trip that failed before the request left: the
+// connection could not be made.
+func notSent(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }

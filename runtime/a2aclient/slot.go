@@ -16,6 +16,9 @@ type slot struct {
 	status   int    // HTTP status of the response
 	messages [][]byte
 	requests int
+	// maybeSent: a request may have reached the seller (a round trip
+	// failed after the connection was made, or succeeded).
+	maybeSent bool
 }
 
 type slotKey struct{}
@@ -35,6 +38,22 @@ func (s *slot) sent(id string, status int) {
 	s.reqID, s.status = id, status
 	s.requests++
 	s.messages = nil // only the last request's answer counts
+}
+
+// failed notes a round trip that failed; sent says whether the request may
+// have left.
+func (s *slot) failed(sent bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.maybeSent = s.maybeSent || sent
+}
+
+// delivery reports whether a request may have reached the seller and the
+// last HTTP status.
+func (s *slot) delivery() (bool, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.maybeSent || s.requests > 0, s.status
 }
 
 func (s *slot) add(msg []byte) {

@@ -91,27 +91,42 @@ func connect(ctx context.Context, opts *ConnectOptions, recording func(*recorder
 // connection failed, or the response envelope is malformed
 // (rawrpc.ErrMalformed, naming the JSON pointer).
 func (c *Session) CallToolRaw(ctx context.Context, name string, args json.RawMessage) (*rawrpc.Response, error) {
+	resp, _, err := c.callToolRaw(ctx, name, args)
+	return resp, err
+}
+
+// delivery is what the transport saw of a call's requests: whether one may
+// have reached the seller, and the last HTTP status (0 for none).
+type delivery struct {
+	sent   bool
+	status int
+}
+
+// callToolRaw is CallToolRaw, also reporting the call's delivery.
+func (c *Session) callToolRaw(ctx context.Context, name string, args json.RawMessage) (*rawrpc.Response, delivery, error) {
 	if args == nil {
 		args = json.RawMessage(`{}`)
 	}
 	cl := &claim{rec: c.rec}
 	defer c.rec.release(cl)
 	_, err := c.session.CallTool(withClaim(ctx, cl), &mcp.CallToolParams{Name: name, Arguments: args})
+	var d delivery
+	d.sent, d.status = c.rec.delivery(cl)
 	if ctxErr := ctx.Err(); ctxErr != nil {
-		return nil, fmt.Errorf("mcpclient: calling %q: %w", name, ctxErr)
+		return nil, d, fmt.Errorf("mcpclient: calling %q: %w", name, ctxErr)
 	}
 	resp, rerr := c.rec.result(cl)
 	switch {
 	case rerr != nil:
-		return nil, fmt.Errorf("mcpclient: calling %q: %w", name, rerr)
+		return nil, d, fmt.Errorf("mcpclient: calling %q: %w", name, rerr)
 	case resp != nil:
 		// The SDK's own verdict (a JSON-RPC error, a result it could not
 		// decode) is in the bytes; the typed step judges them.
-		return resp, nil
+		return resp, d, nil
 	case err != nil:
-		return nil, fmt.Errorf("mcpclient: calling %q: %w", name, err)
+		return nil, d, fmt.Errorf("mcpclient: calling %q: %w", name, err)
 	}
-	return nil, fmt.Errorf("calling %q: %w (the SDK reported success, but the transport recorded no bytes)", name, rawrpc.ErrNoResponse)
+	return nil, d, fmt.Errorf("calling %q: %w (the SDK reported success, but the transport recorded no bytes)", name, rawrpc.ErrNoResponse)
 }
 
 // ListTools lists every tool the seller offers, following pages.

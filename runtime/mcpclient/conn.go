@@ -38,6 +38,7 @@ func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			if key, _, ok := idOf(req.ID); ok {
 				c.rec.register(cl, key)
 			}
+			c.rec.attempted(cl, true, 0)
 		}
 	}
 	return c.Connection.Write(ctx, msg)

@@ -1,7 +1,9 @@
 package mcpclient
 
 import (
+	"errors"
 	"mime"
+	"net"
 	"net/http"
 
 	"github.com/adcpgen/adcpgen/internal/bodytap"
@@ -29,12 +31,21 @@ type recordingTransport struct {
 }
 
 func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if cl := claimFor(req.Context(), t.rec); cl != nil && req.Method == http.MethodPost {
+	cl := claimFor(req.Context(), t.rec)
+	if cl != nil && req.Method == http.MethodPost {
 		if key, ok := rawrpc.RequestID(req); ok {
 			t.rec.register(cl, key)
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
+	if cl != nil && req.Method == http.MethodPost {
+		switch {
+		case err != nil:
+			t.rec.attempted(cl, !notSent(err), 0)
+		default:
+			t.rec.attempted(cl, true, resp.StatusCode)
+		}
+	}
 	if err != nil || resp.Body == nil {
 		return resp, err
 	}
@@ -46,4 +57,11 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		resp.Body = bodytap.Tap(resp.Body, bodytap.MCPEvents(t.rec.record))
 	}
 	return resp, nil
+}
+
+// notSent reports a round trip that failed before the request left: the
+// connection could not be made.
+func notSent(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }

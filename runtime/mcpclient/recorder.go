@@ -21,10 +21,14 @@ type entry struct {
 }
 
 // claim rides in a call's context and collects the ids of the requests
-// sent for it (normally one).
+// sent for it (normally one), and what the transport saw of them.
 type claim struct {
 	rec *recorder
 	ids []string // guarded by rec.mu
+	// sent: a request may have reached the seller; status: the last HTTP
+	// status seen (0 for none). Guarded by rec.mu.
+	sent   bool
+	status int
 }
 
 type claimKey struct{}
@@ -76,6 +80,25 @@ func (r *recorder) recordResponse(key string, resp *rawrpc.Response) {
 	if e := r.pending[key]; e != nil && e.resp == nil && e.err == nil {
 		e.resp = resp
 	}
+}
+
+// attempted notes what became of a request sent for cl: whether it may
+// have reached the seller, and the HTTP status of its answer (0 for none).
+func (r *recorder) attempted(cl *claim, sent bool, status int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cl.sent = cl.sent || sent
+	if status != 0 {
+		cl.status = status
+	}
+}
+
+// delivery reports whether a request of cl may have reached the seller and
+// the last HTTP status seen.
+func (r *recorder) delivery(cl *claim) (sent bool, status int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return cl.sent, cl.status
 }
 
 // result is the response to the last request sent for cl that has one.
