@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sort"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,6 +36,20 @@ type MCPOptions struct {
 	// response it answers, "result":{...} becomes "result":{},"result":{...},
 	// a duplicate member in the JSON-RPC envelope itself.
 	RepeatResult bool
+	// Script, when set, answers every call instead of the tool's canned
+	// reply (which then only names the tool): a reply per call, so a test
+	// can answer an error first and a success next, or a status tool can
+	// report progress.
+	Script func(MCPCall) MCPReply
+}
+
+// MCPCall is one tools/call the seller received.
+type MCPCall struct {
+	Tool string
+	// Args are the arguments as the buyer sent them.
+	Args json.RawMessage
+	// N counts the calls of this tool, from 1.
+	N int
 }
 
 // MCPSeller is an MCP seller on loopback.
@@ -42,12 +57,16 @@ type MCPSeller struct {
 	*httptest.Server
 	headerLog
 	gaveUp chan string
+	script func(MCPCall) MCPReply
+
+	mu    sync.Mutex
+	calls []MCPCall
 }
 
 // NewMCPSeller starts a seller offering one tool per entry of tools. Close
 // it when done.
 func NewMCPSeller(tools map[string]MCPReply, opts MCPOptions) *MCPSeller {
-	s := &MCPSeller{gaveUp: make(chan string, 64)}
+	s := &MCPSeller{gaveUp: make(chan string, 64), script: opts.Script}
 	server := mcp.NewServer(&mcp.Implementation{Name: "testseller", Version: "0"}, nil)
 	names := make([]string, 0, len(tools))
 	for name := range tools {
@@ -57,7 +76,11 @@ func NewMCPSeller(tools map[string]MCPReply, opts MCPOptions) *MCPSeller {
 	for _, name := range names {
 		reply := tools[name]
 		server.AddTool(&mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				call := s.log(name, req.Params.Arguments)
+				if s.script != nil {
+					return s.answer(ctx, name, s.script(call))
+				}
 				return s.answer(ctx, name, reply)
 			})
 	}
@@ -69,6 +92,28 @@ func NewMCPSeller(tools map[string]MCPReply, opts MCPOptions) *MCPSeller {
 	}
 	s.Server = httptest.NewServer(s.wrap(h))
 	return s
+}
+
+// log records a call and returns it.
+func (s *MCPSeller) log(tool string, args json.RawMessage) MCPCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 1
+	for _, c := range s.calls {
+		if c.Tool == tool {
+			n++
+		}
+	}
+	c := MCPCall{Tool: tool, Args: append(json.RawMessage(nil), args...), N: n}
+	s.calls = append(s.calls, c)
+	return c
+}
+
+// Calls returns every call received so far, in order.
+func (s *MCPSeller) Calls() []MCPCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]MCPCall(nil), s.calls...)
 }
 
 // GaveUp receives the name of each hanging tool whose call was cancelled
