@@ -86,6 +86,19 @@ func newRig(t *testing.T, f framing, script func(call) answer, opts ...buyer.Cli
 
 func newRigWith(t *testing.T, f framing, script func(call) answer, hc *http.Client, opts ...buyer.ClientOption) *rig {
 	t.Helper()
+	return newRigConfig(t, f, script, rigConfig{hc: hc}, opts...)
+}
+
+// rigConfig says how the seller is reached and how it misbehaves.
+type rigConfig struct {
+	hc *http.Client
+	// repeatResult: every JSON-RPC response has its result member twice.
+	repeatResult bool
+}
+
+func newRigConfig(t *testing.T, f framing, script func(call) answer, cfg rigConfig, opts ...buyer.ClientOption) *rig {
+	t.Helper()
+	hc := cfg.hc
 	if hc == nil {
 		tr := &http.Transport{}
 		t.Cleanup(tr.CloseIdleConnections)
@@ -101,7 +114,7 @@ func newRigWith(t *testing.T, f framing, script func(call) answer, hc *http.Clie
 		for _, name := range tools {
 			canned[name] = testseller.MCPReply{}
 		}
-		seller := testseller.NewMCPSeller(canned, testseller.MCPOptions{JSONResponse: f == mcpJSON,
+		seller := testseller.NewMCPSeller(canned, testseller.MCPOptions{JSONResponse: f == mcpJSON, RepeatResult: cfg.repeatResult,
 			Script: func(c testseller.MCPCall) testseller.MCPReply {
 				return mcpReply(script(call{Tool: c.Tool, Args: c.Args, N: c.N}))
 			}})
@@ -125,7 +138,7 @@ func newRigWith(t *testing.T, f framing, script func(call) answer, hc *http.Clie
 		for _, name := range tools {
 			canned[name] = testseller.A2AReply{}
 		}
-		seller := testseller.NewA2ASeller(canned, testseller.A2AOptions{
+		seller := testseller.NewA2ASeller(canned, testseller.A2AOptions{RepeatResult: cfg.repeatResult,
 			Script: func(c testseller.A2ACall) testseller.A2AReply {
 				return a2aReply(script(call{Tool: c.Skill, Args: c.Input, ContextID: c.ContextID, TaskID: c.TaskID, N: c.N}))
 			}})
