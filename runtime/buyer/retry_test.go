@@ -3,8 +3,8 @@ package buyer_test
 import (
 	"bytes"
 	"context"
-	"io"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"sync"
