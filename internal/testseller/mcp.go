@@ -3,6 +3,7 @@ package testseller
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -58,6 +59,10 @@ type MCPSeller struct {
 	headerLog
 	gaveUp chan string
 	script func(MCPCall) MCPReply
+	// stop ends hanging calls when the seller closes, so Close never
+	// waits on a handler whose cancellation the buyer did not send.
+	stop     chan struct{}
+	stopOnce sync.Once
 
 	mu    sync.Mutex
 	calls []MCPCall
@@ -66,7 +71,7 @@ type MCPSeller struct {
 // NewMCPSeller starts a seller offering one tool per entry of tools. Close
 // it when done.
 func NewMCPSeller(tools map[string]MCPReply, opts MCPOptions) *MCPSeller {
-	s := &MCPSeller{gaveUp: make(chan string, 64), script: opts.Script}
+	s := &MCPSeller{gaveUp: make(chan string, 64), script: opts.Script, stop: make(chan struct{})}
 	server := mcp.NewServer(&mcp.Implementation{Name: "testseller", Version: "0"}, nil)
 	names := make([]string, 0, len(tools))
 	for name := range tools {
@@ -116,13 +121,23 @@ func (s *MCPSeller) Calls() []MCPCall {
 	return append([]MCPCall(nil), s.calls...)
 }
 
+// Close ends hanging calls, then shuts the server down.
+func (s *MCPSeller) Close() {
+	s.stopOnce.Do(func() { close(s.stop) })
+	s.Server.Close()
+}
+
 // GaveUp receives the name of each hanging tool whose call was cancelled
 // by the buyer (go-sdk cancels the handler on notifications/cancelled).
 func (s *MCPSeller) GaveUp() <-chan string { return s.gaveUp }
 
 func (s *MCPSeller) answer(ctx context.Context, name string, r MCPReply) (*mcp.CallToolResult, error) {
 	if r.Hang {
-		<-ctx.Done()
+		select {
+		case <-ctx.Done():
+		case <-s.stop:
+			return nil, errors.New("seller closed")
+		}
 		select {
 		case s.gaveUp <- name:
 		default:
