@@ -43,9 +43,9 @@ func Call[Q, R, S, W, I any, PQ interface {
 	if req == nil {
 		return nil, fmt.Errorf("buyer: %s: nil request", tool.Name())
 	}
-	args, err := wire.Marshal(req)
+	args, err := encodeRequest(tool.Name(), req)
 	if err != nil {
-		return nil, fmt.Errorf("buyer: %s: encoding the request: %w", tool.Name(), err)
+		return nil, err
 	}
 	s := c.settings(opts)
 	out, err := c.call(ctx, tool.Name(), args, s)

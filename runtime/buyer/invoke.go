@@ -31,11 +31,7 @@ func (c *Client) Invoke(ctx context.Context, tool string, args json.RawMessage, 
 	if err := wire.Valid(args); err != nil {
 		return nil, fmt.Errorf("buyer: %s: request: %w", tool, err)
 	}
-	if info, ok := c.spec.Tool(tool); ok && info.NewRequest != nil {
-		if err := wire.Unmarshal(args, info.NewRequest()); err != nil {
-			return nil, fmt.Errorf("buyer: %s: request: %w", tool, err)
-		}
-	}
+	s.checkRequest = true
 	out, err := c.call(ctx, tool, args, s)
 	if err != nil {
 		return nil, err
@@ -97,6 +93,13 @@ func (c *Client) call(ctx context.Context, tool string, args []byte, s callSetti
 	args, key, err := c.prepare(tool, info, args, s)
 	if err != nil {
 		return nil, err
+	}
+	if s.checkRequest && info.NewRequest != nil {
+		// JSON from outside: the request type's strict decoder judges it,
+		// idempotency key included.
+		if err := wire.Unmarshal(args, info.NewRequest()); err != nil {
+			return nil, fmt.Errorf("buyer: %s: request: %w", tool, err)
+		}
 	}
 	contextID, inputTask := s.conv.state()
 	tc := ToolCall{Tool: tool, Args: args}

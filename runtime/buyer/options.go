@@ -11,6 +11,9 @@ type callSettings struct {
 	noRetry bool
 	conv    *Conversation
 	wait    bool
+	// checkRequest: the request is JSON from the caller (Invoke), decoded
+	// strictly into the spec's request type before it is sent.
+	checkRequest bool
 }
 
 func (c *Client) settings(opts []CallOption) callSettings {
