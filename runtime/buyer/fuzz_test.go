@@ -109,4 +109,3 @@ func FuzzMember(f *testing.F) {
 		}
 	})
 }
-
