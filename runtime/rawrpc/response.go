@@ -44,6 +44,133 @@ var ErrNoResponse = errors.New("no JSON-RPC response recorded for the call")
 // anything after the object. The error names the JSON pointer of the
 // offending member.
 func Parse(msg []byte) (*Response, error) {
+	if json.Valid(msg) {
+		if r, ok := parseValid(msg); ok {
+			return r.check()
+		}
+	}
+	return parseSlow(msg)
+}
+
+// parseValid cuts a message json.Valid accepted into its top-level members
+// in one pass, without decoding them (a response's result can be large).
+// ok is false for anything but an object with unique member names; the
+// slow path then says what is wrong.
+func parseValid(msg []byte) (r *Response, ok bool) {
+	i := skipSpace(msg, 0)
+	if i >= len(msg) || msg[i] != '{' {
+		return nil, false
+	}
+	r = &Response{Message: msg, Exact: true}
+	var seen [8]string
+	names := seen[:0]
+	i = skipSpace(msg, i+1)
+	for i < len(msg) && msg[i] == '"' {
+		kend := skipString(msg, i)
+		name, ok := memberName(msg[i:kend])
+		if !ok {
+			return nil, false
+		}
+		for _, n := range names {
+			if n == name {
+				return nil, false
+			}
+		}
+		names = append(names, name)
+		v := skipSpace(msg, skipSpace(msg, kend)+1) // past ':'
+		vend := skipValue(msg, v)
+		value := json.RawMessage(msg[v:vend:vend])
+		switch name {
+		case "id":
+			r.ID = value
+		case "result":
+			r.Result = value
+		case "error":
+			r.Error = value
+		}
+		i = skipSpace(msg, vend)
+		if i < len(msg) && msg[i] == ',' {
+			i = skipSpace(msg, i+1)
+		}
+	}
+	return r, true
+}
+
+// check applies the rules about which members a response has.
+func (r *Response) check() (*Response, error) {
+	switch {
+	case r.Result != nil && r.Error != nil:
+		return nil, fmt.Errorf("%w at /error: both result and error", ErrMalformed)
+	case r.Result == nil && r.Error == nil:
+		return nil, fmt.Errorf("%w at /: neither result nor error", ErrMalformed)
+	}
+	return r, nil
+}
+
+// memberName unescapes a quoted member name.
+func memberName(quoted []byte) (string, bool) {
+	if bytes.IndexByte(quoted, '\\') < 0 {
+		return string(quoted[1 : len(quoted)-1]), true
+	}
+	var s string
+	return s, json.Unmarshal(quoted, &s) == nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string that starts at b[i].
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the index after the valid JSON value at b[i].
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	}
+	for i < len(b) {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// parseSlow reads a response token by token, for the exact error.
+func parseSlow(msg []byte) (*Response, error) {
 	dec := json.NewDecoder(bytes.NewReader(msg))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -87,13 +214,7 @@ func Parse(msg []byte) (*Response, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%w at /: data after the response object", ErrMalformed)
 	}
-	switch {
-	case r.Result != nil && r.Error != nil:
-		return nil, fmt.Errorf("%w at /error: both result and error", ErrMalformed)
-	case r.Result == nil && r.Error == nil:
-		return nil, fmt.Errorf("%w at /: neither result nor error", ErrMalformed)
-	}
-	return r, nil
+	return r.check()
 }
 
 // IDKey is a comparable form of a JSON-RPC id: "s:" and the unescaped
