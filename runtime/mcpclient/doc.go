@@ -20,6 +20,12 @@
 //     is rebuilt around the SDK's undecoded result or error.data bytes
 //     (rawrpc.Response.Exact is false).
 //
+// Over streamable HTTP, the SDK is then handed a stand-in for the answer to
+// a CallToolRaw (the same id, an empty CallToolResult): CallToolRaw returns
+// the recorded bytes and only the SDK's error, so the SDK's decoding of a
+// large result into maps, most of a call's cost, is skipped. Errors, and
+// answers to calls made on SDK() directly, reach the SDK unchanged.
+//
 // A response is matched to its call by JSON-RPC id: the call's context
 // carries a claim that the RoundTripper (or Connection wrapper) fills with
 // the id of the request it sends, so concurrent calls never mix. Only

@@ -1,7 +1,9 @@
 package mcpclient
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -50,13 +52,42 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		return resp, err
 	}
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	switch media {
-	case "application/json":
-		resp.Body = bodytap.Tap(resp.Body, bodytap.WholeBody(t.rec.record))
-	case "text/event-stream":
-		resp.Body = bodytap.Tap(resp.Body, bodytap.MCPEvents(t.rec.record))
+	switch {
+	case media == "text/event-stream":
+		resp.Body = &eventStub{body: resp.Body, rec: t.rec}
+	case media == "application/json" && cl != nil && req.Method == http.MethodPost:
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if answered := t.rec.record(body); answered != nil {
+			if s := stub(answered); s != nil {
+				body = s
+			}
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = int64(len(body))
+	case media == "application/json":
+		resp.Body = bodytap.Tap(resp.Body, bodytap.WholeBody(t.rec.recordEach))
 	}
 	return resp, nil
+}
+
+// stub is what the SDK is handed instead of a recorded tools/call result:
+// the same id and an empty CallToolResult. CallToolRaw reads the recorded
+// bytes and only the SDK's error, so decoding the seller's result into
+// the SDK's maps as well would cost time and memory for nothing (that
+// decoding is most of a large result's cost). Errors pass unchanged: the
+// SDK's verdict on them is kept.
+func stub(r *rawrpc.Response) []byte {
+	if r.Result == nil {
+		return nil
+	}
+	out := make([]byte, 0, 64+len(r.ID))
+	out = append(out, `{"jsonrpc":"2.0","id":`...)
+	out = append(out, r.ID...)
+	return append(out, `,"result":{"content":[]}}`...)
 }
 
 // notSent reports a round trip that failed before the request left: the

@@ -56,22 +56,35 @@ func (r *recorder) register(cl *claim, key string) {
 	r.pending[key] = &entry{claim: cl}
 }
 
-// record keeps msg if it answers a claimed request. Messages that are not
+// record keeps msg if it answers a claimed request, and returns it parsed
+// when it is the first answer to one (nil otherwise). Messages that are not
 // responses (server requests and notifications) and responses nobody
 // claimed are ignored.
-func (r *recorder) record(msg []byte) {
-	key, ok := responseID(msg)
+func (r *recorder) record(msg []byte) *rawrpc.Response {
+	resp, err := rawrpc.Parse(msg)
+	var key string
+	var ok bool
+	if err == nil {
+		k, kerr := rawrpc.IDKey(resp.ID)
+		key, ok = k, kerr == nil
+	} else {
+		key, ok = responseID(msg)
+	}
 	if !ok {
-		return
+		return nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e := r.pending[key]
 	if e == nil || e.resp != nil || e.err != nil {
-		return // unclaimed, or a second answer: the first one stands, as in the SDK
+		return nil // unclaimed, or a second answer: the first one stands, as in the SDK
 	}
-	e.resp, e.err = rawrpc.Parse(msg)
+	e.resp, e.err = resp, err
+	return resp
 }
+
+// recordEach records msg, ignoring what it yields (a bodytap framer).
+func (r *recorder) recordEach(msg []byte) { r.record(msg) }
 
 // recordResponse keeps a response the transport already parsed.
 func (r *recorder) recordResponse(key string, resp *rawrpc.Response) {

@@ -1,0 +1,68 @@
+package mcpclient
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// The SDK gets every event as sent but the first answer to a claimed call,
+// whose data becomes the stand-in result; the recorder gets that answer's
+// bytes as sent, however the body is cut.
+func TestEventStub(t *testing.T) {
+	answer := `{"jsonrpc":"2.0","id":3,"result":{"structuredContent":{"a":1,"a":2}}}`
+	stream := "id: e1\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n" +
+		": a comment\n" +
+		"id: e2\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\r\ndata: \"result\":{\"structuredContent\":{\"a\":1,\"a\":2}}}\r\n\r\n" +
+		"id: e3\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"late\":true}}\n\n" +
+		"data: {\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}"
+	want := "id: e1\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n" +
+		": a comment\n" +
+		"id: e2\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[]}}\n\r\n" +
+		"id: e3\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"late\":true}}\n\n" +
+		"data: {\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}"
+	for _, cut := range []struct {
+		name string
+		r    func(io.Reader) io.Reader
+	}{
+		{"whole", func(r io.Reader) io.Reader { return r }},
+		{"byte by byte", iotest.OneByteReader},
+		{"halves", iotest.HalfReader},
+	} {
+		t.Run(cut.name, func(t *testing.T) {
+			rec := newRecorder()
+			cl := &claim{rec: rec}
+			rec.register(cl, "n:3")
+			e := &eventStub{body: io.NopCloser(cut.r(strings.NewReader(stream))), rec: rec}
+			got, err := io.ReadAll(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != want {
+				t.Errorf("the SDK got\n%q\nwant\n%q", got, want)
+			}
+			resp, err := rec.result(cl)
+			if err != nil || resp == nil || string(resp.Message) != strings.ReplaceAll(answer, `"id":3,"result"`, "\"id\":3,\n\"result\"") {
+				t.Errorf("recorded %v %v", resp, err)
+			}
+		})
+	}
+}
+
+// A malformed line ends go-sdk's reading of the stream: from there on the
+// bytes pass through untouched and nothing more is recorded.
+func TestEventStubMalformed(t *testing.T) {
+	stream := "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\nno colon here\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n\n"
+	rec := newRecorder()
+	cl := &claim{rec: rec}
+	rec.register(cl, "n:1")
+	rec.register(cl, "n:2")
+	got, err := io.ReadAll(&eventStub{body: io.NopCloser(strings.NewReader(stream)), rec: rec})
+	if err != nil || string(got) != stream {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if resp, _ := rec.result(cl); resp != nil {
+		t.Errorf("recorded %s from a broken stream", resp.Message)
+	}
+}
