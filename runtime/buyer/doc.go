@@ -3,16 +3,16 @@
 // the tool's typed response or interim payload, strictly decoded from the
 // seller's exact bytes.
 //
-//	session, err := mcpclient.ConnectHTTP(ctx, "https://seller.example/mcp", httpClient, nil)
+//	session, err := mcpclient.ConnectHTTP(ctx, "https://seller.example/mcp", httpClient, nil) // or a2aclient.Dial
 //	if err != nil { ... }
 //	defer session.Close()
 //	c, err := buyer.New(adcp.Spec(), session) // adcp: the package adcpgen generated
 //	if err != nil { ... }
-//	res, err := buyer.Call(ctx, c, adcp.Tools.GetProducts, &adcp.GetProductsRequest{Brief: "CTV in Q3"})
+//	res, err := buyer.Call(ctx, c, adcp.Tools.GetProducts, &adcp.GetProductsRequest{BuyingMode: "brief", Brief: new("CTV")})
 //	var ae *adcperr.Error
 //	switch {
 //	case errors.As(err, &ae): // the seller's AdCP error: ae.Action(), ae.RetryAfter, ae.Details
-//	case err != nil: // transport failure, refused payload (*PayloadError, with its JSON pointer), ...
+//	case err != nil: // unreachable seller (*TransportError), refused bytes (*PayloadError, with the JSON pointer), ...
 //	case res.Status == task.Completed: // res.Response is the *adcp.GetProductsResponse
 //	default: // submitted, working, input-required: res.TaskID, res.Submitted, ...
 //	}
