@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"net/http"
 	"slices"
 	"strings"
@@ -224,5 +226,42 @@ func TestNewRefuses(t *testing.T) {
 	}
 	if _, err := buyer.New(tinyadcp.Spec(), nil); err == nil {
 		t.Error("nil transport")
+	}
+}
+
+// A spec read from a manifest alone (no generated constructors), as a
+// command-line client has: Invoke still adds the idempotency key, detects
+// statuses and checks the payload strictly.
+func TestInvokeWithManifestSpec(t *testing.T) {
+	m, err := registry.LoadManifest(os.DirFS(filepath.Join("..", "..", "internal", "buyertest", "testdata", "schemas")), "buyertest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ts []registry.Tool
+	for _, mt := range m.Tools {
+		ts = append(ts, registry.Tool{Name: mt.Name, Mutating: mt.Mutating, IdempotencyRequired: mt.IdempotencyRequired,
+			RequestSchema: mt.RequestSchema, ResponseSchema: mt.ResponseSchema})
+	}
+	spec := registry.NewSpec(registry.SpecConfig{Version: m.Version, Tools: ts, Codes: m.CodeTable()})
+	r := newRig(t, mcpJSON, scripted(map[string][]answer{"create_thing": {
+		{state: task.Submitted, payload: `{"status":"submitted","task_id":"t-1","extra":{"a":1,"a":2}}`},
+		{payload: `{"thing":{"thing_id":"t-1","name":"n"}}`},
+	}}))
+	c, err := buyer.New(spec, r.client.Transport())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Invoke(t.Context(), "create_thing", json.RawMessage(`{"name":"n"}`))
+	if !strings.Contains(err.Error(), "/extra/a") {
+		t.Errorf("duplicate key in the payload: %v", err)
+	}
+	out, err := c.Invoke(t.Context(), "create_thing", json.RawMessage(`{"name":"n"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := r.calls()
+	if out.Status != task.Completed || len(calls) != 2 || argMember(t, calls[0].Args, "idempotency_key") == "" ||
+		argMember(t, calls[0].Args, "idempotency_key") == argMember(t, calls[1].Args, "idempotency_key") {
+		t.Errorf("%+v; calls %+v", out, calls)
 	}
 }

@@ -56,7 +56,10 @@
 // Wait (and WaitForCompletion) follow a submitted or working task by
 // polling the version's status tool: get_task_status (3.1 and later, asking
 // include_result) or, before it, the tasks/get tool (core/tasks-get-*.json,
-// asking include_history; its last response entry is the result). The
+// no tool of the 3.0 manifest, found through the Spec's NewBySchema; asking
+// include_history, whose last response entry is the result). 2.5.3 has the
+// same schemas (its derived tool table calls the tool tasks_get; the client
+// calls it tasks/get, as sellers serve it; WithStatusTool says otherwise). The
 // interval starts at one second and doubles up to thirty (WithPolling), a
 // seller's hint replaces it within those bounds, and the caller's context
 // ends the wait.
