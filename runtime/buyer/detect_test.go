@@ -46,7 +46,7 @@ func TestDetectEnvelopes(t *testing.T) {
 			env:    `{"jsonrpc":"2.0","id":1,"result":{"id":"a","status":{"state":"completed"},"artifacts":[{"metadata":{"adcp_task_id":"adcp-6"},"parts":[{"kind":"data","data":{"status":"submitted"}}]}]}}`,
 			status: task.Submitted, taskID: "adcp-6", data: `{"status":"submitted"}`, remote: "a"},
 		{name: "cancelled spelling", p: A2A,
-			env:    `{"jsonrpc":"2.0","id":1,"result":{"id":"a","status":{"state":"cancelled"}}}`,
+			env:     `{"jsonrpc":"2.0","id":1,"result":{"id":"a","status":{"state":"cancelled"}}}`,
 			wantErr: ErrNoResult},
 		{name: "unknown state", p: A2A,
 			env:     `{"jsonrpc":"2.0","id":1,"result":{"id":"a","status":{"state":"paused"}}}`,
