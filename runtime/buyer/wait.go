@@ -19,6 +19,10 @@ type TaskRef struct {
 	TaskID string
 	// ContextID is the conversation's context id, "" when unknown.
 	ContextID string
+	// TransportTaskID is the transport's own id of the task that answered
+	// (the A2A task's id), "" when unknown: what a poller using the
+	// transport's task methods (A2A tasks/get) asks for.
+	TransportTaskID string
 }
 
 // TaskPoller reads the current state of a task for Wait: an Outcome of
@@ -57,7 +61,7 @@ func (c *Client) await(ctx context.Context, first *Outcome, s callSettings) (*Ou
 		return nil, &TaskError{Tool: first.Tool, Status: first.Status, Message: first.Message,
 			Err: errors.New("the seller gave no task_id to poll")}
 	}
-	ref := TaskRef{Tool: first.Tool, TaskID: first.TaskID, ContextID: first.ContextID}
+	ref := TaskRef{Tool: first.Tool, TaskID: first.TaskID, ContextID: first.ContextID, TransportTaskID: first.remoteTaskID}
 	interval, hint := c.poll.Interval, first.PollAfter
 	status := first.Status
 	for polls := 0; ; polls++ {
