@@ -82,7 +82,11 @@ type TransportError struct {
 	// written before the failure), so a retry of a call without an
 	// idempotency key could run it twice.
 	Sent bool
-	Err  error
+	// Closed reports that the session or connection is closed for good
+	// (the caller closed it, or the SDK gave it up): no retry on it can
+	// succeed.
+	Closed bool
+	Err    error
 }
 
 func (e *TransportError) Error() string {
@@ -95,9 +99,13 @@ func (e *TransportError) Error() string {
 func (e *TransportError) Unwrap() error { return e.Err }
 
 // Transient reports a failure worth another attempt: no HTTP status (the
-// connection failed or broke), or 408, 425, 429, 500, 502, 503 or 504.
-// Whether a retry is safe is another matter (see Sent).
+// connection failed or broke), or 408, 425, 429, 500, 502, 503 or 504, on a
+// session that is not closed. Whether a retry is safe is another matter
+// (see Sent).
 func (e *TransportError) Transient() bool {
+	if e.Closed {
+		return false
+	}
 	switch e.StatusCode {
 	case 0, 408, 425, 429, 500, 502, 503, 504:
 		return true

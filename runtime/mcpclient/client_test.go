@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/internal/testseller"
+	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 	"github.com/adcpgen/adcpgen/runtime/rawrpc"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -290,5 +291,17 @@ func TestEnvelopeDuplicateRejected(t *testing.T) {
 		if !errors.Is(err, rawrpc.ErrMalformed) || !strings.Contains(err.Error(), `at /result: duplicate member "result"`) {
 			t.Errorf("JSONResponse=%v: %v, want a duplicate /result", opts.JSONResponse, err)
 		}
+	}
+}
+
+// A closed session fails its calls at once with a TransportError that says
+// retrying cannot help.
+func TestTransportOnClosedSession(t *testing.T) {
+	c, _, _ := connect(t, map[string]testseller.MCPReply{"x": {StructuredContent: json.RawMessage(`{}`)}}, testseller.MCPOptions{})
+	c.Close()
+	_, err := c.CallTool(t.Context(), buyer.ToolCall{Tool: "x", Args: json.RawMessage(`{}`)})
+	var te *buyer.TransportError
+	if !errors.As(err, &te) || !te.Closed || te.Transient() || te.Sent {
+		t.Fatalf("got %#v", err)
 	}
 }

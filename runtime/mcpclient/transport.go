@@ -7,6 +7,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/rawrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A Session is a buyer.Transport: the typed client (runtime/buyer) calls
@@ -31,7 +32,8 @@ func (c *Session) CallTool(ctx context.Context, call buyer.ToolCall) (*buyer.Exc
 		if ctx.Err() != nil || errors.Is(err, rawrpc.ErrMalformed) {
 			return nil, err
 		}
-		return nil, &buyer.TransportError{Op: fmt.Sprintf("tools/call %q", call.Tool), StatusCode: d.status, Sent: d.sent, Err: err}
+		return nil, &buyer.TransportError{Op: fmt.Sprintf("tools/call %q", call.Tool), StatusCode: d.status, Sent: d.sent,
+			Closed: errors.Is(err, mcp.ErrConnectionClosed), Err: err}
 	}
 	return &buyer.Exchange{Protocol: buyer.MCP, Envelope: resp.Message, Exact: resp.Exact}, nil
 }
