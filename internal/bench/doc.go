@@ -4,7 +4,10 @@
 // json.Valid, encoding/json into the same 3.0.26 structs without their
 // methods, wire.Unmarshal into the generated 3.0.26 types (strict and
 // exact), go-jsonschema's generated decoder, and validation with a compiled
-// runtime/validate schema.
+// runtime/validate schema; and one get_products call against go-sdk's MCP
+// server on loopback, typed and strict (runtime/buyer) beside go-sdk's
+// CallTool decoding into maps (BenchmarkCall, and BenchmarkCallClientSide
+// for the client's own share).
 //
 // This directory is a module of its own (replacing adcpgen with ../..), so
 // go-jsonschema and its dependencies never enter adcpgen's go.mod, nor the
