@@ -26,7 +26,7 @@ import (
 //
 // Errors: an AdCP error the seller sent is an *adcperr.Error (errors.As;
 // its Action says what to do); seller bytes the strict decoders refuse are
-// a *PayloadError wrapping the *wire.DecodeError with its JSON pointer; a
+// a *SellerDataError wrapping the *wire.DecodeError with its JSON pointer; a
 // task that ended without a result is a *TaskError; a failure to reach
 // the seller wraps a *TransportError; a descriptor of another spec version
 // wraps ErrVersion.
@@ -77,7 +77,7 @@ func Wait[Q, R, S, W, I any, PR interface {
 	if err := c.checkVersion(tool.Name(), tool.Version()); err != nil {
 		return nil, err
 	}
-	out, err := c.await(ctx, &Outcome{Tool: tool.Name(), TaskID: taskID, Status: task.Submitted}, c.settings(opts))
+	out, err := c.await(ctx, &Reply{Tool: tool.Name(), TaskID: taskID, Status: task.Submitted}, c.settings(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -91,12 +91,12 @@ func (c *Client) checkVersion(tool, version string) error {
 	return nil
 }
 
-// decodeResult decodes an outcome's payload into the type its status
+// decodeResult decodes a reply's payload into the type its status
 // calls for.
 func decodeResult[R, S, W, I any, PR interface {
 	*R
 	wire.Decodable
-}](out *Outcome) (*task.Result[R, S, W, I], error) {
+}](out *Reply) (*task.Result[R, S, W, I], error) {
 	res := &task.Result[R, S, W, I]{Status: out.Status, TaskID: out.TaskID, ContextID: out.ContextID, Message: out.Message}
 	var err error
 	switch out.Status {
@@ -114,7 +114,7 @@ func decodeResult[R, S, W, I any, PR interface {
 		}
 		r := new(R)
 		if err := wire.Unmarshal(out.Data, PR(r)); err != nil {
-			return nil, &PayloadError{Tool: out.Tool, Source: out.DataPath, Type: fmt.Sprintf("%T", r), Err: err}
+			return nil, &SellerDataError{Tool: out.Tool, Source: out.DataPath, Type: fmt.Sprintf("%T", r), Err: err}
 		}
 		res.Response = r
 	}
@@ -126,7 +126,7 @@ func decodeResult[R, S, W, I any, PR interface {
 
 // decodeInterim decodes an interim payload into T, or, when T is
 // task.None (the spec gives no payload for the status), only checks it.
-func decodeInterim[T any](out *Outcome) (*T, error) {
+func decodeInterim[T any](out *Reply) (*T, error) {
 	if out.Data == nil {
 		return nil, nil
 	}
@@ -136,18 +136,18 @@ func decodeInterim[T any](out *Outcome) (*T, error) {
 		return nil, checkData(out)
 	}
 	if err := wire.Unmarshal(out.Data, d); err != nil {
-		return nil, &PayloadError{Tool: out.Tool, Source: out.DataPath, Type: fmt.Sprintf("%T", v), Err: err}
+		return nil, &SellerDataError{Tool: out.Tool, Source: out.DataPath, Type: fmt.Sprintf("%T", v), Err: err}
 	}
 	return v, nil
 }
 
 // checkData checks a payload no type decodes.
-func checkData(out *Outcome) error {
+func checkData(out *Reply) error {
 	if out.Data == nil {
 		return nil
 	}
 	if err := wire.Valid(out.Data); err != nil {
-		return &PayloadError{Tool: out.Tool, Source: out.DataPath, Err: err}
+		return &SellerDataError{Tool: out.Tool, Source: out.DataPath, Err: err}
 	}
 	return nil
 }

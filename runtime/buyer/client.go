@@ -64,7 +64,7 @@ func WithExtractor(x *extract.Extractor) ClientOption { return func(c *Client) {
 
 // Polling bounds how often Wait asks for a task's state: the first wait is
 // Interval, each later one doubles up to MaxInterval. A seller's hint (see
-// Outcome.PollAfter) replaces the computed wait, clamped to [Interval,
+// Reply.PollAfter) replaces the computed wait, clamped to [Interval,
 // MaxInterval]. Zero values mean 1 s and 30 s.
 type Polling struct {
 	Interval    time.Duration

@@ -147,7 +147,7 @@ func TestA2ACompletedTaskWithAsyncPayload(t *testing.T) {
 		metadata: map[string]any{"adcp_task_id": "adcp-42"},
 	}}}))
 	res, err := buyer.Call(t.Context(), r.client, tinyadcp.Tools.CreateThing, &tinyadcp.CreateThingRequest{Name: "x"})
-	var pe *buyer.PayloadError
+	var pe *buyer.SellerDataError
 	// The submitted payload lacks its required task_id: refused, with the
 	// status detected (not "missing thing").
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "CreateThingSubmitted") {

@@ -50,7 +50,7 @@ func (v *Conversation) state() (contextID, inputTask string) {
 }
 
 // observe records what an answer says about the conversation.
-func (v *Conversation) observe(o *Outcome) {
+func (v *Conversation) observe(o *Reply) {
 	if v == nil || o == nil {
 		return
 	}

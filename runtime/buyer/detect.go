@@ -27,8 +27,8 @@ import (
 var payloadKeys = []string{"status", "task_id", "context_id", "message"}
 
 // detect reads a tool call's answer.
-func (c *Client) detect(tool string, ex *Exchange) (*Outcome, error) {
-	out := &Outcome{Tool: tool, Exchange: ex}
+func (c *Client) detect(tool string, ex *Exchange) (*Reply, error) {
+	out := &Reply{Tool: tool, Exchange: ex}
 	var err error
 	switch ex.Protocol {
 	case MCP:
@@ -44,7 +44,7 @@ func (c *Client) detect(tool string, ex *Exchange) (*Outcome, error) {
 	return out, nil
 }
 
-func (c *Client) detectMCP(out *Outcome) error {
+func (c *Client) detectMCP(out *Reply) error {
 	r := c.x.MCP(out.Exchange.Envelope)
 	if err := c.failure(out.Tool, out.Exchange, r); err != nil {
 		return err
@@ -62,12 +62,12 @@ func (c *Client) detectMCP(out *Outcome) error {
 	return nil
 }
 
-func (c *Client) detectA2A(out *Outcome) error {
+func (c *Client) detectA2A(out *Reply) error {
 	env := out.Exchange.Envelope
 	// Everything of an A2A answer is read from the seller's bytes (context
 	// id, metadata, every part), so all of it is checked strictly.
 	if err := wire.Valid(env); err != nil {
-		return &PayloadError{Tool: out.Tool, Source: "envelope", Err: err}
+		return &SellerDataError{Tool: out.Tool, Source: "envelope", Err: err}
 	}
 	r := c.x.A2A(env)
 	t := a2aTaskOf(env)
@@ -149,7 +149,7 @@ func a2aStatus(state string) task.Status {
 func (c *Client) failure(tool string, ex *Exchange, r *extract.Result) error {
 	if r.Error != nil {
 		if err := wire.Valid(r.Error.Raw); err != nil {
-			return &PayloadError{Tool: tool, Source: r.Error.Path, Err: err}
+			return &SellerDataError{Tool: tool, Source: r.Error.Path, Err: err}
 		}
 		return r.Error
 	}

@@ -12,7 +12,7 @@
 //	var ae *adcperr.Error
 //	switch {
 //	case errors.As(err, &ae): // the seller's AdCP error: ae.Action(), ae.RetryAfter, ae.Details
-//	case err != nil: // unreachable seller (*TransportError), refused bytes (*PayloadError, with the JSON pointer), ...
+//	case err != nil: // unreachable seller (*TransportError), refused bytes (*SellerDataError, with the JSON pointer), ...
 //	case res.Status == task.Completed: // res.Response is the *adcp.GetProductsResponse
 //	default: // submitted, working, input-required: res.TaskID, res.Submitted, ...
 //	}
@@ -80,7 +80,7 @@
 // # Without generated types
 //
 // Invoke and WaitTask are the untyped core: a tool by name, the request as
-// JSON, the Outcome with the status and the payload bytes after the same
+// JSON, the Reply with the status and the payload bytes after the same
 // strict checks, for a client that has a Spec but prints JSON.
 //
 // The package depends on neither SDK nor net/http: a Transport brings the

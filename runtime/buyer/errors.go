@@ -54,10 +54,10 @@ func (e *TaskError) Error() string {
 
 func (e *TaskError) Unwrap() error { return e.Err }
 
-// PayloadError reports seller bytes the strict checks refused: a duplicate
+// SellerDataError reports seller bytes the strict checks refused: a duplicate
 // or prototype key, invalid UTF-8, a wrong type, a missing required field.
 // Err is the *wire.DecodeError, whose Pointer is relative to Source.
-type PayloadError struct {
+type SellerDataError struct {
 	Tool string
 	// Source says where the bytes were: "result.structuredContent",
 	// "result.content[0].text", "result.artifacts[0].parts[1].data", or
@@ -68,7 +68,7 @@ type PayloadError struct {
 	Err  error
 }
 
-func (e *PayloadError) Error() string {
+func (e *SellerDataError) Error() string {
 	var b strings.Builder
 	b.WriteString("buyer: ")
 	b.WriteString(e.Tool)
@@ -83,4 +83,4 @@ func (e *PayloadError) Error() string {
 	return b.String()
 }
 
-func (e *PayloadError) Unwrap() error { return e.Err }
+func (e *SellerDataError) Unwrap() error { return e.Err }

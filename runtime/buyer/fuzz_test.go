@@ -58,7 +58,7 @@ func FuzzDetect(f *testing.F) {
 		out, err := c.Invoke(context.Background(), "tool", nil)
 		if err != nil {
 			if out != nil {
-				t.Fatal("an outcome with an error")
+				t.Fatal("a reply with an error")
 			}
 			return
 		}

@@ -23,7 +23,7 @@ import (
 // type for it (the response, or the interim payload of the status), decoded
 // strictly into it. With WaitForCompletion, a submitted or working answer
 // is followed to its end.
-func (c *Client) Invoke(ctx context.Context, tool string, args json.RawMessage, opts ...CallOption) (*Outcome, error) {
+func (c *Client) Invoke(ctx context.Context, tool string, args json.RawMessage, opts ...CallOption) (*Reply, error) {
 	s := c.settings(opts)
 	if args == nil {
 		args = json.RawMessage(`{}`)
@@ -50,9 +50,9 @@ func (c *Client) Invoke(ctx context.Context, tool string, args json.RawMessage, 
 	return out, nil
 }
 
-// checkPayload checks an outcome's data strictly, decoding it into the
+// checkPayload checks a reply's data strictly, decoding it into the
 // spec's type for the status when there is one.
-func (c *Client) checkPayload(out *Outcome) error {
+func (c *Client) checkPayload(out *Reply) error {
 	if out.Data == nil {
 		return nil
 	}
@@ -77,7 +77,7 @@ func (c *Client) checkPayload(out *Outcome) error {
 		err = wire.Valid(out.Data)
 	}
 	if err != nil {
-		pe := &PayloadError{Tool: out.Tool, Source: out.DataPath, Err: err}
+		pe := &SellerDataError{Tool: out.Tool, Source: out.DataPath, Err: err}
 		if v != nil {
 			pe.Type = fmt.Sprintf("%T", v)
 		}
@@ -88,7 +88,7 @@ func (c *Client) checkPayload(out *Outcome) error {
 
 // call sends one tool call, with the client's idempotency, conversation
 // and retry rules, and reads the answer's status. args must be valid JSON.
-func (c *Client) call(ctx context.Context, tool string, args []byte, s callSettings) (*Outcome, error) {
+func (c *Client) call(ctx context.Context, tool string, args []byte, s callSettings) (*Reply, error) {
 	info, known := c.spec.Tool(tool)
 	args, key, err := c.prepare(tool, info, args, s)
 	if err != nil {
@@ -117,7 +117,7 @@ func (c *Client) call(ctx context.Context, tool string, args []byte, s callSetti
 	// A mutating call is retried only with an idempotency key: without one,
 	// a second attempt could run the operation twice.
 	safe := key != "" || (known && !info.Mutating)
-	out, err := c.attempts(ctx, tool, tc, s, safe, func(ex *Exchange) (*Outcome, error) { return c.detect(tool, ex) })
+	out, err := c.attempts(ctx, tool, tc, s, safe, func(ex *Exchange) (*Reply, error) { return c.detect(tool, ex) })
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func (c *Client) prepare(tool string, info registry.Tool, args []byte, s callSet
 
 // attempts runs the call under the retry policy: transient AdCP errors
 // and transport failures are retried when safe allows.
-func (c *Client) attempts(ctx context.Context, tool string, tc ToolCall, s callSettings, safe bool, read func(*Exchange) (*Outcome, error)) (*Outcome, error) {
+func (c *Client) attempts(ctx context.Context, tool string, tc ToolCall, s callSettings, safe bool, read func(*Exchange) (*Reply, error)) (*Reply, error) {
 	policy := c.retry
 	if s.retry != nil {
 		policy = *s.retry
@@ -165,7 +165,7 @@ func (c *Client) attempts(ctx context.Context, tool string, tc ToolCall, s callS
 		}
 		return wait, ok
 	}
-	var out *Outcome
+	var out *Reply
 	n := 0
 	err := policy.Do(ctx, func(ctx context.Context, attempt int) error {
 		n = attempt
@@ -184,7 +184,7 @@ func (c *Client) attempts(ctx context.Context, tool string, tc ToolCall, s callS
 		return nil
 	})
 	if err != nil {
-		var pe *PayloadError
+		var pe *SellerDataError
 		var te *TaskError
 		if errors.As(err, &pe) || errors.As(err, &te) {
 			return nil, err // already say the tool

@@ -38,10 +38,10 @@ func TestHostilePayloads(t *testing.T) {
 			t.Run(tc.name+"/"+string(f), func(t *testing.T) {
 				r := newRig(t, f, scripted(map[string][]answer{"get_things": {tc.a}}))
 				res, err := buyer.Call(t.Context(), r.client, tinyadcp.Tools.GetThings, &tinyadcp.GetThingsRequest{})
-				var pe *buyer.PayloadError
+				var pe *buyer.SellerDataError
 				var de *wire.DecodeError
 				if !errors.As(err, &pe) || !errors.As(err, &de) {
-					t.Fatalf("want a PayloadError with a DecodeError, got %v (%+v)", err, res)
+					t.Fatalf("want a SellerDataError with a DecodeError, got %v (%+v)", err, res)
 				}
 				if de.Kind != tc.kind || !strings.HasSuffix(de.Pointer, tc.pointer) {
 					t.Errorf("kind %s pointer %q, want %s ...%s (%v)", de.Kind, de.Pointer, tc.kind, tc.pointer, err)

@@ -25,7 +25,7 @@ type TaskRef struct {
 	TransportTaskID string
 }
 
-// TaskPoller reads the current state of a task for Wait: an Outcome of
+// TaskPoller reads the current state of a task for Wait: a Reply of
 // ref.Tool whose Data, once the task completed, is the tool's response.
 //
 // The default polls the spec's status tool through the Transport
@@ -35,15 +35,15 @@ type TaskRef struct {
 // where MCP Tasks (the tasks/get and tasks/result protocol methods) will
 // plug in once the Go SDK supports them (v1.8 does not).
 type TaskPoller interface {
-	PollTask(ctx context.Context, c *Client, ref TaskRef) (*Outcome, error)
+	PollTask(ctx context.Context, c *Client, ref TaskRef) (*Reply, error)
 }
 
 // WaitTask polls tool's task taskID until it completes, fails, is
 // canceled or rejected, or asks for input (input-required,
 // auth-required), and returns that state: see Wait. Its Data is checked as
 // Invoke checks it.
-func (c *Client) WaitTask(ctx context.Context, tool, taskID string, opts ...CallOption) (*Outcome, error) {
-	out, err := c.await(ctx, &Outcome{Tool: tool, TaskID: taskID, Status: task.Submitted}, c.settings(opts))
+func (c *Client) WaitTask(ctx context.Context, tool, taskID string, opts ...CallOption) (*Reply, error) {
+	out, err := c.await(ctx, &Reply{Tool: tool, TaskID: taskID, Status: task.Submitted}, c.settings(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func (c *Client) WaitTask(ctx context.Context, tool, taskID string, opts ...Call
 // await polls until the task leaves submitted and working. The first wait
 // is the polling interval (or the seller's hint); each later one doubles,
 // within the client's bounds; ctx bounds it all.
-func (c *Client) await(ctx context.Context, first *Outcome, s callSettings) (*Outcome, error) {
+func (c *Client) await(ctx context.Context, first *Reply, s callSettings) (*Reply, error) {
 	if first.TaskID == "" {
 		return nil, &TaskError{Tool: first.Tool, Status: first.Status, Message: first.Message,
 			Err: errors.New("the seller gave no task_id to poll")}
@@ -99,13 +99,13 @@ func (c *Client) await(ctx context.Context, first *Outcome, s callSettings) (*Ou
 // statusToolPoller polls the spec's status tool.
 type statusToolPoller struct{}
 
-func (statusToolPoller) PollTask(ctx context.Context, c *Client, ref TaskRef) (*Outcome, error) {
+func (statusToolPoller) PollTask(ctx context.Context, c *Client, ref TaskRef) (*Reply, error) {
 	name, args := c.statusCall(ref.TaskID)
 	tc := ToolCall{Tool: name, Args: args}
 	if c.transport.Protocol() == A2A {
 		tc.ContextID = ref.ContextID
 	}
-	return c.attempts(ctx, name, tc, c.settings(nil), true, func(ex *Exchange) (*Outcome, error) {
+	return c.attempts(ctx, name, tc, c.settings(nil), true, func(ex *Exchange) (*Reply, error) {
 		return c.readStatus(ref, name, ex)
 	})
 }
@@ -148,12 +148,12 @@ func (c *Client) statusResponse(name string) wire.Value {
 var statusKeys = []string{"status", "task_id", "context_id", "message", "result", "error", "history"}
 
 // readStatus reads a status tool's answer about ref's task.
-func (c *Client) readStatus(ref TaskRef, statusTool string, ex *Exchange) (*Outcome, error) {
+func (c *Client) readStatus(ref TaskRef, statusTool string, ex *Exchange) (*Reply, error) {
 	var r *extract.Result
 	switch ex.Protocol {
 	case A2A:
 		if err := wire.Valid(ex.Envelope); err != nil {
-			return nil, &PayloadError{Tool: statusTool, Source: "envelope", Err: err}
+			return nil, &SellerDataError{Tool: statusTool, Source: "envelope", Err: err}
 		}
 		r = c.x.A2A(ex.Envelope)
 	default:
@@ -164,14 +164,14 @@ func (c *Client) readStatus(ref TaskRef, statusTool string, ex *Exchange) (*Outc
 	}
 	if v := c.statusResponse(statusTool); v != nil {
 		if err := wire.Unmarshal(r.Data, v); err != nil {
-			return nil, &PayloadError{Tool: statusTool, Source: r.DataPath, Type: fmt.Sprintf("%T", v), Err: err}
+			return nil, &SellerDataError{Tool: statusTool, Source: r.DataPath, Type: fmt.Sprintf("%T", v), Err: err}
 		}
 	} else if err := wire.Valid(r.Data); err != nil {
-		return nil, &PayloadError{Tool: statusTool, Source: r.DataPath, Err: err}
+		return nil, &SellerDataError{Tool: statusTool, Source: r.DataPath, Err: err}
 	}
 	var f [7]wire.Lenient
 	wire.Lenient(r.Data).Fields(statusKeys, f[:])
-	out := &Outcome{Tool: ref.Tool, TaskID: ref.TaskID, ContextID: ref.ContextID, Exchange: ex}
+	out := &Reply{Tool: ref.Tool, TaskID: ref.TaskID, ContextID: ref.ContextID, Exchange: ex}
 	s, _ := f[0].AsString()
 	out.Status = task.Status(s)
 	if id, ok := f[1].AsString(); ok && id != "" {

@@ -7,11 +7,11 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/task"
 )
 
-// Outcome is what one call came to before typed decoding: the task's
+// Reply is what one call came to before typed decoding: the task's
 // status, handles and the seller's payload bytes. Call and Wait turn it into
 // a typed task.Result; Invoke returns it as is, for callers without
 // generated types (a command-line client printing JSON).
-type Outcome struct {
+type Reply struct {
 	// Tool is the tool called.
 	Tool string
 	// Status is the task status: the payload's status on MCP (completed
