@@ -14,6 +14,8 @@ type callSettings struct {
 	// checkRequest: the request is JSON from the caller (Invoke), decoded
 	// strictly into the spec's request type before it is sent.
 	checkRequest bool
+	// progress sees each interim state while a task is awaited.
+	progress func(*Reply)
 }
 
 func (c *Client) settings(opts []CallOption) callSettings {
@@ -49,3 +51,11 @@ func InConversation(conv *Conversation) CallOption { return func(s *callSettings
 // wait for the task's final result by polling (see Wait); the call returns
 // when the task completes, fails or asks for input, or when ctx ends.
 func WaitForCompletion() CallOption { return func(s *callSettings) { s.wait = true } }
+
+// OnProgress has f called with each interim state of a task the call
+// waits for (WaitForCompletion, Wait, WaitTask): the call's own submitted
+// or working answer, then every poll that finds the task still submitted
+// or working, before the next wait. It runs on the calling goroutine, for
+// a caller that reports progress (adcpgen call --wait prints it on
+// stderr).
+func OnProgress(f func(*Reply)) CallOption { return func(s *callSettings) { s.progress = f } }

@@ -61,6 +61,9 @@ func (c *Client) await(ctx context.Context, first *Reply, s callSettings) (*Repl
 		return nil, &TaskError{Tool: first.Tool, Status: first.Status, Message: first.Message,
 			Err: errors.New("the seller gave no task_id to poll")}
 	}
+	if s.progress != nil && first.Exchange != nil {
+		s.progress(first) // the call's own answer (Wait and WaitTask start from none)
+	}
 	ref := TaskRef{Tool: first.Tool, TaskID: first.TaskID, ContextID: first.ContextID, TransportTaskID: first.remoteTaskID}
 	interval, hint := c.poll.Interval, first.PollAfter
 	status := first.Status
@@ -85,6 +88,9 @@ func (c *Client) await(ctx context.Context, first *Reply, s callSettings) (*Repl
 		}
 		s.conv.observe(out)
 		if out.Status == task.Submitted || out.Status == task.Working {
+			if s.progress != nil {
+				s.progress(out)
+			}
 			status, hint = out.Status, out.PollAfter
 			interval = min(interval*2, c.poll.MaxInterval)
 			continue
