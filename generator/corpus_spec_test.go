@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -106,6 +107,31 @@ func loadManifest(t *testing.T, tree *spec.Tree) *registry.Manifest {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// withSchemaKeyRequirement returns m with every tool whose request schema
+// lists idempotency_key in its required members marked as requiring one,
+// as the generated Spec marks it (manifests before 3.2 do not say).
+func withSchemaKeyRequirement(t *testing.T, tree *spec.Tree, m *registry.Manifest) *registry.Manifest {
+	t.Helper()
+	out := *m
+	out.Tools = slices.Clone(m.Tools)
+	for i, tool := range out.Tools {
+		data, err := fs.ReadFile(tree.FS, tool.RequestSchema)
+		if err != nil {
+			t.Fatalf("%s: %v", tool.Name, err)
+		}
+		var schema struct {
+			Required []string `json:"required"`
+		}
+		if err := json.Unmarshal(data, &schema); err != nil {
+			t.Fatalf("%s: %v", tool.RequestSchema, err)
+		}
+		if slices.Contains(schema.Required, "idempotency_key") {
+			out.Tools[i].IdempotencyRequired = true
+		}
+	}
+	return &out
 }
 
 // writeSpecDump writes the specdump program for the packages in pkgs

@@ -53,7 +53,7 @@ func TestCorpus(t *testing.T) {
 		tree := openCorpus(t, v.Source)
 		pkg := "v" + strings.NewReplacer(".", "_", "-", "_").Replace(v.Version)
 		if m := loadManifest(t, tree); m != nil {
-			manifests[pkg] = m
+			manifests[pkg] = withSchemaKeyRequirement(t, tree, m)
 			withManifest = append(withManifest, pkg)
 		}
 		start := time.Now()

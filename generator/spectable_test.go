@@ -101,6 +101,9 @@ func TestSpecTableDerived(t *testing.T) {
 	if a, ok := tool.AsyncFor("submitted"); !ok || a.Schema != "media-buy/create-media-buy-async-response-submitted.json" {
 		t.Errorf("create_media_buy submitted: %+v %v", a, ok)
 	}
+	if !tool.IdempotencyRequired {
+		t.Error("create_media_buy: its request schema requires idempotency_key, the table does not")
+	}
 	if r, ok := s.Recovery("RATE_LIMITED"); !ok || r != registry.Transient {
 		t.Errorf("RATE_LIMITED: %q %v", r, ok)
 	}
@@ -112,5 +115,22 @@ func TestSpecTableDerived(t *testing.T) {
 func TestSpecTableNilTree(t *testing.T) {
 	if _, _, err := SpecTable(nil); err == nil {
 		t.Error("no error for a nil tree")
+	}
+}
+
+// Manifests before 3.2 say nothing of idempotency_requirement; a tool
+// whose request schema requires idempotency_key requires one all the same.
+func TestSpecTableKeyRequiredBySchema(t *testing.T) {
+	for _, source := range []string{"protocol/3.0.26.tgz", "schemas/3.1.19", "schemas/3.2.0-beta.3"} {
+		s, _, err := SpecTable(openCorpus(t, source))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range map[string]bool{"create_media_buy": true, "update_media_buy": true, "sync_creatives": true, "get_products": false} {
+			tool, ok := s.Tool(name)
+			if !ok || tool.IdempotencyRequired != want {
+				t.Errorf("%s: %s: IdempotencyRequired %v (found %v), want %v", source, name, tool.IdempotencyRequired, ok, want)
+			}
+		}
 	}
 }

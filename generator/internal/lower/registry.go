@@ -102,6 +102,7 @@ func fromManifest(m *registry.Manifest, r *ir.Registry, typeOf func(string) *ir.
 		if tool.Request == nil || tool.Response == nil {
 			continue
 		}
+		tool.IdempotencyRequired = tool.IdempotencyRequired || keyRequired(tool.Request)
 		for _, a := range mt.AsyncSchemas {
 			if t := typeOf(a); t != nil {
 				tool.Async = append(tool.Async, &ir.AsyncResponse{Status: asyncStatus(a), Schema: a, Type: t})
@@ -114,6 +115,23 @@ func fromManifest(m *registry.Manifest, r *ir.Registry, typeOf func(string) *ir.
 			r.WebhookResults = append(r.WebhookResults, &ir.WebhookResult{TaskType: res.TaskType, Schema: res.Schema, Type: t})
 		}
 	}
+}
+
+// keyRequired reports a request type that requires an idempotency_key.
+// Manifests before 3.2 have no idempotency_requirement (3.0.26, 3.1.19) and
+// older trees no manifest, yet their mutating tools' request schemas
+// require the key: a request without one is invalid whatever the manifest
+// says, so the tool requires one.
+func keyRequired(req *ir.Type) bool {
+	if req == nil || req.Kind != ir.KindStruct {
+		return false
+	}
+	for _, f := range req.Fields {
+		if f.JSONName == "idempotency_key" && f.Required {
+			return true
+		}
+	}
+	return false
 }
 
 // asyncStatus reads the status from "<tool>-async-response-<status>.json".
@@ -140,7 +158,7 @@ func deriveTools(set *load.Set, r *ir.Registry, typeOf func(string) *ir.Type) {
 		}
 		name := strings.ReplaceAll(path.Base(stem), "-", "_")
 		tool := &ir.Tool{Name: name, Protocol: path.Dir(d.Path), Request: req, Response: resp,
-			RequestSchema: d.Path, ResponseSchema: stem + "-response.json"}
+			RequestSchema: d.Path, ResponseSchema: stem + "-response.json", IdempotencyRequired: keyRequired(req)}
 		if prev := byName[name]; prev != nil {
 			// Later manifests list the media-buy copy of a tool defined twice.
 			keep, drop := prev, tool
