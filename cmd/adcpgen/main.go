@@ -1,6 +1,7 @@
 // Command adcpgen generates Go bindings from AdCP JSON Schemas, validates
 // payloads against a spec version, extracts AdCP data from transport
-// envelopes, fetches spec releases and compares versions.
+// envelopes, fetches spec releases, compares versions and calls a live
+// agent's tools.
 package main
 
 import (
@@ -38,6 +39,7 @@ var commands = map[string]command{
 	"extract":  {"extract AdCP data and errors from MCP, A2A, JSON-RPC and webhook envelopes", runExtract},
 	"fetch":    {"download a protocol bundle, verify it and cache it", runFetch},
 	"diff":     {"compare the Go API two spec versions generate", runDiff},
+	"call":     {"call one tool of a live agent over MCP or A2A and print its answer", runCall},
 }
 
 func main() {
