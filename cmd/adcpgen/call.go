@@ -104,7 +104,7 @@ type callFlags struct {
 func runCall(e *env, args []string) int {
 	fs := newFlagSet("call", callSynopsis, callDescription)
 	var f callFlags
-	fs.StringVar(&f.agent, "agent", "", "the agent's URL: the MCP endpoint, or for A2A where its agent card is served (required)")
+	fs.StringVar(&f.agent, "agent", "", "the agent's `URL`: the MCP endpoint, or for A2A where its agent card is served (required)")
 	fs.StringVar(&f.transport, "transport", "mcp", "mcp (streamable HTTP) or a2a (JSON-RPC)")
 	f.src.register(fs, e, "spec `VERSION` the call speaks: a version, a schema directory or a .tgz bundle (required; also $ADCP_SPEC)")
 	fs.StringVar(&f.tool, "tool", "", "tool (A2A: skill) `NAME`, e.g. get_products (required)")
