@@ -157,13 +157,14 @@ func (c *Client) failure(tool string, ex *Exchange, r *extract.Result) error {
 	if err == nil {
 		return nil
 	}
+	// The call's retry loop names the tool (see attempts).
 	if r.Problem != nil {
-		return fmt.Errorf("buyer: %s: %w", tool, err)
+		return err
 	}
 	if d := describeFailure(ex); d != "" {
-		return fmt.Errorf("buyer: %s: %s: %w", tool, d, err)
+		return fmt.Errorf("%s: %w", d, err)
 	}
-	return fmt.Errorf("buyer: %s: %w", tool, err)
+	return err
 }
 
 // describeFailure names a failure without a structured AdCP error: the

@@ -2,6 +2,7 @@ package buyer_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,6 +70,9 @@ func TestUnstructuredFailures(t *testing.T) {
 			_, err := buyer.Call(t.Context(), r.client, tinyadcp.Tools.GetThings, &tinyadcp.GetThingsRequest{})
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+			if n := strings.Count(err.Error(), "get_things"); n != 1 {
+				t.Errorf("the message names the tool %d times: %v", n, err)
 			}
 			var ae *adcperr.Error
 			if errors.As(err, &ae) {
