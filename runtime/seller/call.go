@@ -1,0 +1,141 @@
+package seller
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// Transport names, for Call.Transport.
+const (
+	TransportMCP = "mcp"
+	TransportA2A = "a2a"
+)
+
+// Call is one call of a tool, as the transport received it. Middleware and
+// raw handlers read it; typed handlers get the decoded request instead.
+type Call struct {
+	// Tool is the called tool's entry in the spec (Mutating,
+	// IdempotencyRequired, schemas). For a tool registered with HandleRaw
+	// only Name, Summary and the schemas are set.
+	Tool registry.Tool
+	// Arguments are the buyer's arguments exactly as received: the MCP
+	// tools/call arguments, the A2A DataPart's input. By the time
+	// middleware sees them they are one strict JSON object, valid against
+	// the request schema, and decoded without error.
+	Arguments json.RawMessage
+	// Principal is the authenticated buyer (the zero Principal for an
+	// anonymous call of a public tool).
+	Principal Principal
+	// Transport is TransportMCP or TransportA2A.
+	Transport string
+	// ContextID is the conversation id the buyer sent (the A2A contextId),
+	// "" when none.
+	ContextID string
+
+	args    wire.Lenient // Arguments, parsed
+	request any          // the strictly decoded request (*Q)
+	entry   *entry
+	started *startedTask // the task StartTask created in this call
+	srv     *Server
+}
+
+// Member returns the top-level member name of the arguments as raw JSON
+// ("idempotency_key" gives `"abc"`), nil when absent.
+func (c *Call) Member(name string) json.RawMessage {
+	if c.args == nil {
+		v, err := wire.ParseLenient(c.Arguments)
+		if err != nil {
+			return nil
+		}
+		c.args = v
+	}
+	return c.args.Get(name).Raw()
+}
+
+// StringMember returns a top-level string member ("idempotency_key"),
+// unescaped, and false when it is absent or not a string.
+func (c *Call) StringMember(name string) (string, bool) {
+	return wire.Lenient(c.Member(name)).AsString()
+}
+
+// Canonical is the canonical form of the arguments without the members
+// named in exclude (see sellerstore.Canonical): what an idempotency
+// fingerprint hashes.
+func (c *Call) Canonical(exclude ...string) ([]byte, error) {
+	return sellerstore.Canonical(c.Arguments, exclude...)
+}
+
+// Context returns the request's context object as received (nil when
+// absent): the server echoes it in every answer.
+func (c *Call) Context() json.RawMessage {
+	ctx := c.Member("context")
+	if !wire.Lenient(ctx).IsObject() {
+		return nil
+	}
+	return ctx
+}
+
+// Answer is what the server sends for a call, before a transport puts it
+// in its envelope: a response or interim payload (Body), or an AdCP error.
+// Middleware may return one instead of calling the handler; the
+// idempotency layer stores one and replays it.
+type Answer struct {
+	// Status is the task status: Completed for a response, an interim
+	// status for an interim payload, Failed for an AdCP error or a
+	// response that reports failure.
+	Status task.Status
+	// TaskID is the AdCP task id; empty for a synchronous answer.
+	TaskID string
+	// Message is a short human-readable summary (MCP text content, A2A
+	// TextPart). Never put secrets or upstream detail in it.
+	Message string
+	// Body is the response or interim payload object, encoded, with the
+	// request's context echoed. nil when Error is set.
+	Body json.RawMessage
+	// Error is the AdCP error sent instead of a body.
+	Error *adcperr.Error
+	// Context is the request's context object, echoed by transports beside
+	// an error (Body already carries it).
+	Context json.RawMessage
+	// Replayed marks an answer replayed for an idempotency key (the
+	// envelope's replayed field).
+	Replayed bool
+
+	echoed *Call // the call whose context Body already echoes
+}
+
+// IsError reports an AdCP error answer.
+func (a *Answer) IsError() bool { return a.Error != nil }
+
+// Dispatch answers one call. The server's own dispatch decodes nothing
+// (the call is already decoded and valid) and runs the tool's handler.
+type Dispatch func(ctx context.Context, c *Call) *Answer
+
+// Middleware wraps the dispatch of every call: it runs after the request
+// was read strictly and validated, before the handler, and may answer
+// instead of calling next. Answers it makes get the request's context
+// echoed like any other.
+type Middleware func(next Dispatch) Dispatch
+
+// ErrorAnswer is the answer carrying e, with status failed.
+func ErrorAnswer(e *adcperr.Error) *Answer {
+	return &Answer{Status: task.Failed, Error: e}
+}
+
+type callKey struct{}
+
+// callFrom returns the call ctx was made for (handlers, StartTask).
+func callFrom(ctx context.Context) *Call {
+	c, _ := ctx.Value(callKey{}).(*Call)
+	return c
+}
+
+// CallFrom returns the call a handler's ctx belongs to, nil outside a
+// call.
+func CallFrom(ctx context.Context) *Call { return callFrom(ctx) }

@@ -1,0 +1,92 @@
+package seller
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+const capabilitiesTool = "get_adcp_capabilities"
+
+// knownProtocols are the supported_protocols values of AdCP 3; tools of
+// other protocols (account, property, protocol itself) are not claimed.
+var knownProtocols = []string{"media_buy", "signals", "governance", "sponsored_intelligence", "creative", "brand"}
+
+// capabilitiesEntry answers get_adcp_capabilities from what is registered,
+// until the seller registers its own handler.
+func (s *Server) capabilitiesEntry(t registry.Tool) *entry {
+	return &entry{
+		tool: t,
+		auto: true,
+		decode: func(args []byte) (any, error) {
+			if t.NewRequest == nil {
+				return nil, nil
+			}
+			v := t.NewRequest()
+			return v, wire.Unmarshal(args, v)
+		},
+		run: func(_ context.Context, c *Call) *Answer {
+			body, err := s.capabilities()
+			if err == nil {
+				if ctxObj := c.Context(); ctxObj != nil {
+					body, err = SetMembers(body, Member{Name: "context", Value: ctxObj})
+				}
+			}
+			if err == nil {
+				err = s.checkResponse(c.Tool, task.Completed, body)
+			}
+			if err != nil {
+				s.log.Error("adcp: automatic get_adcp_capabilities not sent (set Config.Capabilities)", "err", err.Error())
+				return ErrorAnswer(s.internalError())
+			}
+			return &Answer{Status: task.Completed, Body: body, echoed: c}
+		},
+	}
+}
+
+// capabilities builds the automatic answer: Config.Capabilities with
+// adcp.major_versions, adcp.idempotency and supported_protocols added where
+// absent.
+func (s *Server) capabilities() ([]byte, error) {
+	base := []byte(s.cfg.Capabilities)
+	if len(base) == 0 {
+		base = []byte("{}")
+	}
+	v, err := wire.ParseLenient(base)
+	if err != nil {
+		return nil, err
+	}
+	adcp := []byte(v.Get("adcp"))
+	if adcp == nil {
+		adcp = []byte("{}")
+	}
+	var set []Member
+	if major := s.majorVersion(); major != "" && !wire.Lenient(adcp).Get("major_versions").Present() {
+		set = append(set, Member{Name: "major_versions", Value: []byte("[" + major + "]")})
+	}
+	if !wire.Lenient(adcp).Get("idempotency").Present() {
+		set = append(set, Member{Name: "idempotency", Value: []byte(`{"supported":false}`)})
+	}
+	if adcp, err = SetMembers(adcp, set...); err != nil {
+		return nil, err
+	}
+	top := []Member{{Name: "adcp", Value: adcp}}
+	if !v.Get("supported_protocols").Present() {
+		var protocols []string
+		for _, p := range sortedProtocols(s.Tools()) {
+			if slices.Contains(knownProtocols, p) {
+				protocols = append(protocols, p)
+			}
+		}
+		if protocols == nil {
+			protocols = []string{}
+		}
+		raw, _ := json.Marshal(protocols)
+		top = append(top, Member{Name: "supported_protocols", Value: raw})
+	}
+	return SetMembers(v, top...)
+}

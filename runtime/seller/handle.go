@@ -1,0 +1,239 @@
+package seller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/validate"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// Handle serves tool (a descriptor of your generated package, such as
+// adcp.Tools.CreateMediaBuy) with h. h gets the request decoded strictly
+// and valid, and returns the tool's Result: the response (Status Completed,
+// or Failed for a response that reports failure), or an interim status
+// with its typed payload and the task's id (StartTask), or an error.
+//
+// An error that is an *adcperr.Error (errors.As) is sent as it is, with
+// the spec's recovery class when it has none. Any other error is logged and
+// the buyer gets a transient SERVICE_UNAVAILABLE that says nothing of it
+// (an *UpstreamHTTPError 429 becomes RATE_LIMITED, see TranslateUpstream).
+//
+// Handle panics when tool is of another spec version than the server, when
+// its types are not the ones the spec's tool table names, or when the tool
+// is already registered: these are programming errors, found at start-up.
+func Handle[Q, R, S, W, I any](s *Server, tool task.Tool[Q, R, S, W, I], h func(ctx context.Context, req *Q) (*task.Result[R, S, W, I], error)) {
+	t := s.checkTool(tool.Name(), tool.Version(), new(Q), new(R), map[task.Status]any{
+		task.Submitted: new(S), task.Working: new(W), task.InputRequired: new(I),
+	})
+	s.register(&entry{
+		tool:   t,
+		decode: decodeInto[Q],
+		run: func(ctx context.Context, c *Call) *Answer {
+			res, err := h(ctx, c.request.(*Q))
+			if err != nil {
+				return s.errorAnswer(c, err)
+			}
+			if res == nil {
+				s.log.Error("adcp: handler returned neither a result nor an error", "tool", c.Tool.Name)
+				return ErrorAnswer(s.internalError())
+			}
+			return s.resultAnswer(c, res.Status, res.TaskID, res.Message, res.Response, res.Submitted, res.Working, res.InputRequired)
+		},
+	})
+}
+
+// HandleSync serves tool with h, a handler that always answers at once:
+// its response, or an error (see Handle).
+func HandleSync[Q, R, S, W, I any](s *Server, tool task.Tool[Q, R, S, W, I], h func(ctx context.Context, req *Q) (*R, error)) {
+	Handle(s, tool, func(ctx context.Context, req *Q) (*task.Result[R, S, W, I], error) {
+		resp, err := h(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if resp == nil {
+			return nil, nil
+		}
+		return &task.Result[R, S, W, I]{Status: task.Completed, Response: resp}, nil
+	})
+}
+
+func decodeInto[Q any](args []byte) (any, error) {
+	q := new(Q)
+	d, ok := any(q).(wire.Decodable)
+	if !ok {
+		return nil, fmt.Errorf("seller: %T cannot decode itself", q)
+	}
+	if err := wire.Unmarshal(args, d); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+var noneType = reflect.TypeFor[*task.None]()
+
+// checkTool returns the spec's entry for a descriptor after checking its
+// version and that the Go types are the generated ones.
+func (s *Server) checkTool(name, version string, req, resp any, async map[task.Status]any) registry.Tool {
+	if version != s.spec.Version() {
+		panic(fmt.Sprintf("seller: tool %s is of spec version %q; this server serves %q", name, version, s.spec.Version()))
+	}
+	t, ok := s.spec.Tool(name)
+	if !ok {
+		panic(fmt.Sprintf("seller: spec %s has no tool %q", s.spec.Version(), name))
+	}
+	same := func(what string, got any, newv func() wire.Value) {
+		if newv == nil {
+			panic(fmt.Sprintf("seller: tool %s: the spec has no %s type", name, what))
+		}
+		if want := reflect.TypeOf(newv()); reflect.TypeOf(got) != want {
+			panic(fmt.Sprintf("seller: tool %s: %s type %T, the spec's is %v", name, what, got, want))
+		}
+	}
+	same("request", req, t.NewRequest)
+	same("response", resp, t.NewResponse)
+	for status, v := range async {
+		a, ok := t.AsyncFor(string(status))
+		switch {
+		case !ok && reflect.TypeOf(v) != noneType:
+			panic(fmt.Sprintf("seller: tool %s: %s payload %T, the spec has none", name, status, v))
+		case ok:
+			same(string(status)+" payload", v, a.New)
+		}
+	}
+	return t
+}
+
+// errorAnswer turns a handler's error into the answer the buyer gets.
+func (s *Server) errorAnswer(c *Call, err error) *Answer {
+	var e *adcperr.Error
+	if errors.As(err, &e) && e != nil {
+		return ErrorAnswer(e)
+	}
+	s.log.Error("adcp: handler failed", "tool", c.Tool.Name, "err", err.Error())
+	e = TranslateUpstream(err, s.cfg.Now)
+	if _, ok := s.spec.Recovery(e.Code); !ok || e.Code != "RATE_LIMITED" {
+		return ErrorAnswer(s.internalError())
+	}
+	return ErrorAnswer(e)
+}
+
+// resultAnswer encodes a handler's Result: the payload for the status,
+// the request's context echoed, validated when the server validates
+// responses.
+func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message string, resp, submitted, working, inputRequired any) *Answer {
+	if status == "" {
+		status = task.Completed
+	}
+	var payload any
+	switch status {
+	case task.Completed, task.Failed, task.Canceled, task.Rejected:
+		payload = resp
+	case task.Submitted:
+		payload = submitted
+	case task.Working:
+		payload = working
+	case task.InputRequired:
+		payload = inputRequired
+	default:
+		s.log.Error("adcp: handler answered a status the server cannot send", "tool", c.Tool.Name, "status", string(status))
+		return ErrorAnswer(s.internalError())
+	}
+	if status.Interim() {
+		if taskID == "" && c.started != nil {
+			taskID = c.started.id
+		}
+		if taskID == "" {
+			s.log.Error("adcp: interim answer without a task (call StartTask)", "tool", c.Tool.Name, "status", string(status))
+			return ErrorAnswer(s.internalError())
+		}
+	}
+	body, err := s.encodePayload(c, status, payload)
+	if err != nil {
+		s.log.Error("adcp: response not sent", "tool", c.Tool.Name, "status", string(status), "err", err.Error())
+		return ErrorAnswer(s.internalError())
+	}
+	return &Answer{Status: status, TaskID: taskID, Message: message, Body: body, echoed: c}
+}
+
+// encodePayload encodes p (a generated value, or nil) with the request's
+// context echoed, and validates it against the schema for status.
+func (s *Server) encodePayload(c *Call, status task.Status, p any) ([]byte, error) {
+	body, err := encodeValue(p, status.Interim())
+	if err != nil {
+		return nil, err
+	}
+	if ctxObj := c.Context(); ctxObj != nil {
+		if body, err = SetMembers(body, Member{Name: "context", Value: ctxObj}); err != nil {
+			return nil, err
+		}
+	}
+	return body, s.checkResponse(c.Tool, status, body)
+}
+
+// encodeValue encodes a generated value strictly. A nil interim payload, or
+// a task.None, is the empty object.
+func encodeValue(p any, emptyOK bool) ([]byte, error) {
+	if p == nil || reflect.ValueOf(p).IsNil() || reflect.TypeOf(p) == noneType {
+		if emptyOK {
+			return []byte("{}"), nil
+		}
+		return nil, errors.New("no response value")
+	}
+	enc, ok := p.(wire.Encodable)
+	if !ok {
+		return nil, fmt.Errorf("%T cannot encode itself", p)
+	}
+	return wire.Marshal(enc)
+}
+
+// ResponseError is a payload that failed its schema; it is never sent.
+type ResponseError struct {
+	Tool   string
+	Schema string
+	Issues []validate.Issue
+}
+
+func (e *ResponseError) Error() string {
+	msg := fmt.Sprintf("%s: payload fails %s", e.Tool, e.Schema)
+	for i, is := range e.Issues {
+		if i == 5 {
+			msg += fmt.Sprintf("; and %d more", len(e.Issues)-i)
+			break
+		}
+		msg += "; " + is.String()
+	}
+	return msg
+}
+
+// checkResponse validates body against the schema for status when the
+// server validates responses.
+func (s *Server) checkResponse(t registry.Tool, status task.Status, body []byte) error {
+	if !s.cfg.ValidateResponses || s.validator == nil {
+		return nil
+	}
+	schema := t.ResponseSchema
+	if status.Interim() {
+		a, ok := t.AsyncFor(string(status))
+		if !ok {
+			return nil // the spec gives this status no payload schema
+		}
+		schema = a.Schema
+	}
+	if schema == "" {
+		return nil
+	}
+	issues, err := s.validator.Validate(schema, body)
+	if err != nil {
+		return fmt.Errorf("validating against %s: %w", schema, err)
+	}
+	if len(issues) > 0 {
+		return &ResponseError{Tool: t.Name, Schema: schema, Issues: issues}
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+package seller
+
+import (
+	"context"
+
+	"github.com/adcpgen/adcpgen/runtime/registry"
+)
+
+// RawTool is a tool served without generated types: the status tools
+// (tasks/get, get_task_status, list_tasks) and anything else a framework
+// layer adds. Its handler works on the Call and answers an Answer; the
+// server still reads the request strictly, validates it against
+// RequestSchema, echoes the context and, when it validates responses,
+// checks a final Body against ResponseSchema.
+type RawTool struct {
+	// Name is the tool's name on the wire ("tasks/get").
+	Name    string
+	Summary string
+	// RequestSchema and ResponseSchema are tree paths
+	// ("core/tasks-get-request.json"); "" skips that validation.
+	RequestSchema  string
+	ResponseSchema string
+	// Public lets the tool be called without credentials.
+	Public bool
+	// Handler answers a call.
+	Handler Dispatch
+}
+
+// HandleRaw serves t. It panics when a tool of that name is registered
+// already (see Handle).
+func (s *Server) HandleRaw(t RawTool) {
+	if t.Name == "" || t.Handler == nil {
+		panic("seller: HandleRaw needs a name and a handler")
+	}
+	if t.Public {
+		s.mu.Lock()
+		s.public[t.Name] = true
+		s.mu.Unlock()
+	}
+	tool := registry.Tool{Name: t.Name, Summary: t.Summary, RequestSchema: t.RequestSchema, ResponseSchema: t.ResponseSchema}
+	s.register(&entry{
+		tool: tool,
+		raw:  true,
+		run: func(ctx context.Context, c *Call) *Answer {
+			a := t.Handler(ctx, c)
+			if a == nil || a.Error != nil || a.Status.Interim() || t.ResponseSchema == "" {
+				return a
+			}
+			out := s.finish(c, a)
+			if out.Error != nil {
+				return out
+			}
+			if err := s.checkResponse(tool, out.Status, out.Body); err != nil {
+				s.log.Error("adcp: response not sent", "tool", t.Name, "err", err.Error())
+				return ErrorAnswer(s.internalError())
+			}
+			return out
+		},
+	})
+}

@@ -1,0 +1,205 @@
+package seller
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/validate"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// readRequest checks c.Arguments and decodes them into c.request. It
+// returns the answer refusing them, or nil.
+func (s *Server) readRequest(c *Call) *Answer {
+	if len(c.Arguments) > s.maxBytes {
+		return s.invalid(fmt.Sprintf("The arguments are %d bytes, more than the %d this agent accepts", len(c.Arguments), s.maxBytes), "", nil)
+	}
+	if len(c.Arguments) == 0 {
+		c.Arguments = []byte("{}") // MCP tools/call may omit arguments
+	}
+	if err := wire.Valid(c.Arguments); err != nil {
+		return s.decodeRefusal(err)
+	}
+	args, err := wire.ParseLenient(c.Arguments)
+	if err != nil || !args.IsObject() {
+		return s.invalid("The arguments must be a JSON object", "", nil)
+	}
+	c.args = args
+	if a := s.checkMajorVersion(c); a != nil {
+		return a
+	}
+	if s.validator != nil && c.Tool.RequestSchema != "" {
+		issues, err := s.validator.Validate(c.Tool.RequestSchema, c.Arguments)
+		if err != nil {
+			var pe *validate.PayloadError
+			if errors.As(err, &pe) {
+				return s.invalid("The arguments cannot be read: "+pe.Reason, "", nil)
+			}
+			s.log.Error("adcp: request schema", "tool", c.Tool.Name, "schema", c.Tool.RequestSchema, "err", err.Error())
+			return ErrorAnswer(s.internalError())
+		}
+		if len(issues) > 0 {
+			return s.schemaRefusal(c, issues)
+		}
+	}
+	if c.entry.decode != nil {
+		req, err := c.entry.decode(c.Arguments)
+		if err != nil {
+			return s.decodeRefusal(err)
+		}
+		c.request = req
+	}
+	return nil
+}
+
+// checkMajorVersion refuses a request whose adcp_major_version is not the
+// spec's major version.
+func (s *Server) checkMajorVersion(c *Call) *Answer {
+	major := s.majorVersion()
+	v := c.args.Get("adcp_major_version")
+	if major == "" || !v.IsNumber() || string(v) == major {
+		return nil
+	}
+	if f, ok := v.Number(); ok && strconv.FormatFloat(f, 'f', -1, 64) == major {
+		return nil
+	}
+	e := s.newError(s.pickCode("VERSION_UNSUPPORTED", "INVALID_REQUEST"),
+		fmt.Sprintf("adcp_major_version %s is not supported; this agent supports major version %s", untrustedNumber(v), major))
+	e.Field = "adcp_major_version"
+	e.Details = map[string]any{"supported_major_versions": []any{jsonNumber(major)}}
+	return ErrorAnswer(e)
+}
+
+// decodeRefusal answers arguments the strict reader refused.
+func (s *Server) decodeRefusal(err error) *Answer {
+	var de *wire.DecodeError
+	if !errors.As(err, &de) {
+		return s.invalid("The arguments cannot be read", "", nil)
+	}
+	msg := "The arguments are malformed: " + de.Error()
+	var issues []adcperr.ValidationIssue
+	if kw := schemaKeyword(de.Kind); kw != "" {
+		if de.Kind == wire.KindMissing && len(de.Missing) > 0 {
+			for _, m := range de.Missing {
+				issues = append(issues, adcperr.ValidationIssue{Pointer: de.Pointer, Keyword: kw,
+					Message: "must have required property '" + m + "'"})
+			}
+		} else {
+			issues = append(issues, adcperr.ValidationIssue{Pointer: de.Pointer, Keyword: kw, Message: de.Message})
+		}
+	}
+	return s.invalid(msg, de.Pointer, issues)
+}
+
+// schemaKeyword names the JSON Schema keyword a strict-decoding failure
+// stands for, "" when none does (duplicate keys, prototype keys, syntax:
+// issues[].keyword takes only schema keywords).
+func schemaKeyword(k wire.Kind) string {
+	switch k {
+	case wire.KindType, wire.KindRange:
+		return "type"
+	case wire.KindMissing:
+		return "required"
+	case wire.KindUnknownField:
+		return "additionalProperties"
+	case wire.KindUnknownEnum:
+		return "enum"
+	case wire.KindConst:
+		return "const"
+	case wire.KindUnion:
+		return "oneOf"
+	}
+	return ""
+}
+
+// schemaRefusal answers arguments that fail the request schema.
+func (s *Server) schemaRefusal(c *Call, issues []validate.Issue) *Answer {
+	out := make([]adcperr.ValidationIssue, len(issues))
+	for i, is := range issues {
+		out[i] = adcperr.ValidationIssue{Pointer: is.Pointer, Message: is.Message, Keyword: is.Keyword}
+	}
+	first := issues[0]
+	where := first.Pointer
+	if where == "" {
+		where = "(root)"
+	}
+	msg := fmt.Sprintf("The request does not match the %s request schema: %s: %s", c.Tool.Name, where, first.Message)
+	return s.invalid(msg, first.Pointer, out)
+}
+
+// invalid is a correctable INVALID_REQUEST. pointer, when set, also fills
+// field (JSONPath-lite, as core/error.json requires beside issues). Issues
+// are dropped from the end until the error fits the 4096 bytes buyers
+// accept.
+func (s *Server) invalid(msg, pointer string, issues []adcperr.ValidationIssue) *Answer {
+	e := s.newError(s.pickCode("INVALID_REQUEST", "VALIDATION_ERROR"), truncateText(msg, 512))
+	if len(issues) > 0 || pointer != "" {
+		e.Field = JSONPathLite(pointer)
+	}
+	for i := range issues {
+		issues[i].Message = truncateText(issues[i].Message, 256)
+	}
+	e.Issues = issues
+	for len(e.Issues) > 1 {
+		if _, err := e.WireJSON(); err == nil {
+			break
+		}
+		e.Issues = e.Issues[:len(e.Issues)-1]
+	}
+	return ErrorAnswer(e)
+}
+
+// JSONPathLite turns an RFC 6901 pointer into the JSONPath-lite form of
+// core/error.json's field: "/packages/0/targeting" is "packages[0].targeting".
+func JSONPathLite(pointer string) string {
+	if pointer == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		if isIndex(tok) {
+			b.WriteString("[" + tok + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+func isIndex(tok string) bool {
+	if tok == "" || (len(tok) > 1 && tok[0] == '0') {
+		return false
+	}
+	for _, r := range tok {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// truncateText cuts s to at most n bytes on a UTF-8 boundary.
+func truncateText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// untrustedNumber quotes a buyer-sent number in a message, bounded.
+func untrustedNumber(v wire.Lenient) string { return truncateText(string(v), 32) }
+
+// jsonNumber is a number literal json.Marshal writes as is.
+type jsonNumber string
+
+func (n jsonNumber) MarshalJSON() ([]byte, error) { return []byte(n), nil }

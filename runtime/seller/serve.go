@@ -1,0 +1,133 @@
+package seller
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/untrusted"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// Serve answers one call of the tool named name; transports call it with
+// the arguments as received. c.Arguments, c.Principal, c.Transport and
+// c.ContextID are the transport's; Serve sets the rest. In order:
+//
+//   - a tool that is not served is answered with UNSUPPORTED_FEATURE;
+//   - arguments over the size cap, that are not one strict JSON object
+//     (bad JSON, a duplicate key, "__proto__" however escaped, invalid
+//     UTF-8, nesting over 512), that fail the request schema, or that the
+//     strict decoder refuses are answered with a correctable
+//     INVALID_REQUEST saying where (issues[] with pointer, keyword and
+//     message for schema violations), and no handler runs;
+//   - an adcp_major_version other than the spec's is VERSION_UNSUPPORTED;
+//   - the middleware and then the handler run with the principal in ctx;
+//     a panic anywhere in them is logged and answered with a transient
+//     SERVICE_UNAVAILABLE, and the server goes on serving;
+//   - the request's context object is echoed in the answer, error or not.
+//
+// Serve never returns nil, and the answer's Body (when set) or Error is
+// always fit to send.
+func (s *Server) Serve(ctx context.Context, name string, c *Call) *Answer {
+	c.srv = s
+	e, chain := s.lookup(name)
+	if e == nil {
+		c.Tool.Name = name
+		return s.finish(c, ErrorAnswer(s.newError(s.pickCode("UNSUPPORTED_FEATURE", "INVALID_REQUEST"),
+			fmt.Sprintf("This agent does not serve the tool %q", truncateName(name)))))
+	}
+	c.Tool, c.entry = e.tool, e
+	if a := s.readRequest(c); a != nil {
+		return s.finish(c, a)
+	}
+	ctx = WithPrincipal(ctx, c.Principal)
+	ctx = context.WithValue(ctx, callKey{}, c)
+	return s.finish(c, s.dispatch(ctx, chain, c))
+}
+
+// dispatch runs the middleware chain and the handler, turning a panic into
+// a transient error.
+func (s *Server) dispatch(ctx context.Context, chain Dispatch, c *Call) (a *Answer) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("adcp: handler panicked", "tool", c.Tool.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			a = ErrorAnswer(s.internalError())
+		}
+	}()
+	a = chain(ctx, c)
+	if a == nil {
+		s.log.Error("adcp: middleware returned no answer", "tool", c.Tool.Name)
+		a = ErrorAnswer(s.internalError())
+	}
+	return a
+}
+
+// runEntry is the innermost Dispatch: the tool's handler.
+func (s *Server) runEntry(ctx context.Context, c *Call) *Answer {
+	if c.entry == nil {
+		return ErrorAnswer(s.internalError())
+	}
+	return c.entry.run(ctx, c)
+}
+
+// finish makes a copy of a fit to send: status set, the error's recovery
+// filled in and checked, the request's context echoed.
+func (s *Server) finish(c *Call, a *Answer) *Answer {
+	out := *a
+	ctxObj := c.Context()
+	if out.Error != nil {
+		out.Body = nil
+		out.Error = s.sendable(c, out.Error)
+		if out.Status == "" || !out.Status.Final() {
+			out.Status = task.Failed
+		}
+		out.Context = ctxObj
+		return &out
+	}
+	if out.Status == "" {
+		out.Status = task.Completed
+	}
+	if !wire.Lenient(out.Body).IsObject() {
+		s.log.Error("adcp: answer without a JSON object body", "tool", c.Tool.Name, "status", string(out.Status))
+		return s.finish(c, ErrorAnswer(s.internalError()))
+	}
+	if ctxObj != nil && out.echoed != c {
+		body, err := SetMembers(out.Body, Member{Name: "context", Value: ctxObj})
+		if err != nil {
+			s.log.Error("adcp: echoing context", "tool", c.Tool.Name, "err", err.Error())
+			return s.finish(c, ErrorAnswer(s.internalError()))
+		}
+		out.Body = body
+	}
+	out.echoed = c
+	return &out
+}
+
+// sendable returns e with the spec's recovery when it has none, or an
+// internal error (logged) when e cannot be sent as it is.
+func (s *Server) sendable(c *Call, e *adcperr.Error) *adcperr.Error {
+	if e.Recovery == "" && len(e.Raw) == 0 {
+		cp := *e
+		cp.Recovery, _ = s.spec.Recovery(e.Code)
+		if cp.Recovery == "" {
+			cp.Recovery = s.spec.UnknownRecovery()
+		}
+		e = &cp
+	}
+	if _, err := e.WireJSON(); err != nil {
+		s.log.Error("adcp: error cannot be sent", "tool", c.Tool.Name, "err", err.Error())
+		return s.internalError()
+	}
+	return e
+}
+
+// internalError is what the buyer learns of a failure on the seller's side:
+// a transient SERVICE_UNAVAILABLE with no detail.
+func (s *Server) internalError() *adcperr.Error {
+	return s.newError("SERVICE_UNAVAILABLE", "Service temporarily unavailable")
+}
+
+// truncateName bounds and cleans a buyer-sent tool name quoted in a message.
+func truncateName(name string) string { return untrusted.SanitizeTruncate(name, 64) }

@@ -1,0 +1,274 @@
+package seller
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/spec"
+	"github.com/adcpgen/adcpgen/runtime/validate"
+)
+
+// DefaultMaxRequestBytes caps a call's arguments when Config.MaxRequestBytes
+// is zero: the 1 MB AdCP sets on payloads a peer must accept.
+const DefaultMaxRequestBytes = 1 << 20
+
+// Config configures a Server. The zero value serves without schema
+// validation, without authentication and with in-memory tasks.
+type Config struct {
+	// Logger receives what the buyer is never told: handler errors, panics
+	// with their stacks, responses refused by validation with the schema
+	// issues, refused credentials. nil discards.
+	Logger *slog.Logger
+	// Schemas is the spec tree of the Spec's version (spec.Open). With it,
+	// every request is validated against the tool's request schema before
+	// its handler runs, and the MCP transport can publish request schemas.
+	Schemas *spec.Tree
+	// ValidateResponses validates every response, interim payload and task
+	// result against the version's schema before it is sent; one that
+	// fails is never sent: the buyer gets a transient SERVICE_UNAVAILABLE
+	// and Logger the issues. It needs Schemas. Turn it on in tests and
+	// staging; it costs a schema validation per response.
+	ValidateResponses bool
+	// Authenticator checks credentials on every HTTP request (both
+	// transports). nil serves every tool to anonymous callers.
+	Authenticator Authenticator
+	// PublicTools may be called without credentials when Authenticator is
+	// set; nil means DefaultPublicTools. Everything else is refused with
+	// HTTP 401.
+	PublicTools []string
+	// Tasks creates and tracks async tasks (StartTask); nil keeps them in
+	// memory (NewMemoryTasks), which one replica can serve.
+	Tasks TaskManager
+	// Middleware wraps every call after the request is decoded and
+	// validated and before the handler runs, the first entry outermost. It
+	// sees the raw request and the principal, and may answer instead of
+	// the handler (idempotent replay, say).
+	Middleware []Middleware
+	// MaxRequestBytes caps a call's arguments before anything decodes
+	// them; 0 means DefaultMaxRequestBytes.
+	MaxRequestBytes int
+	// Capabilities is the base of the automatic get_adcp_capabilities
+	// answer (a JSON object, such as {"account": {...}, "media_buy":
+	// {...}}); the server adds adcp.major_versions, adcp.idempotency
+	// ({"supported": false} unless present) and supported_protocols (from
+	// the registered tools) where absent. Unused when the seller registers
+	// get_adcp_capabilities itself.
+	Capabilities json.RawMessage
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Server serves the AdCP tools a seller registered for one spec version.
+// It is transport-free: runtime/mcpserver and runtime/a2aserver put it on
+// the wire, and both serve the same handlers. Register tools (Handle,
+// HandleSync, HandleRaw) before serving; a Server is safe for concurrent
+// use.
+type Server struct {
+	spec      *registry.Spec
+	cfg       Config
+	log       *slog.Logger
+	validator *validate.Validator
+	public    map[string]bool
+	tasks     TaskManager
+	maxBytes  int
+
+	mu    sync.RWMutex
+	tools map[string]*entry
+	chain Dispatch // Middleware around runEntry, built on first use
+}
+
+// entry is one served tool.
+type entry struct {
+	tool registry.Tool
+	// raw marks a tool registered with HandleRaw (no generated types).
+	raw bool
+	// auto marks the automatic get_adcp_capabilities.
+	auto bool
+	// decode reads the arguments strictly into the tool's request type.
+	decode func(args []byte) (any, error)
+	// run calls the handler with the decoded request.
+	run func(ctx context.Context, c *Call) *Answer
+}
+
+// New returns a server for spec (the Spec of your generated package). It
+// fails when Schemas is of another version than spec, or when
+// ValidateResponses is set without Schemas.
+func New(s *registry.Spec, cfg Config) (*Server, error) {
+	if s == nil {
+		return nil, fmt.Errorf("seller: nil spec")
+	}
+	srv := &Server{spec: s, cfg: cfg, tools: map[string]*entry{}, public: map[string]bool{}}
+	srv.log = cfg.Logger
+	if srv.log == nil {
+		srv.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Schemas != nil {
+		v, err := validate.New(cfg.Schemas, validate.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("seller: schemas %s: %w", cfg.Schemas.Source, err)
+		}
+		if v.Version() != s.Version() {
+			return nil, fmt.Errorf("seller: schemas %s are version %q, the spec is %q", cfg.Schemas.Source, v.Version(), s.Version())
+		}
+		srv.validator = v
+	} else if cfg.ValidateResponses {
+		return nil, fmt.Errorf("seller: ValidateResponses needs Schemas")
+	}
+	public := cfg.PublicTools
+	if public == nil {
+		public = DefaultPublicTools
+	}
+	for _, t := range public {
+		srv.public[t] = true
+	}
+	srv.tasks = cfg.Tasks
+	if srv.tasks == nil {
+		srv.tasks = NewMemoryTasks(cfg.Now)
+	}
+	srv.maxBytes = cfg.MaxRequestBytes
+	if srv.maxBytes <= 0 {
+		srv.maxBytes = DefaultMaxRequestBytes
+	}
+	if t, ok := s.Tool(capabilitiesTool); ok {
+		srv.tools[capabilitiesTool] = srv.capabilitiesEntry(t)
+	}
+	return srv, nil
+}
+
+// Spec is the spec version the server serves.
+func (s *Server) Spec() *registry.Spec { return s.spec }
+
+// Schemas is Config.Schemas (nil without).
+func (s *Server) Schemas() *spec.Tree { return s.cfg.Schemas }
+
+// Validator validates against Config.Schemas (nil without).
+func (s *Server) Validator() *validate.Validator { return s.validator }
+
+// Logger is Config.Logger (a discarding logger without).
+func (s *Server) Logger() *slog.Logger { return s.log }
+
+// Tasks is the server's TaskManager.
+func (s *Server) Tasks() TaskManager { return s.tasks }
+
+// Public reports a tool callable without credentials.
+func (s *Server) Public(tool string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.public[tool]
+}
+
+// Tools lists the served tools, sorted by name: the registered ones and
+// the automatic get_adcp_capabilities. A tool registered with HandleRaw
+// has only Name, Summary and its schemas set.
+func (s *Server) Tools() []registry.Tool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]registry.Tool, 0, len(s.tools))
+	for _, e := range s.tools {
+		out = append(out, e.tool)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Serves reports whether tool is served.
+func (s *Server) Serves(tool string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.tools[tool]
+	return ok
+}
+
+func (s *Server) lookup(tool string) (*entry, Dispatch) {
+	s.mu.RLock()
+	e, chain := s.tools[tool], s.chain
+	s.mu.RUnlock()
+	if chain == nil {
+		s.mu.Lock()
+		if s.chain == nil {
+			d := Dispatch(s.runEntry)
+			for i := len(s.cfg.Middleware) - 1; i >= 0; i-- {
+				d = s.cfg.Middleware[i](d)
+			}
+			s.chain = d
+		}
+		chain = s.chain
+		s.mu.Unlock()
+	}
+	return e, chain
+}
+
+// register adds e, panicking on a tool served twice: registration happens
+// at start-up, where a mistake should stop the program, as with
+// http.ServeMux.
+func (s *Server) register(e *entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.tools[e.tool.Name]; ok && !old.auto {
+		panic(fmt.Sprintf("seller: tool %q registered twice", e.tool.Name))
+	}
+	s.tools[e.tool.Name] = e
+}
+
+// now reads the configured clock.
+func (s *Server) now() time.Time {
+	if s.cfg.Now != nil {
+		return s.cfg.Now()
+	}
+	return time.Now()
+}
+
+// pickCode returns the first of codes the spec lists, else the last one.
+func (s *Server) pickCode(codes ...string) string {
+	for _, c := range codes {
+		if _, ok := s.spec.Recovery(c); ok {
+			return c
+		}
+	}
+	return codes[len(codes)-1]
+}
+
+// newError is an error with the spec's recovery class for code.
+func (s *Server) newError(code, message string) *adcperr.Error {
+	e := &adcperr.Error{Code: code, Message: message}
+	e.Recovery, _ = s.spec.Recovery(code)
+	return e
+}
+
+// majorVersion is the spec version's major number ("3.0.26" → "3"), "" when
+// the version does not start with one.
+func (s *Server) majorVersion() string {
+	v := s.spec.Version()
+	i := strings.IndexByte(v, '.')
+	if i <= 0 || strings.IndexFunc(v[:i], func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		return ""
+	}
+	return v[:i]
+}
+
+// protocolOf maps a tool's protocol ("media-buy") to the
+// supported_protocols value ("media_buy").
+func protocolOf(t registry.Tool) string { return strings.ReplaceAll(t.Protocol, "-", "_") }
+
+func sortedProtocols(tools []registry.Tool, skip ...string) []string {
+	var out []string
+	for _, t := range tools {
+		p := protocolOf(t)
+		if p == "" || slices.Contains(skip, p) || slices.Contains(out, p) {
+			continue
+		}
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,219 @@
+package seller
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/task"
+)
+
+// TaskManager keeps the async tasks of a server: the ones handlers start
+// (StartTask) and report on through their TaskHandle. The default keeps
+// them in memory (NewMemoryTasks); a store-backed one shared by replicas,
+// with the status tools and webhook delivery, plugs in through
+// Config.Tasks.
+type TaskManager interface {
+	// Start creates a task, status submitted, for call (its tool,
+	// principal and arguments, push_notification_config included) and
+	// returns its id.
+	Start(ctx context.Context, call *Call) (id string, err error)
+	// Update records a task's next answer: progress (an interim status and
+	// payload) or its final answer (a response or an AdCP error). A task
+	// that is final takes no update.
+	Update(ctx context.Context, ev TaskEvent) error
+	// Get returns the task id of principal. A task of another principal is
+	// reported exactly like a missing one: an error wrapping
+	// ErrTaskNotFound.
+	Get(ctx context.Context, principal, id string) (TaskSnapshot, error)
+}
+
+// ErrTaskNotFound is the one error for a task that does not exist or is not
+// the caller's.
+var ErrTaskNotFound = errors.New("task not found")
+
+// TaskEvent is one update of a task.
+type TaskEvent struct {
+	ID        string
+	Principal string
+	Tool      string
+	// Answer is the task's new state: Status, Message, and Body (encoded,
+	// validated, the request's context echoed) or Error.
+	Answer *Answer
+}
+
+// TaskSnapshot is what a TaskManager knows of a task.
+type TaskSnapshot struct {
+	ID        string
+	Principal string
+	Tool      string
+	Status    task.Status
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	// Answer is the latest answer recorded (nil until the first Update):
+	// the final response or error once Status is final.
+	Answer *Answer
+}
+
+// startedTask is the task a call started.
+type startedTask struct{ id string }
+
+// TaskHandle reports on a task a handler started: progress, then the
+// final typed response or an error. R, S, W and I are the tool's response
+// and interim payload types. A handle outlives the call: keep it and
+// report from another goroutine; every method takes its own context.
+type TaskHandle[R, S, W, I any] struct {
+	srv       *Server
+	id        string
+	principal string
+	call      *Call // for the tool, the context echo and validation
+}
+
+// StartTask starts the task of the call ctx belongs to (the ctx a handler
+// got) and returns its handle. The handler then answers with an interim
+// Result (Status Submitted, say); its TaskID may be left empty. Calling it
+// again in the same call returns the same task. tool must be the called
+// tool.
+func StartTask[Q, R, S, W, I any](ctx context.Context, tool task.Tool[Q, R, S, W, I]) (*TaskHandle[R, S, W, I], error) {
+	c := callFrom(ctx)
+	if c == nil || c.srv == nil {
+		return nil, errors.New("seller: StartTask outside a handler's call")
+	}
+	if c.Tool.Name != tool.Name() || tool.Version() != c.srv.spec.Version() {
+		return nil, fmt.Errorf("seller: StartTask for %s %s in a call of %s", tool.Name(), tool.Version(), c.Tool.Name)
+	}
+	if c.started == nil {
+		id, err := c.srv.tasks.Start(ctx, c)
+		if err != nil {
+			return nil, fmt.Errorf("seller: start task: %w", err)
+		}
+		c.started = &startedTask{id: id}
+	}
+	return &TaskHandle[R, S, W, I]{srv: c.srv, id: c.started.id, principal: c.Principal.ID, call: c}, nil
+}
+
+// ID is the task's AdCP id.
+func (t *TaskHandle[R, S, W, I]) ID() string { return t.id }
+
+// Working reports progress with the working payload (nil for none).
+func (t *TaskHandle[R, S, W, I]) Working(ctx context.Context, payload *W, message string) error {
+	return t.report(ctx, task.Working, payload, message)
+}
+
+// InputRequired reports that the task waits for the buyer, with the
+// input-required payload (nil for none).
+func (t *TaskHandle[R, S, W, I]) InputRequired(ctx context.Context, payload *I, message string) error {
+	return t.report(ctx, task.InputRequired, payload, message)
+}
+
+// Complete records the task's final response. A response that fails the
+// response schema (when the server validates responses) is not recorded:
+// Complete returns a *ResponseError and the task stays open, so the seller
+// can Fail it.
+func (t *TaskHandle[R, S, W, I]) Complete(ctx context.Context, resp *R, message string) error {
+	if resp == nil {
+		return errors.New("seller: Complete with a nil response")
+	}
+	return t.report(ctx, task.Completed, resp, message)
+}
+
+// Fail records the task's failure: err as Handle treats a handler's error
+// (an *adcperr.Error is sent as it is; anything else is logged and
+// becomes a transient SERVICE_UNAVAILABLE).
+func (t *TaskHandle[R, S, W, I]) Fail(ctx context.Context, err error) error {
+	if err == nil {
+		return errors.New("seller: Fail with a nil error")
+	}
+	a := t.srv.finish(t.call, t.srv.errorAnswer(t.call, err))
+	a.TaskID = t.id
+	return t.srv.tasks.Update(ctx, TaskEvent{ID: t.id, Principal: t.principal, Tool: t.call.Tool.Name, Answer: a})
+}
+
+func (t *TaskHandle[R, S, W, I]) report(ctx context.Context, status task.Status, payload any, message string) error {
+	body, err := t.srv.encodePayload(t.call, status, payload)
+	if err != nil {
+		var re *ResponseError
+		if errors.As(err, &re) {
+			t.srv.log.Error("adcp: task payload not sent", "tool", re.Tool, "task", t.id, "status", string(status), "err", re.Error())
+			return re
+		}
+		return fmt.Errorf("seller: task %s: %w", t.id, err)
+	}
+	a := &Answer{Status: status, TaskID: t.id, Message: message, Body: body, Context: t.call.Context(), echoed: t.call}
+	return t.srv.tasks.Update(ctx, TaskEvent{ID: t.id, Principal: t.principal, Tool: t.call.Tool.Name, Answer: a})
+}
+
+// MemoryTasks is the in-memory TaskManager: one replica's tasks, lost on
+// restart. It is safe for concurrent use.
+type MemoryTasks struct {
+	now   func() time.Time
+	mu    sync.Mutex
+	tasks map[string]*TaskSnapshot
+}
+
+// NewMemoryTasks returns an empty MemoryTasks reading time from now (nil:
+// time.Now).
+func NewMemoryTasks(now func() time.Time) *MemoryTasks {
+	if now == nil {
+		now = time.Now
+	}
+	return &MemoryTasks{now: now, tasks: map[string]*TaskSnapshot{}}
+}
+
+// NewTaskID returns a random task id ("task_" and 32 hex digits).
+func NewTaskID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return "task_" + hex.EncodeToString(b[:])
+}
+
+// Start implements TaskManager.
+func (m *MemoryTasks) Start(_ context.Context, c *Call) (string, error) {
+	id := NewTaskID()
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.tasks[id] = &TaskSnapshot{ID: id, Principal: c.Principal.ID, Tool: c.Tool.Name, Status: task.Submitted, CreatedAt: now, UpdatedAt: now}
+	return id, nil
+}
+
+// Update implements TaskManager.
+func (m *MemoryTasks) Update(_ context.Context, ev TaskEvent) error {
+	if ev.Answer == nil {
+		return errors.New("seller: task update without an answer")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tasks[ev.ID]
+	if !ok || t.Principal != ev.Principal {
+		return fmt.Errorf("seller: task %q: %w", ev.ID, ErrTaskNotFound)
+	}
+	if t.Status.Final() {
+		return fmt.Errorf("seller: task %q is %s already", ev.ID, t.Status)
+	}
+	a := *ev.Answer
+	t.Status, t.Answer, t.UpdatedAt = a.Status, &a, m.now()
+	return nil
+}
+
+// Get implements TaskManager.
+func (m *MemoryTasks) Get(_ context.Context, principal, id string) (TaskSnapshot, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tasks[id]
+	if !ok || t.Principal != principal {
+		return TaskSnapshot{}, fmt.Errorf("seller: task %q: %w", id, ErrTaskNotFound)
+	}
+	return *t, nil
+}
+
+// TaskNotFound is the AdCP error for a task that does not exist or is not
+// the caller's (the same either way).
+func (s *Server) TaskNotFound(id string) *adcperr.Error {
+	return s.newError(s.pickCode("TASK_NOT_FOUND", "REFERENCE_NOT_FOUND", "INVALID_REQUEST"), "No such task: "+truncateName(id))
+}
