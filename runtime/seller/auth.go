@@ -195,3 +195,12 @@ func (s *Server) Authorize(r *http.Request, tool string) (Principal, *AuthFailur
 		Err:       err,
 	}
 }
+
+// Authenticated reports a server that checks credentials.
+func (s *Server) Authenticated() bool { return s.cfg.Authenticator != nil }
+
+// AuthRequired is the AdCP error for a protected tool called without
+// credentials, for transports that answer it in-band (stdio).
+func (s *Server) AuthRequired() *adcperr.Error {
+	return s.newError(s.pickCode("AUTH_MISSING", "AUTH_REQUIRED"), "Authentication required")
+}

@@ -12,6 +12,8 @@ import (
 type Member struct {
 	Name  string
 	Value []byte
+	// IfAbsent leaves a member already present as it is.
+	IfAbsent bool
 }
 
 // SetMembers returns obj, a JSON object, with each member set: a member of
@@ -37,6 +39,9 @@ func SetMembers(obj []byte, set ...Member) ([]byte, error) {
 				continue
 			}
 			found[i] = true
+			if m.IfAbsent {
+				break
+			}
 			start := cap(v) - cap(key) + len(key)
 			for start < len(v) && v[start] != ':' {
 				start++

@@ -203,3 +203,15 @@ func untrustedNumber(v wire.Lenient) string { return truncateText(string(v), 32)
 type jsonNumber string
 
 func (n jsonNumber) MarshalJSON() ([]byte, error) { return []byte(n), nil }
+
+// Refuse is the answer to a call a transport could not make out (an A2A
+// message without a DataPart naming a skill, say): a correctable
+// INVALID_REQUEST saying why, where err is a *wire.DecodeError.
+func (s *Server) Refuse(c *Call, err error) *Answer {
+	c.srv = s
+	var de *wire.DecodeError
+	if errors.As(err, &de) {
+		return s.finish(c, s.decodeRefusal(err))
+	}
+	return s.finish(c, s.invalid("The request cannot be read: "+err.Error(), "", nil))
+}

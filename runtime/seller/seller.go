@@ -135,7 +135,7 @@ func JSONRPCCodeFor(code string) (int64, bool) {
 	switch code {
 	case "RATE_LIMITED":
 		return JSONRPCRateLimited, true
-	case "AUTH_MISSING", "AUTH_REQUIRED":
+	case "AUTH_MISSING", "AUTH_REQUIRED", "AUTH_INVALID":
 		return JSONRPCAuthMissing, true
 	case "SERVICE_UNAVAILABLE":
 		return JSONRPCServiceUnavailable, true

@@ -160,6 +160,9 @@ func (s *Server) Logger() *slog.Logger { return s.log }
 // Tasks is the server's TaskManager.
 func (s *Server) Tasks() TaskManager { return s.tasks }
 
+// MaxRequestBytes is the cap on a call's arguments.
+func (s *Server) MaxRequestBytes() int { return s.maxBytes }
+
 // Public reports a tool callable without credentials.
 func (s *Server) Public(tool string) bool {
 	s.mu.RLock()

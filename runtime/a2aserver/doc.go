@@ -1,0 +1,24 @@
+// Package a2aserver serves a seller (runtime/seller) over A2A on a2a-go's
+// JSON-RPC server.
+//
+//	mux.Handle("/a2a", a2aserver.NewA2AHandler(srv, opts))
+//	mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(srv, opts))
+//
+// A buyer calls a tool with message/send (or message/stream) whose message
+// has a DataPart {"skill": "get_products", "input": {...}} ("parameters" is
+// accepted for "input", as older buyers send it). a2a-go decodes the
+// request into maps, where duplicate keys and escaped "__proto__" are gone,
+// so the handler reads the skill's input from the request body's own
+// bytes, which the HTTP layer keeps, and the seller reads those strictly.
+//
+// The answer is an A2A task as AdCP's A2A extraction reads it: the
+// response object in the first part of artifacts[0] (a DataPart), the AdCP
+// task id at the artifact metadata "adcp_task_id" and as the task's id,
+// interim payloads in status.message too, and AdCP errors as a failed task
+// with a DataPart {"adcp_error": ...}. tasks/get reads the seller's
+// TaskManager, scoped by principal.
+//
+// The agent card lists every tool as a skill, get_adcp_capabilities
+// included: the JavaScript buyer treats an agent without that skill as
+// AdCP 2.
+package a2aserver

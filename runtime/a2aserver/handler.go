@@ -1,0 +1,343 @@
+package a2aserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"iter"
+	"net/http"
+	"time"
+
+	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/a2aproject/a2a-go/a2asrv"
+
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// A2AOptions configure the A2A transport of a seller.
+type A2AOptions struct {
+	// URL is the absolute URL the JSON-RPC endpoint is served at
+	// ("https://seller.example/a2a"); the agent card names it.
+	URL string
+	// Name, Description and Version describe the agent in its card;
+	// defaults: "AdCP seller", a sentence, the spec version.
+	Name        string
+	Description string
+	Version     string
+	// Provider is the card's provider, if any.
+	Provider *a2a.AgentProvider
+	// Now is the clock for task timestamps; nil means time.Now.
+	Now func() time.Time
+}
+
+// envelopeSlack is what a JSON-RPC request may add to a call's arguments.
+const envelopeSlack = 64 << 10
+
+// NewA2AHandler serves srv over A2A JSON-RPC (a2a-go's
+// a2asrv.NewJSONRPCHandler): message/send and message/stream call the
+// skill named in the message's DataPart {"skill": ..., "input": {...}}
+// (the legacy key "parameters" is accepted for input), with the input's
+// exact bytes; tasks/get reads the server's TaskManager. The handler
+// authenticates first, as the MCP gate does: a protected skill (and every
+// tasks/* method) without credentials, or refused credentials, get HTTP
+// 401 with a WWW-Authenticate challenge. Mount it at opts.URL's path.
+func NewA2AHandler(srv *seller.Server, opts A2AOptions) http.Handler {
+	h := &handler{srv: srv, opts: opts}
+	rpc := a2asrv.NewJSONRPCHandler(h)
+	limit := int64(srv.MaxRequestBytes()) + envelopeSlack
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body []byte
+		tool := ""
+		if r.Method == http.MethodPost && r.Body != nil {
+			var err error
+			body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+			if err != nil {
+				var tooBig *http.MaxBytesError
+				if errors.As(err, &tooBig) {
+					http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
+					return
+				}
+				http.Error(w, "cannot read the request", http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			tool = calledSkill(body)
+		}
+		p, fail := srv.Authorize(r, tool)
+		if fail != nil {
+			writeAuthFailure(w, fail, body)
+			return
+		}
+		ctx := context.WithValue(r.Context(), requestKey{}, &request{body: body, principal: p})
+		rpc.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// request is what the gate keeps of an HTTP request for the handler.
+type request struct {
+	body      []byte
+	principal seller.Principal
+}
+
+type requestKey struct{}
+
+// calledSkill names what a JSON-RPC request needs credentials for: the
+// skill of a message, "tasks/get" for the task methods (a task belongs to
+// a principal), "" for anything else.
+func calledSkill(body []byte) string {
+	v, err := wire.ParseLenient(body)
+	if err != nil || !v.IsObject() {
+		return ""
+	}
+	method, _ := v.Get("method").AsString()
+	switch method {
+	case "message/send", "message/stream":
+		if d, ok := findDataPart(v.Get("params").Get("message")); ok {
+			name, _ := d.Get("skill").AsString()
+			return name
+		}
+		return ""
+	case "tasks/get", "tasks/cancel", "tasks/resubscribe":
+		return "tasks/get"
+	}
+	return ""
+}
+
+// findDataPart returns the data of the first DataPart of message whose data
+// names a skill.
+func findDataPart(message wire.Lenient) (wire.Lenient, bool) {
+	var found wire.Lenient
+	message.Get("parts").Elems(func(p wire.Lenient) bool {
+		d := p.Get("data")
+		if (p.Get("kind").StringIs("data") || !p.Get("kind").Present()) && d.IsObject() && d.Get("skill").IsString() {
+			found = d
+			return false
+		}
+		return true
+	})
+	return found, found != nil
+}
+
+// writeAuthFailure answers a refused request: 401, the challenge, and a
+// JSON-RPC error with the reserved code -32028 and data.adcp_error.
+func writeAuthFailure(w http.ResponseWriter, fail *seller.AuthFailure, body []byte) {
+	if fail.Challenge != "" {
+		w.Header().Set("WWW-Authenticate", fail.Challenge)
+	}
+	var id json.RawMessage
+	if v, err := wire.ParseLenient(body); err == nil {
+		id = v.Get("id").Raw()
+	}
+	resp, err := seller.NewJSONRPCErrorResponse(id, fail.Error)
+	if err != nil {
+		http.Error(w, "authentication required", fail.Status)
+		return
+	}
+	out, _ := json.Marshal(resp)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(fail.Status)
+	_, _ = w.Write(out)
+}
+
+// handler is the a2asrv.RequestHandler of a seller.
+type handler struct {
+	srv  *seller.Server
+	opts A2AOptions
+}
+
+var _ a2asrv.RequestHandler = (*handler)(nil)
+
+func (h *handler) now() time.Time {
+	if h.opts.Now != nil {
+		return h.opts.Now()
+	}
+	return time.Now()
+}
+
+func requestFrom(ctx context.Context) *request {
+	r, _ := ctx.Value(requestKey{}).(*request)
+	if r == nil {
+		r = &request{}
+	}
+	return r
+}
+
+// OnSendMessage calls the message's skill with its input's raw bytes.
+func (h *handler) OnSendMessage(ctx context.Context, params *a2a.MessageSendParams) (a2a.SendMessageResult, error) {
+	return h.send(ctx, params), nil
+}
+
+// OnSendMessageStream answers like OnSendMessage, as one event.
+func (h *handler) OnSendMessageStream(ctx context.Context, params *a2a.MessageSendParams) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) { yield(h.send(ctx, params), nil) }
+}
+
+func (h *handler) send(ctx context.Context, params *a2a.MessageSendParams) *a2a.Task {
+	req := requestFrom(ctx)
+	contextID := ""
+	if params != nil && params.Message != nil {
+		contextID = params.Message.ContextID
+	}
+	if contextID == "" {
+		contextID = a2a.NewContextID()
+	}
+	c := &seller.Call{Principal: req.principal, Transport: seller.TransportA2A, ContextID: contextID}
+	var a *seller.Answer
+	skill, input, err := skillInput(req.body)
+	if err != nil {
+		a = h.srv.Refuse(c, err)
+	} else {
+		c.Arguments = input
+		a = h.srv.Serve(ctx, skill, c)
+	}
+	return TaskOf(a, contextID, h.now())
+}
+
+// skillInput reads the skill and the raw input of a message/send body.
+func skillInput(body []byte) (string, json.RawMessage, error) {
+	v, err := wire.ParseLenient(body)
+	if err != nil {
+		return "", nil, err
+	}
+	data, ok := findDataPart(v.Get("params").Get("message"))
+	if !ok {
+		return "", nil, errors.New("the message has no DataPart naming a skill")
+	}
+	if err := wire.Valid(data); err != nil {
+		return "", nil, err
+	}
+	skill, _ := data.Get("skill").AsString()
+	input := data.Get("input")
+	if !input.Present() {
+		input = data.Get("parameters")
+	}
+	if !input.Present() {
+		return skill, json.RawMessage("{}"), nil
+	}
+	return skill, input.Raw(), nil
+}
+
+// OnGetTask answers tasks/get from the server's TaskManager: a task of
+// another principal is not found, like a missing one.
+func (h *handler) OnGetTask(ctx context.Context, query *a2a.TaskQueryParams) (*a2a.Task, error) {
+	if query == nil {
+		return nil, a2a.ErrInvalidParams
+	}
+	req := requestFrom(ctx)
+	t, err := h.srv.Tasks().Get(ctx, req.principal.ID, string(query.ID))
+	if err != nil {
+		if errors.Is(err, seller.ErrTaskNotFound) {
+			return nil, a2a.ErrTaskNotFound
+		}
+		h.srv.Logger().Error("adcp: a2a tasks/get", "err", err.Error())
+		return nil, a2a.ErrInternalError
+	}
+	a := t.Answer
+	if a == nil {
+		a = &seller.Answer{Status: t.Status, TaskID: t.ID, Body: json.RawMessage("{}")}
+	}
+	cp := *a
+	cp.TaskID = t.ID
+	return TaskOf(&cp, "", t.UpdatedAt), nil
+}
+
+func (h *handler) OnCancelTask(context.Context, *a2a.TaskIDParams) (*a2a.Task, error) {
+	return nil, a2a.ErrTaskNotCancelable
+}
+
+func (h *handler) OnResubscribeToTask(context.Context, *a2a.TaskIDParams) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) { yield(nil, a2a.ErrUnsupportedOperation) }
+}
+
+func (h *handler) OnGetTaskPushConfig(context.Context, *a2a.GetTaskPushConfigParams) (*a2a.TaskPushConfig, error) {
+	return nil, a2a.ErrPushNotificationNotSupported
+}
+
+func (h *handler) OnListTaskPushConfig(context.Context, *a2a.ListTaskPushConfigParams) ([]*a2a.TaskPushConfig, error) {
+	return nil, a2a.ErrPushNotificationNotSupported
+}
+
+func (h *handler) OnSetTaskPushConfig(context.Context, *a2a.TaskPushConfig) (*a2a.TaskPushConfig, error) {
+	return nil, a2a.ErrPushNotificationNotSupported
+}
+
+func (h *handler) OnDeleteTaskPushConfig(context.Context, *a2a.DeleteTaskPushConfigParams) error {
+	return a2a.ErrPushNotificationNotSupported
+}
+
+func (h *handler) OnGetExtendedAgentCard(context.Context) (*a2a.AgentCard, error) {
+	return nil, a2a.ErrAuthenticatedExtendedCardNotConfigured
+}
+
+// states maps AdCP task statuses to A2A task states.
+var states = map[task.Status]a2a.TaskState{
+	task.Submitted: a2a.TaskStateSubmitted, task.Working: a2a.TaskStateWorking,
+	task.InputRequired: a2a.TaskStateInputRequired, task.AuthRequired: a2a.TaskStateAuthRequired,
+	task.Completed: a2a.TaskStateCompleted, task.Failed: a2a.TaskStateFailed,
+	task.Canceled: a2a.TaskStateCanceled, task.Rejected: a2a.TaskStateRejected,
+	task.Unknown: a2a.TaskStateUnknown,
+}
+
+// TaskOf is the A2A task of an answer, as AdCP's A2A extraction reads it.
+// A response: the artifact "result" holds the response object as its
+// first part (a DataPart) and the message as a TextPart, with the AdCP
+// task id at the artifact's metadata "adcp_task_id"; an interim answer also
+// puts the payload in status.message. An error: a failed task whose
+// artifact "error-result" holds a TextPart and the DataPart {"adcp_error":
+// ..., "context": ...}. The task's id is the AdCP task id when there is
+// one.
+func TaskOf(a *seller.Answer, contextID string, at time.Time) *a2a.Task {
+	id := a2a.TaskID(a.TaskID)
+	if id == "" {
+		id = a2a.NewTaskID()
+	}
+	at = at.UTC()
+	t := &a2a.Task{ID: id, ContextID: contextID, Status: a2a.TaskStatus{State: states[a.Status], Timestamp: &at}}
+	if t.Status.State == "" {
+		t.Status.State = a2a.TaskStateUnknown
+	}
+	if a.Error != nil {
+		t.Status.State = a2a.TaskStateFailed
+		data, err := seller.ErrorObject(a)
+		if err != nil { // unreachable: Serve checked the error
+			data = []byte(`{"adcp_error":{"code":"SERVICE_UNAVAILABLE","message":"Service temporarily unavailable","recovery":"transient"}}`)
+		}
+		t.Artifacts = []*a2a.Artifact{{ID: "error-result", Metadata: taskMeta(a), Parts: a2a.ContentParts{
+			a2a.TextPart{Text: seller.TerseText(a.Error)},
+			a2a.DataPart{Data: members(data), Metadata: map[string]any{"mimeType": seller.ErrorMIMEType}},
+		}}}
+		return t
+	}
+	parts := a2a.ContentParts{a2a.DataPart{Data: members(a.Body)}}
+	if a.Message != "" {
+		parts = append(parts, a2a.TextPart{Text: a.Message})
+	}
+	t.Artifacts = []*a2a.Artifact{{ID: "result", Metadata: taskMeta(a), Parts: parts}}
+	if a.Status.Interim() {
+		t.Status.Message = &a2a.Message{ID: a2a.NewMessageID(), Role: a2a.MessageRoleAgent, TaskID: id, ContextID: contextID, Parts: parts}
+	}
+	return t
+}
+
+func taskMeta(a *seller.Answer) map[string]any {
+	if a.TaskID == "" {
+		return nil
+	}
+	return map[string]any{"adcp_task_id": a.TaskID}
+}
+
+// members splits a JSON object into its members, each value kept as its
+// raw JSON (a2a-go holds a DataPart's data as a map).
+func members(obj []byte) map[string]any {
+	out := map[string]any{}
+	wire.Lenient(obj).Members(func(k, v wire.Lenient) bool {
+		name, _ := k.AsString()
+		out[name] = json.RawMessage(v)
+		return true
+	})
+	return out
+}

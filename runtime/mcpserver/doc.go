@@ -1,0 +1,25 @@
+// Package mcpserver serves a seller (runtime/seller) over MCP on the
+// official Go SDK's mcp.Server: streamable HTTP and stdio.
+//
+//	h, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{})
+//	mux.Handle("/mcp", h)
+//
+// Each served tool is a go-sdk tool whose handler receives the call's raw
+// arguments (CallToolParamsRaw.Arguments, never a decoded map) and answers
+// through seller.Server.Serve. tools/list publishes each tool's request
+// schema as its input schema, bundled into one document that stands alone
+// (MCPOptions.MinimalInputSchemas publishes {"type": "object"} instead).
+//
+// Results are as AdCP's MCP binding says: a response is structuredContent
+// (the response object, with the envelope's status, task_id and message
+// beside its fields) and its JSON text as content; an AdCP error is
+// isError with structuredContent.adcp_error and the same JSON as
+// content[0].text, then a terse sentence.
+//
+// Gate authenticates every HTTP request before go-sdk sees it: discovery
+// (initialize, tools/list, public tools) passes anonymously, anything else
+// without valid credentials gets HTTP 401 with a WWW-Authenticate
+// challenge. OAuth adapts go-sdk's auth.TokenVerifier to a
+// seller.Authenticator, with RFC 9728 protected-resource metadata in the
+// challenge (serve the metadata with auth.ProtectedResourceMetadataHandler).
+package mcpserver

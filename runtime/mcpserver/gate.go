@@ -1,0 +1,144 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// envelopeSlack is what a JSON-RPC request may add to a call's arguments.
+const envelopeSlack = 64 << 10
+
+// NewStreamableHandler serves srv over MCP streamable HTTP: go-sdk's
+// StreamableHTTPHandler with NewMCPServer's tools, behind Gate. Mount it
+// where the agent's MCP endpoint is (/mcp).
+func NewStreamableHandler(srv *seller.Server, opts MCPOptions) (http.Handler, error) {
+	server, err := NewMCPServer(srv, opts)
+	if err != nil {
+		return nil, err
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: opts.Stateless, JSONResponse: opts.JSONResponse, Logger: srv.Logger()})
+	return Gate(srv, h), nil
+}
+
+// Gate authenticates every request before next (an MCP endpoint) sees it.
+// It reads the JSON-RPC body (capped at the server's MaxRequestBytes plus
+// the envelope) to learn which tools it calls: initialize, tools/list and
+// calls of public tools pass without credentials; a call of any other tool
+// without them, and any request with credentials the Authenticator
+// refuses, is answered with HTTP 401, a WWW-Authenticate challenge and a
+// JSON-RPC error -32028 carrying the AdCP error. The authenticated
+// principal reaches the tool handlers through go-sdk's TokenInfo (which
+// also binds a session to its principal).
+func Gate(srv *seller.Server, next http.Handler) http.Handler {
+	limit := int64(srv.MaxRequestBytes()) + envelopeSlack
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tool, id := "", json.RawMessage(nil)
+		if r.Method == http.MethodPost && r.Body != nil {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+			if err != nil {
+				var tooBig *http.MaxBytesError
+				if errors.As(err, &tooBig) {
+					http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
+					return
+				}
+				http.Error(w, "cannot read the request", http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			tool, id = protectedCall(srv, body)
+		}
+		p, fail := srv.Authorize(r, tool)
+		if fail != nil {
+			WriteAuthFailure(w, fail, id)
+			return
+		}
+		if !p.Anonymous() {
+			r = withTokenInfo(r, tokenInfo(p))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// protectedCall returns the tool a JSON-RPC request (or batch) calls that
+// needs credentials, else any tool it calls, else ""; and the request id
+// of a single request.
+func protectedCall(srv *seller.Server, body []byte) (tool string, id json.RawMessage) {
+	v, err := wire.ParseLenient(body)
+	if err != nil {
+		return "", nil
+	}
+	pick := func(msg wire.Lenient) {
+		if !msg.Get("method").StringIs("tools/call") {
+			return
+		}
+		name, ok := msg.Get("params").Get("name").AsString()
+		if !ok {
+			return
+		}
+		if tool == "" || (srv.Public(tool) && !srv.Public(name)) {
+			tool = name
+		}
+	}
+	if v.IsArray() {
+		v.Elems(func(e wire.Lenient) bool { pick(e); return true })
+		return tool, nil
+	}
+	pick(v)
+	return tool, v.Get("id").Raw()
+}
+
+// WriteAuthFailure answers a refused request: the failure's status (401),
+// its WWW-Authenticate challenge, and a JSON-RPC error response for id
+// with the reserved code -32028 and data.adcp_error.
+func WriteAuthFailure(w http.ResponseWriter, fail *seller.AuthFailure, id json.RawMessage) {
+	if fail.Challenge != "" {
+		w.Header().Set("WWW-Authenticate", fail.Challenge)
+	}
+	resp, err := seller.NewJSONRPCErrorResponse(id, fail.Error)
+	if err != nil {
+		http.Error(w, "authentication required", fail.Status)
+		return
+	}
+	body, _ := json.Marshal(resp)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(fail.Status)
+	_, _ = w.Write(body)
+}
+
+// withTokenInfo returns r with ti in its context where go-sdk reads it
+// (auth.TokenInfoFromContext). go-sdk sets it only through
+// auth.RequireBearerToken, so this runs that middleware, with a verifier
+// answering ti, on a copy of r that carries a bearer header, and keeps
+// the context it produces.
+func withTokenInfo(r *http.Request, ti *auth.TokenInfo) *http.Request {
+	var ctx context.Context
+	inject := auth.RequireBearerToken(
+		func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return ti, nil },
+		&auth.RequireBearerTokenOptions{AllowMissingExpiration: true},
+	)(http.HandlerFunc(func(_ http.ResponseWriter, r2 *http.Request) { ctx = r2.Context() }))
+	probe := r.Clone(r.Context())
+	probe.Header.Set("Authorization", "Bearer principal")
+	inject.ServeHTTP(discard{}, probe)
+	if ctx == nil { // the principal's credential has expired
+		return r
+	}
+	return r.WithContext(ctx)
+}
+
+// discard is a ResponseWriter that drops everything.
+type discard struct{}
+
+func (discard) Header() http.Header         { return http.Header{} }
+func (discard) Write(b []byte) (int, error) { return len(b), nil }
+func (discard) WriteHeader(int)             {}

@@ -1,0 +1,174 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// MCPOptions configure the MCP transport of a seller. The zero value
+// publishes bundled request schemas, mirrors each response as JSON text,
+// and keeps go-sdk's stateful sessions.
+type MCPOptions struct {
+	// Implementation names the server in the initialize handshake; nil
+	// means {Name: "adcp-seller", Version: the spec version}.
+	Implementation *mcp.Implementation
+	// Server are go-sdk's server options (instructions, logger, ...).
+	Server *mcp.ServerOptions
+	// MinimalInputSchemas publishes {"type":"object"} as every tool's
+	// input schema, as many AdCP sellers do, instead of the tool's request
+	// schema bundled from seller.Config.Schemas (also the fallback when
+	// the server has no Schemas).
+	MinimalInputSchemas bool
+	// TerseText sends the answer's one-line message as the text content
+	// instead of the JSON text of structuredContent (which MCP asks of
+	// tools that return structured content, for older clients).
+	TerseText bool
+	// Stateless serves every HTTP request on its own, without sessions
+	// (go-sdk's StreamableHTTPOptions.Stateless): any replica answers any
+	// request, and a dropped connection cancels its call.
+	Stateless bool
+	// JSONResponse answers POSTs with application/json instead of an SSE
+	// stream.
+	JSONResponse bool
+	// LocalPrincipal is the principal of calls that arrive without HTTP
+	// (stdio): the local user. Without one, stdio calls are anonymous and
+	// only public tools answer them.
+	LocalPrincipal seller.Principal
+}
+
+// NewMCPServer returns go-sdk's server with one tool per tool srv serves,
+// each answered through srv.Serve from the raw arguments
+// (CallToolParamsRaw.Arguments, never a decoded map). Serve it with
+// NewStreamableHandler (which also authenticates) or ServeStdio.
+func NewMCPServer(srv *seller.Server, opts MCPOptions) (*mcp.Server, error) {
+	impl := opts.Implementation
+	if impl == nil {
+		impl = &mcp.Implementation{Name: "adcp-seller", Version: srv.Spec().Version()}
+	}
+	server := mcp.NewServer(impl, opts.Server)
+	for _, t := range srv.Tools() {
+		schema := minimalInputSchema
+		if !opts.MinimalInputSchemas && srv.Schemas() != nil && t.RequestSchema != "" {
+			b, err := bundleSchema(srv.Schemas(), t.RequestSchema)
+			if err != nil {
+				return nil, fmt.Errorf("mcpserver: tool %s: input schema: %w", t.Name, err)
+			}
+			schema = b
+		}
+		server.AddTool(&mcp.Tool{Name: t.Name, Description: t.Summary, InputSchema: schema, Annotations: annotations(t)},
+			toolHandler(srv, t.Name, opts))
+	}
+	return server, nil
+}
+
+func annotations(t registry.Tool) *mcp.ToolAnnotations {
+	if t.Protocol == "" { // a raw tool: nothing known
+		return nil
+	}
+	a := &mcp.ToolAnnotations{ReadOnlyHint: !t.Mutating}
+	if t.Mutating {
+		a.IdempotentHint = t.IdempotencyRequired
+	}
+	return a
+}
+
+// toolHandler answers tools/call of one tool.
+func toolHandler(srv *seller.Server, name string, opts MCPOptions) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		c := &seller.Call{Transport: seller.TransportMCP}
+		if req.Params != nil {
+			c.Arguments = req.Params.Arguments
+		}
+		p, viaHTTP := principalOf(req.Extra)
+		if !viaHTTP {
+			p = opts.LocalPrincipal
+		}
+		c.Principal = p
+		var a *seller.Answer
+		if p.Anonymous() && !srv.Public(name) && srv.Authenticated() {
+			// The HTTP gate refuses these with a 401 first; this is stdio,
+			// or a handler mounted without the gate.
+			a = seller.ErrorAnswer(srv.AuthRequired())
+		} else {
+			a = srv.Serve(ctx, name, c)
+		}
+		return ToolResult(a, opts.TerseText), nil
+	}
+}
+
+// principalKey is where the gate puts the seller principal in the
+// TokenInfo go-sdk hands to tool handlers.
+const principalKey = "adcpgen.principal"
+
+// principalOf reads the principal the HTTP gate authenticated; viaHTTP is
+// false for a call that did not come over HTTP.
+func principalOf(extra *mcp.RequestExtra) (p seller.Principal, viaHTTP bool) {
+	if extra == nil || extra.Header == nil {
+		return seller.Principal{}, false
+	}
+	if extra.TokenInfo != nil {
+		if pp, ok := extra.TokenInfo.Extra[principalKey].(seller.Principal); ok {
+			return pp, true
+		}
+	}
+	return seller.Principal{}, true
+}
+
+// tokenInfo carries p to the tool handlers.
+func tokenInfo(p seller.Principal) *auth.TokenInfo {
+	return &auth.TokenInfo{UserID: p.ID, Scopes: p.Scopes, Expiration: p.Expiration,
+		Extra: map[string]any{principalKey: p}}
+}
+
+// ToolResult is the MCP result of an answer. A response: structuredContent
+// is the response object with the protocol envelope's fields beside its
+// own (status, task_id, message, replayed, each only when the payload has
+// no member of that name), and the text content is its JSON text (or the
+// answer's message with terse). An error: isError, structuredContent
+// {"adcp_error": ..., "context": ...} and the same JSON as content[0].text,
+// then a terse sentence.
+func ToolResult(a *seller.Answer, terse bool) *mcp.CallToolResult {
+	if a.Error != nil {
+		data, err := seller.ErrorObject(a)
+		if err != nil { // unreachable: Serve checked the error
+			data = []byte(`{"adcp_error":{"code":"SERVICE_UNAVAILABLE","message":"Service temporarily unavailable","recovery":"transient"}}`)
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}, &mcp.TextContent{Text: seller.TerseText(a.Error)}},
+			StructuredContent: json.RawMessage(data),
+			IsError:           true,
+		}
+	}
+	set := []seller.Member{{Name: "status", Value: quote(string(a.Status)), IfAbsent: true}}
+	if a.TaskID != "" {
+		set = append(set, seller.Member{Name: "task_id", Value: quote(a.TaskID), IfAbsent: true})
+	}
+	if a.Message != "" {
+		set = append(set, seller.Member{Name: "message", Value: quote(a.Message), IfAbsent: true})
+	}
+	if a.Replayed {
+		set = append(set, seller.Member{Name: "replayed", Value: []byte("true"), IfAbsent: true})
+	}
+	body, err := seller.SetMembers(a.Body, set...)
+	if err != nil { // unreachable: Serve checked the body is an object
+		body = a.Body
+	}
+	text := string(body)
+	if terse {
+		text = a.Message
+		if text == "" {
+			text = "Task " + string(a.Status) + "."
+		}
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(body)}
+}
+
+func quote(s string) []byte { return wire.AppendQuoted(nil, s) }
