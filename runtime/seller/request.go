@@ -137,7 +137,7 @@ func (s *Server) schemaRefusal(c *Call, issues []validate.Issue) *Answer {
 func (s *Server) invalid(msg, pointer string, issues []adcperr.ValidationIssue) *Answer {
 	e := s.newError(s.pickCode("INVALID_REQUEST", "VALIDATION_ERROR"), truncateText(msg, 512))
 	if len(issues) > 0 || pointer != "" {
-		e.Field = JSONPathLite(pointer)
+		e.Field = truncateText(JSONPathLite(pointer), 256)
 	}
 	for i := range issues {
 		issues[i].Message = truncateText(issues[i].Message, 256)

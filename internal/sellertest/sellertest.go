@@ -1,0 +1,36 @@
+// Package sellertest holds what the seller's tests share: a small AdCP
+// schema tree of this project's own (schemas/, version 3.90.0-test, with a
+// manifest: get_adcp_capabilities, get_products with every interim payload,
+// create_media_buy with a oneOf response and idempotency required,
+// list_creatives, fourteen error codes) and the package adcpgen generates
+// from it (adcpt, committed; TestGoldenUpToDate regenerates it).
+//
+// Regenerate after a generator change:
+//
+//	go run ./cmd/adcpgen generate --spec internal/sellertest/schemas --out internal/sellertest/adcpt --package adcpt
+package sellertest
+
+import (
+	"embed"
+	"io/fs"
+	"testing"
+
+	"github.com/adcpgen/adcpgen/runtime/spec"
+)
+
+//go:embed schemas
+var schemas embed.FS
+
+// Tree opens the test schema tree.
+func Tree(t testing.TB) *spec.Tree {
+	t.Helper()
+	sub, err := fs.Sub(schemas, "schemas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := spec.OpenFS(sub, "sellertest/schemas", spec.KindEmbedded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
