@@ -242,11 +242,15 @@ func TestRegistrationMistakesPanic(t *testing.T) {
 		},
 		"another version": func() {
 			other := task.NewTool[adcpt.ListCreativesRequest, adcpt.ListCreativesResponse, task.None, task.None, task.None]("list_creatives", "3.0.26")
-			seller.HandleSync(s.Server, other, func(context.Context, *adcpt.ListCreativesRequest) (*adcpt.ListCreativesResponse, error) { return nil, nil })
+			seller.HandleSync(s.Server, other, func(context.Context, *adcpt.ListCreativesRequest) (*adcpt.ListCreativesResponse, error) {
+				return nil, nil
+			})
 		},
 		"wrong types": func() {
 			wrong := task.NewTool[adcpt.GetProductsRequest, adcpt.ListCreativesResponse, task.None, task.None, task.None]("get_products", adcpt.SpecVersion)
-			seller.HandleSync(s.Server, wrong, func(context.Context, *adcpt.GetProductsRequest) (*adcpt.ListCreativesResponse, error) { return nil, nil })
+			seller.HandleSync(s.Server, wrong, func(context.Context, *adcpt.GetProductsRequest) (*adcpt.ListCreativesResponse, error) {
+				return nil, nil
+			})
 		},
 		"unknown tool": func() {
 			ghost := task.NewTool[adcpt.GetProductsRequest, adcpt.GetProductsResponse, task.None, task.None, task.None]("ghost", adcpt.SpecVersion)
