@@ -63,8 +63,12 @@ func Gate(srv *seller.Server, next http.Handler) http.Handler {
 			WriteAuthFailure(w, fail, id)
 			return
 		}
-		if !p.Anonymous() {
-			r = withTokenInfo(r, tokenInfo(p))
+		if r.Method == http.MethodPost {
+			// go-sdk runs tool handlers on the session's context, not the
+			// request's: a buyer whose connection drops would leave its
+			// handler running. The request's context rides along with the
+			// principal so the handler stops when the buyer is gone.
+			r = withTokenInfo(r, tokenInfo(p, r.Context()))
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -91,6 +91,13 @@ func toolHandler(srv *seller.Server, name string, opts MCPOptions) mcp.ToolHandl
 		if !viaHTTP {
 			p = opts.LocalPrincipal
 		}
+		if httpCtx := requestContext(req.Extra); httpCtx != nil {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			defer cancel()
+			stop := context.AfterFunc(httpCtx, cancel)
+			defer stop()
+		}
 		c.Principal = p
 		var a *seller.Answer
 		if p.Anonymous() && !srv.Public(name) && srv.Authenticated() {
@@ -104,9 +111,22 @@ func toolHandler(srv *seller.Server, name string, opts MCPOptions) mcp.ToolHandl
 	}
 }
 
-// principalKey is where the gate puts the seller principal in the
-// TokenInfo go-sdk hands to tool handlers.
-const principalKey = "adcpgen.principal"
+// Where the gate puts the seller principal and the HTTP request's context
+// in the TokenInfo go-sdk hands to tool handlers.
+const (
+	principalKey  = "adcpgen.principal"
+	requestCtxKey = "adcpgen.request_context"
+)
+
+// requestContext is the context of the HTTP request that carried a call,
+// nil without one.
+func requestContext(extra *mcp.RequestExtra) context.Context {
+	if extra == nil || extra.TokenInfo == nil {
+		return nil
+	}
+	ctx, _ := extra.TokenInfo.Extra[requestCtxKey].(context.Context)
+	return ctx
+}
 
 // principalOf reads the principal the HTTP gate authenticated; viaHTTP is
 // false for a call that did not come over HTTP.
@@ -122,10 +142,10 @@ func principalOf(extra *mcp.RequestExtra) (p seller.Principal, viaHTTP bool) {
 	return seller.Principal{}, true
 }
 
-// tokenInfo carries p to the tool handlers.
-func tokenInfo(p seller.Principal) *auth.TokenInfo {
+// tokenInfo carries p and the HTTP request's context to the tool handlers.
+func tokenInfo(p seller.Principal, requestCtx context.Context) *auth.TokenInfo {
 	return &auth.TokenInfo{UserID: p.ID, Scopes: p.Scopes, Expiration: p.Expiration,
-		Extra: map[string]any{principalKey: p}}
+		Extra: map[string]any{principalKey: p, requestCtxKey: requestCtx}}
 }
 
 // ToolResult is the MCP result of an answer. A response: structuredContent

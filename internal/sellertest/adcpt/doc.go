@@ -4,7 +4,7 @@
 //
 // Spec version: 3.90.0-test
 // Source: internal/sellertest/schemas
-// Source checksum: sha256:2810a8247e339a76e6d50c7057473332159f4afd0dfee84ce0d6b43f714e8c99
+// Source checksum: sha256:b58fea227b774147eb38ed74f82bfd55ae900bb620f9c2721469c5b331c87829
 //
 // Regenerate with this line (for example in a //go:generate directive):
 //

@@ -210,6 +210,7 @@ func Spec() *registry.Spec {
 				Protocol:       "media-buy",
 				RequestSchema:  "media-buy/create-media-buy-request.json",
 				ResponseSchema: "media-buy/create-media-buy-response.json",
+				Summary:        "Create a media buy.",
 			}, {
 				Name: "get_adcp_capabilities",
 				NewRequest: func() wire.Value {
@@ -221,6 +222,7 @@ func Spec() *registry.Spec {
 				Protocol:       "protocol",
 				RequestSchema:  "protocol/get-adcp-capabilities-request.json",
 				ResponseSchema: "protocol/get-adcp-capabilities-response.json",
+				Summary:        "Discover what the agent supports.",
 			}, {
 				Async: []registry.AsyncResponse{{
 					New: func() wire.Value {
@@ -251,6 +253,7 @@ func Spec() *registry.Spec {
 				Protocol:       "media-buy",
 				RequestSchema:  "media-buy/get-products-request.json",
 				ResponseSchema: "media-buy/get-products-response.json",
+				Summary:        "Discover products.",
 			}, {
 				Name: "list_creatives",
 				NewRequest: func() wire.Value {
@@ -262,6 +265,7 @@ func Spec() *registry.Spec {
 				Protocol:       "creative",
 				RequestSchema:  "creative/list-creatives-request.json",
 				ResponseSchema: "creative/list-creatives-response.json",
+				Summary:        "List the buyer's creatives.",
 			}},
 			UnknownRecovery: registry.Transient,
 			Version:         SpecVersion,

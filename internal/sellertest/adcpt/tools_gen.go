@@ -10,12 +10,14 @@ import task "github.com/adcpgen/adcpgen/runtime/task"
 // (task.None where the spec gives the tool no such payload).
 type ToolSet struct {
 	// CreateMediaBuy is the create_media_buy tool (media-buy, mutating, idempotency_key required).
+	// Create a media buy.
 	CreateMediaBuy task.Tool[CreateMediaBuyRequest, CreateMediaBuyResponse, CreateMediaBuySubmitted, CreateMediaBuyWorking, task.None]
-	// GetAdCPCapabilities is the get_adcp_capabilities tool (protocol, read-only).
+	// GetAdCPCapabilities is the get_adcp_capabilities tool (protocol, read-only). Discover what the
+	// agent supports.
 	GetAdCPCapabilities task.Tool[GetAdCPCapabilitiesRequest, GetAdCPCapabilitiesResponse, task.None, task.None, task.None]
-	// GetProducts is the get_products tool (media-buy, read-only).
+	// GetProducts is the get_products tool (media-buy, read-only). Discover products.
 	GetProducts task.Tool[GetProductsRequest, GetProductsResponse, GetProductsSubmitted, GetProductsWorking, GetProductsInputRequired]
-	// ListCreatives is the list_creatives tool (creative, read-only).
+	// ListCreatives is the list_creatives tool (creative, read-only). List the buyer's creatives.
 	ListCreatives task.Tool[ListCreativesRequest, ListCreativesResponse, task.None, task.None, task.None]
 }
 
