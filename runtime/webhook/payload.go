@@ -1,0 +1,113 @@
+package webhook
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// MCPPayload is the MCP webhook payload a seller posts to the buyer's
+// push-notification URL (core/mcp-webhook-payload.json): the envelope and
+// the result for the status (the full task response for completed and
+// failed, the tool's async response for an interim status).
+type MCPPayload struct {
+	// IdempotencyKey is the event's key, the same on every retry of the
+	// post; NewEventKey makes one. Required from AdCP 3.0.
+	IdempotencyKey string
+	// OperationID echoes push_notification_config.operation_id. A seller
+	// never derives it from the URL.
+	OperationID string
+	TaskID      string
+	// TaskType is the tool name ("create_media_buy").
+	TaskType string
+	// Protocol is the tool's AdCP protocol ("media-buy"); optional.
+	Protocol  string
+	Status    task.Status
+	Timestamp time.Time
+	Message   string
+	ContextID string
+	// Token echoes push_notification_config.token.
+	Token string
+	// Result is the encoded result object; nil sends none.
+	Result json.RawMessage
+}
+
+// NewEventKey returns a fresh webhook idempotency key: "whk_" and 32 hex
+// digits (128 random bits), within the pattern ^[A-Za-z0-9_.:-]{16,255}$.
+func NewEventKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return "whk_" + hex.EncodeToString(b[:])
+}
+
+// Encode writes the payload as compact JSON (the bytes to sign and send).
+// Task id, task type, a known status and the idempotency key are required;
+// Result must be one strict JSON object.
+func (p MCPPayload) Encode() ([]byte, error) {
+	switch {
+	case p.TaskID == "":
+		return nil, errors.New("webhook payload: empty task_id")
+	case p.TaskType == "":
+		return nil, errors.New("webhook payload: empty task_type")
+	case !p.Status.Known():
+		return nil, fmt.Errorf("webhook payload: unknown status %q", p.Status)
+	case p.IdempotencyKey == "":
+		return nil, errors.New("webhook payload: empty idempotency_key")
+	}
+	if p.Result != nil {
+		if err := wire.Valid(p.Result); err != nil {
+			return nil, fmt.Errorf("webhook payload: result: %w", err)
+		}
+		if !wire.Lenient(p.Result).IsObject() {
+			return nil, errors.New("webhook payload: result is not a JSON object")
+		}
+	}
+	ts := p.Timestamp
+	if ts.IsZero() {
+		ts = time.Now()
+	}
+	e := payloadEncoder{}
+	e.str("idempotency_key", p.IdempotencyKey)
+	e.str("operation_id", p.OperationID)
+	e.str("task_id", p.TaskID)
+	e.str("task_type", p.TaskType)
+	e.str("protocol", p.Protocol)
+	e.str("status", string(p.Status))
+	e.str("timestamp", ts.UTC().Format(time.RFC3339Nano))
+	e.str("message", p.Message)
+	e.str("context_id", p.ContextID)
+	e.str("token", p.Token)
+	if p.Result != nil {
+		e.member("result")
+		e.buf = wire.Lenient(p.Result).AppendCompact(e.buf)
+	}
+	e.buf = append(e.buf, '}')
+	return e.buf, nil
+}
+
+type payloadEncoder struct{ buf []byte }
+
+func (e *payloadEncoder) member(key string) {
+	if len(e.buf) == 0 {
+		e.buf = append(e.buf, '{')
+	} else {
+		e.buf = append(e.buf, ',')
+	}
+	e.buf = wire.AppendQuoted(e.buf, key)
+	e.buf = append(e.buf, ':')
+}
+
+// str writes key unless s is empty.
+func (e *payloadEncoder) str(key, s string) {
+	if s == "" {
+		return
+	}
+	e.member(key)
+	e.buf = wire.AppendQuoted(e.buf, s)
+}

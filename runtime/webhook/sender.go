@@ -1,0 +1,301 @@
+package webhook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/untrusted"
+)
+
+// Sender defaults.
+const (
+	DefaultMaxAttempts    = 5
+	DefaultMaxElapsed     = 2 * time.Minute
+	DefaultAttemptTimeout = 10 * time.Second
+	DefaultBaseDelay      = 500 * time.Millisecond
+	DefaultMaxDelay       = 15 * time.Second
+)
+
+// SenderOptions configure a Sender. The zero value is the production
+// setup: https to public addresses only, 5 attempts within 2 minutes.
+type SenderOptions struct {
+	// Policy says which URLs and addresses may be posted to. Its
+	// AllowLoopback is for tests against an httptest server only.
+	Policy untrusted.PushURLPolicy
+	// Client, when set, sends the posts instead of the Sender's own, which
+	// checks every address it connects to against Policy (so a host name
+	// cannot resolve to an internal address), uses no proxy and follows no
+	// redirect. A Client of yours must do the same.
+	Client *http.Client
+	// MaxAttempts bounds the posts per delivery; 0 means
+	// DefaultMaxAttempts.
+	MaxAttempts int
+	// MaxElapsed bounds a delivery's total time, waits included; 0 means
+	// DefaultMaxElapsed.
+	MaxElapsed time.Duration
+	// AttemptTimeout bounds one post; 0 means DefaultAttemptTimeout.
+	AttemptTimeout time.Duration
+	// BaseDelay and MaxDelay shape the backoff between attempts:
+	// exponential from BaseDelay, capped at MaxDelay, with jitter; a
+	// Retry-After the receiver sends is honoured up to MaxDelay.
+	BaseDelay, MaxDelay time.Duration
+	// Now is the signer's clock; nil means time.Now.
+	Now func() time.Time
+	// UserAgent is sent on every post; "" sends "adcpgen-webhook".
+	UserAgent string
+}
+
+// Sender posts webhooks to buyers: the seller side of AdCP push
+// notifications. It signs each post with the scheme the buyer chose,
+// retries transient failures with backoff, and never posts to an internal
+// address. Safe for concurrent use.
+type Sender struct {
+	opts   SenderOptions
+	client *http.Client
+}
+
+// NewSender returns a Sender.
+func NewSender(opts SenderOptions) *Sender {
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = DefaultMaxAttempts
+	}
+	if opts.MaxElapsed <= 0 {
+		opts.MaxElapsed = DefaultMaxElapsed
+	}
+	if opts.AttemptTimeout <= 0 {
+		opts.AttemptTimeout = DefaultAttemptTimeout
+	}
+	if opts.BaseDelay <= 0 {
+		opts.BaseDelay = DefaultBaseDelay
+	}
+	if opts.MaxDelay <= 0 {
+		opts.MaxDelay = DefaultMaxDelay
+	}
+	if opts.UserAgent == "" {
+		opts.UserAgent = "adcpgen-webhook"
+	}
+	client := opts.Client
+	if client == nil {
+		client = newPushClient(opts.Policy)
+	}
+	return &Sender{opts: opts, client: client}
+}
+
+// newPushClient is an HTTP client that connects only to addresses the
+// policy allows, checked on the resolved address at connect time, and
+// neither uses a proxy nor follows redirects.
+func newPushClient(p untrusted.PushURLPolicy) *http.Client {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: dialControl(p)}
+	return &http.Client{
+		Transport: &http.Transport{
+			Proxy:                 nil,
+			DialContext:           dialer.DialContext,
+			ForceAttemptHTTP2:     true,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ResponseHeaderTimeout: 30 * time.Second,
+			MaxIdleConnsPerHost:   4,
+			IdleConnTimeout:       90 * time.Second,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// dialControl refuses a connection to an address the policy forbids.
+func dialControl(p untrusted.PushURLPolicy) func(network, address string, _ syscall.RawConn) error {
+	return func(network, address string, _ syscall.RawConn) error {
+		host, _, err := net.SplitHostPort(address)
+		if err != nil {
+			return fmt.Errorf("webhook: dial %s: %w", address, err)
+		}
+		addr, err := netip.ParseAddr(host)
+		if err != nil {
+			return fmt.Errorf("webhook: dial %s: %w", address, err)
+		}
+		if err := untrusted.CheckPushAddr(addr, p); err != nil {
+			return fmt.Errorf("webhook: refusing to connect to %s: %w", address, err)
+		}
+		return nil
+	}
+}
+
+// Push is one webhook delivery: the body (MCPPayload.Encode, or an A2A
+// task) and where and how to post it.
+type Push struct {
+	Config PushConfig
+	Body   []byte
+}
+
+// DeliveryError is a delivery that did not succeed: how many posts were
+// made, the last HTTP status (0 when none came back) and the last failure.
+// Permanent reports a failure retrying cannot fix (a refused URL, a bad
+// secret, a 4xx answer).
+type DeliveryError struct {
+	URL       string
+	Attempts  int
+	Status    int
+	Permanent bool
+	Err       error
+}
+
+func (e *DeliveryError) Error() string {
+	s := fmt.Sprintf("webhook delivery to %s failed after %d attempt(s)", e.URL, e.Attempts)
+	if e.Status != 0 {
+		s += fmt.Sprintf(" (last HTTP %d)", e.Status)
+	}
+	return s + ": " + e.Err.Error()
+}
+
+func (e *DeliveryError) Unwrap() error { return e.Err }
+
+// ErrRejectedByReceiver: the receiver answered with a status retrying
+// cannot change (a 4xx other than 408 and 429, or a redirect).
+var ErrRejectedByReceiver = errors.New("receiver refused the webhook")
+
+// Send posts p until the receiver answers 2xx, retrying network errors,
+// timeouts, 408, 429 and 5xx with backoff, within the attempt and time
+// bounds and ctx. Each attempt is signed afresh (the timestamp is the
+// attempt's); the body, and so the payload's idempotency key, stays the
+// same, so the receiver can drop duplicates.
+func (s *Sender) Send(ctx context.Context, p Push) error {
+	u, err := untrusted.CheckPushURL(p.Config.URL, s.opts.Policy)
+	if err != nil {
+		return &DeliveryError{URL: untrusted.SanitizeTruncate(p.Config.URL, 256), Permanent: true, Err: err}
+	}
+	target := u.String()
+	fail := func(attempts, status int, permanent bool, err error) error {
+		return &DeliveryError{URL: u.Redacted(), Attempts: attempts, Status: status, Permanent: permanent, Err: err}
+	}
+	var signer *HMAC
+	switch p.Config.Scheme {
+	case SchemeHMAC:
+		if signer, err = NewHMAC([]byte(p.Config.Credentials)); err != nil {
+			return fail(0, 0, true, err)
+		}
+		if err := signable(signer, p.Body); err != nil {
+			return fail(0, 0, true, err)
+		}
+	case SchemeBearer, "":
+	default:
+		return fail(0, 0, true, fmt.Errorf("unknown authentication scheme %q", p.Config.Scheme))
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.MaxElapsed)
+	defer cancel()
+	var last error
+	status := 0
+	for attempt := 1; ; attempt++ {
+		var retryAfter time.Duration
+		status, retryAfter, last = s.post(ctx, target, p, signer)
+		if last == nil {
+			return nil
+		}
+		if !retryable(status, last) {
+			return fail(attempt, status, true, last)
+		}
+		if attempt >= s.opts.MaxAttempts {
+			return fail(attempt, status, false, last)
+		}
+		wait := s.backoff(attempt, retryAfter)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fail(attempt, status, false, fmt.Errorf("%w (gave up waiting to retry: %w)", last, context.Cause(ctx)))
+		case <-t.C:
+		}
+	}
+}
+
+// signable refuses a body the signer would refuse, before any post.
+func signable(h *HMAC, body []byte) error {
+	_, err := h.Sign(0, body)
+	return err
+}
+
+// post makes one attempt. It returns the HTTP status (0 when there was
+// none), the Retry-After the receiver asked for, and nil on a 2xx.
+func (s *Sender) post(ctx context.Context, target string, p Push, signer *HMAC) (int, time.Duration, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.AttemptTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(p.Body))
+	if err != nil {
+		return 0, 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", s.opts.UserAgent)
+	switch {
+	case signer != nil:
+		ts := s.now().Unix()
+		sig, err := signer.Sign(ts, p.Body)
+		if err != nil {
+			return 0, 0, err
+		}
+		req.Header.Set(TimestampHeader, strconv.FormatInt(ts, 10))
+		req.Header.Set(SignatureHeader, sig)
+	case p.Config.Scheme == SchemeBearer:
+		req.Header.Set("Authorization", "Bearer "+p.Config.Credentials)
+	}
+	if p.Config.Token != "" {
+		req.Header.Set(A2ATokenHeader, p.Config.Token)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return resp.StatusCode, 0, nil
+	}
+	return resp.StatusCode, parseRetryAfter(resp.Header.Get("Retry-After")), fmt.Errorf("%w: HTTP %d", ErrRejectedByReceiver, resp.StatusCode)
+}
+
+func (s *Sender) now() time.Time {
+	if s.opts.Now != nil {
+		return s.opts.Now()
+	}
+	return time.Now()
+}
+
+// retryable: no answer (network error, timeout), or 408, 429, 5xx.
+func retryable(status int, err error) bool {
+	if status == 0 {
+		// An address the policy refuses stays refused.
+		return !errors.Is(err, untrusted.ErrURLInternal)
+	}
+	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
+}
+
+// backoff is the wait before attempt+1: between half and all of an
+// exponential bound (jittered, so retries from many tasks spread out), or
+// the receiver's Retry-After; never more than MaxDelay.
+func (s *Sender) backoff(attempt int, retryAfter time.Duration) time.Duration {
+	if retryAfter > 0 {
+		return min(retryAfter, s.opts.MaxDelay)
+	}
+	bound := s.opts.BaseDelay << min(attempt-1, 20)
+	if bound <= 0 || bound > s.opts.MaxDelay {
+		bound = s.opts.MaxDelay
+	}
+	return bound/2 + rand.N(bound/2+1)
+}
+
+// parseRetryAfter reads Retry-After in seconds (the HTTP-date form is not
+// used by webhook receivers and is ignored).
+func parseRetryAfter(v string) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return time.Duration(min(n, 3600)) * time.Second
+}

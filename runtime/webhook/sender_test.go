@@ -1,0 +1,258 @@
+package webhook_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/adcpgen/adcpgen/generator/testdata/golden/manifest"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/untrusted"
+	"github.com/adcpgen/adcpgen/runtime/webhook"
+)
+
+// testSender posts to loopback (httptest) with short waits.
+func testSender(o webhook.SenderOptions) *webhook.Sender {
+	o.Policy = untrusted.PushURLPolicy{AllowLoopback: true}
+	if o.BaseDelay == 0 {
+		o.BaseDelay = time.Millisecond
+	}
+	if o.MaxDelay == 0 {
+		o.MaxDelay = 5 * time.Millisecond
+	}
+	return webhook.NewSender(o)
+}
+
+func completedPayload(t *testing.T) []byte {
+	t.Helper()
+	body, err := webhook.MCPPayload{
+		IdempotencyKey: webhook.NewEventKey(),
+		OperationID:    "op_1",
+		TaskID:         "task_1",
+		TaskType:       "create_thing",
+		Protocol:       "media-buy",
+		Status:         task.Completed,
+		Timestamp:      time.Date(2027, 1, 15, 8, 0, 0, 0, time.UTC),
+		Result:         []byte(`{ "thing": {"thing_id": "th_1"} }`),
+	}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
+}
+
+// A receiver that fails twice, then succeeds: the sender retries, each
+// attempt signed afresh, and the real Receiver verifies the signature and
+// hands over the typed result once.
+func TestSenderRetriesUntilTheReceiverAccepts(t *testing.T) {
+	verifier, err := webhook.NewHMAC([]byte(testSecret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := webhook.NewReceiver(manifest.Spec(), webhook.ReceiverOptions{HMAC: verifier})
+	var got []*thingEvent
+	var mu sync.Mutex
+	if err := webhook.On(rc, manifest.Tools.CreateThing, func(_ context.Context, ev *thingEvent) error {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, ev)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var attempts atomic.Int32
+	var signatures sync.Map
+	mux := http.NewServeMux()
+	mux.Handle("POST /hook/{task_type}/{operation_id}", rc)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		signatures.Store(r.Header.Get(webhook.SignatureHeader)+r.Header.Get(webhook.TimestampHeader), true)
+		switch attempts.Add(1) {
+		case 1:
+			http.Error(w, "try later", http.StatusServiceUnavailable)
+		case 2:
+			http.Error(w, "boom", http.StatusBadGateway)
+		default:
+			mux.ServeHTTP(w, r)
+		}
+	}))
+	defer srv.Close()
+	s := testSender(webhook.SenderOptions{})
+	push := webhook.Push{Config: webhook.PushConfig{URL: srv.URL + "/hook/create_thing/op_1", Scheme: webhook.SchemeHMAC, Credentials: testSecret}, Body: completedPayload(t)}
+	if err := s.Send(t.Context(), push); err != nil {
+		t.Fatal(err)
+	}
+	if n := attempts.Load(); n != 3 {
+		t.Fatalf("%d attempts, want 3", n)
+	}
+	if len(got) != 1 || got[0].Response == nil || got[0].Response.Thing.ThingID != "th_1" || got[0].Notification.OperationID != "op_1" {
+		t.Fatalf("receiver got %+v", got)
+	}
+}
+
+// hang answers nothing until the client gives up. It reads the body first:
+// the server notices a closed connection only once the body is consumed.
+func hang(w http.ResponseWriter, r *http.Request) {
+	_, _ = io.Copy(io.Discard, r.Body)
+	<-r.Context().Done()
+}
+
+func TestSenderGivesUp(t *testing.T) {
+	cases := []struct {
+		name      string
+		handler   http.HandlerFunc
+		opts      webhook.SenderOptions
+		attempts  int32
+		status    int
+		permanent bool
+	}{
+		{"4xx is not retried", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", http.StatusUnauthorized) },
+			webhook.SenderOptions{}, 1, 401, true},
+		{"redirect is not followed", func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "http://169.254.169.254/", http.StatusFound)
+		},
+			webhook.SenderOptions{}, 1, 302, true},
+		{"5xx until the attempts run out", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusInternalServerError) },
+			webhook.SenderOptions{MaxAttempts: 4}, 4, 500, false},
+		{"429 is retried", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "3600")
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		}, webhook.SenderOptions{MaxAttempts: 2}, 2, 429, false},
+		{"timeouts are retried", hang,
+			webhook.SenderOptions{MaxAttempts: 3, AttemptTimeout: 20 * time.Millisecond}, 3, 0, false},
+		{"total time bounds the attempts", hang,
+			webhook.SenderOptions{MaxAttempts: 1000, AttemptTimeout: 30 * time.Millisecond, MaxElapsed: 100 * time.Millisecond}, -1, 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var n atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n.Add(1)
+				c.handler(w, r)
+			}))
+			defer srv.Close()
+			err := testSender(c.opts).Send(t.Context(), webhook.Push{Config: webhook.PushConfig{URL: srv.URL + "/hook"}, Body: completedPayload(t)})
+			var de *webhook.DeliveryError
+			if !errors.As(err, &de) {
+				t.Fatalf("Send = %v, want a *DeliveryError", err)
+			}
+			if de.Status != c.status || de.Permanent != c.permanent || int32(de.Attempts) != n.Load() {
+				t.Fatalf("%v: status %d permanent %v attempts %d (server saw %d)", err, de.Status, de.Permanent, de.Attempts, n.Load())
+			}
+			if c.attempts >= 0 && n.Load() != c.attempts {
+				t.Fatalf("%d attempts, want %d", n.Load(), c.attempts)
+			}
+			if c.attempts < 0 && (n.Load() < 2 || n.Load() > 5) {
+				t.Fatalf("%d attempts within 100ms of 30ms each", n.Load())
+			}
+		})
+	}
+}
+
+// Nothing is posted where the URL check or the secret forbids it.
+func TestSenderRefusesBeforePosting(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1) }))
+	defer srv.Close()
+	body := completedPayload(t)
+	cases := []struct {
+		name string
+		s    *webhook.Sender
+		cfg  webhook.PushConfig
+		body []byte
+		want error
+	}{
+		{"loopback in production", webhook.NewSender(webhook.SenderOptions{}), webhook.PushConfig{URL: srv.URL}, body, untrusted.ErrURLScheme},
+		{"https loopback in production", webhook.NewSender(webhook.SenderOptions{}), webhook.PushConfig{URL: strings.Replace(srv.URL, "http:", "https:", 1)}, body, untrusted.ErrURLInternal},
+		{"metadata address", testSender(webhook.SenderOptions{}), webhook.PushConfig{URL: "http://169.254.169.254/latest"}, body, untrusted.ErrURLInternal},
+		{"weak secret", testSender(webhook.SenderOptions{}), webhook.PushConfig{URL: srv.URL, Scheme: webhook.SchemeHMAC, Credentials: strings.Repeat("ab", 20)}, body, webhook.ErrSecretWeak},
+		{"duplicate keys", testSender(webhook.SenderOptions{}), webhook.PushConfig{URL: srv.URL, Scheme: webhook.SchemeHMAC, Credentials: testSecret}, []byte(`{"a":1,"a":2}`), webhook.ErrDuplicateKeyInput},
+		{"unknown scheme", testSender(webhook.SenderOptions{}), webhook.PushConfig{URL: srv.URL, Scheme: "Basic", Credentials: testSecret}, body, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.s.Send(t.Context(), webhook.Push{Config: c.cfg, Body: c.body})
+			var de *webhook.DeliveryError
+			if !errors.As(err, &de) || !de.Permanent || de.Attempts != 0 || (c.want != nil && !errors.Is(err, c.want)) {
+				t.Fatalf("Send = %v, want a permanent refusal wrapping %v", err, c.want)
+			}
+		})
+	}
+	if n.Load() != 0 {
+		t.Fatalf("%d posts made", n.Load())
+	}
+}
+
+func TestSenderBearerAndToken(t *testing.T) {
+	var auth, token, sig string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth, token, sig = r.Header.Get("Authorization"), r.Header.Get(webhook.A2ATokenHeader), r.Header.Get(webhook.SignatureHeader)
+	}))
+	defer srv.Close()
+	cfg := webhook.PushConfig{URL: srv.URL, Scheme: webhook.SchemeBearer, Credentials: "bearer-0123456789abcdef0123456789abcdef", Token: "tok-0123456789abcdef"}
+	if err := testSender(webhook.SenderOptions{}).Send(t.Context(), webhook.Push{Config: cfg, Body: completedPayload(t)}); err != nil {
+		t.Fatal(err)
+	}
+	if auth != "Bearer "+cfg.Credentials || token != cfg.Token || sig != "" {
+		t.Fatalf("Authorization %q, token %q, signature %q", auth, token, sig)
+	}
+}
+
+func TestMCPPayloadEncode(t *testing.T) {
+	body := completedPayload(t)
+	want := `{"idempotency_key":"whk_","operation_id":"op_1","task_id":"task_1","task_type":"create_thing","protocol":"media-buy","status":"completed","timestamp":"2027-01-15T08:00:00Z","result":{"thing":{"thing_id":"th_1"}}}`
+	key := string(body[len(`{"idempotency_key":"whk_`) : len(`{"idempotency_key":"whk_`)+32])
+	if got := strings.Replace(string(body), key, "", 1); got != want {
+		t.Fatalf("encoded\n%s\nwant\n%s", got, want)
+	}
+	for _, p := range []webhook.MCPPayload{
+		{TaskType: "x", Status: task.Completed, IdempotencyKey: "k"},
+		{TaskID: "t", Status: task.Completed, IdempotencyKey: "k"},
+		{TaskID: "t", TaskType: "x", Status: "done", IdempotencyKey: "k"},
+		{TaskID: "t", TaskType: "x", Status: task.Completed},
+		{TaskID: "t", TaskType: "x", Status: task.Completed, IdempotencyKey: "k", Result: []byte(`[1]`)},
+		{TaskID: "t", TaskType: "x", Status: task.Completed, IdempotencyKey: "k", Result: []byte(`{"a":1,"a":1}`)},
+	} {
+		if _, err := p.Encode(); err == nil {
+			t.Errorf("Encode(%+v) accepted", p)
+		}
+	}
+}
+
+func TestParsePushConfig(t *testing.T) {
+	cases := []struct {
+		in   string
+		want webhook.PushConfig
+		err  string
+	}{
+		{`{"url":"https://b.example/h","operation_id":"op","token":"tok-0123456789abcdef","authentication":{"schemes":["HMAC-SHA256"],"credentials":"` + testSecret + `"}}`,
+			webhook.PushConfig{URL: "https://b.example/h", OperationID: "op", Token: "tok-0123456789abcdef", Scheme: webhook.SchemeHMAC, Credentials: testSecret}, ""},
+		{`{"url":"https://b.example/h"}`, webhook.PushConfig{URL: "https://b.example/h"}, ""},
+		{`{"url":"https://b.example/h","authentication":{"schemes":["Bearer"],"credentials":"abc"}}`, webhook.PushConfig{URL: "https://b.example/h", Scheme: "Bearer", Credentials: "abc"}, ""},
+		{`{}`, webhook.PushConfig{}, "no url"},
+		{`{"url":5}`, webhook.PushConfig{}, "/url: want a string"},
+		{`{"url":"u","authentication":{"schemes":["Basic"],"credentials":"x"}}`, webhook.PushConfig{}, "want one of"},
+		{`{"url":"u","authentication":{"schemes":["Bearer","HMAC-SHA256"],"credentials":"x"}}`, webhook.PushConfig{}, "want one of"},
+		{`{"url":"u","authentication":{"schemes":["Bearer"]}}`, webhook.PushConfig{}, "credentials"},
+		{`{"url":"u","url":"v"}`, webhook.PushConfig{}, "duplicate key"},
+		{`[]`, webhook.PushConfig{}, "not an object"},
+	}
+	for _, c := range cases {
+		got, err := webhook.ParsePushConfig([]byte(c.in))
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%s: %+v, %v", c.in, got, err)
+		}
+	}
+}
