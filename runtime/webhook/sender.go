@@ -20,11 +20,11 @@ import (
 
 // Sender defaults.
 const (
-	DefaultMaxAttempts    = 5
-	DefaultMaxElapsed     = 2 * time.Minute
-	DefaultAttemptTimeout = 10 * time.Second
-	DefaultBaseDelay      = 500 * time.Millisecond
-	DefaultMaxDelay       = 15 * time.Second
+	DefaultDeliveryAttempts = 5
+	DefaultDeliveryTime     = 2 * time.Minute
+	DefaultAttemptTimeout   = 10 * time.Second
+	DefaultBaseDelay        = 500 * time.Millisecond
+	DefaultMaxDelay         = 15 * time.Second
 )
 
 // SenderOptions configure a Sender. The zero value is the production
@@ -39,10 +39,10 @@ type SenderOptions struct {
 	// redirect. A Client of yours must do the same.
 	Client *http.Client
 	// MaxAttempts bounds the posts per delivery; 0 means
-	// DefaultMaxAttempts.
+	// DefaultDeliveryAttempts.
 	MaxAttempts int
 	// MaxElapsed bounds a delivery's total time, waits included; 0 means
-	// DefaultMaxElapsed.
+	// DefaultDeliveryTime.
 	MaxElapsed time.Duration
 	// AttemptTimeout bounds one post; 0 means DefaultAttemptTimeout.
 	AttemptTimeout time.Duration
@@ -68,10 +68,10 @@ type Sender struct {
 // NewSender returns a Sender.
 func NewSender(opts SenderOptions) *Sender {
 	if opts.MaxAttempts <= 0 {
-		opts.MaxAttempts = DefaultMaxAttempts
+		opts.MaxAttempts = DefaultDeliveryAttempts
 	}
 	if opts.MaxElapsed <= 0 {
-		opts.MaxElapsed = DefaultMaxElapsed
+		opts.MaxElapsed = DefaultDeliveryTime
 	}
 	if opts.AttemptTimeout <= 0 {
 		opts.AttemptTimeout = DefaultAttemptTimeout
