@@ -1,0 +1,19 @@
+// Package idempotency makes an AdCP seller's mutating tools safe to retry:
+// a Layer is seller middleware that claims each call's idempotency_key in
+// a sellerstore.IdempotencyStore (scoped by the authenticated principal and
+// the tool), runs the handler once, stores its successful answer, and
+// replays it for the same key and request; a reused key with another
+// request, a key still executing and a key past its replay window get
+// IDEMPOTENCY_CONFLICT, IDEMPOTENCY_IN_FLIGHT (or wait-and-replay) and
+// IDEMPOTENCY_EXPIRED, or the nearest codes the spec version has.
+//
+//	layer := idempotency.NewLayer(adcp.Spec(), store, idempotency.LayerOptions{})
+//	srv, err := seller.New(adcp.Spec(), seller.Config{
+//		Middleware:   []seller.Middleware{layer.Middleware()},
+//		Capabilities: json.RawMessage(`{"adcp":{"idempotency":` + string(layer.Capabilities()) + `}}`),
+//	})
+//
+// Store sellerstore.NewMemory for one process, or pgstore for replicas
+// sharing a PostgreSQL database: the claim is one atomic step in the
+// store, so the same key sent to two replicas runs the handler once.
+package idempotency

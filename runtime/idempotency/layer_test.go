@@ -1,0 +1,430 @@
+package idempotency_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/adcpgen/adcpgen/internal/sellerrig"
+	"github.com/adcpgen/adcpgen/internal/sellertest"
+	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/idempotency"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore/storetest"
+	"github.com/adcpgen/adcpgen/runtime/task"
+)
+
+// The tests serve create_media_buy of the seller test spec (3.90.0-test,
+// whose error codes are those of AdCP 3.0: IDEMPOTENCY_CONFLICT, no
+// IDEMPOTENCY_IN_FLIGHT or IDEMPOTENCY_EXPIRED) and of the same spec with
+// the codes AdCP 3.1 adds.
+
+// withAdCP31Codes is the test spec with IDEMPOTENCY_IN_FLIGHT and
+// IDEMPOTENCY_EXPIRED, as AdCP 3.1 lists them.
+func withAdCP31Codes() *registry.Spec {
+	base := adcpt.Spec()
+	return registry.NewSpec(registry.SpecConfig{
+		Version: base.Version(),
+		Tools:   base.Tools(),
+		Codes: append(base.Codes(),
+			registry.ErrorCode{Code: "IDEMPOTENCY_IN_FLIGHT", Recovery: registry.Transient},
+			registry.ErrorCode{Code: "IDEMPOTENCY_EXPIRED", Recovery: registry.Correctable}),
+		UnknownRecovery: base.UnknownRecovery(),
+		NewDetails:      base.NewDetails,
+		WebhookResults:  base.WebhookResults(),
+		NewBySchema:     base.NewBySchema,
+	})
+}
+
+// rig is a seller whose create_media_buy mints a new media buy id per
+// handler run, behind the idempotency layer.
+type rig struct {
+	srv   *seller.Server
+	spec  *registry.Spec
+	clock *storetest.FakeClock
+	store *sellerstore.Memory
+	calls atomic.Int64
+	// gate, when set, holds every handler run until it is closed.
+	gate chan struct{}
+	// failNext makes the next n runs fail (RATE_LIMITED), then succeed.
+	failNext atomic.Int64
+	// panicNext makes the next run panic.
+	panicNext atomic.Bool
+}
+
+func newRig(t *testing.T, spec *registry.Spec, opts idempotency.LayerOptions, gate chan struct{}) *rig {
+	t.Helper()
+	r := &rig{spec: spec, clock: storetest.NewFakeClock(storetest.Start), gate: gate}
+	r.store = sellerstore.NewMemory(r.clock)
+	layer := idempotency.NewLayer(spec, r.store, opts)
+	srv, err := seller.New(spec, seller.Config{
+		Schemas:           sellertest.Tree(t),
+		ValidateResponses: true,
+		Authenticator:     sellerrig.Authenticator(),
+		Middleware:        []seller.Middleware{layer.Middleware()},
+		Capabilities:      json.RawMessage(`{"adcp":{"idempotency":` + string(layer.Capabilities()) + `}}`),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seller.Handle(srv, adcpt.Tools.CreateMediaBuy, r.createMediaBuy)
+	r.srv = srv
+	return r
+}
+
+func (r *rig) createMediaBuy(ctx context.Context, req *adcpt.CreateMediaBuyRequest) (*adcpt.CreateMediaBuyResult, error) {
+	n := r.calls.Add(1)
+	if r.gate != nil {
+		select {
+		case <-r.gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if r.panicNext.CompareAndSwap(true, false) {
+		panic("handler bug")
+	}
+	if r.failNext.Add(-1) >= 0 {
+		return nil, &adcperr.Error{Code: "RATE_LIMITED", Message: "slow down", RetryAfter: time.Second}
+	}
+	r.failNext.Store(0)
+	if req.PoNumber != nil && strings.HasPrefix(*req.PoNumber, "async") {
+		h, err := seller.StartTask(ctx, adcpt.Tools.CreateMediaBuy)
+		if err != nil {
+			return nil, err
+		}
+		return &adcpt.CreateMediaBuyResult{Status: task.Submitted, TaskID: h.ID(), Submitted: &adcpt.CreateMediaBuySubmitted{}}, nil
+	}
+	resp := adcpt.NewCreateMediaBuyResponseSuccess(adcpt.CreateMediaBuySuccess{MediaBuyID: fmt.Sprintf("mb_%d", n)})
+	return &adcpt.CreateMediaBuyResult{Message: "Created.", Response: &resp}, nil
+}
+
+// call serves one call directly (no transport) as principal.
+func (r *rig) call(principal, args string) *seller.Answer {
+	return r.srv.Serve(context.Background(), "create_media_buy", &seller.Call{
+		Arguments: json.RawMessage(args), Transport: seller.TransportMCP, Principal: seller.Principal{ID: principal}})
+}
+
+func buy(key, budget, extra string) string {
+	s := `{"idempotency_key":"` + key + `","packages":[{"product_id":"ctv","budget":` + budget + `}]`
+	if extra != "" {
+		s += "," + extra
+	}
+	return s + "}"
+}
+
+const key1 = "4c1e4a4e-7d1f-4b5e-9a55-0c2b8e3f6a10"
+
+func mediaBuyID(t *testing.T, a *seller.Answer) string {
+	t.Helper()
+	if a.Error != nil {
+		t.Fatalf("error answer %v", a.Error)
+	}
+	var v struct {
+		MediaBuyID string `json:"media_buy_id"`
+	}
+	if err := json.Unmarshal(a.Body, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.MediaBuyID
+}
+
+func errorCode(a *seller.Answer) string {
+	if a.Error == nil {
+		return ""
+	}
+	return a.Error.Code
+}
+
+// The sequential contract, step by step as the idempotency storyboard
+// walks it.
+func TestSequentialContract(t *testing.T) {
+	r := newRig(t, withAdCP31Codes(), idempotency.LayerOptions{}, nil)
+	first := r.call("buyer-a", buy(key1, "5000", `"context":{"correlation_id":"first"}`))
+	if id := mediaBuyID(t, first); id != "mb_1" || first.Replayed {
+		t.Fatalf("first call: %s replayed=%v", first.Body, first.Replayed)
+	}
+	// Same key, same request, another context: the stored answer, marked
+	// replayed, with this call's context.
+	replay := r.call("buyer-a", buy(key1, "5000", `"context":{"correlation_id":"retry"}`))
+	if !replay.Replayed || string(replay.Body) != `{"media_buy_id":"mb_1","context":{"correlation_id":"retry"}}` {
+		t.Fatalf("replay: %s replayed=%v", replay.Body, replay.Replayed)
+	}
+	// Whitespace and member order do not make another request.
+	same := r.call("buyer-a", `{ "packages" : [ {"budget":5000,"product_id":"ctv"} ], "idempotency_key":"`+key1+`" }`)
+	if !same.Replayed || string(same.Body) != `{"media_buy_id":"mb_1"}` {
+		t.Fatalf("reordered replay: %s replayed=%v", same.Body, same.Replayed)
+	}
+	// Same key, another request.
+	conflict := r.call("buyer-a", buy(key1, "25000", `"context":{"correlation_id":"conflict"}`))
+	if errorCode(conflict) != "IDEMPOTENCY_CONFLICT" || conflict.Error.Recovery != registry.Correctable ||
+		strings.Contains(conflict.Error.Message, "mb_1") || conflict.Error.Field != "" || string(conflict.Context) != `{"correlation_id":"conflict"}` {
+		t.Fatalf("conflict: %+v context %s", conflict.Error, conflict.Context)
+	}
+	// A fresh key is a new request, even with the same payload.
+	if id := mediaBuyID(t, r.call("buyer-a", buy("fresh-key-0000000001", "5000", ""))); id != "mb_2" {
+		t.Fatalf("fresh key: %s", id)
+	}
+	// Past the replay window.
+	r.clock.Advance(idempotency.DefaultRetention + time.Second)
+	expired := r.call("buyer-a", buy(key1, "5000", ""))
+	if errorCode(expired) != "IDEMPOTENCY_EXPIRED" || expired.Error.Recovery != registry.Correctable {
+		t.Fatalf("expired: %+v", expired.Error)
+	}
+	if n := r.calls.Load(); n != 2 {
+		t.Fatalf("handler ran %d times, want 2", n)
+	}
+}
+
+// Versions without IDEMPOTENCY_EXPIRED (AdCP 3.0 has it, the test spec
+// does not) get the nearest code they have.
+func TestCodesTheVersionHas(t *testing.T) {
+	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{}, nil)
+	mediaBuyID(t, r.call("buyer-a", buy(key1, "5000", "")))
+	r.clock.Advance(idempotency.DefaultRetention)
+	if a := r.call("buyer-a", buy(key1, "5000", "")); errorCode(a) != "IDEMPOTENCY_CONFLICT" {
+		t.Fatalf("expired key on a version without IDEMPOTENCY_EXPIRED: %+v", a.Error)
+	}
+}
+
+// An async answer is replayed with its task id.
+func TestReplaySubmitted(t *testing.T) {
+	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{}, nil)
+	first := r.call("buyer-a", buy(key1, "5000", `"po_number":"async-1"`))
+	if first.Status != task.Submitted || first.TaskID == "" {
+		t.Fatalf("first: %s %q", first.Status, first.TaskID)
+	}
+	again := r.call("buyer-a", buy(key1, "5000", `"po_number":"async-1"`))
+	if !again.Replayed || again.Status != task.Submitted || again.TaskID != first.TaskID || string(again.Body) != string(first.Body) {
+		t.Fatalf("replay: %s %q %s, want %q %s", again.Status, again.TaskID, again.Body, first.TaskID, first.Body)
+	}
+	if _, err := r.srv.Tasks().Get(context.Background(), "buyer-a", first.TaskID); err != nil {
+		t.Fatalf("the replayed task id does not name a task: %v", err)
+	}
+}
+
+// Errors are not cached: after an error, a panic, or a response that
+// reports failure, the same key runs the handler again.
+func TestFailuresAreNotCached(t *testing.T) {
+	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{}, nil)
+	r.failNext.Store(1)
+	if a := r.call("buyer-a", buy(key1, "5000", "")); errorCode(a) != "RATE_LIMITED" {
+		t.Fatalf("first: %+v", a.Error)
+	}
+	if id := mediaBuyID(t, r.call("buyer-a", buy(key1, "5000", ""))); id != "mb_2" {
+		t.Fatalf("after a rate limit the retry replayed %s", id)
+	}
+	r.panicNext.Store(true)
+	if a := r.call("buyer-a", buy("key-after-panic-000001", "5000", "")); errorCode(a) != "SERVICE_UNAVAILABLE" {
+		t.Fatalf("panic: %+v", a.Error)
+	}
+	if id := mediaBuyID(t, r.call("buyer-a", buy("key-after-panic-000001", "5000", ""))); id != "mb_4" {
+		t.Fatalf("after a panic: %s", id)
+	}
+}
+
+// A second buyer sending the first buyer's key gets its own answer: the
+// key is not the first buyer's record for it, whatever the payload.
+func TestKeysArePerPrincipal(t *testing.T) {
+	r := newRig(t, withAdCP31Codes(), idempotency.LayerOptions{}, nil)
+	if id := mediaBuyID(t, r.call("buyer-a", buy(key1, "5000", ""))); id != "mb_1" {
+		t.Fatal(id)
+	}
+	b := r.call("buyer-b", buy(key1, "5000", ""))
+	if id := mediaBuyID(t, b); id != "mb_2" || b.Replayed {
+		t.Fatalf("buyer-b replaying buyer-a's key: %s replayed=%v", id, b.Replayed)
+	}
+	if a := r.call("buyer-b", buy("k-other-000000000001", "5000", "")); a.Error != nil {
+		t.Fatal(a.Error)
+	}
+	// Another payload under buyer-a's key is no conflict for buyer-b: the
+	// answer must not reveal that buyer-a used the key.
+	c := r.call("buyer-b", buy("k-other-000000000002", "777", ""))
+	if c.Error != nil {
+		t.Fatal(c.Error)
+	}
+	// Over MCP with real credentials, the same.
+	url := sellerrig.ServeMCP(t, r.srv)
+	x := extract.New(r.spec)
+	ctx := context.Background()
+	buyerA := sellerrig.ConnectMCP(t, url, sellerrig.KeyOf("buyer-a"), x)
+	buyerB := sellerrig.ConnectMCP(t, url, sellerrig.KeyOf("buyer-b"), x)
+	const keyA = "only-buyer-a-uses-this-key"
+	a := buyerA.Call(ctx, "create_media_buy", buy(keyA, "5000", ""))
+	if a.Err != nil || a.Replayed {
+		t.Fatalf("buyer-a over MCP: %+v %s", a, a.Data)
+	}
+	if again := buyerA.Call(ctx, "create_media_buy", buy(keyA, "5000", "")); !again.Replayed || again.Member("media_buy_id") != a.Member("media_buy_id") {
+		t.Fatalf("buyer-a's retry over MCP: %+v %s", again, again.Data)
+	}
+	for _, budget := range []string{"5000", "99"} {
+		bb := buyerB.Call(ctx, "create_media_buy", buy(keyA, budget, ""))
+		if budget == "5000" && (bb.Err != nil || bb.Replayed || bb.Member("media_buy_id") == a.Member("media_buy_id")) {
+			t.Fatalf("buyer-b over MCP with buyer-a's key: %+v %s", bb, bb.Data)
+		}
+		if budget == "99" && (bb.Err == nil || bb.Err.Code != "IDEMPOTENCY_CONFLICT") { // buyer-b's own record now
+			t.Fatalf("buyer-b reusing its key: %+v", bb)
+		}
+	}
+}
+
+// concurrent sends n calls of one request at once through go-sdk's client
+// and returns the outcomes; release runs once all are in flight or done.
+func concurrent(t *testing.T, r *rig, n int, args string) []sellerrig.Outcome {
+	t.Helper()
+	url := sellerrig.ServeMCP(t, r.srv)
+	buyer := sellerrig.ConnectMCP(t, url, sellerrig.KeyOf("buyer-a"), extract.New(r.spec))
+	out := make([]sellerrig.Outcome, n)
+	var wg sync.WaitGroup
+	for i := range out {
+		wg.Go(func() { out[i] = buyer.Call(t.Context(), "create_media_buy", args) })
+	}
+	wg.Wait()
+	return out
+}
+
+// 50 concurrent calls with one key, on a version with
+// IDEMPOTENCY_IN_FLIGHT: the handler runs once; the others are told to
+// retry, and a retry then replays the one answer.
+func TestConcurrentCallsRejectInFlight(t *testing.T) {
+	gate := make(chan struct{})
+	r := newRig(t, withAdCP31Codes(), idempotency.LayerOptions{}, gate)
+	done := make(chan []sellerrig.Outcome)
+	go func() { done <- concurrent(t, r, storetest.Concurrency, buy(key1, "5000", "")) }()
+	// The first call's handler holds until the others have had time to
+	// arrive and be refused. A call arriving after the release is replayed
+	// instead: the assertions hold either way.
+	for r.calls.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	close(gate)
+	outs := <-done
+	ids := map[string]int{}
+	inflight := 0
+	for _, o := range outs {
+		switch {
+		case o.CallErr != nil:
+			t.Fatalf("call failed: %v", o.CallErr)
+		case o.Err != nil:
+			if o.Err.Code != "IDEMPOTENCY_IN_FLIGHT" || o.Err.Recovery != registry.Transient || o.Err.RetryAfter <= 0 {
+				t.Fatalf("unexpected error %+v", o.Err)
+			}
+			inflight++
+		default:
+			ids[o.Member("media_buy_id")]++
+		}
+	}
+	if n := r.calls.Load(); n != 1 || len(ids) != 1 || ids["mb_1"] == 0 {
+		t.Fatalf("handler ran %d times; media buys %v; %d in flight", n, ids, inflight)
+	}
+	retry := sellerrig.ConnectMCP(t, sellerrig.ServeMCP(t, r.srv), sellerrig.KeyOf("buyer-a"), extract.New(r.spec)).
+		Call(t.Context(), "create_media_buy", buy(key1, "5000", ""))
+	if !retry.Replayed || retry.Member("media_buy_id") != "mb_1" {
+		t.Fatalf("retry after in-flight: %+v %s", retry, retry.Data)
+	}
+	t.Logf("%d answered IDEMPOTENCY_IN_FLIGHT, %d the media buy", inflight, storetest.Concurrency-inflight)
+}
+
+// 50 concurrent calls with one key, on a version without
+// IDEMPOTENCY_IN_FLIGHT (AdCP 3.0): the others wait and replay, so every
+// caller gets the one media buy.
+func TestConcurrentCallsWaitAndReplay(t *testing.T) {
+	gate := make(chan struct{})
+	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{PollInterval: 5 * time.Millisecond}, gate)
+	go func() {
+		for r.calls.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond)
+		close(gate)
+	}()
+	outs := concurrent(t, r, storetest.Concurrency, buy(key1, "5000", ""))
+	replayed := 0
+	for _, o := range outs {
+		if o.CallErr != nil || o.Err != nil || o.Member("media_buy_id") != "mb_1" {
+			t.Fatalf("outcome %+v %s", o, o.Data)
+		}
+		if o.Replayed {
+			replayed++
+		}
+	}
+	if n := r.calls.Load(); n != 1 || replayed != storetest.Concurrency-1 {
+		t.Fatalf("handler ran %d times, %d replayed", n, replayed)
+	}
+}
+
+// A handler that outlives its lease keeps the key: the layer renews it.
+func TestLeaseRenewedWhileRunning(t *testing.T) {
+	gate := make(chan struct{})
+	r := newRig(t, withAdCP31Codes(), idempotency.LayerOptions{Lease: 30 * time.Millisecond}, gate)
+	first := make(chan *seller.Answer)
+	go func() { first <- r.call("buyer-a", buy(key1, "5000", "")) }()
+	for r.calls.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	// Well past the lease on the store's clock, but renewed in real time.
+	for range 5 {
+		time.Sleep(20 * time.Millisecond)
+		r.clock.Advance(20 * time.Millisecond)
+		if a := r.call("buyer-a", buy(key1, "5000", "")); errorCode(a) != "IDEMPOTENCY_IN_FLIGHT" {
+			t.Fatalf("while the first runs: %s %+v", a.Body, a.Error)
+		}
+	}
+	close(gate)
+	if id := mediaBuyID(t, <-first); id != "mb_1" || r.calls.Load() != 1 {
+		t.Fatalf("%s after %d runs", id, r.calls.Load())
+	}
+}
+
+// Tools that do not require a key pass through; a required one refuses a
+// call without it before the handler (the schema catches that first on a
+// server with schemas: this is the layer's own check).
+func TestMissingKey(t *testing.T) {
+	layer := idempotency.NewLayer(withAdCP31Codes(), sellerstore.NewMemory(nil), idempotency.LayerOptions{})
+	ran := 0
+	next := func(context.Context, *seller.Call) *seller.Answer {
+		ran++
+		return &seller.Answer{Status: task.Completed, Body: json.RawMessage(`{}`)}
+	}
+	d := layer.Middleware()(next)
+	for _, c := range []struct {
+		tool     registry.Tool
+		args     string
+		want     string
+		ranAfter int
+	}{
+		{registry.Tool{Name: "create_media_buy", Mutating: true, IdempotencyRequired: true}, `{"packages":[]}`, "INVALID_REQUEST", 0},
+		{registry.Tool{Name: "create_media_buy", Mutating: true, IdempotencyRequired: true}, `{"idempotency_key":""}`, "INVALID_REQUEST", 0},
+		{registry.Tool{Name: "create_media_buy", Mutating: true, IdempotencyRequired: true}, `{"idempotency_key":7}`, "INVALID_REQUEST", 0},
+		{registry.Tool{Name: "get_products"}, `{}`, "", 1},
+		{registry.Tool{Name: "update_thing", Mutating: true}, `{}`, "", 2},
+		{registry.Tool{Name: "update_thing", Mutating: true}, `{"idempotency_key":"optional-key-000001"}`, "", 3},
+		{registry.Tool{Name: "update_thing", Mutating: true}, `{"idempotency_key":"optional-key-000001"}`, "", 3}, // replayed
+	} {
+		a := d(context.Background(), &seller.Call{Tool: c.tool, Arguments: json.RawMessage(c.args), Principal: seller.Principal{ID: "p"}})
+		if errorCode(a) != c.want || ran != c.ranAfter {
+			t.Errorf("%s %s: %+v, handler runs %d, want %q and %d", c.tool.Name, c.args, a.Error, ran, c.want, c.ranAfter)
+		}
+		if c.want == "INVALID_REQUEST" && (a.Error.Field != "idempotency_key" || a.Error.Recovery != registry.Correctable) {
+			t.Errorf("%s: %+v", c.args, a.Error)
+		}
+	}
+}
+
+func TestCapabilitiesDeclareTheReplayWindow(t *testing.T) {
+	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{Retention: 2 * time.Hour}, nil)
+	a := r.srv.Serve(context.Background(), "get_adcp_capabilities", &seller.Call{Arguments: json.RawMessage(`{}`)})
+	if a.Error != nil || !strings.Contains(string(a.Body), `"idempotency":{"supported":true,"replay_ttl_seconds":7200}`) {
+		t.Fatalf("%s %v", a.Body, a.Error)
+	}
+}
