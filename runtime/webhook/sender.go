@@ -162,6 +162,25 @@ func (e *DeliveryError) Unwrap() error { return e.Err }
 // cannot change (a 4xx other than 408 and 429, or a redirect).
 var ErrRejectedByReceiver = errors.New("receiver refused the webhook")
 
+// Check reports what would make Send refuse cfg before posting anything:
+// a URL the policy forbids (a *untrusted.URLError), an HMAC secret that is
+// too short or weak, an unknown scheme. Sellers call it when a request
+// registers a push_notification_config, to refuse the request instead of
+// failing the delivery later.
+func (s *Sender) Check(cfg PushConfig) error {
+	if _, err := untrusted.CheckPushURL(cfg.URL, s.opts.Policy); err != nil {
+		return err
+	}
+	switch cfg.Scheme {
+	case SchemeHMAC:
+		_, err := NewHMAC([]byte(cfg.Credentials))
+		return err
+	case SchemeBearer, "":
+		return nil
+	}
+	return fmt.Errorf("unknown authentication scheme %q", cfg.Scheme)
+}
+
 // Send posts p until the receiver answers 2xx, retrying network errors,
 // timeouts, 408, 429 and 5xx with backoff, within the attempt and time
 // bounds and ctx. Each attempt is signed afresh (the timestamp is the

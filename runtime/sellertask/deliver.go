@@ -1,0 +1,78 @@
+package sellertask
+
+import (
+	"context"
+
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/webhook"
+)
+
+// deliver posts one update of t to the buyer's webhook in the background.
+// Updates of one task are posted in the order they were recorded: each
+// delivery waits for the one before it (AdCP webhooks report status
+// changes, and a buyer must not see completed before working).
+func (m *Manager) deliver(t sellerstore.Task, a *seller.Answer, status task.Status) {
+	cfg, err := webhook.ParsePushConfig(t.PushConfig)
+	if err != nil { // Start checked it
+		m.log.Error("adcp: task webhook not sent", "task", t.ID, "err", err.Error())
+		return
+	}
+	result := []byte(a.Body)
+	if a.Error != nil {
+		if result, err = seller.ErrorObject(a); err != nil {
+			m.log.Error("adcp: task webhook not sent", "task", t.ID, "err", err.Error())
+			return
+		}
+	}
+	operation := cfg.OperationID
+	if operation == "" {
+		// AdCP 3.1 requires operation_id in every payload; a buyer that
+		// registered none gets the task id, never anything read from its URL.
+		operation = t.ID
+	}
+	protocol := ""
+	if tool, ok := m.spec.Tool(t.Tool); ok {
+		protocol = tool.Protocol
+	}
+	body, err := webhook.MCPPayload{
+		IdempotencyKey: webhook.NewEventKey(),
+		OperationID:    operation,
+		TaskID:         t.ID,
+		TaskType:       t.Tool,
+		Protocol:       protocol,
+		Status:         status,
+		Timestamp:      m.now(),
+		Message:        a.Message,
+		Token:          cfg.Token,
+		Result:         result,
+	}.Encode()
+	if err != nil {
+		m.log.Error("adcp: task webhook not sent", "task", t.ID, "err", err.Error())
+		return
+	}
+	m.mu.Lock()
+	prev := m.last[t.ID]
+	done := make(chan struct{})
+	m.last[t.ID] = done
+	m.deliveries.Add(1)
+	m.mu.Unlock()
+	go func() {
+		defer m.deliveries.Done()
+		defer func() {
+			close(done)
+			m.mu.Lock()
+			if m.last[t.ID] == done {
+				delete(m.last, t.ID)
+			}
+			m.mu.Unlock()
+		}()
+		if prev != nil {
+			<-prev
+		}
+		if err := m.sender.Send(context.Background(), webhook.Push{Config: cfg, Body: body}); err != nil {
+			m.log.Error("adcp: task webhook not delivered", "task", t.ID, "status", string(status), "err", err.Error())
+		}
+	}()
+}

@@ -1,0 +1,16 @@
+// Package sellertask is the async side of an AdCP seller: a
+// seller.TaskManager on a sellerstore.TaskStore. A handler that answers
+// submitted starts a task (seller.StartTask) and reports on it through its
+// seller.TaskHandle; the Manager records each answer in the store, serves
+// the version's status tools from it (get_task_status and list_tasks in
+// AdCP 3.1 and later; tasks/get, which buyers on the JavaScript SDK poll
+// in every version, and tasks/list in 3.0), and posts every update to the
+// webhook of the request's push_notification_config with the legacy
+// HMAC-SHA256 signature (runtime/webhook's Sender). Tasks are scoped by the
+// authenticated principal: another buyer's task answers exactly like a
+// missing one.
+//
+//	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{Store: store, Sender: webhook.NewSender(webhook.SenderOptions{})})
+//	srv, err := seller.New(adcp.Spec(), seller.Config{Tasks: tasks, ...})
+//	tasks.ServeStatusTools(srv)
+package sellertask

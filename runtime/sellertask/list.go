@@ -1,0 +1,140 @@
+package sellertask
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// maxListPage is the largest page list_tasks serves (pagination-request's
+// max_results maximum).
+const maxListPage = 100
+
+// listHandler answers list_tasks and tasks/list: the caller's tasks, newest
+// first, filtered by status, task type and task id, a page at a time.
+// Other filters and sort orders are not applied, and query_summary says
+// which were.
+func (m *Manager) listHandler() seller.Dispatch {
+	return func(ctx context.Context, c *seller.Call) *seller.Answer {
+		args := wire.Lenient(c.Arguments)
+		filters := args.Get("filters")
+		var applied []string
+		q := sellerstore.TaskQuery{Limit: sellerstore.DefaultPageSize}
+		statuses, onlyUnknown := statusFilter(filters)
+		if len(statuses) > 0 || onlyUnknown {
+			applied = append(applied, "statuses")
+			q.Statuses = statuses
+		}
+		if tools := stringsOf(filters.Get("task_types"), filters.Get("task_type")); len(tools) > 0 {
+			applied = append(applied, "task_types")
+			q.Tools = tools
+		}
+		page := args.Get("pagination")
+		if n, ok := page.Get("max_results").Number(); ok && n >= 1 {
+			q.Limit = min(int(n), maxListPage)
+		}
+		q.Cursor, _ = page.Get("cursor").AsString()
+		ids := stringsOf(filters.Get("task_ids"))
+		var tasks []sellerstore.Task
+		next := ""
+		principal := principalID(c.Principal.ID)
+		switch {
+		case onlyUnknown: // no stored task is "unknown"
+		case len(ids) > 0:
+			applied = append(applied, "task_ids")
+			for _, id := range ids {
+				t, err := m.store.GetTask(ctx, principal, id)
+				if errors.Is(err, sellerstore.ErrNotFound) || errors.Is(err, sellerstore.ErrInvalid) {
+					continue
+				}
+				if err != nil {
+					return m.storeFailed(c, err)
+				}
+				if q.Matches(t) {
+					tasks = append(tasks, t)
+				}
+			}
+		default:
+			p, err := m.store.ListTasks(ctx, principal, q)
+			if errors.Is(err, sellerstore.ErrInvalid) {
+				e := &adcperr.Error{Code: m.pick("INVALID_REQUEST"), Message: "pagination.cursor is not a cursor this agent issued", Field: "pagination.cursor"}
+				e.Recovery, _ = m.spec.Recovery(e.Code)
+				return seller.ErrorAnswer(e)
+			}
+			if err != nil {
+				return m.storeFailed(c, err)
+			}
+			tasks, next = p.Tasks, p.Next
+		}
+		o := objectWriter{}
+		summary := objectWriter{}
+		summary.raw("returned", []byte(strconv.Itoa(len(tasks))))
+		summary.raw("filters_applied", stringArray(applied))
+		summary.raw("sort_applied", []byte(`{"field":"created_at","direction":"desc"}`))
+		o.raw("query_summary", summary.close())
+		list := []byte{'['}
+		for i, t := range tasks {
+			if i > 0 {
+				list = append(list, ',')
+			}
+			item := objectWriter{}
+			m.taskMembers(&item, t, "domain")
+			list = append(list, item.close()...)
+		}
+		o.raw("tasks", append(list, ']'))
+		pg := objectWriter{}
+		pg.raw("has_more", []byte(strconv.FormatBool(next != "")))
+		if next != "" {
+			pg.str("cursor", next)
+		}
+		o.raw("pagination", pg.close())
+		return &seller.Answer{Status: task.Completed, Body: o.close()}
+	}
+}
+
+// statusFilter reads filters.statuses and filters.status. onlyUnknown
+// reports a filter naming nothing but "unknown", which no stored task has.
+func statusFilter(filters wire.Lenient) (statuses []sellerstore.TaskStatus, onlyUnknown bool) {
+	named := stringsOf(filters.Get("statuses"), filters.Get("status"))
+	for _, s := range named {
+		if st := sellerstore.TaskStatus(s); st.Known() {
+			statuses = append(statuses, st)
+		}
+	}
+	return statuses, len(named) > 0 && len(statuses) == 0
+}
+
+// stringsOf collects the strings of arrays and single strings.
+func stringsOf(vs ...wire.Lenient) []string {
+	var out []string
+	for _, v := range vs {
+		if s, ok := v.AsString(); ok {
+			out = append(out, s)
+			continue
+		}
+		v.Elems(func(e wire.Lenient) bool {
+			if s, ok := e.AsString(); ok {
+				out = append(out, s)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+func stringArray(ss []string) []byte {
+	out := []byte{'['}
+	for i, s := range ss {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = wire.AppendQuoted(out, s)
+	}
+	return append(out, ']')
+}

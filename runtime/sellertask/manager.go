@@ -1,0 +1,192 @@
+package sellertask
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/webhook"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// anonymous scopes the tasks of calls made without credentials (a server
+// without an Authenticator): they all share it.
+const anonymous = "anonymous"
+
+// ManagerOptions configure a Manager.
+type ManagerOptions struct {
+	// Store keeps the tasks; replicas sharing one share their tasks. nil
+	// means sellerstore.NewMemory(nil).
+	Store sellerstore.TaskStore
+	// Sender posts a task's updates to the push_notification_config URL of
+	// the request that started it; nil posts none (buyers poll).
+	Sender *webhook.Sender
+	// Logger gets failed deliveries and store errors; nil discards.
+	Logger *slog.Logger
+	// Now is the clock of webhook timestamps; nil means time.Now.
+	Now func() time.Time
+}
+
+// Manager is a seller.TaskManager on a sellerstore.TaskStore: it creates a
+// task when a handler answers submitted (seller.StartTask), records its
+// progress and final answer, answers the version's status tools from the
+// store (ServeStatusTools), and posts each update to the buyer's webhook
+// when the request carried a push_notification_config. A task belongs to
+// the principal whose call started it: another principal's task is
+// reported exactly like a missing one.
+type Manager struct {
+	spec   *registry.Spec
+	store  sellerstore.TaskStore
+	sender *webhook.Sender
+	log    *slog.Logger
+	now    func() time.Time
+
+	mu         sync.Mutex
+	deliveries sync.WaitGroup
+	last       map[string]chan struct{} // per task, the delivery the next one waits for
+}
+
+// NewManager returns a Manager for the tasks of a server of spec.
+func NewManager(spec *registry.Spec, opts ManagerOptions) *Manager {
+	m := &Manager{spec: spec, store: opts.Store, sender: opts.Sender, log: opts.Logger, now: opts.Now, last: map[string]chan struct{}{}}
+	if m.store == nil {
+		m.store = sellerstore.NewMemory(nil)
+	}
+	if m.log == nil {
+		m.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if m.now == nil {
+		m.now = time.Now
+	}
+	return m
+}
+
+func principalID(p string) string {
+	if p == "" {
+		return anonymous
+	}
+	return p
+}
+
+// Start implements seller.TaskManager. A push_notification_config the
+// Sender would refuse (an internal or non-https URL, a weak HMAC secret)
+// fails the call with a correctable INVALID_REQUEST instead of a webhook
+// that can never be delivered.
+func (m *Manager) Start(ctx context.Context, c *seller.Call) (string, error) {
+	t := sellerstore.Task{ID: seller.NewTaskID(), Principal: principalID(c.Principal.ID), Tool: c.Tool.Name, Status: sellerstore.TaskSubmitted}
+	if raw := c.Member("push_notification_config"); wire.Lenient(raw).IsObject() {
+		cfg, err := webhook.ParsePushConfig(raw)
+		if err == nil && m.sender != nil {
+			err = m.sender.Check(cfg)
+		}
+		if err != nil {
+			e := &adcperr.Error{Code: m.pick("INVALID_REQUEST"), Message: "push_notification_config cannot be used: " + err.Error(), Field: "push_notification_config.url"}
+			e.Recovery, _ = m.spec.Recovery(e.Code)
+			return "", e
+		}
+		t.PushConfig = raw
+	}
+	if _, err := m.store.CreateTask(ctx, t); err != nil {
+		return "", fmt.Errorf("sellertask: %w", err)
+	}
+	return t.ID, nil
+}
+
+// Update implements seller.TaskManager: it records the answer as the
+// task's progress (interim) or result (final), then posts it to the
+// buyer's webhook, in order, without waiting for the delivery.
+func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) error {
+	a := ev.Answer
+	if a == nil {
+		return errors.New("sellertask: task update without an answer")
+	}
+	status := a.Status
+	if a.Error != nil && !status.Final() {
+		status = task.Failed
+	}
+	stored, err := encodeAnswer(a)
+	if err != nil {
+		return fmt.Errorf("sellertask: task %s: %w", ev.ID, err)
+	}
+	u := sellerstore.TaskUpdate{Status: sellerstore.TaskStatus(status)}
+	if status.Final() {
+		u.Result = stored
+	} else {
+		u.Progress = stored
+	}
+	t, err := m.store.UpdateTask(ctx, principalID(ev.Principal), ev.ID, u)
+	if err != nil {
+		if errors.Is(err, sellerstore.ErrNotFound) {
+			return fmt.Errorf("sellertask: %w: %w", seller.ErrTaskNotFound, err)
+		}
+		return fmt.Errorf("sellertask: %w", err)
+	}
+	if len(t.PushConfig) > 0 && m.sender != nil {
+		m.deliver(t, a, status)
+	}
+	return nil
+}
+
+// Get implements seller.TaskManager.
+func (m *Manager) Get(ctx context.Context, principal, id string) (seller.TaskSnapshot, error) {
+	t, err := m.store.GetTask(ctx, principalID(principal), id)
+	if err != nil {
+		if errors.Is(err, sellerstore.ErrNotFound) || errors.Is(err, sellerstore.ErrInvalid) {
+			return seller.TaskSnapshot{}, fmt.Errorf("sellertask: task %q: %w", id, seller.ErrTaskNotFound)
+		}
+		return seller.TaskSnapshot{}, fmt.Errorf("sellertask: %w", err)
+	}
+	return m.snapshot(t)
+}
+
+func (m *Manager) snapshot(t sellerstore.Task) (seller.TaskSnapshot, error) {
+	s := seller.TaskSnapshot{ID: t.ID, Principal: t.Principal, Tool: t.Tool, Status: task.Status(t.Status), CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+	stored := t.Progress
+	if t.Status.Final() {
+		stored = t.Result
+	}
+	a, err := decodeAnswer(stored, m.spec)
+	if err != nil {
+		return seller.TaskSnapshot{}, fmt.Errorf("sellertask: task %s: %w", t.ID, err)
+	}
+	if a != nil {
+		a.Status, a.TaskID = s.Status, t.ID
+	}
+	s.Answer = a
+	return s, nil
+}
+
+// Wait blocks until every webhook delivery started so far has ended (or
+// ctx ends): call it before shutting down.
+func (m *Manager) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		m.deliveries.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// pick returns the first code the spec lists, else the last one.
+func (m *Manager) pick(codes ...string) string {
+	for _, c := range codes {
+		if _, ok := m.spec.Recovery(c); ok {
+			return c
+		}
+	}
+	return codes[len(codes)-1]
+}

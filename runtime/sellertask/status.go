@@ -1,0 +1,169 @@
+package sellertask
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// Names of the status tools.
+const (
+	// ToolTasksGet is the status tool of AdCP 3.0 (schemas
+	// core/tasks-get-request.json and core/tasks-get-response.json, no tool
+	// in the 3.0 manifest), which buyers built on the JavaScript SDK poll in
+	// every version, with {task_id, include_result: true}.
+	ToolTasksGet = "tasks/get"
+	// ToolGetTaskStatus is the status tool of AdCP 3.1 and later.
+	ToolGetTaskStatus = "get_task_status"
+	// ToolTasksList lists tasks in AdCP 3.0 (core/tasks-list-*.json).
+	ToolTasksList = "tasks/list"
+	// ToolListTasks lists tasks in AdCP 3.1 and later.
+	ToolListTasks = "list_tasks"
+)
+
+// ServeStatusTools registers on srv the status tools the spec version
+// has, answered from the manager's store: get_task_status and list_tasks
+// where the version's tool table has them, tasks/get always (with the
+// 3.0 task schemas where the version has them, else get_task_status's),
+// and tasks/list where the version has its schemas. A tool srv already
+// serves is left alone. Use the Manager as srv's Config.Tasks.
+func (m *Manager) ServeStatusTools(srv *seller.Server) {
+	spec := srv.Spec()
+	has := func(schema string) string {
+		if spec.NewBySchema(schema) != nil {
+			return schema
+		}
+		return ""
+	}
+	add := func(t seller.RawTool) {
+		if !srv.Serves(t.Name) {
+			srv.HandleRaw(t)
+		}
+	}
+	getReq, getResp := has("core/tasks-get-request.json"), has("core/tasks-get-response.json")
+	if t, ok := spec.Tool(ToolGetTaskStatus); ok {
+		add(seller.RawTool{Name: t.Name, Summary: t.Summary, RequestSchema: t.RequestSchema, ResponseSchema: t.ResponseSchema,
+			Handler: m.statusHandler(srv, false)})
+		if getReq == "" {
+			getReq, getResp = t.RequestSchema, t.ResponseSchema
+		}
+	}
+	add(seller.RawTool{Name: ToolTasksGet, Summary: "Get the status of an async task, and its result once it is done.",
+		RequestSchema: getReq, ResponseSchema: getResp, Handler: m.statusHandler(srv, true)})
+	if t, ok := spec.Tool(ToolListTasks); ok {
+		add(seller.RawTool{Name: t.Name, Summary: t.Summary, RequestSchema: t.RequestSchema, ResponseSchema: t.ResponseSchema,
+			Handler: m.listHandler()})
+	}
+	if req := has("core/tasks-list-request.json"); req != "" {
+		add(seller.RawTool{Name: ToolTasksList, Summary: "List the caller's async tasks.",
+			RequestSchema: req, ResponseSchema: has("core/tasks-list-response.json"), Handler: m.listHandler()})
+	}
+}
+
+// statusHandler answers tasks/get and get_task_status. The result is
+// included when the task is done and the buyer asked for it (the default
+// of tasks/get, which JavaScript buyers read; get_task_status defaults to
+// leaving it out, as its schema says).
+func (m *Manager) statusHandler(srv *seller.Server, resultByDefault bool) seller.Dispatch {
+	return func(ctx context.Context, c *seller.Call) *seller.Answer {
+		id, _ := c.StringMember("task_id")
+		includeResult := resultByDefault
+		switch string(c.Member("include_result")) {
+		case "true":
+			includeResult = true
+		case "false":
+			includeResult = false
+		}
+		t, err := m.store.GetTask(ctx, principalID(c.Principal.ID), id)
+		if err != nil {
+			if errors.Is(err, sellerstore.ErrNotFound) || errors.Is(err, sellerstore.ErrInvalid) {
+				return seller.ErrorAnswer(srv.TaskNotFound(id))
+			}
+			return m.storeFailed(c, err)
+		}
+		body, err := m.statusBody(t, includeResult)
+		if err != nil {
+			return m.storeFailed(c, err)
+		}
+		return &seller.Answer{Status: task.Completed, Body: body}
+	}
+}
+
+// statusBody is a task as the status tools report it (tasks-get-response,
+// get-task-status-response).
+func (m *Manager) statusBody(t sellerstore.Task, includeResult bool) ([]byte, error) {
+	s, err := m.snapshot(t)
+	if err != nil {
+		return nil, err
+	}
+	o := objectWriter{}
+	m.taskMembers(&o, t, "protocol")
+	if a := s.Answer; a != nil {
+		if a.Message != "" {
+			o.str("message", a.Message)
+		}
+		switch {
+		case a.Error != nil:
+			w, err := a.Error.WireJSON()
+			if err != nil {
+				return nil, err
+			}
+			o.raw("error", w)
+		case t.Status == sellerstore.TaskWorking && hasMembersBut(a.Body, "context"):
+			// The payload as the seller reported it, the original request's
+			// context included: it is the task's, not this call's.
+			o.raw("progress", a.Body)
+		case t.Status.Final() && includeResult:
+			o.raw("result", a.Body)
+		}
+	}
+	return o.close(), nil
+}
+
+// taskMembers writes the members every task report has. domainKey names
+// the protocol member ("protocol" in a status, "domain" in a list).
+func (m *Manager) taskMembers(o *objectWriter, t sellerstore.Task, domainKey string) {
+	o.str("task_id", t.ID)
+	o.str("task_type", t.Tool)
+	if tool, ok := m.spec.Tool(t.Tool); ok && tool.Protocol != "" {
+		o.str(domainKey, tool.Protocol)
+	}
+	o.str("status", string(t.Status))
+	o.str("created_at", timestamp(t.CreatedAt))
+	o.str("updated_at", timestamp(t.UpdatedAt))
+	if t.Status.Final() {
+		o.str("completed_at", timestamp(t.UpdatedAt))
+	}
+	o.raw("has_webhook", []byte(strconv.FormatBool(len(t.PushConfig) > 0)))
+}
+
+func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// storeFailed logs err and answers a transient error that says nothing of
+// it.
+func (m *Manager) storeFailed(c *seller.Call, err error) *seller.Answer {
+	m.log.Error("adcp: task store failed", "tool", c.Tool.Name, "err", err.Error())
+	e := &adcperr.Error{Code: "SERVICE_UNAVAILABLE", Message: "Service temporarily unavailable"}
+	e.Recovery, _ = m.spec.Recovery(e.Code)
+	return seller.ErrorAnswer(e)
+}
+
+// hasMembersBut reports an object with a member other than skip.
+func hasMembersBut(obj []byte, skip string) bool {
+	found := false
+	wire.Lenient(obj).Members(func(k, _ wire.Lenient) bool {
+		if !k.StringIs(skip) {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
