@@ -14,6 +14,8 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/validate"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // Defaults of LayerOptions.
@@ -59,6 +61,17 @@ type LayerOptions struct {
 	Exclude []string
 	// Logger gets store failures and lost claims; nil discards.
 	Logger *slog.Logger
+	// NoKeyEcho leaves the request's idempotency_key out of stored
+	// answers. By default a successful answer carries it (buyers and the
+	// compliance storyboards read it back from the response) wherever the
+	// payload's schema admits the member: with Validator set, an answer
+	// the key would make invalid is stored without it.
+	NoKeyEcho bool
+	// Validator checks that an answer with the key echoed still matches
+	// the version's schema for it (validate.New on the seller's schema
+	// tree). nil echoes the key without checking, for servers that do not
+	// validate their responses.
+	Validator *validate.Validator
 }
 
 // Layer makes the mutating tools of a seller idempotent, as AdCP requires
@@ -234,6 +247,7 @@ func (l *Layer) run(ctx context.Context, c *seller.Call, key sellerstore.Idempot
 			// Errors are not cached: the buyer may retry the same key.
 			l.release(ctx, key, token)
 		} else {
+			a = l.echoKey(c, a, key.Key)
 			l.complete(ctx, key, token, a)
 		}
 		if p != nil {
@@ -251,6 +265,37 @@ func cacheable(a *seller.Answer) bool {
 		return false
 	}
 	return a.Status == "" || a.Status == task.Completed || a.Status.Interim()
+}
+
+// echoKey returns a with the request's idempotency_key among the body's
+// members, when the layer echoes keys and the body stays valid.
+func (l *Layer) echoKey(c *seller.Call, a *seller.Answer, key string) *seller.Answer {
+	if l.opts.NoKeyEcho || wire.Lenient(a.Body).Get("idempotency_key").Present() {
+		return a
+	}
+	body, err := seller.SetMembers(a.Body, seller.Member{Name: "idempotency_key", Value: wire.AppendQuoted(nil, key)})
+	if err != nil {
+		return a
+	}
+	if v := l.opts.Validator; v != nil {
+		schema := c.Tool.ResponseSchema
+		if a.Status.Interim() {
+			as, ok := c.Tool.AsyncFor(string(a.Status))
+			if !ok {
+				return a
+			}
+			schema = as.Schema
+		}
+		if schema == "" {
+			return a
+		}
+		if issues, err := v.Validate(schema, body); err != nil || len(issues) > 0 {
+			return a
+		}
+	}
+	out := *a
+	out.Body = body
+	return &out
 }
 
 func (l *Layer) complete(ctx context.Context, key sellerstore.IdempotencyKey, token string, a *seller.Answer) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/adcpgen/adcpgen/internal/sellerrig"
@@ -20,7 +21,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore/storetest"
+	"github.com/adcpgen/adcpgen/runtime/spec"
 	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/validate"
 )
 
 // The tests serve create_media_buy of the seller test spec (3.90.0-test,
@@ -156,12 +159,15 @@ func TestSequentialContract(t *testing.T) {
 	// Same key, same request, another context: the stored answer, marked
 	// replayed, with this call's context.
 	replay := r.call("buyer-a", buy(key1, "5000", `"context":{"correlation_id":"retry"}`))
-	if !replay.Replayed || string(replay.Body) != `{"media_buy_id":"mb_1","context":{"correlation_id":"retry"}}` {
+	if string(first.Body) != `{"media_buy_id":"mb_1","context":{"correlation_id":"first"},"idempotency_key":"`+key1+`"}` {
+		t.Fatalf("first call's body: %s", first.Body)
+	}
+	if !replay.Replayed || string(replay.Body) != `{"media_buy_id":"mb_1","idempotency_key":"`+key1+`","context":{"correlation_id":"retry"}}` {
 		t.Fatalf("replay: %s replayed=%v", replay.Body, replay.Replayed)
 	}
 	// Whitespace and member order do not make another request.
 	same := r.call("buyer-a", `{ "packages" : [ {"budget":5000,"product_id":"ctv"} ], "idempotency_key":"`+key1+`" }`)
-	if !same.Replayed || string(same.Body) != `{"media_buy_id":"mb_1"}` {
+	if !same.Replayed || string(same.Body) != `{"media_buy_id":"mb_1","idempotency_key":"`+key1+`"}` {
 		t.Fatalf("reordered replay: %s replayed=%v", same.Body, same.Replayed)
 	}
 	// Same key, another request.
@@ -426,5 +432,43 @@ func TestCapabilitiesDeclareTheReplayWindow(t *testing.T) {
 	a := r.srv.Serve(context.Background(), "get_adcp_capabilities", &seller.Call{Arguments: json.RawMessage(`{}`)})
 	if a.Error != nil || !strings.Contains(string(a.Body), `"idempotency":{"supported":true,"replay_ttl_seconds":7200}`) {
 		t.Fatalf("%s %v", a.Body, a.Error)
+	}
+}
+
+// The key is echoed where the payload's schema admits it; with a
+// validator, never into a payload whose schema is closed.
+func TestKeyEcho(t *testing.T) {
+	tree, err := spec.OpenFS(fstest.MapFS{
+		"core/open-response.json":   {Data: []byte(`{"$schema":"http://json-schema.org/draft-07/schema#","$id":"/schemas/9.9.9/core/open-response.json","type":"object"}`)},
+		"core/closed-response.json": {Data: []byte(`{"$schema":"http://json-schema.org/draft-07/schema#","$id":"/schemas/9.9.9/core/closed-response.json","type":"object","properties":{"id":{"type":"string"}},"additionalProperties":false}`)},
+	}, "keyecho", spec.KindEmbedded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := validate.New(tree, validate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := func(context.Context, *seller.Call) *seller.Answer {
+		return &seller.Answer{Status: task.Completed, Body: json.RawMessage(`{"id":"x"}`)}
+	}
+	for _, c := range []struct {
+		schema string
+		opts   idempotency.LayerOptions
+		want   string
+	}{
+		{"core/open-response.json", idempotency.LayerOptions{Validator: v}, `{"id":"x","idempotency_key":"key-echo-000000000001"}`},
+		{"core/closed-response.json", idempotency.LayerOptions{Validator: v}, `{"id":"x"}`},
+		{"core/closed-response.json", idempotency.LayerOptions{}, `{"id":"x","idempotency_key":"key-echo-000000000001"}`},
+		{"core/open-response.json", idempotency.LayerOptions{Validator: v, NoKeyEcho: true}, `{"id":"x"}`},
+	} {
+		d := idempotency.NewLayer(adcpt.Spec(), sellerstore.NewMemory(nil), c.opts).Middleware()(next)
+		tool := registry.Tool{Name: "create_thing", Mutating: true, IdempotencyRequired: true, ResponseSchema: c.schema}
+		for _, replay := range []bool{false, true} {
+			a := d(context.Background(), &seller.Call{Tool: tool, Arguments: json.RawMessage(`{"idempotency_key":"key-echo-000000000001"}`), Principal: seller.Principal{ID: "p"}})
+			if string(a.Body) != c.want || a.Replayed != replay {
+				t.Errorf("%s %+v (replay %v): %s", c.schema, c.opts.NoKeyEcho, replay, a.Body)
+			}
+		}
 	}
 }
