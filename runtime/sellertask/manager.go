@@ -34,6 +34,12 @@ type ManagerOptions struct {
 	Logger *slog.Logger
 	// Now is the clock of webhook timestamps; nil means time.Now.
 	Now func() time.Time
+	// Refresh, when set, runs before a task is read for a buyer (the
+	// status tools, and Get for A2A's tasks/get) with the caller's
+	// principal and the task id asked for, so a seller can bring the task
+	// up to date lazily (ask an upstream system, then report through its
+	// TaskHandle). An error is logged; the task is read as it is.
+	Refresh func(ctx context.Context, principal, id string) error
 }
 
 // Manager is a seller.TaskManager on a sellerstore.TaskStore: it creates a
@@ -44,11 +50,12 @@ type ManagerOptions struct {
 // the principal whose call started it: another principal's task is
 // reported exactly like a missing one.
 type Manager struct {
-	spec   *registry.Spec
-	store  sellerstore.TaskStore
-	sender *webhook.Sender
-	log    *slog.Logger
-	now    func() time.Time
+	spec    *registry.Spec
+	store   sellerstore.TaskStore
+	sender  *webhook.Sender
+	log     *slog.Logger
+	now     func() time.Time
+	refresh func(ctx context.Context, principal, id string) error
 
 	mu         sync.Mutex
 	deliveries sync.WaitGroup
@@ -57,7 +64,8 @@ type Manager struct {
 
 // NewManager returns a Manager for the tasks of a server of spec.
 func NewManager(spec *registry.Spec, opts ManagerOptions) *Manager {
-	m := &Manager{spec: spec, store: opts.Store, sender: opts.Sender, log: opts.Logger, now: opts.Now, last: map[string]chan struct{}{}}
+	m := &Manager{spec: spec, store: opts.Store, sender: opts.Sender, log: opts.Logger, now: opts.Now, refresh: opts.Refresh,
+		last: map[string]chan struct{}{}}
 	if m.store == nil {
 		m.store = sellerstore.NewMemory(nil)
 	}
@@ -138,7 +146,7 @@ func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) error {
 
 // Get implements seller.TaskManager.
 func (m *Manager) Get(ctx context.Context, principal, id string) (seller.TaskSnapshot, error) {
-	t, err := m.store.GetTask(ctx, principalID(principal), id)
+	t, err := m.read(ctx, principal, id)
 	if err != nil {
 		if errors.Is(err, sellerstore.ErrNotFound) || errors.Is(err, sellerstore.ErrInvalid) {
 			return seller.TaskSnapshot{}, fmt.Errorf("sellertask: task %q: %w", id, seller.ErrTaskNotFound)
@@ -146,6 +154,16 @@ func (m *Manager) Get(ctx context.Context, principal, id string) (seller.TaskSna
 		return seller.TaskSnapshot{}, fmt.Errorf("sellertask: %w", err)
 	}
 	return m.snapshot(t)
+}
+
+// read returns the principal's task after Refresh.
+func (m *Manager) read(ctx context.Context, principal, id string) (sellerstore.Task, error) {
+	if m.refresh != nil {
+		if err := m.refresh(ctx, principal, id); err != nil {
+			m.log.Error("adcp: task refresh failed", "task", id, "err", err.Error())
+		}
+	}
+	return m.store.GetTask(ctx, principalID(principal), id)
 }
 
 func (m *Manager) snapshot(t sellerstore.Task) (seller.TaskSnapshot, error) {

@@ -40,10 +40,14 @@ type rig struct {
 	url     string
 }
 
-func newRig(t *testing.T, spec *registry.Spec, sender *webhook.Sender) *rig {
+func newRig(t *testing.T, spec *registry.Spec, sender *webhook.Sender, change ...func(*rig, *sellertask.ManagerOptions)) *rig {
 	t.Helper()
 	r := &rig{spec: spec, handles: map[string]*buyHandle{}}
-	r.tasks = sellertask.NewManager(spec, sellertask.ManagerOptions{Store: sellerstore.NewMemory(nil), Sender: sender})
+	opts := sellertask.ManagerOptions{Store: sellerstore.NewMemory(nil), Sender: sender}
+	for _, f := range change {
+		f(r, &opts)
+	}
+	r.tasks = sellertask.NewManager(spec, opts)
 	srv, err := seller.New(spec, seller.Config{
 		Schemas:           sellertest.Tree(t),
 		ValidateResponses: true,
@@ -406,5 +410,34 @@ func TestStatusToolsPerVersion(t *testing.T) {
 	}
 	if o := a.Call(ctx, sellertask.ToolListTasks, `{"pagination":{"cursor":"!!"}}`); o.Err == nil || o.Err.Field != "pagination.cursor" {
 		t.Fatalf("bad cursor: %+v", o)
+	}
+}
+
+// Refresh runs before every read for a buyer, with the buyer's principal:
+// here it completes the task on the first poll, over MCP's tasks/get and
+// the TaskManager's Get alike.
+func TestRefreshBeforeRead(t *testing.T) {
+	var seen []string
+	r := newRig(t, adcpt.Spec(), nil, func(r *rig, o *sellertask.ManagerOptions) {
+		o.Refresh = func(ctx context.Context, principal, id string) error {
+			seen = append(seen, principal+" "+id)
+			if h := r.handle(id); h != nil && principal == "buyer-a" {
+				_ = h.Complete(ctx, success("mb_lazy"), "")
+			}
+			return nil
+		}
+	})
+	ctx := t.Context()
+	a := r.buyer(t, "buyer-a")
+	sub := a.Call(ctx, "create_media_buy", createArgs(""))
+	if o := a.Call(ctx, sellertask.ToolTasksGet, `{"task_id":"`+sub.TaskID+`"}`); o.Status != task.Completed ||
+		!strings.Contains(string(wire.Lenient(o.Data).Get("result")), "mb_lazy") {
+		t.Fatalf("first poll: %s", o.Data)
+	}
+	if snap, err := r.srv.Tasks().Get(ctx, "buyer-b", sub.TaskID); err == nil {
+		t.Fatalf("buyer-b got %+v", snap)
+	}
+	if len(seen) != 2 || seen[0] != "buyer-a "+sub.TaskID || seen[1] != "buyer-b "+sub.TaskID {
+		t.Fatalf("Refresh saw %v", seen)
 	}
 }

@@ -81,7 +81,7 @@ func (m *Manager) statusHandler(srv *seller.Server, resultByDefault bool) seller
 		case "false":
 			includeResult = false
 		}
-		t, err := m.store.GetTask(ctx, principalID(c.Principal.ID), id)
+		t, err := m.read(ctx, c.Principal.ID, id)
 		if err != nil {
 			if errors.Is(err, sellerstore.ErrNotFound) || errors.Is(err, sellerstore.ErrInvalid) {
 				return seller.ErrorAnswer(srv.TaskNotFound(id))
