@@ -1,13 +1,15 @@
-.PHONY: example
+.PHONY: example example-seller example-buyer
 
-# example: the downstream module (examples/downstream) end to end: generate
-# the 3.0.26 bindings through `go tool adcpgen` from the published bundles
-# ($$ADCP_SPEC_DIR, else $(SPEC_DIR)), check the lock, vet, run and compare
-# the output.
-example:
+# example: the example modules end to end. examples/downstream generates the
+# 3.0.26 bindings through `go tool adcpgen` from the published bundles
+# ($$ADCP_SPEC_DIR, else $(SPEC_DIR)), checks the lock, vets, runs and
+# compares the output; examples/seller (example-seller) also runs its tests
+# against go-sdk's and a2a-go's clients and starts the built seller.
+example: example-seller
 	ADCP_SPEC_DIR="$${ADCP_SPEC_DIR:-$(abspath $(SPEC_DIR))}" ./examples/downstream/run.sh
 
-.PHONY: example-buyer
+example-seller:
+	ADCP_SPEC_DIR="$${ADCP_SPEC_DIR:-$(abspath $(SPEC_DIR))}" ./examples/seller/run.sh
 
 # example-buyer: the buyer module (examples/buyer) against the test seller
 # (examples/seller): generate its 3.0.26 bindings, vet, build, start the

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"path"
+	"strings"
+
+	"example.com/seller/adcp"
+
+	"github.com/adcpgen/adcpgen/runtime/a2aserver"
+	"github.com/adcpgen/adcpgen/runtime/idempotency"
+	"github.com/adcpgen/adcpgen/runtime/mcpserver"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/sellertask"
+	"github.com/adcpgen/adcpgen/runtime/spec"
+	"github.com/adcpgen/adcpgen/runtime/untrusted"
+	"github.com/adcpgen/adcpgen/runtime/validate"
+	"github.com/adcpgen/adcpgen/runtime/webhook"
+)
+
+// specdata is the spec cache go generate fills (adcpgen fetch 3.0.26
+// --cache ./specdata): the verified 3.0.26 bundle, embedded so the seller
+// validates every request and response against the exact schemas offline.
+//
+//go:embed specdata
+var specdata embed.FS
+
+// openSchemas opens the embedded 3.0.26 bundle, checked against the sha256
+// its cache file is named by.
+func openSchemas() (*spec.Tree, error) {
+	names, err := fs.Glob(specdata, "specdata/"+adcp.SpecVersion+"/*.tgz")
+	if err != nil || len(names) != 1 {
+		return nil, fmt.Errorf("want one cached %s bundle in specdata (run go generate), found %d", adcp.SpecVersion, len(names))
+	}
+	data, err := specdata.ReadFile(names[0])
+	if err != nil {
+		return nil, err
+	}
+	sum := strings.TrimSuffix(path.Base(names[0]), ".tgz")
+	return spec.OpenBundle(data, adcp.SpecVersion+".tgz", sum, spec.DefaultBundleLimits)
+}
+
+// config is what main's flags set.
+type config struct {
+	// BaseURL is where the agent is reachable (http://ADDR): the A2A
+	// agent card names BaseURL/a2a.
+	BaseURL string
+	// APIKey is the buyers' bearer key.
+	APIKey string
+	// WebhookLoopback lets buyers register http:// loopback webhook URLs
+	// (a seller running on loopback, for local buyers and test runners).
+	WebhookLoopback bool
+	Logger          *slog.Logger
+}
+
+// agent is the running seller: the handler serving /mcp, /a2a and the
+// agent card, and the task manager to drain on shutdown.
+type agent struct {
+	handler http.Handler
+	tasks   *sellertask.Manager
+	sales   *sales
+}
+
+// newAgent builds the seller: the typed handlers of sales, strict request
+// and response validation against 3.0.26, API-key authentication,
+// idempotent create_media_buy, async tasks with webhooks and the status
+// tools, served over MCP and A2A.
+func newAgent(cfg config) (*agent, error) {
+	tree, err := openSchemas()
+	if err != nil {
+		return nil, err
+	}
+	cat, err := loadCatalog()
+	if err != nil {
+		return nil, err
+	}
+	validator, err := validate.New(tree, validate.Options{})
+	if err != nil {
+		return nil, err
+	}
+	store := sellerstore.NewMemory(nil)
+	s := newSales(cat)
+	layer := idempotency.NewLayer(adcp.Spec(), store, idempotency.LayerOptions{Validator: validator, Logger: cfg.Logger})
+	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{
+		Store:   store,
+		Sender:  webhook.NewSender(webhook.SenderOptions{Policy: untrusted.PushURLPolicy{AllowLoopback: cfg.WebhookLoopback}}),
+		Logger:  cfg.Logger,
+		Refresh: s.completeOnPoll,
+	})
+	srv, err := seller.New(adcp.Spec(), seller.Config{
+		Logger:            cfg.Logger,
+		Schemas:           tree,
+		ValidateResponses: true,
+		Authenticator:     seller.APIKeys(cfg.BaseURL, map[string]string{cfg.APIKey: "buyer"}),
+		Tasks:             tasks,
+		Middleware:        []seller.Middleware{layer.Middleware()},
+		Capabilities:      capabilities(layer),
+	})
+	if err != nil {
+		return nil, err
+	}
+	seller.Handle(srv, adcp.Tools.GetProducts, s.getProducts)
+	seller.Handle(srv, adcp.Tools.CreateMediaBuy, s.createMediaBuy)
+	tasks.ServeStatusTools(srv)
+
+	mcp, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{Stateless: true, JSONResponse: true})
+	if err != nil {
+		return nil, err
+	}
+	a2aOpts := a2aserver.A2AOptions{URL: cfg.BaseURL + "/a2a", Name: "adcpgen example seller"}
+	card := a2aserver.NewCardHandler(srv, a2aOpts)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", jsonAccept(mcp))
+	mux.Handle("/a2a", a2aserver.NewA2AHandler(srv, a2aOpts))
+	// Buyers look for the card at the root and under the A2A endpoint.
+	mux.Handle("GET "+a2aserver.CardPath, card)
+	mux.Handle("GET /a2a"+a2aserver.CardPath, card)
+	return &agent{handler: mux, tasks: tasks, sales: s}, nil
+}
+
+// capabilities is the base of the automatic get_adcp_capabilities answer:
+// the idempotency layer's replay window, and what a media-buy seller must
+// declare beside it; the server adds major_versions and
+// supported_protocols.
+func capabilities(layer *idempotency.Layer) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteString(`{"adcp":{"idempotency":`)
+	b.Write(layer.Capabilities())
+	b.WriteString(`},"account":{"supported_billing":["operator"]},`)
+	b.WriteString(`"media_buy":{"supported_pricing_models":["cpm"]}}`)
+	return b.Bytes()
+}
+
+// jsonAccept lets MCP clients that accept only application/json (raw
+// JSON-RPC probes, such as the compliance runner's) reach go-sdk's
+// handler, which wants text/event-stream listed too: with
+// JSONResponse set it answers with JSON either way.
+func jsonAccept(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			accept := r.Header.Get("Accept")
+			if !strings.Contains(accept, "text/event-stream") {
+				if accept == "" {
+					accept = "application/json"
+				}
+				r.Header.Set("Accept", accept+", text/event-stream")
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}

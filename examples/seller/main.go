@@ -1,0 +1,89 @@
+// Command seller is a runnable AdCP 3.0.26 seller built with adcpgen: typed
+// handlers for get_products and create_media_buy, get_adcp_capabilities
+// answered from what is registered, idempotent create_media_buy, async
+// tasks (po_number "async..." answers submitted; the task completes on the
+// buyer's first status poll) with webhooks, and the status tools, over MCP
+// at /mcp and A2A at /a2a, with the agent card at
+// /.well-known/agent-card.json, on one address.
+//
+//	go generate && go run . [-addr 127.0.0.1:8080] [-api-key KEY]
+//
+// It prints `listening http://ADDR` and then `api-key KEY` (a random key
+// unless -api-key sets one); buyers send it as "Authorization: Bearer KEY".
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "seller:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
+	apiKey := flag.String("api-key", "", "the buyers' API key (default: a random one, printed)")
+	loopback := flag.String("webhook-loopback", "auto", `accept http:// loopback webhook URLs: "true", "false", or "auto" (when listening on loopback)`)
+	flag.Parse()
+	key := *apiKey
+	if key == "" {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		key = hex.EncodeToString(b[:])
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	base := "http://" + ln.Addr().String()
+	allowLoopback := *loopback == "true"
+	if *loopback == "auto" {
+		host, _, _ := net.SplitHostPort(ln.Addr().String())
+		ip := net.ParseIP(host)
+		allowLoopback = ip != nil && ip.IsLoopback()
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	a, err := newAgent(config{BaseURL: base, APIKey: key, WebhookLoopback: allowLoopback, Logger: logger})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	fmt.Println("listening " + base)
+	fmt.Println("api-key " + key)
+
+	hs := &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = hs.Shutdown(shutdown)
+	if werr := a.tasks.Wait(shutdown); werr != nil {
+		logger.Warn("webhook deliveries still running at exit", "err", werr.Error())
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}

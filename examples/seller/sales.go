@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"example.com/seller/adcp"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+)
+
+// buyTask is the handle of a create_media_buy task answered submitted.
+type buyTask = seller.TaskHandle[adcp.CreateMediaBuyResponse, adcp.CreateMediaBuySubmitted, adcp.CreateMediaBuyWorking, adcp.CreateMediaBuyInputRequired]
+
+// pendingBuy is a media buy waiting for its task to complete.
+type pendingBuy struct {
+	principal string
+	handle    *buyTask
+	response  adcp.CreateMediaBuyResponse
+}
+
+// sales is the seller's business: its catalog and the media buys it made.
+type sales struct {
+	catalog *catalog
+	mu      sync.Mutex
+	next    int
+	pending map[string]*pendingBuy // by task id
+}
+
+func newSales(c *catalog) *sales {
+	return &sales{catalog: c, pending: map[string]*pendingBuy{}}
+}
+
+// getProducts answers every buying mode from the catalog: the whole
+// catalog for a brief or wholesale, the products named for a refine.
+func (s *sales) getProducts(_ context.Context, req *adcp.GetProductsRequest) (*adcp.GetProductsResult, error) {
+	products := s.catalog.products
+	if req.BuyingMode == adcp.GetProductsRequestBuyingModeRefine {
+		var named []adcp.Product
+		for _, r := range req.Refine {
+			if r.Product != nil {
+				if p, ok := s.catalog.byID[r.Product.ProductID]; ok {
+					named = append(named, *p)
+				}
+			}
+		}
+		if named != nil {
+			products = named
+		}
+	}
+	return &adcp.GetProductsResult{
+		Message:  fmt.Sprintf("%d products.", len(products)),
+		Response: &adcp.GetProductsResponse{Products: products},
+	}, nil
+}
+
+// createMediaBuy checks the request against the catalog and the calendar,
+// then creates the buy, or answers submitted when po_number begins with
+// "async" (the task completes on the buyer's first status poll).
+func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequest) (*adcp.CreateMediaBuyResult, error) {
+	if err := s.check(req); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.next++
+	id := "mb_" + strconv.Itoa(s.next)
+	s.mu.Unlock()
+	success := adcp.CreateMediaBuySuccess{MediaBuyID: id, Packages: []adcp.Package{}}
+	status := adcp.MediaBuyStatusPendingCreatives
+	success.Status = &status
+	for i, p := range req.Packages {
+		pkg := adcp.Package{PackageID: fmt.Sprintf("%s_pkg_%d", id, i+1), ProductID: &p.ProductID, Budget: &p.Budget,
+			PricingOptionID: &p.PricingOptionID, MeasurementTerms: p.MeasurementTerms, TargetingOverlay: p.TargetingOverlay}
+		success.Packages = append(success.Packages, pkg)
+	}
+	resp := adcp.NewCreateMediaBuyResponseSuccess(success)
+	if req.PoNumber == nil || !strings.HasPrefix(*req.PoNumber, "async") {
+		return &adcp.CreateMediaBuyResult{Message: "Media buy " + id + " created.", Response: &resp}, nil
+	}
+	h, err := seller.StartTask(ctx, adcp.Tools.CreateMediaBuy)
+	if err != nil {
+		return nil, err
+	}
+	p, _ := seller.PrincipalFrom(ctx)
+	s.mu.Lock()
+	s.pending[h.ID()] = &pendingBuy{principal: p.ID, handle: h, response: resp}
+	s.mu.Unlock()
+	return &adcp.CreateMediaBuyResult{Status: "submitted", Message: "Media buy queued for approval.", Submitted: &adcp.CreateMediaBuySubmitted{}}, nil
+}
+
+// check refuses what the schema cannot: unknown products and pricing
+// options, an end before the start, measurement terms the seller does not
+// accept. A start in the past is moved to now, as AdCP allows.
+func (s *sales) check(req *adcp.CreateMediaBuyRequest) error {
+	for i, p := range req.Packages {
+		field := fmt.Sprintf("packages[%d]", i)
+		if _, ok := s.catalog.byID[p.ProductID]; !ok {
+			return refuse("PRODUCT_NOT_FOUND", "No product "+strconv.Quote(p.ProductID)+" in this catalog", field+".product_id")
+		}
+		if !s.catalog.hasPricing(p.ProductID, p.PricingOptionID) {
+			return refuse("INVALID_REQUEST", "Product "+strconv.Quote(p.ProductID)+" has no pricing option "+strconv.Quote(p.PricingOptionID), field+".pricing_option_id")
+		}
+		if p.Budget <= 0 {
+			return refuse("INVALID_REQUEST", "A package budget must be positive", field+".budget")
+		}
+		if t := p.MeasurementTerms; t != nil && t.BillingMeasurement != nil {
+			if v := t.BillingMeasurement.MaxVariancePercent; v != nil && *v < 5 {
+				return refuse("TERMS_REJECTED", "Billing measurement variance below 5% is not accepted", field+".measurement_terms.billing_measurement.max_variance_percent")
+			}
+		}
+	}
+	end, err := time.Parse(time.RFC3339, string(req.EndTime))
+	if err != nil {
+		return refuse("INVALID_REQUEST", "end_time is not a date-time", "end_time")
+	}
+	start := time.Now()
+	if req.StartTime != "asap" {
+		if start, err = time.Parse(time.RFC3339, string(req.StartTime)); err != nil {
+			return refuse("INVALID_REQUEST", "start_time is not a date-time", "start_time")
+		}
+	}
+	if !end.After(start) {
+		return refuse("INVALID_REQUEST", "end_time must be after start_time", "end_time")
+	}
+	return nil
+}
+
+// refuse is a correctable AdCP error of 3.0.26 (the server adds the
+// recovery class the spec gives code).
+func refuse(code, message, field string) error {
+	return &adcperr.Error{Code: code, Message: message, Field: field}
+}
+
+// completeOnPoll completes a pending media buy when its buyer first asks
+// for the task's status (sellertask's Refresh hook).
+func (s *sales) completeOnPoll(ctx context.Context, principal, id string) error {
+	s.mu.Lock()
+	p := s.pending[id]
+	if p == nil || p.principal != principal {
+		s.mu.Unlock()
+		return nil
+	}
+	delete(s.pending, id)
+	s.mu.Unlock()
+	return p.handle.Complete(ctx, &p.response, "Media buy approved.")
+}
