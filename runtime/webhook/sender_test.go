@@ -256,3 +256,19 @@ func TestParsePushConfig(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParsePushConfig(f *testing.F) {
+	f.Add([]byte(`{"url":"https://b.example/h","operation_id":"op","authentication":{"schemes":["HMAC-SHA256"],"credentials":"0123456789abcdef0123456789abcdef"}}`))
+	f.Add([]byte(`{"url":"u","authentication":{"schemes":["Bearer"],"credentials":"x"},"url":"v"}`))
+	s := webhook.NewSender(webhook.SenderOptions{})
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		cfg, err := webhook.ParsePushConfig(raw)
+		if err != nil {
+			return
+		}
+		if cfg.URL == "" || (cfg.Scheme != "" && cfg.Credentials == "") {
+			t.Fatalf("accepted %q as %+v", raw, cfg)
+		}
+		_ = s.Check(cfg)
+	})
+}
