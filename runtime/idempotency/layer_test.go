@@ -472,3 +472,49 @@ func TestKeyEcho(t *testing.T) {
 		}
 	}
 }
+
+// 50 concurrent calls with one key and two different requests: the
+// handler runs once, for one of them; every call with that request gets
+// its media buy, every call with the other IDEMPOTENCY_CONFLICT.
+func TestConcurrentConflictingCalls(t *testing.T) {
+	gate := make(chan struct{})
+	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{PollInterval: 5 * time.Millisecond}, gate)
+	go func() {
+		for r.calls.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond)
+		close(gate)
+	}()
+	url := sellerrig.ServeMCP(t, r.srv)
+	buyer := sellerrig.ConnectMCP(t, url, sellerrig.KeyOf("buyer-a"), extract.New(r.spec))
+	budgets := []string{"100", "200"}
+	outs := make([]sellerrig.Outcome, storetest.Concurrency)
+	var wg sync.WaitGroup
+	for i := range outs {
+		wg.Go(func() { outs[i] = buyer.Call(t.Context(), "create_media_buy", buy(key1, budgets[i%2], "")) })
+	}
+	wg.Wait()
+	won := map[string]int{}
+	conflicts := map[string]int{}
+	for i, o := range outs {
+		switch {
+		case o.CallErr != nil:
+			t.Fatal(o.CallErr)
+		case o.Err != nil && o.Err.Code == "IDEMPOTENCY_CONFLICT":
+			conflicts[budgets[i%2]]++
+		case o.Err == nil && o.Member("media_buy_id") == "mb_1":
+			won[budgets[i%2]]++
+		default:
+			t.Fatalf("call %d: %+v %s", i, o.Err, o.Data)
+		}
+	}
+	if r.calls.Load() != 1 || len(won) != 1 || len(conflicts) != 1 {
+		t.Fatalf("handler runs %d; successes by budget %v; conflicts by budget %v", r.calls.Load(), won, conflicts)
+	}
+	for b := range won {
+		if conflicts[b] != 0 || won[b] != storetest.Concurrency/2 {
+			t.Fatalf("budget %s won %d and conflicted %d", b, won[b], conflicts[b])
+		}
+	}
+}
