@@ -69,7 +69,10 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	wg.Wait()
 	replayed := 0
 	for i, ans := range answers {
-		if ans.Error != nil || string(ans.Body) != `{"media_buy_id":"mb_1"}` {
+		var buy struct {
+			MediaBuyID string `json:"media_buy_id"`
+		}
+		if ans.Error != nil || json.Unmarshal(ans.Body, &buy) != nil || buy.MediaBuyID != "mb_1" {
 			t.Fatalf("call %d on replica %d: %s %v", i, i%2, ans.Body, ans.Error)
 		}
 		if ans.Replayed {
