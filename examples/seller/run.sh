@@ -47,7 +47,7 @@ go mod tidy -diff || fail "examples/seller/go.mod or go.sum is stale: run 'go mo
 echo "run.sh: go vet"
 go vet ./... || fail "go vet"
 
-echo "run.sh: go test (go-sdk MCP client, a2a-go client, webhook receiver)"
+echo "run.sh: go test (go-sdk MCP client, a2a-go client, the typed client, webhook receiver)"
 go test -count=1 ./... || fail "go test"
 
 echo "run.sh: go build -o bin/seller"

@@ -15,11 +15,14 @@ import (
 	"example.com/seller/adcp"
 
 	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/a2aproject/a2a-go/a2aclient"
+	a2a_client "github.com/a2aproject/a2a-go/a2aclient"
 	"github.com/a2aproject/a2a-go/a2aclient/agentcard"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/adcpgen/adcpgen/runtime/a2aclient"
+	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/webhook"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -227,20 +230,20 @@ func TestAuthentication(t *testing.T) {
 }
 
 // a2aBuyer is a2a-go's client, from the agent card, with the key.
-func a2aBuyer(t *testing.T, base string) *a2aclient.Client {
+func a2aBuyer(t *testing.T, base string) *a2a_client.Client {
 	t.Helper()
 	card, err := agentcard.NewResolver(http.DefaultClient).Resolve(t.Context(), base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := a2aclient.NewFromCard(t.Context(), card, a2aclient.WithJSONRPCTransport(client(testKey)))
+	c, err := a2a_client.NewFromCard(t.Context(), card, a2a_client.WithJSONRPCTransport(client(testKey)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-func send(t *testing.T, c *a2aclient.Client, skill, input string) (*a2a.Task, *extract.Result) {
+func send(t *testing.T, c *a2a_client.Client, skill, input string) (*a2a.Task, *extract.Result) {
 	t.Helper()
 	var in map[string]any
 	if err := json.Unmarshal([]byte(input), &in); err != nil {
@@ -324,5 +327,45 @@ func TestWebhook(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("no webhook")
+	}
+}
+
+// adcpgen's typed client over both transports: strict on the seller's
+// bytes, an automatic idempotency key, and an async create_media_buy
+// followed to completion through the status tool.
+func TestTypedClient(t *testing.T) {
+	base := startAgent(t)
+	ctx := t.Context()
+	mcpSession, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mcpSession.Close()
+	a2aSession, err := a2aclient.Dial(ctx, base, client(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tr := range map[string]buyer.Transport{"mcp": mcpSession, "a2a": a2aSession} {
+		t.Run(name, func(t *testing.T) {
+			c, err := buyer.New(adcp.Spec(), tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			products, err := buyer.Call(ctx, c, adcp.Tools.GetProducts, &adcp.GetProductsRequest{BuyingMode: adcp.GetProductsRequestBuyingModeWholesale})
+			if err != nil || products.Response == nil || len(products.Response.Products) != 2 {
+				t.Fatalf("get_products: %v %+v", err, products)
+			}
+			var req adcp.CreateMediaBuyRequest
+			if err := adcp.Decode([]byte(buyArgs("unused-key-replaced-by-the-client", "async-typed", "")), &req); err != nil {
+				t.Fatal(err)
+			}
+			// 3.0.26's manifest does not mark create_media_buy as requiring
+			// a key (its request schema does), so the call names one.
+			req.IdempotencyKey = ""
+			res, err := buyer.Call(ctx, c, adcp.Tools.CreateMediaBuy, &req, buyer.WithIdempotencyKey(buyer.NewIdempotencyKey()), buyer.WaitForCompletion())
+			if err != nil || res.Status != task.Completed || res.Response == nil || res.Response.Success == nil {
+				t.Fatalf("create_media_buy: %v %+v", err, res)
+			}
+		})
 	}
 }
