@@ -52,18 +52,17 @@ func CheckIdempotencyKey(key string) error {
 // the request has, else want, else a fresh one. It returns the bytes to
 // send and the key.
 func withIdempotencyKey(args []byte, want string) ([]byte, string, error) {
-	start, end, found, err := member(args, idempotencyMember)
+	v, err := member(args, idempotencyMember)
 	if err != nil {
 		return nil, "", err
 	}
 	have := ""
-	if found {
-		v := wire.Lenient(args[start:end])
+	if v.Present() {
 		switch s, ok := v.AsString(); {
 		case ok:
 			have = s
 		case !v.IsNull():
-			return nil, "", fmt.Errorf("/%s: want a string, got %s", idempotencyMember, args[start:end])
+			return nil, "", fmt.Errorf("/%s: want a string, got %s", idempotencyMember, v)
 		}
 	}
 	switch {

@@ -107,7 +107,7 @@ func (c *Client) call(ctx context.Context, tool string, args []byte, s callSetti
 		if c.transport.Protocol() == A2A {
 			tc.ContextID, tc.TaskID = contextID, inputTask
 		} else if c.contextAllowed(info) {
-			if _, _, found, _ := member(tc.Args, contextMember); !found {
+			if v, _ := member(tc.Args, contextMember); !v.Present() {
 				if tc.Args, err = setMember(tc.Args, contextMember, wire.AppendQuoted(nil, contextID)); err != nil {
 					return nil, fmt.Errorf("buyer: %s: request: %w", tool, err)
 				}
@@ -136,14 +136,11 @@ func (c *Client) prepare(tool string, info registry.Tool, args []byte, s callSet
 		}
 		return out, key, nil
 	}
-	start, end, found, err := member(args, idempotencyMember)
+	v, err := member(args, idempotencyMember)
 	if err != nil {
 		return nil, "", fmt.Errorf("buyer: %s: request: %w", tool, err)
 	}
-	key := ""
-	if found {
-		key, _ = wire.Lenient(args[start:end]).AsString()
-	}
+	key, _ := v.AsString()
 	return args, key, nil
 }
 

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // Response is one JSON-RPC 2.0 response. ID, Result and Error are sub-slices
@@ -38,62 +40,53 @@ var ErrMalformed = errors.New("malformed JSON-RPC response")
 // sent, or what came back was not a response).
 var ErrNoResponse = errors.New("no JSON-RPC response recorded for the call")
 
-// Parse reads one JSON-RPC response object. It rejects a member that
-// appears twice (names compared after unescaping, so "\u0072esult" repeats
-// "result"), a response with both result and error, one with neither, and
-// anything after the object. The error names the JSON pointer of the
-// offending member.
+// Parse reads one JSON-RPC response object with wire's reader (the one
+// JSON reader of the runtime, with its depth limit). It rejects a member
+// that appears twice (names compared after unescaping, so "\u0072esult"
+// repeats "result"), a response with both result and error, one with
+// neither, and anything after the object. The error names the JSON pointer
+// of the offending member. The members' values are not decoded (a
+// response's result can be large): ID, Result and Error are cut out of msg.
 func Parse(msg []byte) (*Response, error) {
-	if json.Valid(msg) {
-		if r, ok := parseValid(msg); ok {
-			return r.check()
-		}
-	}
-	return parseSlow(msg)
-}
-
-// parseValid cuts a message json.Valid accepted into its top-level members
-// in one pass, without decoding them (a response's result can be large).
-// ok is false for anything but an object with unique member names; the
-// slow path then says what is wrong.
-func parseValid(msg []byte) (r *Response, ok bool) {
-	i := skipSpace(msg, 0)
-	if i >= len(msg) || msg[i] != '{' {
-		return nil, false
-	}
-	r = &Response{Message: msg, Exact: true}
-	var seen [8]string
-	names := seen[:0]
-	i = skipSpace(msg, i+1)
-	for i < len(msg) && msg[i] == '"' {
-		kend := skipString(msg, i)
-		name, ok := memberName(msg[i:kend])
-		if !ok {
-			return nil, false
-		}
-		for _, n := range names {
-			if n == name {
-				return nil, false
+	v, err := wire.ParseLenient(msg)
+	if err != nil {
+		var de *wire.DecodeError
+		if errors.As(err, &de) {
+			ptr := de.Pointer
+			if ptr == "" {
+				ptr = "/"
 			}
+			return nil, fmt.Errorf("%w at %s: %s", ErrMalformed, ptr, de.Message)
+		}
+		return nil, fmt.Errorf("%w at /: %w", ErrMalformed, err)
+	}
+	if !v.IsObject() {
+		return nil, fmt.Errorf("%w at /: not an object", ErrMalformed)
+	}
+	r := &Response{Message: msg, Exact: true}
+	var seen [8]string
+	names, dup := seen[:0], ""
+	v.Members(func(key, val wire.Lenient) bool {
+		name, _ := key.AsString()
+		if slices.Contains(names, name) {
+			dup = name
+			return false
 		}
 		names = append(names, name)
-		v := skipSpace(msg, skipSpace(msg, kend)+1) // past ':'
-		vend := skipValue(msg, v)
-		value := json.RawMessage(msg[v:vend:vend])
 		switch name {
 		case "id":
-			r.ID = value
+			r.ID = json.RawMessage(val)
 		case "result":
-			r.Result = value
+			r.Result = json.RawMessage(val)
 		case "error":
-			r.Error = value
+			r.Error = json.RawMessage(val)
 		}
-		i = skipSpace(msg, vend)
-		if i < len(msg) && msg[i] == ',' {
-			i = skipSpace(msg, i+1)
-		}
+		return true
+	})
+	if dup != "" {
+		return nil, fmt.Errorf("%w at %s: duplicate member %q", ErrMalformed, pointer(dup), dup)
 	}
-	return r, true
+	return r.check()
 }
 
 // check applies the rules about which members a response has.
@@ -105,116 +98,6 @@ func (r *Response) check() (*Response, error) {
 		return nil, fmt.Errorf("%w at /: neither result nor error", ErrMalformed)
 	}
 	return r, nil
-}
-
-// memberName unescapes a quoted member name.
-func memberName(quoted []byte) (string, bool) {
-	if bytes.IndexByte(quoted, '\\') < 0 {
-		return string(quoted[1 : len(quoted)-1]), true
-	}
-	var s string
-	return s, json.Unmarshal(quoted, &s) == nil
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string that starts at b[i].
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
-}
-
-// skipValue returns the index after the valid JSON value at b[i].
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	}
-	for i < len(b) {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-// parseSlow reads a response token by token, for the exact error.
-func parseSlow(msg []byte) (*Response, error) {
-	dec := json.NewDecoder(bytes.NewReader(msg))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, fmt.Errorf("%w at /: %w", ErrMalformed, err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, fmt.Errorf("%w at /: not an object", ErrMalformed)
-	}
-	r := &Response{Message: msg, Exact: true}
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, fmt.Errorf("%w at /: %w", ErrMalformed, err)
-		}
-		name := tok.(string) // object keys are always strings
-		ptr := pointer(name)
-		if seen[name] {
-			return nil, fmt.Errorf("%w at %s: duplicate member %q", ErrMalformed, ptr, name)
-		}
-		seen[name] = true
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("%w at %s: %w", ErrMalformed, ptr, err)
-		}
-		end := int(dec.InputOffset())
-		value := json.RawMessage(msg[end-len(raw) : end : end])
-		switch name {
-		case "id":
-			r.ID = value
-		case "result":
-			r.Result = value
-		case "error":
-			r.Error = value
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, fmt.Errorf("%w at /: %w", ErrMalformed, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w at /: data after the response object", ErrMalformed)
-	}
-	return r.check()
 }
 
 // IDKey is a comparable form of a JSON-RPC id: "s:" and the unescaped

@@ -22,9 +22,9 @@ func TestParse(t *testing.T) {
 		{name: "duplicate id", msg: `{"jsonrpc":"2.0","id":1,"id":2,"result":{}}`, wantErr: `at /id: duplicate`},
 		{name: "both", msg: `{"jsonrpc":"2.0","id":1,"result":{},"error":{}}`, wantErr: `at /error: both`},
 		{name: "neither", msg: `{"jsonrpc":"2.0","id":1}`, wantErr: `neither`},
-		{name: "trailing data", msg: `{"jsonrpc":"2.0","id":1,"result":{}} {}`, wantErr: `after the response`},
+		{name: "trailing data", msg: `{"jsonrpc":"2.0","id":1,"result":{}} {}`, wantErr: `after the top-level value`},
 		{name: "not an object", msg: `[{"jsonrpc":"2.0","id":1,"result":{}}]`, wantErr: `not an object`},
-		{name: "bad value", msg: `{"jsonrpc":"2.0","id":1,"result":{"a":}}`, wantErr: `at /result:`},
+		{name: "bad value", msg: `{"jsonrpc":"2.0","id":1,"result":{"a":}}`, wantErr: `at /result/a: want a value`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := rawrpc.Parse([]byte(tc.msg))

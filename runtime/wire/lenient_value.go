@@ -193,30 +193,7 @@ func (v Lenient) appendText(dst []byte) []byte {
 // duplicates included, until fn returns false. Keys are quoted JSON
 // strings (use String or StringIs).
 func (v Lenient) Members(fn func(key, val Lenient) bool) {
-	if !v.IsObject() {
-		return
-	}
-	i := skipSpace(v, 1)
-	for i < len(v) && v[i] == '"' {
-		kend := skipString(v, i)
-		key := v[i:kend]
-		j := skipSpace(v, kend)
-		if j >= len(v) || v[j] != ':' {
-			return
-		}
-		j = skipSpace(v, j+1)
-		vend := skipValue(v, j)
-		if vend <= j {
-			return
-		}
-		if !fn(key, v[j:vend:vend]) {
-			return
-		}
-		i = skipSpace(v, vend)
-		if i < len(v) && v[i] == ',' {
-			i = skipSpace(v, i+1)
-		}
-	}
+	v.memberSpans(func(key Lenient, start, end int) bool { return fn(key, v[start:end:end]) })
 }
 
 // Elems calls fn for each element of an array until fn returns false.
