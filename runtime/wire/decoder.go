@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"reflect"
 	"strconv"
 	"sync"
 )
@@ -38,6 +39,14 @@ type Decoder struct {
 	ints   []int64
 	strs   []string
 	bools  []bool
+
+	// resolving makes a generated DecodeWire report its Desc in resolved
+	// instead of decoding (see resolveLate).
+	resolving bool
+	resolved  *Desc
+	// mapKey is a settable string reused for the keys of maps the engine
+	// fills through reflection.
+	mapKey reflect.Value
 
 	// Keys of the objects walkObject is inside, for duplicate checks:
 	// their bytes in keyText, one span each in keySpans.

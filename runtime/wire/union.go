@@ -13,6 +13,7 @@ const (
 	ByKind     UnionStrategy = iota + 1 // by the value's JSON type
 	ByConst                             // by const values of discriminator keys
 	ByPresence                          // by which keys are present
+	ByTrial                             // by trying each arm in order (the engine only)
 )
 
 // Union describes, for PickArm, how a generated union tells its arms apart.
@@ -29,6 +30,9 @@ type Union struct {
 // UnionArm is one arm's selection rule. Key positions index Union.Keys.
 type UnionArm struct {
 	Name string
+	// Desc describes the arm's value (what its pointer field points to);
+	// arms are the union's Go fields, in order.
+	Desc *Desc
 	// Kinds (ByKind) lists accepted JSON kinds: 's'tring, 'n'umber,
 	// 'i'nteger, 'b'oolean, 'o'bject, 'a'rray.
 	Kinds string

@@ -1,0 +1,198 @@
+package wire
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"unsafe"
+)
+
+// EncodeWith writes v, a non-nil pointer to the generated type t
+// describes: it is the whole body of a generated EncodeWire.
+func EncodeWith(e *Encoder, v any, t *Desc) {
+	e.encodeValue(reflect.ValueOf(v).UnsafePointer(), t)
+}
+
+func (e *Encoder) encodeValue(p unsafe.Pointer, t *Desc) {
+	switch t.Shape {
+	case ShapeString:
+		e.String(*(*string)(p))
+	case ShapeInt:
+		e.Int(*(*int64)(p))
+	case ShapeFloat:
+		e.Float(*(*float64)(p))
+	case ShapeBool:
+		e.Bool(*(*bool)(p))
+	case ShapeRaw:
+		e.Raw(*(*json.RawMessage)(p))
+	case ShapeStruct:
+		e.encodeStruct(p, t)
+	case ShapeUnion:
+		e.encodeUnion(p, t)
+	case ShapeSlice:
+		in := t.infos()
+		h := (*sliceHeader)(p)
+		size := in.elem.size()
+		e.ArrayStart()
+		for i := 0; i < h.len; i++ {
+			e.encodeValue(unsafe.Add(h.data, uintptr(i)*size), in.elem)
+		}
+		e.ArrayEnd()
+	case ShapeMap:
+		e.ObjectStart()
+		e.encodeMembers(p, t, nil)
+		e.ObjectEnd()
+	case ShapeNullable:
+		in := t.infos()
+		if *(*uint8)(unsafe.Add(p, in.elem.size())) == 2 {
+			e.encodeValue(p, in.elem)
+		} else {
+			e.Null()
+		}
+	case ShapeLate:
+		e.encodeValue(p, t.target())
+	default:
+		panic("wire: Desc " + t.Name + " has no shape")
+	}
+}
+
+// absent reports an optional member held by value that is not there: a
+// nil slice, map or raw value, an absent Nullable, a union with no arm.
+func absent(p unsafe.Pointer, t *Desc) bool {
+	switch t.Shape {
+	case ShapeSlice, ShapeRaw:
+		return (*sliceHeader)(p).data == nil
+	case ShapeMap:
+		return *(*unsafe.Pointer)(p) == nil
+	case ShapeNullable:
+		return *(*uint8)(unsafe.Add(p, t.infos().elem.size())) == 0
+	case ShapeUnion:
+		return armsSet(p, t.infos()) == 0
+	case ShapeLate:
+		return absent(p, t.target())
+	}
+	return false
+}
+
+func (e *Encoder) encodeStruct(p unsafe.Pointer, t *Desc) {
+	in := t.infos()
+	e.ObjectStart()
+	for i := range in.members {
+		m := &in.members[i]
+		if m.fixed {
+			e.RawKey(m.key)
+			e.Literal(m.desc.Const)
+			continue
+		}
+		fp := unsafe.Add(p, m.off)
+		switch {
+		case m.ptr:
+			q := *(*unsafe.Pointer)(fp)
+			if q == nil {
+				if m.required {
+					e.RawKey(m.key)
+					e.Fail(MissingOnEncode(t.Name, m.name))
+					e.Null()
+				}
+				continue
+			}
+			fp = q
+		case !m.required && absent(fp, m.desc):
+			continue
+		}
+		e.RawKey(m.key)
+		e.encodeValue(fp, m.desc)
+	}
+	for i, kp := range t.KeyPatterns {
+		e.encodeMembers(unsafe.Add(p, in.offs[i]), kp.Map, in.declared)
+	}
+	switch t.Extra {
+	case ExtraKeep:
+		e.ExtraMembers(*(*map[string]json.RawMessage)(unsafe.Add(p, in.offs[len(t.KeyPatterns)])), in.declared)
+	case ExtraTyped:
+		e.encodeMembers(unsafe.Add(p, in.offs[len(t.KeyPatterns)]), t.ExtraMap, in.declared)
+	}
+	e.ObjectEnd()
+}
+
+// encodeMembers writes the entries of the map at p (of type t) as members,
+// in key order, refusing declared and forbidden keys (see WriteMembers).
+func (e *Encoder) encodeMembers(p unsafe.Pointer, t *Desc, declared KeySet) {
+	in := t.infos()
+	switch in.native {
+	case nativeRaw:
+		writeMembers(e, *(*map[string]json.RawMessage)(p), declared, WriteRaw)
+		return
+	case nativeString:
+		writeMembers(e, *(*map[string]string)(p), declared, WriteString)
+		return
+	case nativeInt:
+		writeMembers(e, *(*map[string]int64)(p), declared, WriteInt)
+		return
+	case nativeFloat:
+		writeMembers(e, *(*map[string]float64)(p), declared, WriteFloat)
+		return
+	case nativeBool:
+		writeMembers(e, *(*map[string]bool)(p), declared, WriteBool)
+		return
+	}
+	m := reflect.NewAt(in.rt, p).Elem()
+	if m.Len() == 0 {
+		return
+	}
+	keys := make([]string, 0, m.Len())
+	for it := m.MapRange(); it.Next(); {
+		keys = append(keys, it.Key().String())
+	}
+	slices.Sort(keys)
+	kv := reflect.New(typeString).Elem()
+	for _, k := range keys {
+		if !e.memberKeyOK(k, declared) {
+			continue
+		}
+		e.Key(k)
+		kv.SetString(k)
+		v := reflect.New(in.rt.Elem()).Elem()
+		v.Set(m.MapIndex(kv))
+		e.encodeValue(v.Addr().UnsafePointer(), in.elem)
+	}
+}
+
+// armsSet counts the arms of the union at p that are set.
+func armsSet(p unsafe.Pointer, in *descInfo) int {
+	n := 0
+	for i := range in.armOff {
+		if armSet(p, in, i) {
+			n++
+		}
+	}
+	return n
+}
+
+func armSet(p unsafe.Pointer, in *descInfo, i int) bool {
+	fp := unsafe.Add(p, in.armOff[i])
+	if in.armPtr[i] {
+		return *(*unsafe.Pointer)(fp) != nil
+	}
+	return !absent(fp, in.arms[i])
+}
+
+func (e *Encoder) encodeUnion(p unsafe.Pointer, t *Desc) {
+	in := t.infos()
+	if n := armsSet(p, in); n != 1 {
+		e.Fail(VariantCount(t.Union.Name, n))
+		e.Null()
+		return
+	}
+	for i := range in.armOff {
+		if !armSet(p, in, i) {
+			continue
+		}
+		fp := unsafe.Add(p, in.armOff[i])
+		if in.armPtr[i] {
+			fp = *(*unsafe.Pointer)(fp)
+		}
+		e.encodeValue(fp, in.arms[i])
+		return
+	}
+}

@@ -1,0 +1,317 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const eAllFull = `{"id":"a","count":3,"ratio":0.5,"on":true,"when":"2025-01-02T03:04:05Z","status":"active","level":2,
+"kind":"active","mode":"manual","tags":["x","y"],"levels":[1,3],"points":[{"x":1,"y":2}],"grid":[[1,2],[],[3]],
+"notes":{"n":{"deep":[1,null]}},"scores":{"a":1.5},"places":{"p":{"x":0,"y":-1}},"nested":{"o":{"i":{"x":5,"y":6}},"e":{}},
+"nick":null,"where":{"x":7,"y":8},"maybe":[1,null,3],"shape":{"kind":"square","side":2},"value":[ "s" ],
+"result":{"errors":["bad"]},"either":"anything","any":{"k":[true]},"home":{"x":9,"y":10},
+"tree":{"name":"root","children":[{"name":"kid","parent":{"name":"up"}}]},"codes":["plz","\u0070lz"],"x_one":1,"zzz":{"kept":1}}`
+
+func decodeAll(t *testing.T, in string, exact bool) (*eAll, error) {
+	t.Helper()
+	var v eAll
+	return &v, UnmarshalOptions([]byte(in), &v, DecodeOptions{Exact: exact})
+}
+
+func TestEngineDecodesEveryShape(t *testing.T) {
+	v, err := decodeAll(t, eAllFull, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case v.ID != "a" || *v.Count != 3 || *v.Ratio != 0.5 || !*v.On || *v.When != "2025-01-02T03:04:05Z":
+		t.Errorf("scalars: %+v", v)
+	case *v.Status != "active" || *v.Level != 2 || *v.Mode != "manual":
+		t.Errorf("enums and consts: %v %v %v", *v.Status, *v.Level, *v.Mode)
+	case !reflect.DeepEqual(v.Tags, []string{"x", "y"}) || !reflect.DeepEqual(v.Levels, []eLevel{1, 3}):
+		t.Errorf("slices: %v %v", v.Tags, v.Levels)
+	case !reflect.DeepEqual(v.Points, []ePoint{{1, 2}}) || !reflect.DeepEqual(v.Grid, [][]float64{{1, 2}, {}, {3}}):
+		t.Errorf("slices of structs and slices: %v %v", v.Points, v.Grid)
+	case string(v.Notes["n"]) != `{"deep":[1,null]}` || v.Scores["a"] != 1.5 || v.Places["p"] != (ePoint{0, -1}):
+		t.Errorf("maps: %v %v %v", v.Notes, v.Scores, v.Places)
+	case v.Nested["o"]["i"] != (ePoint{5, 6}) || v.Nested["e"] == nil || len(v.Nested) != 2:
+		t.Errorf("nested maps: %v", v.Nested)
+	case !v.Nick.IsNull():
+		t.Errorf("nick: %+v", v.Nick)
+	case func() bool { p, ok := v.Where.Get(); return !ok || p != (ePoint{7, 8}) }():
+		t.Errorf("where: %+v", v.Where)
+	case len(v.Maybe) != 3 || !v.Maybe[1].IsNull() || func() bool { n, ok := v.Maybe[2].Get(); return !ok || n != 3 }():
+		t.Errorf("maybe: %+v", v.Maybe)
+	case v.Shape.Square == nil || v.Shape.Square.Side != 2 || v.Shape.Circle != nil:
+		t.Errorf("shape: %+v", v.Shape)
+	case !reflect.DeepEqual(v.Value.List, []string{"s"}):
+		t.Errorf("value: %+v", v.Value)
+	case v.Result.Failure == nil || v.Result.Failure.Errors[0] != "bad":
+		t.Errorf("result: %+v", v.Result)
+	case string(v.Either.Raw) != `"anything"` || v.Either.Point != nil:
+		t.Errorf("either: %+v", v.Either)
+	case string(v.Any) != `{"k":[true]}` || v.Home != (ePoint{9, 10}):
+		t.Errorf("any, home: %s %v", v.Any, v.Home)
+	case v.Tree.Name != "root" || v.Tree.Children[0].Parent.Name != "up":
+		t.Errorf("tree: %+v", v.Tree)
+	case !reflect.DeepEqual(v.Codes, []string{"plz", "plz"}):
+		t.Errorf("const items: %v", v.Codes)
+	case v.Matching["x_one"] != 1 || string(v.Extra["zzz"]) != `{"kept":1}`:
+		t.Errorf("patterns and extra: %v %v", v.Matching, v.Extra)
+	}
+	out, err := Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := decodeAll(t, string(out), false)
+	if err != nil {
+		t.Fatalf("re-decode %s: %v", out, err)
+	}
+	if !reflect.DeepEqual(v, again) {
+		t.Fatalf("round trip differs:\n%+v\n%+v", v, again)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, out); err != nil || compact.String() != string(out) {
+		t.Fatalf("output is not compact JSON: %s", out)
+	}
+}
+
+func TestEngineEncodesInMemberOrder(t *testing.T) {
+	v := eAll{ID: "i", Home: ePoint{1, 2}, Tags: []string{}, Nick: Some("n"), Maybe: []Nullable[int64]{Null[int64](), Some[int64](4)},
+		Shape: eShape{Circle: &eCircle{R: 1}}, Matching: map[string]int64{"x_b": 2, "x_a": 1}, Extra: map[string]json.RawMessage{"z": []byte(` [ 1 ] `)},
+		Places: map[string]ePoint{"b": {3, 4}, "a": {1, 2}}}
+	out, err := Marshal(&v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"i","kind":"active","tags":[],"places":{"a":{"x":1,"y":2},"b":{"x":3,"y":4}},"nick":"n","maybe":[null,4],` +
+		`"shape":{"kind":"circle","r":1},"home":{"x":1,"y":2},"x_a":1,"x_b":2,"z":[1]}`
+	if string(out) != want {
+		t.Fatalf("got  %s\nwant %s", out, want)
+	}
+}
+
+func TestEngineEncodeErrors(t *testing.T) {
+	two := eShape{Circle: &eCircle{}, Square: &eSquare{}}
+	if _, err := Marshal(&two); err == nil || !strings.Contains(err.Error(), "eShape: 2 variants set") {
+		t.Errorf("two arms: %v", err)
+	}
+	var none eShape
+	if _, err := Marshal(&none); err == nil || !strings.Contains(err.Error(), "eShape: no variant set") {
+		t.Errorf("no arm: %v", err)
+	}
+	dup := eAll{ID: "i", Extra: map[string]json.RawMessage{"id": []byte(`1`)}}
+	if _, err := Marshal(&dup); err == nil || !strings.Contains(err.Error(), `extra member "id" duplicates a declared field`) {
+		t.Errorf("declared extra key: %v", err)
+	}
+	proto := eAll{ID: "i", Places: map[string]ePoint{"__proto__": {}}}
+	if _, err := Marshal(&proto); err == nil || !strings.Contains(err.Error(), "forbidden key") {
+		t.Errorf("forbidden map key: %v", err)
+	}
+}
+
+func TestEngineRejects(t *testing.T) {
+	tests := []struct {
+		name, in     string
+		exact        bool
+		kind         Kind
+		pointer, in2 string
+	}{
+		{"missing required, all at once", `{"kind":"active"}`, false, KindMissing, "", `missing required fields "id", "home"`},
+		{"duplicate member", `{"id":"a","id":"b"}`, false, KindDuplicate, "/id", `duplicate key "id"`},
+		{"escaped duplicate", `{"id":"a","\u0069d":"b"}`, false, KindDuplicate, "/id", `duplicate key "id"`},
+		{"escaped proto in kept member", `{"zzz":{"\u005f_proto__":1}}`, false, KindForbiddenKey, "/zzz/__proto__", "forbidden key"},
+		{"proto in a map", `{"places":{"constructor":{}}}`, false, KindForbiddenKey, "/places/constructor", "forbidden key"},
+		{"duplicate map key", `{"scores":{"a":1,"a":2}}`, false, KindDuplicate, "/scores/a", "duplicate"},
+		{"duplicate reflected map key", `{"places":{"a":{"x":1,"y":1},"a":{"x":1,"y":1}}}`, false, KindDuplicate, "/places/a", "duplicate"},
+		{"duplicate pattern key", `{"x_a":1,"x_a":2}`, false, KindDuplicate, "/x_a", "duplicate"},
+		{"wrong type", `{"count":"3"}`, false, KindType, "/count", "want integer, got string"},
+		{"wrong element type", `{"points":[{"x":1,"y":"2"}]}`, false, KindType, "/points/0/y", "want number"},
+		{"fixed const", `{"kind":"paused"}`, false, KindConst, "/kind", `want the constant "active", got "paused"`},
+		{"optional const", `{"mode":"auto"}`, false, KindConst, "/mode", `want the constant "manual"`},
+		{"const items", `{"codes":["plz","zip"]}`, false, KindConst, "/codes/1", `want the constant "plz", got "zip"`},
+		{"unknown field in a closed struct", `{"home":{"x":1,"y":2,"z":3}}`, false, KindUnknownField, "/home/z", `unknown field "z"`},
+		{"unknown field, exact", `{"id":"a","kind":"active","home":{"x":1,"y":2},"zzz":1}`, true, KindUnknownField, "/zzz", "exact mode"},
+		{"unknown enum, exact", `{"id":"a","kind":"active","home":{"x":1,"y":2},"status":"gone"}`, true, KindUnknownEnum, "/status", `unknown enum value "gone" (want one of "active", "paused")`},
+		{"unknown int enum, exact", `{"id":"a","kind":"active","home":{"x":1,"y":2},"level":4}`, true, KindUnknownEnum, "/level", `unknown enum value "4"`},
+		{"no arm for the discriminator", `{"shape":{"kind":"hex"}}`, false, KindUnion, "/shape", "eShape: no arm for kind=\"hex\""},
+		{"missing discriminator", `{"shape":{}}`, false, KindUnion, "/shape", `missing discriminator "kind"`},
+		{"no arm by kind", `{"value":true}`, false, KindType, "/value", "want string or number or array or object, got boolean"},
+		{"no arm by presence", `{"result":{"data":1,"errors":[]}}`, false, KindUnion, "/result", "eResult: the payload matches no arm; Success: has \"errors\""},
+		{"trial arms all fail", `{"either":{"x":1,"__proto__":2}}`, false, KindUnion, "/either", `eEither: the value matches no arm; Point: /either/__proto__: forbidden key "__proto__"; Raw: `},
+		{"null where not nullable", `{"tags":null}`, false, KindType, "/tags", "want array, got null"},
+		{"int out of range", `{"count":9223372036854775808}`, false, KindRange, "/count", "does not fit in int64"},
+		{"deep union arm", `{"result":{"errors":[1]}}`, false, KindType, "/result/errors/0", "want string"},
+		{"required in recursion", `{"tree":{"children":[{}]}}`, false, KindMissing, "/tree/children/0", `missing required field "name"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := decodeAll(t, tc.in, tc.exact)
+			var we *DecodeError
+			if !errors.As(err, &we) {
+				t.Fatalf("err = %v", err)
+			}
+			if we.Kind != tc.kind || we.Pointer != tc.pointer || !strings.Contains(we.Error(), tc.in2) {
+				t.Fatalf("got %s at %q: %v; want %s at %q containing %q", we.Kind, we.Pointer, we, tc.kind, tc.pointer, tc.in2)
+			}
+		})
+	}
+}
+
+func TestEngineExactAcceptsKnown(t *testing.T) {
+	if _, err := decodeAll(t, `{"id":"a","kind":"active","home":{"x":1,"y":2},"status":"paused","level":3,"x_k":1}`, true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestEngineResetsTarget(t *testing.T) {
+	v := eAll{ID: "old", Tags: []string{"old"}, Count: new(int64)}
+	if err := Unmarshal([]byte(`{"id":"new","kind":"active","home":{"x":1,"y":2}}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.ID != "new" || v.Tags != nil || v.Count != nil {
+		t.Fatalf("decoding did not start from the zero value: %+v", v)
+	}
+}
+
+func TestEngineTrialUnionResetsBetweenArms(t *testing.T) {
+	var u eEither
+	if err := Unmarshal([]byte(`{"x":1}`), &u); err != nil {
+		t.Fatal(err)
+	}
+	if u.Point != nil || string(u.Raw) != `{"x":1}` {
+		t.Fatalf("a failed arm left state behind: %+v", u)
+	}
+	var fails *DecodeError
+	if err := Unmarshal([]byte(`[`), &u); !errors.As(err, &fails) || fails.Kind != KindUnion || len(fails.Arms) != 2 {
+		t.Fatalf("every arm failing: %v", err)
+	}
+}
+
+func TestEngineTypedExtraAndQuotedKeys(t *testing.T) {
+	in := `{"quo\"te":"q","tab\there":"plz","p":{"x":1,"y":2}}`
+	var v eTyped
+	if err := Unmarshal([]byte(in), &v); err != nil {
+		t.Fatal(err)
+	}
+	if *v.Quote != "q" || v.Rest["p"] != (ePoint{1, 2}) {
+		t.Fatalf("%+v", v)
+	}
+	out, err := Marshal(&v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != `{"quo\"te":"q","tab\there":"plz","p":{"x":1,"y":2}}` {
+		t.Fatalf("got %s", out)
+	}
+	var bad eTyped
+	err = Unmarshal([]byte(`{"tab\there":"plz","p":{"x":1}}`), &bad)
+	var we *DecodeError
+	if !errors.As(err, &we) || we.Pointer != "/p" || we.Kind != KindMissing {
+		t.Fatalf("typed extra member: %v", err)
+	}
+}
+
+func TestEngineEnums(t *testing.T) {
+	if !descEStatus.Known("paused") || descEStatus.Known("gone") {
+		t.Error("Known")
+	}
+	if !descELevel.KnownInt(3) || descELevel.KnownInt(4) {
+		t.Error("KnownInt: an integer enum listing 3.0 lists 3")
+	}
+	if got := EnumValues[eStatus](&descEStatus); !reflect.DeepEqual(got, []eStatus{"active", "paused"}) {
+		t.Errorf("EnumValues = %v", got)
+	}
+	if got := EnumInts[eLevel](&descELevel); !reflect.DeepEqual(got, []eLevel{1, 2, 3}) {
+		t.Errorf("EnumInts = %v", got)
+	}
+}
+
+// A Desc that disagrees with its Go type is a generator bug: the engine
+// says so on first use rather than reading the wrong memory.
+func TestEngineChecksDescAgainstGoType(t *testing.T) {
+	type two struct {
+		A string `json:"a"`
+		B string `json:"b"`
+	}
+	cases := map[string]*Desc{
+		"wrong tag":      {Shape: ShapeStruct, Name: "two", Go: (*two)(nil), Members: []Member{{Name: "a", Desc: &DescString}, {Name: "c", Desc: &DescString}}, Extra: ExtraReject},
+		"too few fields": {Shape: ShapeStruct, Name: "two", Go: (*two)(nil), Members: []Member{{Name: "a", Desc: &DescString}}, Extra: ExtraReject},
+		"no Go type":     {Shape: ShapeSlice, Elem: &DescString},
+	}
+	for name, desc := range cases {
+		t.Run(name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("no panic")
+				}
+			}()
+			desc.infos()
+		})
+	}
+}
+
+// First uses of a Desc may race; each computes the same information and
+// one is kept (run with -race).
+func TestEngineConcurrentFirstUse(t *testing.T) {
+	fresh := func() *Desc {
+		return &Desc{Shape: ShapeStruct, Name: "ePoint", Go: (*ePoint)(nil), Members: []Member{
+			{Name: "x", Desc: &DescFloat, Required: true}, {Name: "y", Desc: &DescFloat, Required: true}}, Extra: ExtraReject}
+	}
+	desc := fresh()
+	done := make(chan error)
+	for range 8 {
+		go func() {
+			var p ePoint
+			d := NewDecoder([]byte(`{"x":1,"y":2}`), DecodeOptions{})
+			done <- DecodeWith(d, &p, desc)
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The engine never panics on any input; whatever it accepts re-encodes
+// to JSON it decodes back to an equal value, in both modes.
+func FuzzEngine(f *testing.F) {
+	for _, s := range append(fuzzSeeds, eAllFull, `{"id":"a","kind":"active","home":{"x":1,"y":2}}`,
+		`{"shape":{"kind":"circle","r":1}}`, `{"result":{"data":null}}`, `{"either":{"x":1,"y":2}}`,
+		`{"tree":{"name":"a","children":[{"name":"b","children":[]}]}}`, `{"nested":{"a":{"b":{"x":1,"y":1}},"a":{}}}`) {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, exact bool) {
+		for _, fresh := range []func() Value{
+			func() Value { return new(eAll) }, func() Value { return new(eTyped) }, func() Value { return new(eNode) },
+			func() Value { return new(eResult) }, func() Value { return new(eEither) }, func() Value { return new(eValue) },
+		} {
+			v := fresh()
+			err := UnmarshalOptions(data, v, DecodeOptions{Exact: exact})
+			if err != nil {
+				asWireError(t, err, data)
+				continue
+			}
+			if Valid(data) != nil {
+				t.Fatalf("%T accepts %q, which Valid rejects", v, data)
+			}
+			out, err := Marshal(v)
+			if err != nil {
+				t.Fatalf("%T decoded %q but does not encode: %v", v, data, err)
+			}
+			again := fresh()
+			if err := UnmarshalOptions(out, again, DecodeOptions{Exact: exact}); err != nil {
+				t.Fatalf("%T: %q re-encodes as %s, which does not decode: %v", v, data, out, err)
+			}
+			if !reflect.DeepEqual(v, again) {
+				t.Fatalf("%T: %q re-encodes as %s, which decodes differently", v, data, out)
+			}
+		}
+	})
+}
