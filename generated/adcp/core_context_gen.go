@@ -15,14 +15,16 @@ import (
 // Schema: /schemas/adcpgen-core/core/context.json#
 type Context map[string]json.RawMessage
 
+var descContext = wire.Desc{Shape: wire.ShapeMap, Name: "Context", Go: (*Context)(nil), Elem: &wire.DescRaw}
+
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Context) DecodeWire(d *wire.Decoder) error {
-	return wire.ReadMap(d, (*map[string]json.RawMessage)(v), wire.ReadRaw)
+	return wire.DecodeWith(d, v, &descContext)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Context) EncodeWire(e *wire.Encoder) {
-	wire.WriteMap(e, *(*map[string]json.RawMessage)(v), wire.WriteRaw)
+	wire.EncodeWith(e, v, &descContext)
 }
 
 // MarshalJSON encodes v as JSON.

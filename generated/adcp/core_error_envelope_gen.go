@@ -16,40 +16,18 @@ type ErrorEnvelope struct {
 	AdCPError Error `json:"adcp_error"`
 }
 
-var reqErrorEnvelope = wire.NewRequired(1, []int{0}, []string{"adcp_error"})
+var descErrorEnvelope = wire.Desc{Shape: wire.ShapeStruct, Name: "ErrorEnvelope", Go: (*ErrorEnvelope)(nil), Members: []wire.Member{
+	{Name: "adcp_error", Desc: &descError, Required: true},
+}, Extra: wire.ExtraReject}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *ErrorEnvelope) DecodeWire(d *wire.Decoder) error {
-	*v = ErrorEnvelope{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqErrorEnvelope)
-		}
-		switch string(key) {
-		case "adcp_error":
-			err = wire.Field(d, seen[:], 0, key, &v.AdCPError, (*Error).DecodeWire)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descErrorEnvelope)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ErrorEnvelope) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"adcp_error":`, &v.AdCPError, (*Error).EncodeWire)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descErrorEnvelope)
 }
 
 // MarshalJSON encodes v as JSON.

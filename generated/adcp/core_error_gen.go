@@ -40,63 +40,25 @@ type Error struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqError = wire.NewRequired(1, []int{0, 1}, []string{"code", "message"})
-var keysError = wire.Keys("code", "message", "recovery", "retry_after", "field", "suggestion", "details", "issues")
+var descError = wire.Desc{Shape: wire.ShapeStruct, Name: "Error", Go: (*Error)(nil), Members: []wire.Member{
+	{Name: "code", Desc: &wire.DescString, Required: true},
+	{Name: "message", Desc: &wire.DescString, Required: true},
+	{Name: "recovery", Desc: &descRecovery},
+	{Name: "retry_after", Desc: &wire.DescFloat},
+	{Name: "field", Desc: &wire.DescString},
+	{Name: "suggestion", Desc: &wire.DescString},
+	{Name: "details", Desc: &mapOfRaw},
+	{Name: "issues", Desc: &sliceOfValidationIssue},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Error) DecodeWire(d *wire.Decoder) error {
-	*v = Error{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqError)
-		}
-		switch string(key) {
-		case "code":
-			err = wire.Field(d, seen[:], 0, key, &v.Code, wire.ReadString)
-		case "message":
-			err = wire.Field(d, seen[:], 1, key, &v.Message, wire.ReadString)
-		case "recovery":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Recovery, (*Recovery).DecodeWire)
-		case "retry_after":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.RetryAfter, wire.ReadFloat)
-		case "field":
-			err = wire.FieldPtr(d, seen[:], 4, key, &v.Field, wire.ReadString)
-		case "suggestion":
-			err = wire.FieldPtr(d, seen[:], 5, key, &v.Suggestion, wire.ReadString)
-		case "details":
-			err = wire.FieldMap(d, seen[:], 6, key, &v.Details, wire.ReadRaw)
-		case "issues":
-			err = wire.FieldSlice(d, seen[:], 7, key, &v.Issues, (*ValidationIssue).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descError)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Error) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"code":`, &v.Code, wire.WriteString)
-	wire.Put(e, `"message":`, &v.Message, wire.WriteString)
-	wire.PutPtr(e, `"recovery":`, v.Recovery, (*Recovery).EncodeWire)
-	wire.PutPtr(e, `"retry_after":`, v.RetryAfter, wire.WriteFloat)
-	wire.PutPtr(e, `"field":`, v.Field, wire.WriteString)
-	wire.PutPtr(e, `"suggestion":`, v.Suggestion, wire.WriteString)
-	wire.PutMap(e, `"details":`, v.Details, wire.WriteRaw)
-	wire.PutSlice(e, `"issues":`, v.Issues, (*ValidationIssue).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysError)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descError)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -127,51 +89,21 @@ type ValidationIssue struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqValidationIssue = wire.NewRequired(1, []int{0, 1, 2}, []string{"pointer", "message", "keyword"})
-var keysValidationIssue = wire.Keys("pointer", "message", "keyword", "schema_id")
+var descValidationIssue = wire.Desc{Shape: wire.ShapeStruct, Name: "ValidationIssue", Go: (*ValidationIssue)(nil), Members: []wire.Member{
+	{Name: "pointer", Desc: &wire.DescString, Required: true},
+	{Name: "message", Desc: &wire.DescString, Required: true},
+	{Name: "keyword", Desc: &wire.DescString, Required: true},
+	{Name: "schema_id", Desc: &wire.DescString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *ValidationIssue) DecodeWire(d *wire.Decoder) error {
-	*v = ValidationIssue{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqValidationIssue)
-		}
-		switch string(key) {
-		case "pointer":
-			err = wire.Field(d, seen[:], 0, key, &v.Pointer, wire.ReadString)
-		case "message":
-			err = wire.Field(d, seen[:], 1, key, &v.Message, wire.ReadString)
-		case "keyword":
-			err = wire.Field(d, seen[:], 2, key, &v.Keyword, wire.ReadString)
-		case "schema_id":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.SchemaID, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descValidationIssue)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ValidationIssue) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"pointer":`, &v.Pointer, wire.WriteString)
-	wire.Put(e, `"message":`, &v.Message, wire.WriteString)
-	wire.Put(e, `"keyword":`, &v.Keyword, wire.WriteString)
-	wire.PutPtr(e, `"schema_id":`, v.SchemaID, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysValidationIssue)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descValidationIssue)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -27,55 +27,22 @@ type MCPResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysMCPResponse = wire.Keys("status", "message", "context_id", "context", "errors")
+var descMCPResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "MCPResponse", Go: (*MCPResponse)(nil), Members: []wire.Member{
+	{Name: "status", Desc: &descTaskStatus},
+	{Name: "message", Desc: &wire.DescString},
+	{Name: "context_id", Desc: &wire.DescString},
+	{Name: "context", Desc: &descContext},
+	{Name: "errors", Desc: &sliceOfError},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *MCPResponse) DecodeWire(d *wire.Decoder) error {
-	*v = MCPResponse{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "status":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Status, (*TaskStatus).DecodeWire)
-		case "message":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Message, wire.ReadString)
-		case "context_id":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.ContextID, wire.ReadString)
-		case "context":
-			err = wire.Field(d, seen[:], 3, key, &v.Context, (*Context).DecodeWire)
-		case "errors":
-			err = wire.FieldSlice(d, seen[:], 4, key, &v.Errors, (*Error).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descMCPResponse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *MCPResponse) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"status":`, v.Status, (*TaskStatus).EncodeWire)
-	wire.PutPtr(e, `"message":`, v.Message, wire.WriteString)
-	wire.PutPtr(e, `"context_id":`, v.ContextID, wire.WriteString)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*Context).EncodeWire)
-	}
-	wire.PutSlice(e, `"errors":`, v.Errors, (*Error).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysMCPResponse)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descMCPResponse)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -41,66 +41,26 @@ type MCPWebhookPayload struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqMCPWebhookPayload = wire.NewRequired(1, []int{0, 1, 2}, []string{"task_id", "status", "timestamp"})
-var keysMCPWebhookPayload = wire.Keys("task_id", "status", "timestamp", "domain", "context_id", "message", "task_type", "operation_id", "result")
+var descMCPWebhookPayload = wire.Desc{Shape: wire.ShapeStruct, Name: "MCPWebhookPayload", Go: (*MCPWebhookPayload)(nil), Members: []wire.Member{
+	{Name: "task_id", Desc: &wire.DescString, Required: true},
+	{Name: "status", Desc: &descTaskStatus, Required: true},
+	{Name: "timestamp", Desc: &wire.DescString, Required: true},
+	{Name: "domain", Desc: &descMCPWebhookPayloadDomain},
+	{Name: "context_id", Desc: &wire.DescString},
+	{Name: "message", Desc: &wire.DescString},
+	{Name: "task_type", Desc: &wire.DescString},
+	{Name: "operation_id", Desc: &wire.DescString},
+	{Name: "result", Desc: &mapOfRaw},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *MCPWebhookPayload) DecodeWire(d *wire.Decoder) error {
-	*v = MCPWebhookPayload{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqMCPWebhookPayload)
-		}
-		switch string(key) {
-		case "task_id":
-			err = wire.Field(d, seen[:], 0, key, &v.TaskID, wire.ReadString)
-		case "status":
-			err = wire.Field(d, seen[:], 1, key, &v.Status, (*TaskStatus).DecodeWire)
-		case "timestamp":
-			err = wire.Field(d, seen[:], 2, key, &v.Timestamp, wire.ReadDateTime)
-		case "domain":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.Domain, (*MCPWebhookPayloadDomain).DecodeWire)
-		case "context_id":
-			err = wire.FieldPtr(d, seen[:], 4, key, &v.ContextID, wire.ReadString)
-		case "message":
-			err = wire.FieldPtr(d, seen[:], 5, key, &v.Message, wire.ReadString)
-		case "task_type":
-			err = wire.FieldPtr(d, seen[:], 6, key, &v.TaskType, wire.ReadString)
-		case "operation_id":
-			err = wire.FieldPtr(d, seen[:], 7, key, &v.OperationID, wire.ReadString)
-		case "result":
-			err = wire.FieldMap(d, seen[:], 8, key, &v.Result, wire.ReadRaw)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descMCPWebhookPayload)
 }
 
 // EncodeWire writes v as JSON.
 func (v *MCPWebhookPayload) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"task_id":`, &v.TaskID, wire.WriteString)
-	wire.Put(e, `"status":`, &v.Status, (*TaskStatus).EncodeWire)
-	wire.Put(e, `"timestamp":`, &v.Timestamp, wire.WriteDateTime)
-	wire.PutPtr(e, `"domain":`, v.Domain, (*MCPWebhookPayloadDomain).EncodeWire)
-	wire.PutPtr(e, `"context_id":`, v.ContextID, wire.WriteString)
-	wire.PutPtr(e, `"message":`, v.Message, wire.WriteString)
-	wire.PutPtr(e, `"task_type":`, v.TaskType, wire.WriteString)
-	wire.PutPtr(e, `"operation_id":`, v.OperationID, wire.WriteString)
-	wire.PutMap(e, `"result":`, v.Result, wire.WriteRaw)
-	e.ExtraMembers(v.AdditionalProperties, keysMCPWebhookPayload)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descMCPWebhookPayload)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -128,36 +88,24 @@ const (
 
 // KnownMCPWebhookPayloadDomainValues lists the values the schema defines, in schema order.
 func KnownMCPWebhookPayloadDomainValues() []MCPWebhookPayloadDomain {
-	return []MCPWebhookPayloadDomain{MCPWebhookPayloadDomainMediaBuy, MCPWebhookPayloadDomainSignals}
+	return wire.EnumValues[MCPWebhookPayloadDomain](&descMCPWebhookPayloadDomain)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v MCPWebhookPayloadDomain) IsKnown() bool {
-	switch v {
-	case MCPWebhookPayloadDomainMediaBuy, MCPWebhookPayloadDomainSignals:
-		return true
-	}
-	return false
+	return descMCPWebhookPayloadDomain.Known(string(v))
 }
 
-var knownMCPWebhookPayloadDomain = []string{"media-buy", "signals"}
+var descMCPWebhookPayloadDomain = wire.Desc{Shape: wire.ShapeString, Name: "MCPWebhookPayloadDomain", Enum: []string{"media-buy", "signals"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *MCPWebhookPayloadDomain) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = MCPWebhookPayloadDomain(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownMCPWebhookPayloadDomain)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descMCPWebhookPayloadDomain)
 }
 
 // EncodeWire writes v as JSON.
 func (v *MCPWebhookPayloadDomain) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descMCPWebhookPayloadDomain)
 }
 
 // MarshalJSON encodes v as JSON.

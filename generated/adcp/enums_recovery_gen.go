@@ -27,36 +27,24 @@ const (
 
 // KnownRecoveryValues lists the values the schema defines, in schema order.
 func KnownRecoveryValues() []Recovery {
-	return []Recovery{RecoveryTransient, RecoveryCorrectable, RecoveryTerminal}
+	return wire.EnumValues[Recovery](&descRecovery)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v Recovery) IsKnown() bool {
-	switch v {
-	case RecoveryTransient, RecoveryCorrectable, RecoveryTerminal:
-		return true
-	}
-	return false
+	return descRecovery.Known(string(v))
 }
 
-var knownRecovery = []string{"transient", "correctable", "terminal"}
+var descRecovery = wire.Desc{Shape: wire.ShapeString, Name: "Recovery", Enum: []string{"transient", "correctable", "terminal"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *Recovery) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = Recovery(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownRecovery)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descRecovery)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Recovery) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descRecovery)
 }
 
 // MarshalJSON encodes v as JSON.

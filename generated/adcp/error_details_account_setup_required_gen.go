@@ -23,44 +23,19 @@ type AccountSetupRequiredDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysAccountSetupRequiredDetails = wire.Keys("setup_url", "setup_steps")
+var descAccountSetupRequiredDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "AccountSetupRequiredDetails", Go: (*AccountSetupRequiredDetails)(nil), Members: []wire.Member{
+	{Name: "setup_url", Desc: &wire.DescString},
+	{Name: "setup_steps", Desc: &sliceOfString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *AccountSetupRequiredDetails) DecodeWire(d *wire.Decoder) error {
-	*v = AccountSetupRequiredDetails{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "setup_url":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.SetupURL, wire.ReadString)
-		case "setup_steps":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.SetupSteps, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descAccountSetupRequiredDetails)
 }
 
 // EncodeWire writes v as JSON.
 func (v *AccountSetupRequiredDetails) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"setup_url":`, v.SetupURL, wire.WriteString)
-	wire.PutSlice(e, `"setup_steps":`, v.SetupSteps, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysAccountSetupRequiredDetails)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descAccountSetupRequiredDetails)
 }
 
 // MarshalJSON encodes v as JSON.

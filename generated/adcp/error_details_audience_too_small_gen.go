@@ -22,44 +22,19 @@ type AudienceTooSmallDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysAudienceTooSmallDetails = wire.Keys("minimum_size", "current_size")
+var descAudienceTooSmallDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "AudienceTooSmallDetails", Go: (*AudienceTooSmallDetails)(nil), Members: []wire.Member{
+	{Name: "minimum_size", Desc: &wire.DescFloat},
+	{Name: "current_size", Desc: &wire.DescFloat},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *AudienceTooSmallDetails) DecodeWire(d *wire.Decoder) error {
-	*v = AudienceTooSmallDetails{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "minimum_size":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.MinimumSize, wire.ReadFloat)
-		case "current_size":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.CurrentSize, wire.ReadFloat)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descAudienceTooSmallDetails)
 }
 
 // EncodeWire writes v as JSON.
 func (v *AudienceTooSmallDetails) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"minimum_size":`, v.MinimumSize, wire.WriteFloat)
-	wire.PutPtr(e, `"current_size":`, v.CurrentSize, wire.WriteFloat)
-	e.ExtraMembers(v.AdditionalProperties, keysAudienceTooSmallDetails)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descAudienceTooSmallDetails)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -22,44 +22,19 @@ type BudgetTooLowDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysBudgetTooLowDetails = wire.Keys("minimum_budget", "currency")
+var descBudgetTooLowDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "BudgetTooLowDetails", Go: (*BudgetTooLowDetails)(nil), Members: []wire.Member{
+	{Name: "minimum_budget", Desc: &wire.DescFloat},
+	{Name: "currency", Desc: &wire.DescString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *BudgetTooLowDetails) DecodeWire(d *wire.Decoder) error {
-	*v = BudgetTooLowDetails{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "minimum_budget":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.MinimumBudget, wire.ReadFloat)
-		case "currency":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Currency, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descBudgetTooLowDetails)
 }
 
 // EncodeWire writes v as JSON.
 func (v *BudgetTooLowDetails) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"minimum_budget":`, v.MinimumBudget, wire.WriteFloat)
-	wire.PutPtr(e, `"currency":`, v.Currency, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysBudgetTooLowDetails)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descBudgetTooLowDetails)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -24,47 +24,20 @@ type ConflictDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysConflictDetails = wire.Keys("resource_id", "expected_version", "current_version")
+var descConflictDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "ConflictDetails", Go: (*ConflictDetails)(nil), Members: []wire.Member{
+	{Name: "resource_id", Desc: &wire.DescString},
+	{Name: "expected_version", Desc: &descConflictDetailsExpectedVersion},
+	{Name: "current_version", Desc: &descConflictDetailsCurrentVersion},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *ConflictDetails) DecodeWire(d *wire.Decoder) error {
-	*v = ConflictDetails{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "resource_id":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.ResourceID, wire.ReadString)
-		case "expected_version":
-			err = wire.Field(d, seen[:], 1, key, &v.ExpectedVersion, (*ConflictDetailsExpectedVersion).DecodeWire)
-		case "current_version":
-			err = wire.Field(d, seen[:], 2, key, &v.CurrentVersion, (*ConflictDetailsCurrentVersion).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descConflictDetails)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ConflictDetails) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"resource_id":`, v.ResourceID, wire.WriteString)
-	e.PutOptional(`"expected_version":`, &v.ExpectedVersion)
-	e.PutOptional(`"current_version":`, &v.CurrentVersion)
-	e.ExtraMembers(v.AdditionalProperties, keysConflictDetails)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descConflictDetails)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -134,48 +107,19 @@ func (u ConflictDetailsCurrentVersion) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionConflictDetailsCurrentVersion = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Kinds: "s",
-		Name:  "String",
-	}, {
-		Kinds: "n",
-		Name:  "Number",
-	}},
-	Exclusive: true,
-	Name:      "ConflictDetailsCurrentVersion",
-	Strategy:  wire.ByKind,
-}
+var descConflictDetailsCurrentVersion = wire.Desc{Shape: wire.ShapeUnion, Name: "ConflictDetailsCurrentVersion", Go: (*ConflictDetailsCurrentVersion)(nil), Union: &wire.Union{Name: "ConflictDetailsCurrentVersion", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+	{Name: "String", Desc: &wire.DescString, Kinds: "s"},
+	{Name: "Number", Desc: &wire.DescFloat, Kinds: "n"},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *ConflictDetailsCurrentVersion) DecodeWire(d *wire.Decoder) error {
-	*u = ConflictDetailsCurrentVersion{}
-	arm, err := d.PickArm(unionConflictDetailsCurrentVersion)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.String, wire.ReadString)
-	case 1:
-		return wire.ReadPtr(d, &u.Number, wire.ReadFloat)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descConflictDetailsCurrentVersion)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *ConflictDetailsCurrentVersion) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.String != nil, u.Number != nil); n != 1 {
-		e.Fail(wire.VariantCount("ConflictDetailsCurrentVersion", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.String != nil:
-		wire.WriteString(u.String, e)
-	case u.Number != nil:
-		wire.WriteFloat(u.Number, e)
-	}
+	wire.EncodeWith(e, u, &descConflictDetailsCurrentVersion)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -245,48 +189,19 @@ func (u ConflictDetailsExpectedVersion) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionConflictDetailsExpectedVersion = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Kinds: "s",
-		Name:  "String",
-	}, {
-		Kinds: "n",
-		Name:  "Number",
-	}},
-	Exclusive: true,
-	Name:      "ConflictDetailsExpectedVersion",
-	Strategy:  wire.ByKind,
-}
+var descConflictDetailsExpectedVersion = wire.Desc{Shape: wire.ShapeUnion, Name: "ConflictDetailsExpectedVersion", Go: (*ConflictDetailsExpectedVersion)(nil), Union: &wire.Union{Name: "ConflictDetailsExpectedVersion", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+	{Name: "String", Desc: &wire.DescString, Kinds: "s"},
+	{Name: "Number", Desc: &wire.DescFloat, Kinds: "n"},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *ConflictDetailsExpectedVersion) DecodeWire(d *wire.Decoder) error {
-	*u = ConflictDetailsExpectedVersion{}
-	arm, err := d.PickArm(unionConflictDetailsExpectedVersion)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.String, wire.ReadString)
-	case 1:
-		return wire.ReadPtr(d, &u.Number, wire.ReadFloat)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descConflictDetailsExpectedVersion)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *ConflictDetailsExpectedVersion) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.String != nil, u.Number != nil); n != 1 {
-		e.Fail(wire.VariantCount("ConflictDetailsExpectedVersion", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.String != nil:
-		wire.WriteString(u.String, e)
-	case u.Number != nil:
-		wire.WriteFloat(u.Number, e)
-	}
+	wire.EncodeWith(e, u, &descConflictDetailsExpectedVersion)
 }
 
 // MarshalJSON encodes u as JSON.

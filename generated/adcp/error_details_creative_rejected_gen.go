@@ -24,47 +24,20 @@ type CreativeRejectedDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysCreativeRejectedDetails = wire.Keys("policy_id", "policy_url", "reasons")
+var descCreativeRejectedDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "CreativeRejectedDetails", Go: (*CreativeRejectedDetails)(nil), Members: []wire.Member{
+	{Name: "policy_id", Desc: &wire.DescString},
+	{Name: "policy_url", Desc: &wire.DescString},
+	{Name: "reasons", Desc: &sliceOfString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreativeRejectedDetails) DecodeWire(d *wire.Decoder) error {
-	*v = CreativeRejectedDetails{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "policy_id":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.PolicyID, wire.ReadString)
-		case "policy_url":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.PolicyURL, wire.ReadString)
-		case "reasons":
-			err = wire.FieldSlice(d, seen[:], 2, key, &v.Reasons, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreativeRejectedDetails)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreativeRejectedDetails) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"policy_id":`, v.PolicyID, wire.WriteString)
-	wire.PutPtr(e, `"policy_url":`, v.PolicyURL, wire.WriteString)
-	wire.PutSlice(e, `"reasons":`, v.Reasons, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysCreativeRejectedDetails)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreativeRejectedDetails)
 }
 
 // MarshalJSON encodes v as JSON.

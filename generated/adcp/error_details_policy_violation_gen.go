@@ -24,47 +24,20 @@ type PolicyViolationDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysPolicyViolationDetails = wire.Keys("policy_id", "policy_url", "violated_rules")
+var descPolicyViolationDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "PolicyViolationDetails", Go: (*PolicyViolationDetails)(nil), Members: []wire.Member{
+	{Name: "policy_id", Desc: &wire.DescString},
+	{Name: "policy_url", Desc: &wire.DescString},
+	{Name: "violated_rules", Desc: &sliceOfString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *PolicyViolationDetails) DecodeWire(d *wire.Decoder) error {
-	*v = PolicyViolationDetails{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "policy_id":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.PolicyID, wire.ReadString)
-		case "policy_url":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.PolicyURL, wire.ReadString)
-		case "violated_rules":
-			err = wire.FieldSlice(d, seen[:], 2, key, &v.ViolatedRules, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descPolicyViolationDetails)
 }
 
 // EncodeWire writes v as JSON.
 func (v *PolicyViolationDetails) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"policy_id":`, v.PolicyID, wire.WriteString)
-	wire.PutPtr(e, `"policy_url":`, v.PolicyURL, wire.WriteString)
-	wire.PutSlice(e, `"violated_rules":`, v.ViolatedRules, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysPolicyViolationDetails)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descPolicyViolationDetails)
 }
 
 // MarshalJSON encodes v as JSON.

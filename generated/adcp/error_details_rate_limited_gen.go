@@ -26,50 +26,21 @@ type RateLimitedDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysRateLimitedDetails = wire.Keys("limit", "remaining", "window_seconds", "scope")
+var descRateLimitedDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "RateLimitedDetails", Go: (*RateLimitedDetails)(nil), Members: []wire.Member{
+	{Name: "limit", Desc: &wire.DescFloat},
+	{Name: "remaining", Desc: &wire.DescFloat},
+	{Name: "window_seconds", Desc: &wire.DescFloat},
+	{Name: "scope", Desc: &descRateLimitedDetailsScope},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *RateLimitedDetails) DecodeWire(d *wire.Decoder) error {
-	*v = RateLimitedDetails{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "limit":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Limit, wire.ReadFloat)
-		case "remaining":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Remaining, wire.ReadFloat)
-		case "window_seconds":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.WindowSeconds, wire.ReadFloat)
-		case "scope":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.Scope, (*RateLimitedDetailsScope).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descRateLimitedDetails)
 }
 
 // EncodeWire writes v as JSON.
 func (v *RateLimitedDetails) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"limit":`, v.Limit, wire.WriteFloat)
-	wire.PutPtr(e, `"remaining":`, v.Remaining, wire.WriteFloat)
-	wire.PutPtr(e, `"window_seconds":`, v.WindowSeconds, wire.WriteFloat)
-	wire.PutPtr(e, `"scope":`, v.Scope, (*RateLimitedDetailsScope).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysRateLimitedDetails)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descRateLimitedDetails)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -98,36 +69,24 @@ const (
 
 // KnownRateLimitedDetailsScopeValues lists the values the schema defines, in schema order.
 func KnownRateLimitedDetailsScopeValues() []RateLimitedDetailsScope {
-	return []RateLimitedDetailsScope{RateLimitedDetailsScopeAccount, RateLimitedDetailsScopeTool, RateLimitedDetailsScopeGlobal}
+	return wire.EnumValues[RateLimitedDetailsScope](&descRateLimitedDetailsScope)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v RateLimitedDetailsScope) IsKnown() bool {
-	switch v {
-	case RateLimitedDetailsScopeAccount, RateLimitedDetailsScopeTool, RateLimitedDetailsScopeGlobal:
-		return true
-	}
-	return false
+	return descRateLimitedDetailsScope.Known(string(v))
 }
 
-var knownRateLimitedDetailsScope = []string{"account", "tool", "global"}
+var descRateLimitedDetailsScope = wire.Desc{Shape: wire.ShapeString, Name: "RateLimitedDetailsScope", Enum: []string{"account", "tool", "global"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *RateLimitedDetailsScope) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = RateLimitedDetailsScope(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownRateLimitedDetailsScope)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descRateLimitedDetailsScope)
 }
 
 // EncodeWire writes v as JSON.
 func (v *RateLimitedDetailsScope) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descRateLimitedDetailsScope)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -9,13 +9,13 @@ import (
 	"sync"
 )
 
-// This package was generated for version 1 of the adcpgen runtime. These constants
+// This package was generated for version 2 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
 // the adcpgen of the module version you require (see package wire).
 const (
-	_ = wire.SupportPackageIsVersion1
-	_ = wire.EnforceVersion(1 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 1)
+	_ = wire.SupportPackageIsVersion2
+	_ = wire.EnforceVersion(2 - wire.MinVersion)
+	_ = wire.EnforceVersion(wire.MaxVersion - 2)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -476,3 +476,8 @@ func Spec() *registry.Spec {
 	})
 	return spec
 }
+
+var mapOfRaw = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]json.RawMessage)(nil), Elem: &wire.DescRaw}
+var sliceOfError = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Error)(nil), Elem: &descError}
+var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}
+var sliceOfValidationIssue = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]ValidationIssue)(nil), Elem: &descValidationIssue}

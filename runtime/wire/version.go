@@ -6,7 +6,7 @@ package wire
 // longer work with the other's old form.
 const (
 	// GenVersion is the version the adcpgen of this module generates.
-	GenVersion = 1
+	GenVersion = 2
 	// MinVersion is the oldest generated code this package supports.
 	MinVersion = 1
 	// MaxVersion is the newest generated code this package supports.
@@ -28,3 +28,8 @@ type EnforceVersion uint
 // wire.SupportPackageIsVersion2") says the generated package is newer than
 // this runtime: regenerate it with the adcpgen your module requires.
 const SupportPackageIsVersion1 = true
+
+// SupportPackageIsVersion2 is referenced by code generated for version 2,
+// whose types are described by Descs the engine walks (DecodeWith,
+// EncodeWith).
+const SupportPackageIsVersion2 = true

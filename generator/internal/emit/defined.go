@@ -8,7 +8,7 @@ import (
 
 // emitDefined writes a named type over another Go type (scalar, slice,
 // map, raw JSON), reading and writing through the underlying type.
-func emitDefined(f *jen.File, t *ir.Type) {
+func emitDefined(f *jen.File, s *descSet, t *ir.Type) {
 	doc := docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t))
 	if t.Kind == ir.KindRaw && t.RawReason != "" {
 		doc = append(doc, "//")
@@ -17,15 +17,22 @@ func emitDefined(f *jen.File, t *ir.Type) {
 	addDoc(f, doc)
 	u := t.Underlying
 	f.Type().Id(t.Name).Add(goType(u))
-	asUnderlying := jen.Parens(jen.Op("*").Add(goType(u))).Call(jen.Id("v"))
-	f.Comment("// DecodeWire reads v from d strictly (see package wire).")
-	f.Func().Params(recv(t)).Id("DecodeWire").Params(decoderParam()).Error().Block(
-		jen.Return(readCall(u, asUnderlying.Clone())),
-	)
-	f.Comment("// EncodeWire writes v as JSON.")
-	f.Func().Params(recv(t)).Id("EncodeWire").Params(encoderParam()).Block(
-		writeCall(u, asUnderlying.Clone()),
-	)
+	var items []kv
+	switch u.Kind {
+	case ir.RefSlice, ir.RefMap:
+		shape := map[ir.RefKind]string{ir.RefSlice: "ShapeSlice", ir.RefMap: "ShapeMap"}[u.Kind]
+		items = []kv{{"Shape", wireQ(shape)}, {"Name", jen.Lit(t.Name)}, {"Go", goTypeOf(jen.Id(t.Name))}, {"Elem", s.ref(s.named[t], u.Elem)}}
+	case ir.RefBuiltin:
+		if u.Const != nil {
+			items = append(constFields(u.Const, constShape(u.Const, u)), kv{"Name", jen.Lit(t.Name)})
+		} else {
+			items = []kv{{"Shape", wireQ("Shape" + builtinShape(u.Builtin))}, {"Name", jen.Lit(t.Name)}}
+		}
+	default:
+		panic("emit: defined type " + t.Name + " over an unexpected type")
+	}
+	descVar(f, t, items...)
+	codecMethods(f, t, "v")
 	if u.Kind == ir.RefBuiltin && (u.Builtin == ir.DateTime || u.Builtin == ir.Date) {
 		base := "DateTime"
 		if u.Builtin == ir.Date {

@@ -48,6 +48,7 @@ func Emit(pkg *ir.Package, opts Options) ([]File, error) {
 	}
 	sort.Strings(docs)
 	names := fileNames(docs)
+	descs := newDescSet(pkg.Types)
 	// Render the biggest files first so both cores finish together.
 	byWeight := append([]string(nil), docs...)
 	sort.SliceStable(byWeight, func(i, j int) bool { return len(byDoc[byWeight[i]]) > len(byDoc[byWeight[j]]) })
@@ -63,15 +64,23 @@ func Emit(pkg *ir.Package, opts Options) ([]File, error) {
 		jobs = append(jobs, func() (File, error) {
 			f := newFile(opts.Package, source)
 			for _, t := range types {
-				emitType(f, t)
+				emitType(f, descs, t)
 			}
 			return render(name, f)
+		})
+	}
+	if pkg.Registry == nil {
+		jobs = append(jobs, func() (File, error) {
+			f := newFile(opts.Package, "")
+			descs.emitDescriptors(f)
+			return render(descriptorsFile, f)
 		})
 	}
 	if pkg.Registry != nil {
 		jobs = append(jobs, func() (File, error) {
 			f := newFile(opts.Package, "")
 			emitRegistry(f, pkg.Registry)
+			descs.emitDescriptors(f)
 			return render("registry_gen.go", f)
 		})
 		if len(pkg.Registry.Tools) > 0 {
@@ -121,7 +130,7 @@ func render(name string, f *jen.File) (File, error) {
 // "core_error_gen.go"), numbering clashes in path order.
 func fileNames(docs []string) map[string]string {
 	out := map[string]string{}
-	used := map[string]bool{"registry_gen.go": true, "doc.go": true}
+	used := map[string]bool{"registry_gen.go": true, "doc.go": true, descriptorsFile: true}
 	for _, d := range docs {
 		base := strings.TrimSuffix(d, ".json")
 		var b strings.Builder
@@ -151,16 +160,16 @@ func schemaRef(t *ir.Type) string {
 	return id + "#" + t.Loc.Pointer
 }
 
-func emitType(f *jen.File, t *ir.Type) {
+func emitType(f *jen.File, s *descSet, t *ir.Type) {
 	switch t.Kind {
 	case ir.KindStruct:
-		emitStruct(f, t)
+		emitStruct(f, s, t)
 	case ir.KindEnum:
-		emitEnum(f, t)
+		emitEnum(f, s, t)
 	case ir.KindUnion:
-		emitUnion(f, t)
+		emitUnion(f, s, t)
 	default:
-		emitDefined(f, t)
+		emitDefined(f, s, t)
 	}
 	emitJSONMethods(f, t)
 }
@@ -171,16 +180,8 @@ func addDoc(f *jen.File, lines []string) {
 	}
 }
 
-// recv renders a method receiver (v *T).
-func recv(t *ir.Type) *jen.Statement { return jen.Id("v").Op("*").Id(t.Name) }
-
 func decoderParam() *jen.Statement { return jen.Id("d").Op("*").Add(wireQ("Decoder")) }
 func encoderParam() *jen.Statement { return jen.Id("e").Op("*").Add(wireQ("Encoder")) }
-
-// returnIfErr renders "if err := call; err != nil { return err }".
-func returnIfErr(call jen.Code) *jen.Statement {
-	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
-}
 
 func emitJSONMethods(f *jen.File, t *ir.Type) {
 	r := "v"
@@ -195,12 +196,4 @@ func emitJSONMethods(f *jen.File, t *ir.Type) {
 	f.Func().Params(jen.Id(r).Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Return(wireQ("Unmarshal").Call(jen.Id("data"), jen.Id(r))),
 	)
-}
-
-// quotedKey is the JSON text `"name":` for Encoder.RawKey.
-func quotedKey(name string) string {
-	var b bytes.Buffer
-	b.Write(appendJSONString(nil, name))
-	b.WriteByte(':')
-	return b.String()
 }

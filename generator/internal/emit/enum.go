@@ -9,12 +9,10 @@ import (
 	"github.com/adcpgen/adcpgen/generator/internal/naming"
 )
 
-func knownName(t *ir.Type) string { return "known" + t.Name }
-
 // emitEnum writes a defined type with one constant per value. Unknown values
 // still decode (readers must ignore what they do not know); exact mode
 // rejects them.
-func emitEnum(f *jen.File, t *ir.Type) {
+func emitEnum(f *jen.File, s *descSet, t *ir.Type) {
 	addDoc(f, docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t),
 		"Values other than the constants below decode too (forward compatibility); IsKnown tells them apart."))
 	base := jen.String()
@@ -24,7 +22,7 @@ func emitEnum(f *jen.File, t *ir.Type) {
 	f.Type().Id(t.Name).Add(base)
 
 	var consts []jen.Code
-	var list, known []jen.Code
+	var known []jen.Code
 	for _, v := range t.Values {
 		var doc []string
 		if v.Doc != "" {
@@ -38,46 +36,29 @@ func emitEnum(f *jen.File, t *ir.Type) {
 		}
 		consts = append(consts, comments(doc)...)
 		consts = append(consts, jen.Id(v.GoName).Id(t.Name).Op("=").Add(enumLit(t, v)))
-		list = append(list, jen.Id(v.GoName))
 		known = append(known, jen.Lit(v.Value.Node.Str))
 	}
 	f.Const().Defs(consts...)
 
+	desc := jen.Op("&").Id("desc" + t.Name)
 	fn := naming.KnownValuesFunc(t)
-	f.Comment("// " + fn + " lists the values the schema defines, in schema order.")
-	f.Func().Id(fn).Params().Index().Id(t.Name).Block(jen.Return(jen.Index().Id(t.Name).Values(list...)))
-	f.Comment("// IsKnown reports whether v is one of the values the schema defines.")
-	f.Func().Params(jen.Id("v").Id(t.Name)).Id("IsKnown").Params().Bool().Block(
-		jen.Switch(jen.Id("v")).Block(jen.Case(list...).Block(jen.Return(jen.True()))),
-		jen.Return(jen.False()),
-	)
-	f.Var().Id(knownName(t)).Op("=").Index().String().Values(known...)
-
-	read, value, write := "String", jen.Id("s"), "String"
-	if t.EnumBase == ir.Int {
-		read, write = "Int", "Int"
-	}
-	show := jen.Id("s")
-	if t.EnumBase == ir.Int {
-		show = jen.Qual("strconv", "FormatInt").Call(jen.Id("s"), jen.Lit(10))
-	}
-	f.Comment("// DecodeWire reads v from d; exact mode rejects unknown values.")
-	f.Func().Params(recv(t)).Id("DecodeWire").Params(decoderParam()).Error().Block(
-		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("d").Dot(read).Call(),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Op("*").Id("v").Op("=").Id(t.Name).Call(value),
-		jen.If(jen.Id("d").Dot("Exact").Call().Op("&&").Op("!").Id("v").Dot("IsKnown").Call()).Block(
-			jen.Return(jen.Id("d").Dot("UnknownEnum").Call(show, jen.Id(knownName(t))))),
-		jen.Return(jen.Nil()),
-	)
+	values, isKnown := "EnumValues", "Known"
 	conv := jen.String()
 	if t.EnumBase == ir.Int {
-		conv = jen.Int64()
+		values, isKnown, conv = "EnumInts", "KnownInt", jen.Int64()
 	}
-	f.Comment("// EncodeWire writes v as JSON.")
-	f.Func().Params(recv(t)).Id("EncodeWire").Params(encoderParam()).Block(
-		jen.Id("e").Dot(write).Call(conv.Call(jen.Op("*").Id("v"))),
+	f.Comment("// " + fn + " lists the values the schema defines, in schema order.")
+	f.Func().Id(fn).Params().Index().Id(t.Name).Block(jen.Return(wireQ(values).Index(jen.Id(t.Name)).Call(desc)))
+	f.Comment("// IsKnown reports whether v is one of the values the schema defines.")
+	f.Func().Params(jen.Id("v").Id(t.Name)).Id("IsKnown").Params().Bool().Block(
+		jen.Return(jen.Id("desc" + t.Name).Dot(isKnown).Call(conv.Call(jen.Id("v")))),
 	)
+	shape := "ShapeString"
+	if t.EnumBase == ir.Int {
+		shape = "ShapeInt"
+	}
+	descVar(f, t, kv{"Shape", wireQ(shape)}, kv{"Name", jen.Lit(t.Name)}, kv{"Enum", jen.Index().String().Values(known...)})
+	codecMethods(f, t, "v")
 }
 
 func enumLit(t *ir.Type, v *ir.EnumValue) jen.Code {

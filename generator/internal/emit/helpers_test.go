@@ -2,7 +2,6 @@ package emit
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -32,21 +31,6 @@ func TestFileNames(t *testing.T) {
 			if got[d] != tc.want[i] {
 				t.Errorf("fileNames(%q)[%q] = %q, want %q", tc.docs, d, got[d], tc.want[i])
 			}
-		}
-	}
-}
-
-func TestQuotedKey(t *testing.T) {
-	for _, name := range []string{"plain", `quo"te`, `back\slash`, "tab\there", "ctl\x01", "<html>&", "ünï", "\u2028"} {
-		got := quotedKey(name)
-		key, ok := strings.CutSuffix(got, ":")
-		if !ok {
-			t.Errorf("quotedKey(%q) = %s: no final colon", name, got)
-			continue
-		}
-		var back string
-		if err := json.Unmarshal([]byte(key), &back); err != nil || back != name {
-			t.Errorf("quotedKey(%q) = %s: reads back as %q (%v)", name, got, back, err)
 		}
 	}
 }

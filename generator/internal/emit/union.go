@@ -9,8 +9,6 @@ import (
 	"github.com/adcpgen/adcpgen/generator/internal/naming"
 )
 
-func unionName(t *ir.Type) string { return "union" + t.Name }
-
 // armPointer reports arms held as *T (nil when not chosen).
 func armPointer(a *ir.Arm) bool { return byPointer(a.Type) }
 
@@ -29,7 +27,7 @@ var strategyNames = map[ir.Strategy]string{
 
 // emitUnion writes a tagged struct with one field per arm, constructors,
 // Kind/Variant/IsZero, and a decoder that picks the arm with one look ahead.
-func emitUnion(f *jen.File, t *ir.Type) {
+func emitUnion(f *jen.File, s *descSet, t *ir.Type) {
 	u := t.Union
 	rule := "Exactly one field is set. The decoder picks the arm by " + strategyNames[u.Strategy]
 	if len(u.DiscProps) > 0 {
@@ -61,23 +59,8 @@ func emitUnion(f *jen.File, t *ir.Type) {
 		f.Func().Id(name).Params(jen.Id("v").Add(goType(a.Type))).Id(t.Name).Block(body...)
 	}
 
-	var sets []jen.Code
-	for _, a := range u.Arms {
-		sets = append(sets, armSet(a))
-	}
 	emitUnionKind(f, t)
-
-	switch u.Strategy {
-	case ir.ByTrial:
-		emitTrialDecode(f, t)
-	case ir.ByPresence:
-		emitUnionTable(f, t)
-		emitPresenceDecode(f, t)
-	default:
-		emitUnionTable(f, t)
-		emitPickDecode(f, t)
-	}
-	emitUnionEncode(f, t, sets)
+	emitUnionDesc(f, s, t)
 }
 
 func armDoc(a *ir.Arm) []string {
@@ -93,10 +76,13 @@ var kindLetters = map[ir.JSONKind]string{
 	ir.JSONString: "s", ir.JSONNumber: "n", ir.JSONInteger: "i", ir.JSONBool: "b", ir.JSONObject: "o", ir.JSONArray: "a",
 }
 
-// emitUnionTable declares the wire.Union that PickArm reads.
-func emitUnionTable(f *jen.File, t *ir.Type) {
+var strategyIDs = map[ir.Strategy]string{ir.ByKind: "ByKind", ir.ByConst: "ByConst", ir.ByPresence: "ByPresence", ir.ByTrial: "ByTrial"}
+
+// emitUnionDesc declares the union's Desc: its arms, each arm's Desc, and
+// the rules the engine picks an arm by (see wire.Union).
+func emitUnionDesc(f *jen.File, s *descSet, t *ir.Type) {
 	u := t.Union
-	strategy := map[ir.Strategy]string{ir.ByKind: "ByKind", ir.ByConst: "ByConst", ir.ByPresence: "ByPresence"}[u.Strategy]
+	self := s.named[t]
 	keyIndex := map[string]int{}
 	var keys []jen.Code
 	for i, k := range u.ProbeKeys {
@@ -105,14 +91,14 @@ func emitUnionTable(f *jen.File, t *ir.Type) {
 	}
 	var arms []jen.Code
 	for _, a := range u.Arms {
-		d := jen.Dict{jen.Id("Name"): jen.Lit(a.GoName)}
+		d := []kv{{"Name", jen.Lit(a.GoName)}, {"Desc", s.ref(self, a.Type)}}
 		switch u.Strategy {
 		case ir.ByKind:
 			var letters string
 			for _, k := range a.Kinds {
 				letters += kindLetters[k]
 			}
-			d[jen.Id("Kinds")] = jen.Lit(letters)
+			d = append(d, kv{"Kinds", jen.Lit(letters)})
 		case ir.ByConst:
 			var per []jen.Code
 			for _, vals := range a.Disc {
@@ -126,33 +112,35 @@ func emitUnionTable(f *jen.File, t *ir.Type) {
 				}
 				per = append(per, jen.Values(lits...))
 			}
-			d[jen.Id("Const")] = jen.Index().Index().String().Values(per...)
+			d = append(d, kv{"Const", jen.Index().Index().String().Values(per...)})
 		case ir.ByPresence:
 			if len(a.Required) > 0 {
-				d[jen.Id("Required")] = indexList(a.Required, keyIndex)
+				d = append(d, kv{"Required", indexList(a.Required, keyIndex)})
 			}
 			if len(a.Forbidden) > 0 {
-				d[jen.Id("Forbidden")] = indexList(a.Forbidden, keyIndex)
+				d = append(d, kv{"Forbidden", indexList(a.Forbidden, keyIndex)})
 			}
 			if len(a.Fixed) > 0 {
-				d[jen.Id("Fixed")] = keyLits(a.Fixed, keyIndex)
+				d = append(d, kv{"Fixed", keyLits(a.Fixed, keyIndex)})
 			}
 			if len(a.Excluded) > 0 {
-				d[jen.Id("Excluded")] = keyLits(a.Excluded, keyIndex)
+				d = append(d, kv{"Excluded", keyLits(a.Excluded, keyIndex)})
 			}
 		}
-		arms = append(arms, jen.Values(d))
+		arms = append(arms, fields(d...))
 	}
-	fields := jen.Dict{
-		jen.Id("Name"):      jen.Lit(t.Name),
-		jen.Id("Strategy"):  wireQ(strategy),
-		jen.Id("Exclusive"): jen.Lit(u.Exclusive),
-		jen.Id("Arms"):      jen.Index().Add(wireQ("UnionArm")).Values(arms...),
+	var exclusive, probe jen.Code
+	if u.Exclusive {
+		exclusive = jen.True()
 	}
 	if len(keys) > 0 {
-		fields[jen.Id("Keys")] = jen.Index().String().Values(keys...)
+		probe = jen.Index().String().Values(keys...)
 	}
-	f.Var().Id(unionName(t)).Op("=").Op("&").Add(wireQ("Union")).Values(fields)
+	rules := fields(kv{"Name", jen.Lit(t.Name)}, kv{"Strategy", wireQ(strategyIDs[u.Strategy])}, kv{"Exclusive", exclusive},
+		kv{"Keys", probe}, kv{"Arms", jen.Index().Add(wireQ("UnionArm")).Add(lines(arms))})
+	descVar(f, t, kv{"Shape", wireQ("ShapeUnion")}, kv{"Name", jen.Lit(t.Name)}, kv{"Go", goTypeOf(jen.Id(t.Name))},
+		kv{"Union", jen.Op("&").Add(wireQ("Union")).Add(rules)})
+	codecMethods(f, t, "u")
 }
 
 func indexList(keys []string, index map[string]int) jen.Code {
@@ -166,90 +154,9 @@ func indexList(keys []string, index map[string]int) jen.Code {
 func keyLits(pairs []ir.ConstPresent, index map[string]int) jen.Code {
 	var out []jen.Code
 	for _, p := range pairs {
-		out = append(out, jen.Values(jen.Dict{jen.Id("Key"): jen.Lit(index[p.Key]), jen.Id("Lit"): jen.Lit(p.Value.JSON())}))
+		out = append(out, fields(kv{"Key", jen.Lit(index[p.Key])}, kv{"Lit", jen.Lit(p.Value.JSON())}))
 	}
 	return jen.Index().Add(wireQ("KeyLit")).Values(out...)
-}
-
-// armRead renders reading the chosen arm into its field.
-func armRead(a *ir.Arm) jen.Code {
-	if armPointer(a) {
-		return wireQ("ReadPtr").Call(jen.Id("d"), jen.Op("&").Add(armField(a)), reader(a.Type))
-	}
-	return readInto(a.Type, armField(a))
-}
-
-func emitPickDecode(f *jen.File, t *ir.Type) {
-	var cases []jen.Code
-	for i, a := range t.Union.Arms {
-		cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.Return(armRead(a))))
-	}
-	f.Comment("// DecodeWire picks the arm from the payload and reads it strictly.")
-	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("DecodeWire").Params(decoderParam()).Error().Block(
-		jen.Op("*").Id("u").Op("=").Id(t.Name).Values(),
-		jen.List(jen.Id("arm"), jen.Err()).Op(":=").Id("d").Dot("PickArm").Call(jen.Id(unionName(t))),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Switch(jen.Id("arm")).Block(cases...),
-		jen.Return(jen.Nil()),
-	)
-}
-
-// emitPresenceDecode picks the arms whose key rules the payload meets and,
-// when several do, lets a strict decode of each decide.
-func emitPresenceDecode(f *jen.File, t *ir.Type) {
-	var cases []jen.Code
-	for i, a := range t.Union.Arms {
-		cases = append(cases, jen.Case(jen.Lit(i)).Block(jen.Return(armRead(a))))
-	}
-	f.Comment("// DecodeWire picks the arm by the keys present (and, when several arms allow")
-	f.Comment("// them, by which one decodes strictly) and reads it.")
-	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("DecodeWire").Params(decoderParam()).Error().Block(
-		jen.List(jen.Id("arms"), jen.Err()).Op(":=").Id("d").Dot("PickArms").Call(jen.Id(unionName(t))),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Return(jen.Id("d").Dot("DecodeCandidates").Call(jen.Id(unionName(t)), jen.Id("arms"),
-			jen.Func().Params(jen.Id("arm").Int()).Error().Block(
-				jen.Op("*").Id("u").Op("=").Id(t.Name).Values(),
-				jen.Switch(jen.Id("arm")).Block(cases...),
-				jen.Return(jen.Nil()),
-			))),
-	)
-}
-
-// emitTrialDecode tries each arm in order and keeps the first that decodes.
-func emitTrialDecode(f *jen.File, t *ir.Type) {
-	body := []jen.Code{
-		jen.Op("*").Id("u").Op("=").Id(t.Name).Values(),
-		jen.Id("m").Op(":=").Id("d").Dot("Mark").Call(),
-		jen.Var().Id("fails").Index().Add(wireQ("ArmError")),
-	}
-	for _, a := range t.Union.Arms {
-		body = append(body,
-			jen.If(jen.Err().Op(":=").Add(armRead(a)), jen.Err().Op("==").Nil()).Block(jen.Return(jen.Nil())).Else().Block(
-				jen.Id("fails").Op("=").Append(jen.Id("fails"), wireQ("ArmFailure").Call(jen.Lit(a.GoName), jen.Err())),
-			),
-			jen.Op("*").Id("u").Op("=").Id(t.Name).Values(),
-			jen.Id("d").Dot("Reset").Call(jen.Id("m")),
-		)
-	}
-	body = append(body, jen.Return(jen.Id("d").Dot("NoArm").Call(jen.Lit(t.Name), jen.Id("fails"))))
-	f.Comment("// DecodeWire tries each arm in order and keeps the first that decodes.")
-	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("DecodeWire").Params(decoderParam()).Error().Block(body...)
-}
-
-func emitUnionEncode(f *jen.File, t *ir.Type, sets []jen.Code) {
-	var cases []jen.Code
-	for _, a := range t.Union.Arms {
-		cases = append(cases, jen.Case(armSet(a)).Block(writeFrom(a.Type, armField(a), armPointer(a))))
-	}
-	f.Comment("// EncodeWire writes the arm that is set; none or several is an error.")
-	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("EncodeWire").Params(encoderParam()).Block(
-		jen.If(jen.Id("n").Op(":=").Add(wireQ("CountSet")).Call(sets...), jen.Id("n").Op("!=").Lit(1)).Block(
-			jen.Id("e").Dot("Fail").Call(wireQ("VariantCount").Call(jen.Lit(t.Name), jen.Id("n"))),
-			jen.Id("e").Dot("Null").Call(),
-			jen.Return(),
-		),
-		jen.Switch().Block(cases...),
-	)
 }
 
 // emitUnionKind writes the enum of arms, Kind (a typed constant, so a

@@ -18,45 +18,19 @@ type PushNotificationConfig struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqPushNotificationConfig = wire.NewRequired(1, []int{0}, []string{"url"})
-var keysPushNotificationConfig = wire.Keys("url", "token")
+var descPushNotificationConfig = wire.Desc{Shape: wire.ShapeStruct, Name: "PushNotificationConfig", Go: (*PushNotificationConfig)(nil), Members: []wire.Member{
+	{Name: "url", Desc: &wire.DescString, Required: true},
+	{Name: "token", Desc: &wire.DescString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *PushNotificationConfig) DecodeWire(d *wire.Decoder) error {
-	*v = PushNotificationConfig{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqPushNotificationConfig)
-		}
-		switch string(key) {
-		case "url":
-			err = wire.Field(d, seen[:], 0, key, &v.URL, wire.ReadString)
-		case "token":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Token, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descPushNotificationConfig)
 }
 
 // EncodeWire writes v as JSON.
 func (v *PushNotificationConfig) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"url":`, &v.URL, wire.WriteString)
-	wire.PutPtr(e, `"token":`, v.Token, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysPushNotificationConfig)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descPushNotificationConfig)
 }
 
 // MarshalJSON encodes v as JSON.

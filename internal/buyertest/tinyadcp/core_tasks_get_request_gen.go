@@ -20,45 +20,19 @@ type TasksGetRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqTasksGetRequest = wire.NewRequired(1, []int{0}, []string{"task_id"})
-var keysTasksGetRequest = wire.Keys("task_id", "include_history")
+var descTasksGetRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "TasksGetRequest", Go: (*TasksGetRequest)(nil), Members: []wire.Member{
+	{Name: "task_id", Desc: &wire.DescString, Required: true},
+	{Name: "include_history", Desc: &wire.DescBool},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *TasksGetRequest) DecodeWire(d *wire.Decoder) error {
-	*v = TasksGetRequest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqTasksGetRequest)
-		}
-		switch string(key) {
-		case "task_id":
-			err = wire.Field(d, seen[:], 0, key, &v.TaskID, wire.ReadString)
-		case "include_history":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.IncludeHistory, wire.ReadBool)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descTasksGetRequest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *TasksGetRequest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"task_id":`, &v.TaskID, wire.WriteString)
-	wire.PutPtr(e, `"include_history":`, v.IncludeHistory, wire.WriteBool)
-	e.ExtraMembers(v.AdditionalProperties, keysTasksGetRequest)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descTasksGetRequest)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -19,48 +19,20 @@ type TasksGetResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqTasksGetResponse = wire.NewRequired(1, []int{0, 1}, []string{"task_id", "status"})
-var keysTasksGetResponse = wire.Keys("task_id", "status", "history")
+var descTasksGetResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "TasksGetResponse", Go: (*TasksGetResponse)(nil), Members: []wire.Member{
+	{Name: "task_id", Desc: &wire.DescString, Required: true},
+	{Name: "status", Desc: &descTaskStatus, Required: true},
+	{Name: "history", Desc: &sliceOfTasksGetResponseHistoryItem},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *TasksGetResponse) DecodeWire(d *wire.Decoder) error {
-	*v = TasksGetResponse{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqTasksGetResponse)
-		}
-		switch string(key) {
-		case "task_id":
-			err = wire.Field(d, seen[:], 0, key, &v.TaskID, wire.ReadString)
-		case "status":
-			err = wire.Field(d, seen[:], 1, key, &v.Status, (*TaskStatus).DecodeWire)
-		case "history":
-			err = wire.FieldSlice(d, seen[:], 2, key, &v.History, (*TasksGetResponseHistoryItem).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descTasksGetResponse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *TasksGetResponse) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"task_id":`, &v.TaskID, wire.WriteString)
-	wire.Put(e, `"status":`, &v.Status, (*TaskStatus).EncodeWire)
-	wire.PutSlice(e, `"history":`, v.History, (*TasksGetResponseHistoryItem).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysTasksGetResponse)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descTasksGetResponse)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -82,50 +54,20 @@ type TasksGetResponseHistoryItem struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqTasksGetResponseHistoryItem = wire.NewRequired(1, []int{0, 1, 2}, []string{"timestamp", "type", "data"})
-var keysTasksGetResponseHistoryItem = wire.Keys("timestamp", "type", "data")
+var descTasksGetResponseHistoryItem = wire.Desc{Shape: wire.ShapeStruct, Name: "TasksGetResponseHistoryItem", Go: (*TasksGetResponseHistoryItem)(nil), Members: []wire.Member{
+	{Name: "timestamp", Desc: &wire.DescString, Required: true},
+	{Name: "type", Desc: &descTasksGetResponseHistoryItemType, Required: true},
+	{Name: "data", Desc: &mapOfRaw, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *TasksGetResponseHistoryItem) DecodeWire(d *wire.Decoder) error {
-	*v = TasksGetResponseHistoryItem{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqTasksGetResponseHistoryItem)
-		}
-		switch string(key) {
-		case "timestamp":
-			err = wire.Field(d, seen[:], 0, key, &v.Timestamp, wire.ReadDateTime)
-		case "type":
-			err = wire.Field(d, seen[:], 1, key, &v.Type, (*TasksGetResponseHistoryItemType).DecodeWire)
-		case "data":
-			err = wire.FieldMap(d, seen[:], 2, key, &v.Data, wire.ReadRaw)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descTasksGetResponseHistoryItem)
 }
 
 // EncodeWire writes v as JSON.
 func (v *TasksGetResponseHistoryItem) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"timestamp":`, &v.Timestamp, wire.WriteDateTime)
-	wire.Put(e, `"type":`, &v.Type, (*TasksGetResponseHistoryItemType).EncodeWire)
-	wire.Put(e, `"data":`, &v.Data, func(p *map[string]json.RawMessage, e *wire.Encoder) {
-		wire.WriteMap(e, *p, wire.WriteRaw)
-	})
-	e.ExtraMembers(v.AdditionalProperties, keysTasksGetResponseHistoryItem)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descTasksGetResponseHistoryItem)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -152,36 +94,24 @@ const (
 
 // KnownTasksGetResponseHistoryItemTypeValues lists the values the schema defines, in schema order.
 func KnownTasksGetResponseHistoryItemTypeValues() []TasksGetResponseHistoryItemType {
-	return []TasksGetResponseHistoryItemType{TasksGetResponseHistoryItemTypeRequest, TasksGetResponseHistoryItemTypeResponse}
+	return wire.EnumValues[TasksGetResponseHistoryItemType](&descTasksGetResponseHistoryItemType)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v TasksGetResponseHistoryItemType) IsKnown() bool {
-	switch v {
-	case TasksGetResponseHistoryItemTypeRequest, TasksGetResponseHistoryItemTypeResponse:
-		return true
-	}
-	return false
+	return descTasksGetResponseHistoryItemType.Known(string(v))
 }
 
-var knownTasksGetResponseHistoryItemType = []string{"request", "response"}
+var descTasksGetResponseHistoryItemType = wire.Desc{Shape: wire.ShapeString, Name: "TasksGetResponseHistoryItemType", Enum: []string{"request", "response"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *TasksGetResponseHistoryItemType) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = TasksGetResponseHistoryItemType(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownTasksGetResponseHistoryItemType)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descTasksGetResponseHistoryItemType)
 }
 
 // EncodeWire writes v as JSON.
 func (v *TasksGetResponseHistoryItemType) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descTasksGetResponseHistoryItemType)
 }
 
 // MarshalJSON encodes v as JSON.

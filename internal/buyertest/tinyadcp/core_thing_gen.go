@@ -19,48 +19,20 @@ type Thing struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqThing = wire.NewRequired(1, []int{0, 1}, []string{"thing_id", "name"})
-var keysThing = wire.Keys("thing_id", "name", "size")
+var descThing = wire.Desc{Shape: wire.ShapeStruct, Name: "Thing", Go: (*Thing)(nil), Members: []wire.Member{
+	{Name: "thing_id", Desc: &wire.DescString, Required: true},
+	{Name: "name", Desc: &wire.DescString, Required: true},
+	{Name: "size", Desc: &wire.DescInt},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Thing) DecodeWire(d *wire.Decoder) error {
-	*v = Thing{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqThing)
-		}
-		switch string(key) {
-		case "thing_id":
-			err = wire.Field(d, seen[:], 0, key, &v.ThingID, wire.ReadString)
-		case "name":
-			err = wire.Field(d, seen[:], 1, key, &v.Name, wire.ReadString)
-		case "size":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Size, wire.ReadInt)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descThing)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Thing) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"thing_id":`, &v.ThingID, wire.WriteString)
-	wire.Put(e, `"name":`, &v.Name, wire.WriteString)
-	wire.PutPtr(e, `"size":`, v.Size, wire.WriteInt)
-	e.ExtraMembers(v.AdditionalProperties, keysThing)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descThing)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -27,36 +27,24 @@ const (
 
 // KnownTaskStatusValues lists the values the schema defines, in schema order.
 func KnownTaskStatusValues() []TaskStatus {
-	return []TaskStatus{TaskStatusSubmitted, TaskStatusWorking, TaskStatusInputRequired, TaskStatusCompleted, TaskStatusCanceled, TaskStatusFailed, TaskStatusRejected, TaskStatusAuthRequired, TaskStatusUnknown}
+	return wire.EnumValues[TaskStatus](&descTaskStatus)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v TaskStatus) IsKnown() bool {
-	switch v {
-	case TaskStatusSubmitted, TaskStatusWorking, TaskStatusInputRequired, TaskStatusCompleted, TaskStatusCanceled, TaskStatusFailed, TaskStatusRejected, TaskStatusAuthRequired, TaskStatusUnknown:
-		return true
-	}
-	return false
+	return descTaskStatus.Known(string(v))
 }
 
-var knownTaskStatus = []string{"submitted", "working", "input-required", "completed", "canceled", "failed", "rejected", "auth-required", "unknown"}
+var descTaskStatus = wire.Desc{Shape: wire.ShapeString, Name: "TaskStatus", Enum: []string{"submitted", "working", "input-required", "completed", "canceled", "failed", "rejected", "auth-required", "unknown"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *TaskStatus) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = TaskStatus(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownTaskStatus)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descTaskStatus)
 }
 
 // EncodeWire writes v as JSON.
 func (v *TaskStatus) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descTaskStatus)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -22,53 +22,21 @@ type CreateThingInputRequired struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateThingInputRequired = wire.NewRequired(1, []int{0, 1}, []string{"status", "task_id"})
-var keysCreateThingInputRequired = wire.Keys("status", "task_id", "reason", "context")
+var descCreateThingInputRequired = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingInputRequired", Go: (*CreateThingInputRequired)(nil), Members: []wire.Member{
+	{Name: "status", Desc: &constStringInputRequired, Required: true, Fixed: true},
+	{Name: "task_id", Desc: &wire.DescString, Required: true},
+	{Name: "reason", Desc: &wire.DescString},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateThingInputRequired) DecodeWire(d *wire.Decoder) error {
-	*v = CreateThingInputRequired{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateThingInputRequired)
-		}
-		switch string(key) {
-		case "status":
-			err = d.FieldConst(seen[:], 0, key, "\"input-required\"")
-		case "task_id":
-			err = wire.Field(d, seen[:], 1, key, &v.TaskID, wire.ReadString)
-		case "reason":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Reason, wire.ReadString)
-		case "context":
-			err = wire.Field(d, seen[:], 3, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateThingInputRequired)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateThingInputRequired) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"status":`, "\"input-required\"")
-	wire.Put(e, `"task_id":`, &v.TaskID, wire.WriteString)
-	wire.PutPtr(e, `"reason":`, v.Reason, wire.WriteString)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysCreateThingInputRequired)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateThingInputRequired)
 }
 
 // MarshalJSON encodes v as JSON.

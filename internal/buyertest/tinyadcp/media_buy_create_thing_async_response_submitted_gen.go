@@ -22,53 +22,21 @@ type CreateThingSubmitted struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateThingSubmitted = wire.NewRequired(1, []int{0, 1}, []string{"status", "task_id"})
-var keysCreateThingSubmitted = wire.Keys("status", "task_id", "message", "context")
+var descCreateThingSubmitted = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingSubmitted", Go: (*CreateThingSubmitted)(nil), Members: []wire.Member{
+	{Name: "status", Desc: &constStringSubmitted, Required: true, Fixed: true},
+	{Name: "task_id", Desc: &wire.DescString, Required: true},
+	{Name: "message", Desc: &wire.DescString},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateThingSubmitted) DecodeWire(d *wire.Decoder) error {
-	*v = CreateThingSubmitted{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateThingSubmitted)
-		}
-		switch string(key) {
-		case "status":
-			err = d.FieldConst(seen[:], 0, key, "\"submitted\"")
-		case "task_id":
-			err = wire.Field(d, seen[:], 1, key, &v.TaskID, wire.ReadString)
-		case "message":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Message, wire.ReadString)
-		case "context":
-			err = wire.Field(d, seen[:], 3, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateThingSubmitted)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateThingSubmitted) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"status":`, "\"submitted\"")
-	wire.Put(e, `"task_id":`, &v.TaskID, wire.WriteString)
-	wire.PutPtr(e, `"message":`, v.Message, wire.WriteString)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysCreateThingSubmitted)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateThingSubmitted)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -22,53 +22,21 @@ type CreateThingWorking struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateThingWorking = wire.NewRequired(1, []int{0, 1}, []string{"status", "task_id"})
-var keysCreateThingWorking = wire.Keys("status", "task_id", "percentage", "context")
+var descCreateThingWorking = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingWorking", Go: (*CreateThingWorking)(nil), Members: []wire.Member{
+	{Name: "status", Desc: &constStringWorking, Required: true, Fixed: true},
+	{Name: "task_id", Desc: &wire.DescString, Required: true},
+	{Name: "percentage", Desc: &wire.DescFloat},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateThingWorking) DecodeWire(d *wire.Decoder) error {
-	*v = CreateThingWorking{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateThingWorking)
-		}
-		switch string(key) {
-		case "status":
-			err = d.FieldConst(seen[:], 0, key, "\"working\"")
-		case "task_id":
-			err = wire.Field(d, seen[:], 1, key, &v.TaskID, wire.ReadString)
-		case "percentage":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Percentage, wire.ReadFloat)
-		case "context":
-			err = wire.Field(d, seen[:], 3, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateThingWorking)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateThingWorking) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"status":`, "\"working\"")
-	wire.Put(e, `"task_id":`, &v.TaskID, wire.WriteString)
-	wire.PutPtr(e, `"percentage":`, v.Percentage, wire.WriteFloat)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysCreateThingWorking)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateThingWorking)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -19,53 +19,20 @@ type CreateThingResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysCreateThingResponse = wire.Keys("thing", "errors", "context")
+var descCreateThingResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingResponse", Go: (*CreateThingResponse)(nil), Members: []wire.Member{
+	{Name: "thing", Desc: &descThing},
+	{Name: "errors", Desc: &sliceOfMapOfRaw},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateThingResponse) DecodeWire(d *wire.Decoder) error {
-	*v = CreateThingResponse{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "thing":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Thing, (*Thing).DecodeWire)
-		case "errors":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.Errors, func(p *map[string]json.RawMessage, d *wire.Decoder) error {
-				return wire.ReadMap(d, p, wire.ReadRaw)
-			})
-		case "context":
-			err = wire.Field(d, seen[:], 2, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateThingResponse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateThingResponse) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"thing":`, v.Thing, (*Thing).EncodeWire)
-	wire.PutSlice(e, `"errors":`, v.Errors, func(p *map[string]json.RawMessage, e *wire.Encoder) {
-		wire.WriteMap(e, *p, wire.WriteRaw)
-	})
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysCreateThingResponse)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateThingResponse)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -17,42 +17,18 @@ type DeleteThingRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqDeleteThingRequest = wire.NewRequired(1, []int{0}, []string{"thing_id"})
-var keysDeleteThingRequest = wire.Keys("thing_id")
+var descDeleteThingRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "DeleteThingRequest", Go: (*DeleteThingRequest)(nil), Members: []wire.Member{
+	{Name: "thing_id", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *DeleteThingRequest) DecodeWire(d *wire.Decoder) error {
-	*v = DeleteThingRequest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqDeleteThingRequest)
-		}
-		switch string(key) {
-		case "thing_id":
-			err = wire.Field(d, seen[:], 0, key, &v.ThingID, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descDeleteThingRequest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *DeleteThingRequest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"thing_id":`, &v.ThingID, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysDeleteThingRequest)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descDeleteThingRequest)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -17,42 +17,18 @@ type DeleteThingResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqDeleteThingResponse = wire.NewRequired(1, []int{0}, []string{"deleted"})
-var keysDeleteThingResponse = wire.Keys("deleted")
+var descDeleteThingResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "DeleteThingResponse", Go: (*DeleteThingResponse)(nil), Members: []wire.Member{
+	{Name: "deleted", Desc: &wire.DescBool, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *DeleteThingResponse) DecodeWire(d *wire.Decoder) error {
-	*v = DeleteThingResponse{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqDeleteThingResponse)
-		}
-		switch string(key) {
-		case "deleted":
-			err = wire.Field(d, seen[:], 0, key, &v.Deleted, wire.ReadBool)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descDeleteThingResponse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *DeleteThingResponse) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"deleted":`, &v.Deleted, wire.WriteBool)
-	e.ExtraMembers(v.AdditionalProperties, keysDeleteThingResponse)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descDeleteThingResponse)
 }
 
 // MarshalJSON encodes v as JSON.

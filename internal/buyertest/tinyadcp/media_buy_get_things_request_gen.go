@@ -18,46 +18,19 @@ type GetThingsRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysGetThingsRequest = wire.Keys("filter", "context")
+var descGetThingsRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "GetThingsRequest", Go: (*GetThingsRequest)(nil), Members: []wire.Member{
+	{Name: "filter", Desc: &wire.DescString},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetThingsRequest) DecodeWire(d *wire.Decoder) error {
-	*v = GetThingsRequest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "filter":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Filter, wire.ReadString)
-		case "context":
-			err = wire.Field(d, seen[:], 1, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetThingsRequest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetThingsRequest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"filter":`, v.Filter, wire.WriteString)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysGetThingsRequest)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetThingsRequest)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -18,49 +18,19 @@ type GetThingsResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqGetThingsResponse = wire.NewRequired(1, []int{0}, []string{"things"})
-var keysGetThingsResponse = wire.Keys("things", "context")
+var descGetThingsResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "GetThingsResponse", Go: (*GetThingsResponse)(nil), Members: []wire.Member{
+	{Name: "things", Desc: &sliceOfThing, Required: true},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetThingsResponse) DecodeWire(d *wire.Decoder) error {
-	*v = GetThingsResponse{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqGetThingsResponse)
-		}
-		switch string(key) {
-		case "things":
-			err = wire.FieldSlice(d, seen[:], 0, key, &v.Things, (*Thing).DecodeWire)
-		case "context":
-			err = wire.Field(d, seen[:], 1, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetThingsResponse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetThingsResponse) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"things":`, &v.Things, func(p *[]Thing, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, (*Thing).EncodeWire)
-	})
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysGetThingsResponse)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetThingsResponse)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -12,40 +12,18 @@ type LockThingRequest struct {
 	ThingID string `json:"thing_id"`
 }
 
-var reqLockThingRequest = wire.NewRequired(1, []int{0}, []string{"thing_id"})
+var descLockThingRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "LockThingRequest", Go: (*LockThingRequest)(nil), Members: []wire.Member{
+	{Name: "thing_id", Desc: &wire.DescString, Required: true},
+}, Extra: wire.ExtraReject}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *LockThingRequest) DecodeWire(d *wire.Decoder) error {
-	*v = LockThingRequest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqLockThingRequest)
-		}
-		switch string(key) {
-		case "thing_id":
-			err = wire.Field(d, seen[:], 0, key, &v.ThingID, wire.ReadString)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descLockThingRequest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *LockThingRequest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"thing_id":`, &v.ThingID, wire.WriteString)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descLockThingRequest)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -17,42 +17,18 @@ type LockThingResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqLockThingResponse = wire.NewRequired(1, []int{0}, []string{"locked"})
-var keysLockThingResponse = wire.Keys("locked")
+var descLockThingResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "LockThingResponse", Go: (*LockThingResponse)(nil), Members: []wire.Member{
+	{Name: "locked", Desc: &wire.DescBool, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *LockThingResponse) DecodeWire(d *wire.Decoder) error {
-	*v = LockThingResponse{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqLockThingResponse)
-		}
-		switch string(key) {
-		case "locked":
-			err = wire.Field(d, seen[:], 0, key, &v.Locked, wire.ReadBool)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descLockThingResponse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *LockThingResponse) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"locked":`, &v.Locked, wire.WriteBool)
-	e.ExtraMembers(v.AdditionalProperties, keysLockThingResponse)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descLockThingResponse)
 }
 
 // MarshalJSON encodes v as JSON.

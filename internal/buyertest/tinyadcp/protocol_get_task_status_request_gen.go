@@ -19,50 +19,20 @@ type GetTaskStatusRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqGetTaskStatusRequest = wire.NewRequired(1, []int{0}, []string{"task_id"})
-var keysGetTaskStatusRequest = wire.Keys("task_id", "include_result", "context")
+var descGetTaskStatusRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "GetTaskStatusRequest", Go: (*GetTaskStatusRequest)(nil), Members: []wire.Member{
+	{Name: "task_id", Desc: &wire.DescString, Required: true},
+	{Name: "include_result", Desc: &wire.DescBool},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetTaskStatusRequest) DecodeWire(d *wire.Decoder) error {
-	*v = GetTaskStatusRequest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqGetTaskStatusRequest)
-		}
-		switch string(key) {
-		case "task_id":
-			err = wire.Field(d, seen[:], 0, key, &v.TaskID, wire.ReadString)
-		case "include_result":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.IncludeResult, wire.ReadBool)
-		case "context":
-			err = wire.Field(d, seen[:], 2, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetTaskStatusRequest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetTaskStatusRequest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"task_id":`, &v.TaskID, wire.WriteString)
-	wire.PutPtr(e, `"include_result":`, v.IncludeResult, wire.WriteBool)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysGetTaskStatusRequest)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetTaskStatusRequest)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -22,59 +22,23 @@ type GetTaskStatusResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqGetTaskStatusResponse = wire.NewRequired(1, []int{0, 2}, []string{"task_id", "status"})
-var keysGetTaskStatusResponse = wire.Keys("task_id", "task_type", "status", "result", "error", "context")
+var descGetTaskStatusResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "GetTaskStatusResponse", Go: (*GetTaskStatusResponse)(nil), Members: []wire.Member{
+	{Name: "task_id", Desc: &wire.DescString, Required: true},
+	{Name: "task_type", Desc: &wire.DescString},
+	{Name: "status", Desc: &descTaskStatus, Required: true},
+	{Name: "result", Desc: &mapOfRaw},
+	{Name: "error", Desc: &descGetTaskStatusResponseError},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetTaskStatusResponse) DecodeWire(d *wire.Decoder) error {
-	*v = GetTaskStatusResponse{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqGetTaskStatusResponse)
-		}
-		switch string(key) {
-		case "task_id":
-			err = wire.Field(d, seen[:], 0, key, &v.TaskID, wire.ReadString)
-		case "task_type":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.TaskType, wire.ReadString)
-		case "status":
-			err = wire.Field(d, seen[:], 2, key, &v.Status, (*TaskStatus).DecodeWire)
-		case "result":
-			err = wire.FieldMap(d, seen[:], 3, key, &v.Result, wire.ReadRaw)
-		case "error":
-			err = wire.FieldPtr(d, seen[:], 4, key, &v.Error, (*GetTaskStatusResponseError).DecodeWire)
-		case "context":
-			err = wire.Field(d, seen[:], 5, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetTaskStatusResponse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetTaskStatusResponse) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"task_id":`, &v.TaskID, wire.WriteString)
-	wire.PutPtr(e, `"task_type":`, v.TaskType, wire.WriteString)
-	wire.Put(e, `"status":`, &v.Status, (*TaskStatus).EncodeWire)
-	wire.PutMap(e, `"result":`, v.Result, wire.WriteRaw)
-	wire.PutPtr(e, `"error":`, v.Error, (*GetTaskStatusResponseError).EncodeWire)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysGetTaskStatusResponse)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetTaskStatusResponse)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -96,48 +60,20 @@ type GetTaskStatusResponseError struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqGetTaskStatusResponseError = wire.NewRequired(1, []int{0, 1}, []string{"code", "message"})
-var keysGetTaskStatusResponseError = wire.Keys("code", "message", "details")
+var descGetTaskStatusResponseError = wire.Desc{Shape: wire.ShapeStruct, Name: "GetTaskStatusResponseError", Go: (*GetTaskStatusResponseError)(nil), Members: []wire.Member{
+	{Name: "code", Desc: &wire.DescString, Required: true},
+	{Name: "message", Desc: &wire.DescString, Required: true},
+	{Name: "details", Desc: &mapOfRaw},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetTaskStatusResponseError) DecodeWire(d *wire.Decoder) error {
-	*v = GetTaskStatusResponseError{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqGetTaskStatusResponseError)
-		}
-		switch string(key) {
-		case "code":
-			err = wire.Field(d, seen[:], 0, key, &v.Code, wire.ReadString)
-		case "message":
-			err = wire.Field(d, seen[:], 1, key, &v.Message, wire.ReadString)
-		case "details":
-			err = wire.FieldMap(d, seen[:], 2, key, &v.Details, wire.ReadRaw)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetTaskStatusResponseError)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetTaskStatusResponseError) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"code":`, &v.Code, wire.WriteString)
-	wire.Put(e, `"message":`, &v.Message, wire.WriteString)
-	wire.PutMap(e, `"details":`, v.Details, wire.WriteRaw)
-	e.ExtraMembers(v.AdditionalProperties, keysGetTaskStatusResponseError)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetTaskStatusResponseError)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -12,14 +12,16 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 // Schema: /schemas/1.0.0/core/currency.json#
 type Currency string
 
+var descCurrency = wire.Desc{Shape: wire.ShapeString, Name: "Currency"}
+
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Currency) DecodeWire(d *wire.Decoder) error {
-	return wire.ReadString((*string)(v), d)
+	return wire.DecodeWith(d, v, &descCurrency)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Currency) EncodeWire(e *wire.Encoder) {
-	wire.WriteString((*string)(v), e)
+	wire.EncodeWith(e, v, &descCurrency)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -15,14 +15,16 @@ import (
 // Schema: /schemas/1.0.0/core/ext.json#
 type Extension map[string]json.RawMessage
 
+var descExtension = wire.Desc{Shape: wire.ShapeMap, Name: "Extension", Go: (*Extension)(nil), Elem: &wire.DescRaw}
+
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Extension) DecodeWire(d *wire.Decoder) error {
-	return wire.ReadMap(d, (*map[string]json.RawMessage)(v), wire.ReadRaw)
+	return wire.DecodeWith(d, v, &descExtension)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Extension) EncodeWire(e *wire.Encoder) {
-	wire.WriteMap(e, *(*map[string]json.RawMessage)(v), wire.WriteRaw)
+	wire.EncodeWith(e, v, &descExtension)
 }
 
 // MarshalJSON encodes v as JSON.

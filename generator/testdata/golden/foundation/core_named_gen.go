@@ -15,42 +15,18 @@ type Named struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqNamed = wire.NewRequired(1, []int{0}, []string{"name"})
-var keysNamed = wire.Keys("name")
+var descNamed = wire.Desc{Shape: wire.ShapeStruct, Name: "Named", Go: (*Named)(nil), Members: []wire.Member{
+	{Name: "name", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Named) DecodeWire(d *wire.Decoder) error {
-	*v = Named{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqNamed)
-		}
-		switch string(key) {
-		case "name":
-			err = wire.Field(d, seen[:], 0, key, &v.Name, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descNamed)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Named) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"name":`, &v.Name, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysNamed)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descNamed)
 }
 
 // MarshalJSON encodes v as JSON.

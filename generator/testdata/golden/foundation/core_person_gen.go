@@ -18,45 +18,19 @@ type Person struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqPerson = wire.NewRequired(1, []int{0, 1}, []string{"name", "age"})
-var keysPerson = wire.Keys("name", "age")
+var descPerson = wire.Desc{Shape: wire.ShapeStruct, Name: "Person", Go: (*Person)(nil), Members: []wire.Member{
+	{Name: "name", Desc: &wire.DescString, Required: true},
+	{Name: "age", Desc: &wire.DescInt, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Person) DecodeWire(d *wire.Decoder) error {
-	*v = Person{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqPerson)
-		}
-		switch string(key) {
-		case "name":
-			err = wire.Field(d, seen[:], 0, key, &v.Name, wire.ReadString)
-		case "age":
-			err = wire.Field(d, seen[:], 1, key, &v.Age, wire.ReadInt)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descPerson)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Person) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"name":`, &v.Name, wire.WriteString)
-	wire.Put(e, `"age":`, &v.Age, wire.WriteInt)
-	e.ExtraMembers(v.AdditionalProperties, keysPerson)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descPerson)
 }
 
 // MarshalJSON encodes v as JSON.

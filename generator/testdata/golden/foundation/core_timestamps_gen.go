@@ -10,14 +10,16 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 // Schema: /schemas/1.0.0/core/timestamps.json#
 type Timestamps []wire.DateTime
 
+var descTimestamps = wire.Desc{Shape: wire.ShapeSlice, Name: "Timestamps", Go: (*Timestamps)(nil), Elem: &wire.DescString}
+
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Timestamps) DecodeWire(d *wire.Decoder) error {
-	return wire.ReadSlice(d, (*[]wire.DateTime)(v), wire.ReadDateTime)
+	return wire.DecodeWith(d, v, &descTimestamps)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Timestamps) EncodeWire(e *wire.Encoder) {
-	wire.WriteSlice(e, *(*[]wire.DateTime)(v), wire.WriteDateTime)
+	wire.EncodeWith(e, v, &descTimestamps)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -22,55 +22,21 @@ type TreeNode struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqTreeNode = wire.NewRequired(1, []int{0, 3}, []string{"label", "root"})
-var keysTreeNode = wire.Keys("label", "parent", "children", "root")
+var descTreeNode = wire.Desc{Shape: wire.ShapeStruct, Name: "TreeNode", Go: (*TreeNode)(nil), Members: []wire.Member{
+	{Name: "label", Desc: &wire.DescString, Required: true},
+	{Name: "parent", Desc: &lateTreeNode},
+	{Name: "children", Desc: &sliceOfTreeNode},
+	{Name: "root", Desc: &nullableOfTreeNode, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *TreeNode) DecodeWire(d *wire.Decoder) error {
-	*v = TreeNode{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqTreeNode)
-		}
-		switch string(key) {
-		case "label":
-			err = wire.Field(d, seen[:], 0, key, &v.Label, wire.ReadString)
-		case "parent":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Parent, (*TreeNode).DecodeWire)
-		case "children":
-			err = wire.FieldSlice(d, seen[:], 2, key, &v.Children, (*TreeNode).DecodeWire)
-		case "root":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.Root, func(p *wire.Nullable[TreeNode], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, (*TreeNode).DecodeWire)
-			})
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descTreeNode)
 }
 
 // EncodeWire writes v as JSON.
 func (v *TreeNode) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"label":`, &v.Label, wire.WriteString)
-	wire.PutPtr(e, `"parent":`, v.Parent, (*TreeNode).EncodeWire)
-	wire.PutSlice(e, `"children":`, v.Children, (*TreeNode).EncodeWire)
-	wire.PutRequired(e, `"root":`, v.Root, func(p *wire.Nullable[TreeNode], e *wire.Encoder) {
-		wire.WriteNullable(e, p, (*TreeNode).EncodeWire)
-	}, "TreeNode", "root")
-	e.ExtraMembers(v.AdditionalProperties, keysTreeNode)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descTreeNode)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -47,102 +47,38 @@ type Widget struct {
 	Type *string `json:"type,omitempty"`
 }
 
-var reqWidget = wire.NewRequired(1, []int{0, 10, 14}, []string{"id", "owner", "status"})
+var descWidget = wire.Desc{Shape: wire.ShapeStruct, Name: "Widget", Go: (*Widget)(nil), Members: []wire.Member{
+	{Name: "id", Desc: &wire.DescString, Required: true},
+	{Name: "count", Desc: &wire.DescInt},
+	{Name: "price", Desc: &wire.DescFloat},
+	{Name: "active", Desc: &wire.DescBool},
+	{Name: "tags", Desc: &sliceOfString},
+	{Name: "created_at", Desc: &wire.DescString},
+	{Name: "launch_date", Desc: &wire.DescString},
+	{Name: "kind", Desc: &descWidgetKind},
+	{Name: "level", Desc: &descLevel},
+	{Name: "nickname", Desc: &nullableOfString},
+	{Name: "owner", Desc: &descPerson, Required: true},
+	{Name: "notes", Desc: &mapOfRaw},
+	{Name: "ext", Desc: &descExtension},
+	{Name: "legacy_code", Desc: &wire.DescString},
+	{Name: "status", Desc: &constStringActive, Required: true, Fixed: true},
+	{Name: "mode", Desc: &constStringManual},
+	{Name: "dimensions", Desc: &descWidgetDimensions},
+	{Name: "measurements", Desc: &sliceOfWidgetMeasurement},
+	{Name: "anything", Desc: &wire.DescRaw},
+	{Name: "url", Desc: &wire.DescString},
+	{Name: "type", Desc: &wire.DescString},
+}, Extra: wire.ExtraReject}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Widget) DecodeWire(d *wire.Decoder) error {
-	*v = Widget{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqWidget)
-		}
-		switch string(key) {
-		case "id":
-			err = wire.Field(d, seen[:], 0, key, &v.ID, wire.ReadString)
-		case "count":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Count, wire.ReadInt)
-		case "price":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Price, wire.ReadFloat)
-		case "active":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.Active, wire.ReadBool)
-		case "tags":
-			err = wire.FieldSlice(d, seen[:], 4, key, &v.Tags, wire.ReadString)
-		case "created_at":
-			err = wire.FieldPtr(d, seen[:], 5, key, &v.CreatedAt, wire.ReadDateTime)
-		case "launch_date":
-			err = wire.FieldPtr(d, seen[:], 6, key, &v.LaunchDate, wire.ReadDate)
-		case "kind":
-			err = wire.FieldPtr(d, seen[:], 7, key, &v.Kind, (*WidgetKind).DecodeWire)
-		case "level":
-			err = wire.FieldPtr(d, seen[:], 8, key, &v.Level, (*Level).DecodeWire)
-		case "nickname":
-			err = wire.FieldNullable(d, seen[:], 9, key, &v.Nickname, wire.ReadString)
-		case "owner":
-			err = wire.Field(d, seen[:], 10, key, &v.Owner, (*Person).DecodeWire)
-		case "notes":
-			err = wire.FieldMap(d, seen[:], 11, key, &v.Notes, wire.ReadRaw)
-		case "ext":
-			err = wire.Field(d, seen[:], 12, key, &v.Ext, (*Extension).DecodeWire)
-		case "legacy_code":
-			err = wire.FieldPtr(d, seen[:], 13, key, &v.LegacyCode, wire.ReadString)
-		case "status":
-			err = d.FieldConst(seen[:], 14, key, "\"active\"")
-		case "mode":
-			err = wire.FieldConstPtr(d, seen[:], 15, key, &v.Mode, "\"manual\"", "manual")
-		case "dimensions":
-			err = wire.FieldPtr(d, seen[:], 16, key, &v.Dimensions, (*WidgetDimensions).DecodeWire)
-		case "measurements":
-			err = wire.FieldSlice(d, seen[:], 17, key, &v.Measurements, (*WidgetMeasurement).DecodeWire)
-		case "anything":
-			err = wire.Field(d, seen[:], 18, key, &v.Anything, wire.ReadRaw)
-		case "url":
-			err = wire.FieldPtr(d, seen[:], 19, key, &v.URL, wire.ReadString)
-		case "type":
-			err = wire.FieldPtr(d, seen[:], 20, key, &v.Type, wire.ReadString)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descWidget)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Widget) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"id":`, &v.ID, wire.WriteString)
-	wire.PutPtr(e, `"count":`, v.Count, wire.WriteInt)
-	wire.PutPtr(e, `"price":`, v.Price, wire.WriteFloat)
-	wire.PutPtr(e, `"active":`, v.Active, wire.WriteBool)
-	wire.PutSlice(e, `"tags":`, v.Tags, wire.WriteString)
-	wire.PutPtr(e, `"created_at":`, v.CreatedAt, wire.WriteDateTime)
-	wire.PutPtr(e, `"launch_date":`, v.LaunchDate, wire.WriteDate)
-	wire.PutPtr(e, `"kind":`, v.Kind, (*WidgetKind).EncodeWire)
-	wire.PutPtr(e, `"level":`, v.Level, (*Level).EncodeWire)
-	wire.PutNullable(e, `"nickname":`, &v.Nickname, wire.WriteString)
-	wire.Put(e, `"owner":`, &v.Owner, (*Person).EncodeWire)
-	wire.PutMap(e, `"notes":`, v.Notes, wire.WriteRaw)
-	if v.Ext != nil {
-		wire.Put(e, `"ext":`, &v.Ext, (*Extension).EncodeWire)
-	}
-	wire.PutPtr(e, `"legacy_code":`, v.LegacyCode, wire.WriteString)
-	e.Fixed(`"status":`, "\"active\"")
-	wire.PutPtr(e, `"mode":`, v.Mode, wire.WriteString)
-	wire.PutPtr(e, `"dimensions":`, v.Dimensions, (*WidgetDimensions).EncodeWire)
-	wire.PutSlice(e, `"measurements":`, v.Measurements, (*WidgetMeasurement).EncodeWire)
-	wire.PutRaw(e, `"anything":`, v.Anything)
-	wire.PutPtr(e, `"url":`, v.URL, wire.WriteString)
-	wire.PutPtr(e, `"type":`, v.Type, wire.WriteString)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descWidget)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -161,43 +97,19 @@ type WidgetDimensions struct {
 	Height float64 `json:"height"`
 }
 
-var reqWidgetDimensions = wire.NewRequired(1, []int{0, 1}, []string{"width", "height"})
+var descWidgetDimensions = wire.Desc{Shape: wire.ShapeStruct, Name: "WidgetDimensions", Go: (*WidgetDimensions)(nil), Members: []wire.Member{
+	{Name: "width", Desc: &wire.DescFloat, Required: true},
+	{Name: "height", Desc: &wire.DescFloat, Required: true},
+}, Extra: wire.ExtraReject}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *WidgetDimensions) DecodeWire(d *wire.Decoder) error {
-	*v = WidgetDimensions{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqWidgetDimensions)
-		}
-		switch string(key) {
-		case "width":
-			err = wire.Field(d, seen[:], 0, key, &v.Width, wire.ReadFloat)
-		case "height":
-			err = wire.Field(d, seen[:], 1, key, &v.Height, wire.ReadFloat)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descWidgetDimensions)
 }
 
 // EncodeWire writes v as JSON.
 func (v *WidgetDimensions) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"width":`, &v.Width, wire.WriteFloat)
-	wire.Put(e, `"height":`, &v.Height, wire.WriteFloat)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descWidgetDimensions)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -218,45 +130,19 @@ type WidgetMeasurement struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqWidgetMeasurement = wire.NewRequired(1, []int{1}, []string{"value"})
-var keysWidgetMeasurement = wire.Keys("unit", "value")
+var descWidgetMeasurement = wire.Desc{Shape: wire.ShapeStruct, Name: "WidgetMeasurement", Go: (*WidgetMeasurement)(nil), Members: []wire.Member{
+	{Name: "unit", Desc: &descWidgetMeasurementUnit},
+	{Name: "value", Desc: &wire.DescFloat, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *WidgetMeasurement) DecodeWire(d *wire.Decoder) error {
-	*v = WidgetMeasurement{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqWidgetMeasurement)
-		}
-		switch string(key) {
-		case "unit":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Unit, (*WidgetMeasurementUnit).DecodeWire)
-		case "value":
-			err = wire.Field(d, seen[:], 1, key, &v.Value, wire.ReadFloat)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descWidgetMeasurement)
 }
 
 // EncodeWire writes v as JSON.
 func (v *WidgetMeasurement) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"unit":`, v.Unit, (*WidgetMeasurementUnit).EncodeWire)
-	wire.Put(e, `"value":`, &v.Value, wire.WriteFloat)
-	e.ExtraMembers(v.AdditionalProperties, keysWidgetMeasurement)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descWidgetMeasurement)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -282,36 +168,24 @@ const (
 
 // KnownWidgetMeasurementUnitValues lists the values the schema defines, in schema order.
 func KnownWidgetMeasurementUnitValues() []WidgetMeasurementUnit {
-	return []WidgetMeasurementUnit{WidgetMeasurementUnitCm, WidgetMeasurementUnitIn}
+	return wire.EnumValues[WidgetMeasurementUnit](&descWidgetMeasurementUnit)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v WidgetMeasurementUnit) IsKnown() bool {
-	switch v {
-	case WidgetMeasurementUnitCm, WidgetMeasurementUnitIn:
-		return true
-	}
-	return false
+	return descWidgetMeasurementUnit.Known(string(v))
 }
 
-var knownWidgetMeasurementUnit = []string{"cm", "in"}
+var descWidgetMeasurementUnit = wire.Desc{Shape: wire.ShapeString, Name: "WidgetMeasurementUnit", Enum: []string{"cm", "in"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *WidgetMeasurementUnit) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = WidgetMeasurementUnit(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownWidgetMeasurementUnit)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descWidgetMeasurementUnit)
 }
 
 // EncodeWire writes v as JSON.
 func (v *WidgetMeasurementUnit) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descWidgetMeasurementUnit)
 }
 
 // MarshalJSON encodes v as JSON.

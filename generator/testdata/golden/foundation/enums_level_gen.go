@@ -3,10 +3,7 @@
 
 package foundation
 
-import (
-	"github.com/adcpgen/adcpgen/runtime/wire"
-	"strconv"
-)
+import "github.com/adcpgen/adcpgen/runtime/wire"
 
 // Level is the "Level" schema.
 //
@@ -24,36 +21,24 @@ const (
 
 // KnownLevelValues lists the values the schema defines, in schema order.
 func KnownLevelValues() []Level {
-	return []Level{Level1, Level2, Level3}
+	return wire.EnumInts[Level](&descLevel)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v Level) IsKnown() bool {
-	switch v {
-	case Level1, Level2, Level3:
-		return true
-	}
-	return false
+	return descLevel.KnownInt(int64(v))
 }
 
-var knownLevel = []string{"1", "2", "3"}
+var descLevel = wire.Desc{Shape: wire.ShapeInt, Name: "Level", Enum: []string{"1", "2", "3"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *Level) DecodeWire(d *wire.Decoder) error {
-	s, err := d.Int()
-	if err != nil {
-		return err
-	}
-	*v = Level(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(strconv.FormatInt(s, 10), knownLevel)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descLevel)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Level) EncodeWire(e *wire.Encoder) {
-	e.Int(int64(*v))
+	wire.EncodeWith(e, v, &descLevel)
 }
 
 // MarshalJSON encodes v as JSON.

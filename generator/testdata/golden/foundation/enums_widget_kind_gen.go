@@ -24,36 +24,24 @@ const (
 
 // KnownWidgetKindValues lists the values the schema defines, in schema order.
 func KnownWidgetKindValues() []WidgetKind {
-	return []WidgetKind{WidgetKindGadget, WidgetKindGizmo, WidgetKindDooHickey}
+	return wire.EnumValues[WidgetKind](&descWidgetKind)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v WidgetKind) IsKnown() bool {
-	switch v {
-	case WidgetKindGadget, WidgetKindGizmo, WidgetKindDooHickey:
-		return true
-	}
-	return false
+	return descWidgetKind.Known(string(v))
 }
 
-var knownWidgetKind = []string{"gadget", "gizmo", "doo-hickey"}
+var descWidgetKind = wire.Desc{Shape: wire.ShapeString, Name: "WidgetKind", Enum: []string{"gadget", "gizmo", "doo-hickey"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *WidgetKind) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = WidgetKind(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownWidgetKind)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descWidgetKind)
 }
 
 // EncodeWire writes v as JSON.
 func (v *WidgetKind) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descWidgetKind)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -9,13 +9,13 @@ import (
 	"sync"
 )
 
-// This package was generated for version 1 of the adcpgen runtime. These constants
+// This package was generated for version 2 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
 // the adcpgen of the module version you require (see package wire).
 const (
-	_ = wire.SupportPackageIsVersion1
-	_ = wire.EnforceVersion(1 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 1)
+	_ = wire.SupportPackageIsVersion2
+	_ = wire.EnforceVersion(2 - wire.MinVersion)
+	_ = wire.EnforceVersion(wire.MaxVersion - 2)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -112,3 +112,13 @@ func Spec() *registry.Spec {
 	})
 	return spec
 }
+
+var constStringActive = wire.Desc{Shape: wire.ShapeString, Const: "\"active\"", Value: "active"}
+var constStringManual = wire.Desc{Shape: wire.ShapeString, Const: "\"manual\"", Value: "manual"}
+var lateTreeNode = wire.Desc{Shape: wire.ShapeLate, Go: (*TreeNode)(nil)}
+var mapOfRaw = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]json.RawMessage)(nil), Elem: &wire.DescRaw}
+var nullableOfString = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wire.DescString}
+var nullableOfTreeNode = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[TreeNode])(nil), Elem: &lateTreeNode}
+var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}
+var sliceOfTreeNode = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]TreeNode)(nil), Elem: &lateTreeNode}
+var sliceOfWidgetMeasurement = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]WidgetMeasurement)(nil), Elem: &descWidgetMeasurement}

@@ -17,41 +17,18 @@ type RateLimitedDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysRateLimitedDetails = wire.Keys("limit")
+var descRateLimitedDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "RateLimitedDetails", Go: (*RateLimitedDetails)(nil), Members: []wire.Member{
+	{Name: "limit", Desc: &wire.DescInt},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *RateLimitedDetails) DecodeWire(d *wire.Decoder) error {
-	*v = RateLimitedDetails{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "limit":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Limit, wire.ReadInt)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descRateLimitedDetails)
 }
 
 // EncodeWire writes v as JSON.
 func (v *RateLimitedDetails) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"limit":`, v.Limit, wire.WriteInt)
-	e.ExtraMembers(v.AdditionalProperties, keysRateLimitedDetails)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descRateLimitedDetails)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -17,41 +17,18 @@ type CreateThingSubmitted struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysCreateThingSubmitted = wire.Keys("ticket")
+var descCreateThingSubmitted = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingSubmitted", Go: (*CreateThingSubmitted)(nil), Members: []wire.Member{
+	{Name: "ticket", Desc: &wire.DescString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateThingSubmitted) DecodeWire(d *wire.Decoder) error {
-	*v = CreateThingSubmitted{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "ticket":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Ticket, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateThingSubmitted)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateThingSubmitted) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"ticket":`, v.Ticket, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysCreateThingSubmitted)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateThingSubmitted)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -17,41 +17,18 @@ type CreateThingWorking struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysCreateThingWorking = wire.Keys("percentage")
+var descCreateThingWorking = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingWorking", Go: (*CreateThingWorking)(nil), Members: []wire.Member{
+	{Name: "percentage", Desc: &wire.DescFloat},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateThingWorking) DecodeWire(d *wire.Decoder) error {
-	*v = CreateThingWorking{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "percentage":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Percentage, wire.ReadFloat)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateThingWorking)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateThingWorking) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"percentage":`, v.Percentage, wire.WriteFloat)
-	e.ExtraMembers(v.AdditionalProperties, keysCreateThingWorking)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateThingWorking)
 }
 
 // MarshalJSON encodes v as JSON.

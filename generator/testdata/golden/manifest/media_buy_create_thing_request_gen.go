@@ -18,45 +18,19 @@ type CreateThingRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateThingRequest = wire.NewRequired(1, []int{0, 1}, []string{"idempotency_key", "name"})
-var keysCreateThingRequest = wire.Keys("idempotency_key", "name")
+var descCreateThingRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingRequest", Go: (*CreateThingRequest)(nil), Members: []wire.Member{
+	{Name: "idempotency_key", Desc: &wire.DescString, Required: true},
+	{Name: "name", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateThingRequest) DecodeWire(d *wire.Decoder) error {
-	*v = CreateThingRequest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateThingRequest)
-		}
-		switch string(key) {
-		case "idempotency_key":
-			err = wire.Field(d, seen[:], 0, key, &v.IdempotencyKey, wire.ReadString)
-		case "name":
-			err = wire.Field(d, seen[:], 1, key, &v.Name, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateThingRequest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateThingRequest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"idempotency_key":`, &v.IdempotencyKey, wire.WriteString)
-	wire.Put(e, `"name":`, &v.Name, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysCreateThingRequest)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateThingRequest)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -17,42 +17,18 @@ type CreateThingResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateThingResponse = wire.NewRequired(1, []int{0}, []string{"thing"})
-var keysCreateThingResponse = wire.Keys("thing")
+var descCreateThingResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingResponse", Go: (*CreateThingResponse)(nil), Members: []wire.Member{
+	{Name: "thing", Desc: &descThing, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateThingResponse) DecodeWire(d *wire.Decoder) error {
-	*v = CreateThingResponse{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateThingResponse)
-		}
-		switch string(key) {
-		case "thing":
-			err = wire.Field(d, seen[:], 0, key, &v.Thing, (*Thing).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateThingResponse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateThingResponse) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"thing":`, &v.Thing, (*Thing).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysCreateThingResponse)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateThingResponse)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -12,38 +12,18 @@ type GetThingsRequest struct {
 	Filter *string `json:"filter,omitempty"`
 }
 
+var descGetThingsRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "GetThingsRequest", Go: (*GetThingsRequest)(nil), Members: []wire.Member{
+	{Name: "filter", Desc: &wire.DescString},
+}, Extra: wire.ExtraReject}
+
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetThingsRequest) DecodeWire(d *wire.Decoder) error {
-	*v = GetThingsRequest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "filter":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Filter, wire.ReadString)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetThingsRequest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetThingsRequest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"filter":`, v.Filter, wire.WriteString)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetThingsRequest)
 }
 
 // MarshalJSON encodes v as JSON.

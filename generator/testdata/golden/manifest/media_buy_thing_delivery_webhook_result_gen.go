@@ -17,42 +17,18 @@ type ThingDeliveryResult struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqThingDeliveryResult = wire.NewRequired(1, []int{0}, []string{"delivered"})
-var keysThingDeliveryResult = wire.Keys("delivered")
+var descThingDeliveryResult = wire.Desc{Shape: wire.ShapeStruct, Name: "ThingDeliveryResult", Go: (*ThingDeliveryResult)(nil), Members: []wire.Member{
+	{Name: "delivered", Desc: &wire.DescInt, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *ThingDeliveryResult) DecodeWire(d *wire.Decoder) error {
-	*v = ThingDeliveryResult{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqThingDeliveryResult)
-		}
-		switch string(key) {
-		case "delivered":
-			err = wire.Field(d, seen[:], 0, key, &v.Delivered, wire.ReadInt)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descThingDeliveryResult)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ThingDeliveryResult) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"delivered":`, &v.Delivered, wire.WriteInt)
-	e.ExtraMembers(v.AdditionalProperties, keysThingDeliveryResult)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descThingDeliveryResult)
 }
 
 // MarshalJSON encodes v as JSON.

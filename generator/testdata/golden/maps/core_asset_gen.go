@@ -18,45 +18,19 @@ type Asset struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqAsset = wire.NewRequired(1, []int{0}, []string{"url"})
-var keysAsset = wire.Keys("url", "width")
+var descAsset = wire.Desc{Shape: wire.ShapeStruct, Name: "Asset", Go: (*Asset)(nil), Members: []wire.Member{
+	{Name: "url", Desc: &wire.DescString, Required: true},
+	{Name: "width", Desc: &wire.DescInt},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Asset) DecodeWire(d *wire.Decoder) error {
-	*v = Asset{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqAsset)
-		}
-		switch string(key) {
-		case "url":
-			err = wire.Field(d, seen[:], 0, key, &v.URL, wire.ReadString)
-		case "width":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Width, wire.ReadInt)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descAsset)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Asset) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"url":`, &v.URL, wire.WriteString)
-	wire.PutPtr(e, `"width":`, v.Width, wire.WriteInt)
-	e.ExtraMembers(v.AdditionalProperties, keysAsset)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descAsset)
 }
 
 // MarshalJSON encodes v as JSON.

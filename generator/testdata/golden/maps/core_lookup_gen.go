@@ -10,14 +10,16 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 // Schema: /schemas/1.5.0/core/lookup.json#
 type Lookup map[string]Asset
 
+var descLookup = wire.Desc{Shape: wire.ShapeMap, Name: "Lookup", Go: (*Lookup)(nil), Elem: &descAsset}
+
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Lookup) DecodeWire(d *wire.Decoder) error {
-	return wire.ReadMap(d, (*map[string]Asset)(v), (*Asset).DecodeWire)
+	return wire.DecodeWith(d, v, &descLookup)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Lookup) EncodeWire(e *wire.Encoder) {
-	wire.WriteMap(e, *(*map[string]Asset)(v), (*Asset).EncodeWire)
+	wire.EncodeWith(e, v, &descLookup)
 }
 
 // MarshalJSON encodes v as JSON.

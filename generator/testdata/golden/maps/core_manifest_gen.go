@@ -21,55 +21,21 @@ type CreativeManifest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreativeManifest = wire.NewRequired(1, []int{0}, []string{"assets"})
-var keysCreativeManifest = wire.Keys("assets", "weights", "labels", "context")
+var descCreativeManifest = wire.Desc{Shape: wire.ShapeStruct, Name: "CreativeManifest", Go: (*CreativeManifest)(nil), Members: []wire.Member{
+	{Name: "assets", Desc: &mapOfCreativeManifestAssetsValue, Required: true},
+	{Name: "weights", Desc: &mapOfFloat},
+	{Name: "labels", Desc: &mapOfString},
+	{Name: "context", Desc: &descContext},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreativeManifest) DecodeWire(d *wire.Decoder) error {
-	*v = CreativeManifest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreativeManifest)
-		}
-		switch string(key) {
-		case "assets":
-			err = wire.FieldMap(d, seen[:], 0, key, &v.Assets, (*CreativeManifestAssetsValue).DecodeWire)
-		case "weights":
-			err = wire.FieldMap(d, seen[:], 1, key, &v.Weights, wire.ReadFloat)
-		case "labels":
-			err = wire.FieldMap(d, seen[:], 2, key, &v.Labels, wire.ReadString)
-		case "context":
-			err = wire.Field(d, seen[:], 3, key, &v.Context, (*Context).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreativeManifest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreativeManifest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"assets":`, &v.Assets, func(p *map[string]CreativeManifestAssetsValue, e *wire.Encoder) {
-		wire.WriteMap(e, *p, (*CreativeManifestAssetsValue).EncodeWire)
-	})
-	wire.PutMap(e, `"weights":`, v.Weights, wire.WriteFloat)
-	wire.PutMap(e, `"labels":`, v.Labels, wire.WriteString)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*Context).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysCreativeManifest)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreativeManifest)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -140,48 +106,19 @@ func (u CreativeManifestAssetsValue) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionCreativeManifestAssetsValue = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Kinds: "o",
-		Name:  "Object",
-	}, {
-		Kinds: "a",
-		Name:  "Array",
-	}},
-	Exclusive: true,
-	Name:      "CreativeManifestAssetsValue",
-	Strategy:  wire.ByKind,
-}
+var descCreativeManifestAssetsValue = wire.Desc{Shape: wire.ShapeUnion, Name: "CreativeManifestAssetsValue", Go: (*CreativeManifestAssetsValue)(nil), Union: &wire.Union{Name: "CreativeManifestAssetsValue", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+	{Name: "Object", Desc: &descAsset, Kinds: "o"},
+	{Name: "Array", Desc: &sliceOfAsset, Kinds: "a"},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *CreativeManifestAssetsValue) DecodeWire(d *wire.Decoder) error {
-	*u = CreativeManifestAssetsValue{}
-	arm, err := d.PickArm(unionCreativeManifestAssetsValue)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.Object, (*Asset).DecodeWire)
-	case 1:
-		return wire.ReadSlice(d, &u.Array, (*Asset).DecodeWire)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descCreativeManifestAssetsValue)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *CreativeManifestAssetsValue) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.Object != nil, u.Array != nil); n != 1 {
-		e.Fail(wire.VariantCount("CreativeManifestAssetsValue", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.Object != nil:
-		u.Object.EncodeWire(e)
-	case u.Array != nil:
-		wire.WriteSlice(e, *&u.Array, (*Asset).EncodeWire)
-	}
+	wire.EncodeWith(e, u, &descCreativeManifestAssetsValue)
 }
 
 // MarshalJSON encodes u as JSON.

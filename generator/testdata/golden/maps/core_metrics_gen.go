@@ -16,41 +16,18 @@ type Metrics struct {
 	AdditionalProperties map[string]float64 `json:"-"`
 }
 
-var keysMetrics = wire.Keys("impressions")
+var descMetrics = wire.Desc{Shape: wire.ShapeStruct, Name: "Metrics", Go: (*Metrics)(nil), Members: []wire.Member{
+	{Name: "impressions", Desc: &wire.DescInt},
+}, Extra: wire.ExtraTyped, ExtraMap: &mapOfFloat}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Metrics) DecodeWire(d *wire.Decoder) error {
-	*v = Metrics{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "impressions":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Impressions, wire.ReadInt)
-		default:
-			err = wire.ReadMapEntry(d, key, &v.AdditionalProperties, wire.ReadFloat)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descMetrics)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Metrics) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"impressions":`, v.Impressions, wire.WriteInt)
-	wire.WriteMembers(e, v.AdditionalProperties, keysMetrics, wire.WriteFloat)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descMetrics)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -28,59 +28,24 @@ type PostalAreas struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysPostalAreas = wire.Keys("system", "DE", "levels", "flags", "precision", "region", "regions")
+var descPostalAreas = wire.Desc{Shape: wire.ShapeStruct, Name: "PostalAreas", Go: (*PostalAreas)(nil), Members: []wire.Member{
+	{Name: "system", Desc: &constStringPostal},
+	{Name: "DE", Desc: &sliceOfConstStringPlz},
+	{Name: "levels", Desc: &sliceOfConstInt5},
+	{Name: "flags", Desc: &mapOfConstBoolTrue},
+	{Name: "precision", Desc: &descPostalAreasPrecision},
+	{Name: "region", Desc: &constStringEU},
+	{Name: "regions", Desc: &sliceOfRegion},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *PostalAreas) DecodeWire(d *wire.Decoder) error {
-	*v = PostalAreas{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "system":
-			err = wire.FieldConstPtr(d, seen[:], 0, key, &v.System, "\"postal\"", "postal")
-		case "DE":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.DE, wire.ConstReader("\"plz\"", "plz"))
-		case "levels":
-			err = wire.FieldSlice(d, seen[:], 2, key, &v.Levels, wire.ConstReader("5", int64(5)))
-		case "flags":
-			err = wire.FieldMap(d, seen[:], 3, key, &v.Flags, wire.ConstReader("true", true))
-		case "precision":
-			err = wire.Field(d, seen[:], 4, key, &v.Precision, (*PostalAreasPrecision).DecodeWire)
-		case "region":
-			err = wire.FieldConstPtr(d, seen[:], 5, key, &v.Region, "\"EU\"", "EU")
-		case "regions":
-			err = wire.FieldSlice(d, seen[:], 6, key, &v.Regions, (*Region).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descPostalAreas)
 }
 
 // EncodeWire writes v as JSON.
 func (v *PostalAreas) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"system":`, v.System, wire.WriteString)
-	wire.PutSlice(e, `"DE":`, v.DE, wire.WriteString)
-	wire.PutSlice(e, `"levels":`, v.Levels, wire.WriteInt)
-	wire.PutMap(e, `"flags":`, v.Flags, wire.WriteBool)
-	e.PutOptional(`"precision":`, &v.Precision)
-	wire.PutPtr(e, `"region":`, v.Region, wire.WriteString)
-	wire.PutSlice(e, `"regions":`, v.Regions, (*Region).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysPostalAreas)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descPostalAreas)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -148,48 +113,19 @@ func (u PostalAreasPrecision) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionPostalAreasPrecision = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Kinds: "s",
-		Name:  "String",
-	}, {
-		Kinds: "n",
-		Name:  "Number",
-	}},
-	Exclusive: true,
-	Name:      "PostalAreasPrecision",
-	Strategy:  wire.ByKind,
-}
+var descPostalAreasPrecision = wire.Desc{Shape: wire.ShapeUnion, Name: "PostalAreasPrecision", Go: (*PostalAreasPrecision)(nil), Union: &wire.Union{Name: "PostalAreasPrecision", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+	{Name: "String", Desc: &constStringExact, Kinds: "s"},
+	{Name: "Number", Desc: &wire.DescFloat, Kinds: "n"},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *PostalAreasPrecision) DecodeWire(d *wire.Decoder) error {
-	*u = PostalAreasPrecision{}
-	arm, err := d.PickArm(unionPostalAreasPrecision)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.String, wire.ConstReader("\"exact\"", "exact"))
-	case 1:
-		return wire.ReadPtr(d, &u.Number, wire.ReadFloat)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descPostalAreasPrecision)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *PostalAreasPrecision) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.String != nil, u.Number != nil); n != 1 {
-		e.Fail(wire.VariantCount("PostalAreasPrecision", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.String != nil:
-		wire.WriteString(u.String, e)
-	case u.Number != nil:
-		wire.WriteFloat(u.Number, e)
-	}
+	wire.EncodeWith(e, u, &descPostalAreasPrecision)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -205,14 +141,16 @@ func (u *PostalAreasPrecision) UnmarshalJSON(data []byte) error {
 // Schema: /schemas/3.0.0/core/postal-areas.json#/definitions/region
 type Region string
 
+var descRegion = wire.Desc{Shape: wire.ShapeString, Const: "\"EU\"", Value: "EU", Name: "Region"}
+
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Region) DecodeWire(d *wire.Decoder) error {
-	return wire.ConstReader("\"EU\"", "EU")((*string)(v), d)
+	return wire.DecodeWith(d, v, &descRegion)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Region) EncodeWire(e *wire.Encoder) {
-	wire.WriteString((*string)(v), e)
+	wire.EncodeWith(e, v, &descRegion)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -24,53 +24,23 @@ type Registry struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqRegistry = wire.NewRequired(1, []int{0}, []string{"name"})
 var patRegistry0 = regexp.MustCompile("^https?://")
 var patRegistry1 = regexp.MustCompile("^x_[a-z]+$")
-var keysRegistry = wire.Keys("name")
+var descRegistry = wire.Desc{Shape: wire.ShapeStruct, Name: "Registry", Go: (*Registry)(nil), Members: []wire.Member{
+	{Name: "name", Desc: &wire.DescString, Required: true},
+}, KeyPatterns: []wire.KeyPattern{
+	{Match: patRegistry0.Match, Map: &mapOfRegistryMatching1},
+	{Match: patRegistry1.Match, Map: &mapOfRegistryMatching2},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Registry) DecodeWire(d *wire.Decoder) error {
-	*v = Registry{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqRegistry)
-		}
-		switch string(key) {
-		case "name":
-			err = wire.Field(d, seen[:], 0, key, &v.Name, wire.ReadString)
-		default:
-			switch {
-			case patRegistry0.Match(key):
-				err = wire.ReadMapEntry(d, key, &v.Matching1, (*RegistryMatching1).DecodeWire)
-			case patRegistry1.Match(key):
-				err = wire.ReadMapEntry(d, key, &v.Matching2, (*RegistryMatching2).DecodeWire)
-			default:
-				err = d.KeepUnknown(key, &v.AdditionalProperties)
-			}
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descRegistry)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Registry) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"name":`, &v.Name, wire.WriteString)
-	wire.WriteMembers(e, v.Matching1, keysRegistry, (*RegistryMatching1).EncodeWire)
-	wire.WriteMembers(e, v.Matching2, keysRegistry, (*RegistryMatching2).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysRegistry)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descRegistry)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -90,42 +60,18 @@ type RegistryMatching1 struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqRegistryMatching1 = wire.NewRequired(1, []int{0}, []string{"extends"})
-var keysRegistryMatching1 = wire.Keys("extends")
+var descRegistryMatching1 = wire.Desc{Shape: wire.ShapeStruct, Name: "RegistryMatching1", Go: (*RegistryMatching1)(nil), Members: []wire.Member{
+	{Name: "extends", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *RegistryMatching1) DecodeWire(d *wire.Decoder) error {
-	*v = RegistryMatching1{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqRegistryMatching1)
-		}
-		switch string(key) {
-		case "extends":
-			err = wire.Field(d, seen[:], 0, key, &v.Extends, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descRegistryMatching1)
 }
 
 // EncodeWire writes v as JSON.
 func (v *RegistryMatching1) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"extends":`, &v.Extends, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysRegistryMatching1)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descRegistryMatching1)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -196,48 +142,19 @@ func (u RegistryMatching2) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionRegistryMatching2 = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Kinds: "o",
-		Name:  "Object",
-	}, {
-		Kinds: "a",
-		Name:  "Array",
-	}},
-	Exclusive: true,
-	Name:      "RegistryMatching2",
-	Strategy:  wire.ByKind,
-}
+var descRegistryMatching2 = wire.Desc{Shape: wire.ShapeUnion, Name: "RegistryMatching2", Go: (*RegistryMatching2)(nil), Union: &wire.Union{Name: "RegistryMatching2", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+	{Name: "Object", Desc: &descAsset, Kinds: "o"},
+	{Name: "Array", Desc: &sliceOfAsset, Kinds: "a"},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *RegistryMatching2) DecodeWire(d *wire.Decoder) error {
-	*u = RegistryMatching2{}
-	arm, err := d.PickArm(unionRegistryMatching2)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.Object, (*Asset).DecodeWire)
-	case 1:
-		return wire.ReadSlice(d, &u.Array, (*Asset).DecodeWire)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descRegistryMatching2)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *RegistryMatching2) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.Object != nil, u.Array != nil); n != 1 {
-		e.Fail(wire.VariantCount("RegistryMatching2", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.Object != nil:
-		u.Object.EncodeWire(e)
-	case u.Array != nil:
-		wire.WriteSlice(e, *&u.Array, (*Asset).EncodeWire)
-	}
+	wire.EncodeWith(e, u, &descRegistryMatching2)
 }
 
 // MarshalJSON encodes u as JSON.

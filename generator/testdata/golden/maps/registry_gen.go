@@ -9,13 +9,13 @@ import (
 	"sync"
 )
 
-// This package was generated for version 1 of the adcpgen runtime. These constants
+// This package was generated for version 2 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
 // the adcpgen of the module version you require (see package wire).
 const (
-	_ = wire.SupportPackageIsVersion1
-	_ = wire.EnforceVersion(1 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 1)
+	_ = wire.SupportPackageIsVersion2
+	_ = wire.EnforceVersion(2 - wire.MinVersion)
+	_ = wire.EnforceVersion(wire.MaxVersion - 2)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -110,3 +110,20 @@ func Spec() *registry.Spec {
 	})
 	return spec
 }
+
+var constBoolTrue = wire.Desc{Shape: wire.ShapeBool, Const: "true", Value: true}
+var constInt5 = wire.Desc{Shape: wire.ShapeInt, Const: "5", Value: int64(int64(5))}
+var constStringEU = wire.Desc{Shape: wire.ShapeString, Const: "\"EU\"", Value: "EU"}
+var constStringExact = wire.Desc{Shape: wire.ShapeString, Const: "\"exact\"", Value: "exact"}
+var constStringPlz = wire.Desc{Shape: wire.ShapeString, Const: "\"plz\"", Value: "plz"}
+var constStringPostal = wire.Desc{Shape: wire.ShapeString, Const: "\"postal\"", Value: "postal"}
+var mapOfConstBoolTrue = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]bool)(nil), Elem: &constBoolTrue}
+var mapOfCreativeManifestAssetsValue = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]CreativeManifestAssetsValue)(nil), Elem: &descCreativeManifestAssetsValue}
+var mapOfFloat = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]float64)(nil), Elem: &wire.DescFloat}
+var mapOfRegistryMatching1 = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]RegistryMatching1)(nil), Elem: &descRegistryMatching1}
+var mapOfRegistryMatching2 = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]RegistryMatching2)(nil), Elem: &descRegistryMatching2}
+var mapOfString = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]string)(nil), Elem: &wire.DescString}
+var sliceOfAsset = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Asset)(nil), Elem: &descAsset}
+var sliceOfConstInt5 = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]int64)(nil), Elem: &constInt5}
+var sliceOfConstStringPlz = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &constStringPlz}
+var sliceOfRegion = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Region)(nil), Elem: &descRegion}

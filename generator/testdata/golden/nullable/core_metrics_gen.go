@@ -33,83 +33,28 @@ type Metrics struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysMetrics = wire.Keys("impressions", "quartiles", "ratio", "samples", "windows", "by_region", "pacing", "window", "viewability", "viewability_alt", "peer_quartiles")
+var descMetrics = wire.Desc{Shape: wire.ShapeStruct, Name: "Metrics", Go: (*Metrics)(nil), Members: []wire.Member{
+	{Name: "impressions", Desc: &wire.DescFloat},
+	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
+	{Name: "ratio", Desc: &nullableOfFloat},
+	{Name: "samples", Desc: &sliceOfNullableOfString},
+	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindow},
+	{Name: "by_region", Desc: &mapOfNullableOfInt},
+	{Name: "pacing", Desc: &nullableOfMetricsPacing},
+	{Name: "window", Desc: &nullableOfWindow},
+	{Name: "viewability", Desc: &nullableOfViewability},
+	{Name: "viewability_alt", Desc: &nullableOfViewability},
+	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Metrics) DecodeWire(d *wire.Decoder) error {
-	*v = Metrics{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "impressions":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Impressions, wire.ReadFloat)
-		case "quartiles":
-			err = wire.FieldNullable(d, seen[:], 1, key, &v.Quartiles, (*MetricsQuartiles).DecodeWire)
-		case "ratio":
-			err = wire.FieldNullable(d, seen[:], 2, key, &v.Ratio, wire.ReadFloat)
-		case "samples":
-			err = wire.FieldSlice(d, seen[:], 3, key, &v.Samples, func(p *wire.Nullable[string], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, wire.ReadString)
-			})
-		case "windows":
-			err = wire.FieldSlice(d, seen[:], 4, key, &v.Windows, func(p *wire.Nullable[MetricsWindow], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, (*MetricsWindow).DecodeWire)
-			})
-		case "by_region":
-			err = wire.FieldMap(d, seen[:], 5, key, &v.ByRegion, func(p *wire.Nullable[int64], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, wire.ReadInt)
-			})
-		case "pacing":
-			err = wire.FieldNullable(d, seen[:], 6, key, &v.Pacing, (*MetricsPacing).DecodeWire)
-		case "window":
-			err = wire.FieldNullable(d, seen[:], 7, key, &v.Window, (*Window).DecodeWire)
-		case "viewability":
-			err = wire.FieldNullable(d, seen[:], 8, key, &v.Viewability, (*Viewability).DecodeWire)
-		case "viewability_alt":
-			err = wire.FieldNullable(d, seen[:], 9, key, &v.ViewabilityAlt, (*Viewability).DecodeWire)
-		case "peer_quartiles":
-			err = wire.FieldNullable(d, seen[:], 10, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descMetrics)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Metrics) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"impressions":`, v.Impressions, wire.WriteFloat)
-	wire.PutNullable(e, `"quartiles":`, &v.Quartiles, (*MetricsQuartiles).EncodeWire)
-	wire.PutNullable(e, `"ratio":`, &v.Ratio, wire.WriteFloat)
-	wire.PutSlice(e, `"samples":`, v.Samples, func(p *wire.Nullable[string], e *wire.Encoder) {
-		wire.WriteNullable(e, p, wire.WriteString)
-	})
-	wire.PutSlice(e, `"windows":`, v.Windows, func(p *wire.Nullable[MetricsWindow], e *wire.Encoder) {
-		wire.WriteNullable(e, p, (*MetricsWindow).EncodeWire)
-	})
-	wire.PutMap(e, `"by_region":`, v.ByRegion, func(p *wire.Nullable[int64], e *wire.Encoder) {
-		wire.WriteNullable(e, p, wire.WriteInt)
-	})
-	wire.PutNullable(e, `"pacing":`, &v.Pacing, (*MetricsPacing).EncodeWire)
-	wire.PutNullable(e, `"window":`, &v.Window, (*Window).EncodeWire)
-	wire.PutNullable(e, `"viewability":`, &v.Viewability, (*Viewability).EncodeWire)
-	wire.PutNullable(e, `"viewability_alt":`, &v.ViewabilityAlt, (*Viewability).EncodeWire)
-	wire.PutNullable(e, `"peer_quartiles":`, &v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysMetrics)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descMetrics)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -135,36 +80,24 @@ const (
 
 // KnownMetricsPacingValues lists the values the schema defines, in schema order.
 func KnownMetricsPacingValues() []MetricsPacing {
-	return []MetricsPacing{MetricsPacingEven, MetricsPacingAsap}
+	return wire.EnumValues[MetricsPacing](&descMetricsPacing)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v MetricsPacing) IsKnown() bool {
-	switch v {
-	case MetricsPacingEven, MetricsPacingAsap:
-		return true
-	}
-	return false
+	return descMetricsPacing.Known(string(v))
 }
 
-var knownMetricsPacing = []string{"even", "asap"}
+var descMetricsPacing = wire.Desc{Shape: wire.ShapeString, Name: "MetricsPacing", Enum: []string{"even", "asap"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *MetricsPacing) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = MetricsPacing(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownMetricsPacing)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descMetricsPacing)
 }
 
 // EncodeWire writes v as JSON.
 func (v *MetricsPacing) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descMetricsPacing)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -184,38 +117,18 @@ type MetricsQuartiles struct {
 	Q1 *float64 `json:"q1,omitempty"`
 }
 
+var descMetricsQuartiles = wire.Desc{Shape: wire.ShapeStruct, Name: "MetricsQuartiles", Go: (*MetricsQuartiles)(nil), Members: []wire.Member{
+	{Name: "q1", Desc: &wire.DescFloat},
+}, Extra: wire.ExtraReject}
+
 // DecodeWire reads v from d strictly (see package wire).
 func (v *MetricsQuartiles) DecodeWire(d *wire.Decoder) error {
-	*v = MetricsQuartiles{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "q1":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Q1, wire.ReadFloat)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descMetricsQuartiles)
 }
 
 // EncodeWire writes v as JSON.
 func (v *MetricsQuartiles) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"q1":`, v.Q1, wire.WriteFloat)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descMetricsQuartiles)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -235,41 +148,18 @@ type MetricsWindow struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysMetricsWindow = wire.Keys("start")
+var descMetricsWindow = wire.Desc{Shape: wire.ShapeStruct, Name: "MetricsWindow", Go: (*MetricsWindow)(nil), Members: []wire.Member{
+	{Name: "start", Desc: &wire.DescString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *MetricsWindow) DecodeWire(d *wire.Decoder) error {
-	*v = MetricsWindow{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "start":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Start, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descMetricsWindow)
 }
 
 // EncodeWire writes v as JSON.
 func (v *MetricsWindow) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"start":`, v.Start, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysMetricsWindow)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descMetricsWindow)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -289,41 +179,18 @@ type Window struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysWindow = wire.Keys("days")
+var descWindow = wire.Desc{Shape: wire.ShapeStruct, Name: "Window", Go: (*Window)(nil), Members: []wire.Member{
+	{Name: "days", Desc: &wire.DescInt},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Window) DecodeWire(d *wire.Decoder) error {
-	*v = Window{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "days":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Days, wire.ReadInt)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descWindow)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Window) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"days":`, v.Days, wire.WriteInt)
-	e.ExtraMembers(v.AdditionalProperties, keysWindow)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descWindow)
 }
 
 // MarshalJSON encodes v as JSON.

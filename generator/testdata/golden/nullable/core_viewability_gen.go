@@ -21,48 +21,19 @@ type Viewability struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysViewability = wire.Keys("rate", "next")
+var descViewability = wire.Desc{Shape: wire.ShapeStruct, Name: "Viewability", Go: (*Viewability)(nil), Members: []wire.Member{
+	{Name: "rate", Desc: &wire.DescFloat},
+	{Name: "next", Desc: &nullableOfViewability},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Viewability) DecodeWire(d *wire.Decoder) error {
-	*v = Viewability{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "rate":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Rate, wire.ReadFloat)
-		case "next":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Next, func(p *wire.Nullable[Viewability], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, (*Viewability).DecodeWire)
-			})
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descViewability)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Viewability) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"rate":`, v.Rate, wire.WriteFloat)
-	wire.PutPtr(e, `"next":`, v.Next, func(p *wire.Nullable[Viewability], e *wire.Encoder) {
-		wire.WriteNullable(e, p, (*Viewability).EncodeWire)
-	})
-	e.ExtraMembers(v.AdditionalProperties, keysViewability)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descViewability)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -35,89 +35,30 @@ type Delivery struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysDelivery = wire.Keys("totals", "by_package", "impressions", "quartiles", "ratio", "samples", "windows", "by_region", "pacing", "window", "viewability", "viewability_alt", "peer_quartiles")
+var descDelivery = wire.Desc{Shape: wire.ShapeStruct, Name: "Delivery", Go: (*Delivery)(nil), Members: []wire.Member{
+	{Name: "totals", Desc: &descDeliveryTotals},
+	{Name: "by_package", Desc: &sliceOfDeliveryByPackageItem},
+	{Name: "impressions", Desc: &wire.DescFloat},
+	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
+	{Name: "ratio", Desc: &nullableOfFloat},
+	{Name: "samples", Desc: &sliceOfNullableOfString},
+	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindow},
+	{Name: "by_region", Desc: &mapOfNullableOfInt},
+	{Name: "pacing", Desc: &nullableOfMetricsPacing},
+	{Name: "window", Desc: &nullableOfWindow},
+	{Name: "viewability", Desc: &nullableOfViewability},
+	{Name: "viewability_alt", Desc: &nullableOfViewability},
+	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Delivery) DecodeWire(d *wire.Decoder) error {
-	*v = Delivery{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "totals":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Totals, (*DeliveryTotals).DecodeWire)
-		case "by_package":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.ByPackage, (*DeliveryByPackageItem).DecodeWire)
-		case "impressions":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Impressions, wire.ReadFloat)
-		case "quartiles":
-			err = wire.FieldNullable(d, seen[:], 3, key, &v.Quartiles, (*MetricsQuartiles).DecodeWire)
-		case "ratio":
-			err = wire.FieldNullable(d, seen[:], 4, key, &v.Ratio, wire.ReadFloat)
-		case "samples":
-			err = wire.FieldSlice(d, seen[:], 5, key, &v.Samples, func(p *wire.Nullable[string], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, wire.ReadString)
-			})
-		case "windows":
-			err = wire.FieldSlice(d, seen[:], 6, key, &v.Windows, func(p *wire.Nullable[MetricsWindow], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, (*MetricsWindow).DecodeWire)
-			})
-		case "by_region":
-			err = wire.FieldMap(d, seen[:], 7, key, &v.ByRegion, func(p *wire.Nullable[int64], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, wire.ReadInt)
-			})
-		case "pacing":
-			err = wire.FieldNullable(d, seen[:], 8, key, &v.Pacing, (*MetricsPacing).DecodeWire)
-		case "window":
-			err = wire.FieldNullable(d, seen[:], 9, key, &v.Window, (*Window).DecodeWire)
-		case "viewability":
-			err = wire.FieldNullable(d, seen[:], 10, key, &v.Viewability, (*Viewability).DecodeWire)
-		case "viewability_alt":
-			err = wire.FieldNullable(d, seen[:], 11, key, &v.ViewabilityAlt, (*Viewability).DecodeWire)
-		case "peer_quartiles":
-			err = wire.FieldNullable(d, seen[:], 12, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descDelivery)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Delivery) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"totals":`, v.Totals, (*DeliveryTotals).EncodeWire)
-	wire.PutSlice(e, `"by_package":`, v.ByPackage, (*DeliveryByPackageItem).EncodeWire)
-	wire.PutPtr(e, `"impressions":`, v.Impressions, wire.WriteFloat)
-	wire.PutNullable(e, `"quartiles":`, &v.Quartiles, (*MetricsQuartiles).EncodeWire)
-	wire.PutNullable(e, `"ratio":`, &v.Ratio, wire.WriteFloat)
-	wire.PutSlice(e, `"samples":`, v.Samples, func(p *wire.Nullable[string], e *wire.Encoder) {
-		wire.WriteNullable(e, p, wire.WriteString)
-	})
-	wire.PutSlice(e, `"windows":`, v.Windows, func(p *wire.Nullable[MetricsWindow], e *wire.Encoder) {
-		wire.WriteNullable(e, p, (*MetricsWindow).EncodeWire)
-	})
-	wire.PutMap(e, `"by_region":`, v.ByRegion, func(p *wire.Nullable[int64], e *wire.Encoder) {
-		wire.WriteNullable(e, p, wire.WriteInt)
-	})
-	wire.PutNullable(e, `"pacing":`, &v.Pacing, (*MetricsPacing).EncodeWire)
-	wire.PutNullable(e, `"window":`, &v.Window, (*Window).EncodeWire)
-	wire.PutNullable(e, `"viewability":`, &v.Viewability, (*Viewability).EncodeWire)
-	wire.PutNullable(e, `"viewability_alt":`, &v.ViewabilityAlt, (*Viewability).EncodeWire)
-	wire.PutNullable(e, `"peer_quartiles":`, &v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysDelivery)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descDelivery)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -151,87 +92,29 @@ type DeliveryByPackageItem struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqDeliveryByPackageItem = wire.NewRequired(1, []int{11}, []string{"package_id"})
-var keysDeliveryByPackageItem = wire.Keys("impressions", "quartiles", "ratio", "samples", "windows", "by_region", "pacing", "window", "viewability", "viewability_alt", "peer_quartiles", "package_id")
+var descDeliveryByPackageItem = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryByPackageItem", Go: (*DeliveryByPackageItem)(nil), Members: []wire.Member{
+	{Name: "impressions", Desc: &wire.DescFloat},
+	{Name: "quartiles", Desc: &nullableOfDeliveryByPackageItemQuartiles},
+	{Name: "ratio", Desc: &nullableOfFloat},
+	{Name: "samples", Desc: &sliceOfNullableOfString},
+	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindow},
+	{Name: "by_region", Desc: &mapOfNullableOfInt},
+	{Name: "pacing", Desc: &nullableOfMetricsPacing},
+	{Name: "window", Desc: &nullableOfWindow},
+	{Name: "viewability", Desc: &nullableOfViewability},
+	{Name: "viewability_alt", Desc: &nullableOfViewability},
+	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
+	{Name: "package_id", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *DeliveryByPackageItem) DecodeWire(d *wire.Decoder) error {
-	*v = DeliveryByPackageItem{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqDeliveryByPackageItem)
-		}
-		switch string(key) {
-		case "impressions":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Impressions, wire.ReadFloat)
-		case "quartiles":
-			err = wire.FieldNullable(d, seen[:], 1, key, &v.Quartiles, (*DeliveryByPackageItemQuartiles).DecodeWire)
-		case "ratio":
-			err = wire.FieldNullable(d, seen[:], 2, key, &v.Ratio, wire.ReadFloat)
-		case "samples":
-			err = wire.FieldSlice(d, seen[:], 3, key, &v.Samples, func(p *wire.Nullable[string], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, wire.ReadString)
-			})
-		case "windows":
-			err = wire.FieldSlice(d, seen[:], 4, key, &v.Windows, func(p *wire.Nullable[MetricsWindow], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, (*MetricsWindow).DecodeWire)
-			})
-		case "by_region":
-			err = wire.FieldMap(d, seen[:], 5, key, &v.ByRegion, func(p *wire.Nullable[int64], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, wire.ReadInt)
-			})
-		case "pacing":
-			err = wire.FieldNullable(d, seen[:], 6, key, &v.Pacing, (*MetricsPacing).DecodeWire)
-		case "window":
-			err = wire.FieldNullable(d, seen[:], 7, key, &v.Window, (*Window).DecodeWire)
-		case "viewability":
-			err = wire.FieldNullable(d, seen[:], 8, key, &v.Viewability, (*Viewability).DecodeWire)
-		case "viewability_alt":
-			err = wire.FieldNullable(d, seen[:], 9, key, &v.ViewabilityAlt, (*Viewability).DecodeWire)
-		case "peer_quartiles":
-			err = wire.FieldNullable(d, seen[:], 10, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
-		case "package_id":
-			err = wire.Field(d, seen[:], 11, key, &v.PackageID, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descDeliveryByPackageItem)
 }
 
 // EncodeWire writes v as JSON.
 func (v *DeliveryByPackageItem) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"impressions":`, v.Impressions, wire.WriteFloat)
-	wire.PutNullable(e, `"quartiles":`, &v.Quartiles, (*DeliveryByPackageItemQuartiles).EncodeWire)
-	wire.PutNullable(e, `"ratio":`, &v.Ratio, wire.WriteFloat)
-	wire.PutSlice(e, `"samples":`, v.Samples, func(p *wire.Nullable[string], e *wire.Encoder) {
-		wire.WriteNullable(e, p, wire.WriteString)
-	})
-	wire.PutSlice(e, `"windows":`, v.Windows, func(p *wire.Nullable[MetricsWindow], e *wire.Encoder) {
-		wire.WriteNullable(e, p, (*MetricsWindow).EncodeWire)
-	})
-	wire.PutMap(e, `"by_region":`, v.ByRegion, func(p *wire.Nullable[int64], e *wire.Encoder) {
-		wire.WriteNullable(e, p, wire.WriteInt)
-	})
-	wire.PutNullable(e, `"pacing":`, &v.Pacing, (*MetricsPacing).EncodeWire)
-	wire.PutNullable(e, `"window":`, &v.Window, (*Window).EncodeWire)
-	wire.PutNullable(e, `"viewability":`, &v.Viewability, (*Viewability).EncodeWire)
-	wire.PutNullable(e, `"viewability_alt":`, &v.ViewabilityAlt, (*Viewability).EncodeWire)
-	wire.PutNullable(e, `"peer_quartiles":`, &v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
-	wire.Put(e, `"package_id":`, &v.PackageID, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysDeliveryByPackageItem)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descDeliveryByPackageItem)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -250,40 +133,18 @@ type DeliveryByPackageItemQuartiles struct {
 	Q1 float64 `json:"q1"`
 }
 
-var reqDeliveryByPackageItemQuartiles = wire.NewRequired(1, []int{0}, []string{"q1"})
+var descDeliveryByPackageItemQuartiles = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryByPackageItemQuartiles", Go: (*DeliveryByPackageItemQuartiles)(nil), Members: []wire.Member{
+	{Name: "q1", Desc: &wire.DescFloat, Required: true},
+}, Extra: wire.ExtraReject}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *DeliveryByPackageItemQuartiles) DecodeWire(d *wire.Decoder) error {
-	*v = DeliveryByPackageItemQuartiles{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqDeliveryByPackageItemQuartiles)
-		}
-		switch string(key) {
-		case "q1":
-			err = wire.Field(d, seen[:], 0, key, &v.Q1, wire.ReadFloat)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descDeliveryByPackageItemQuartiles)
 }
 
 // EncodeWire writes v as JSON.
 func (v *DeliveryByPackageItemQuartiles) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"q1":`, &v.Q1, wire.WriteFloat)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descDeliveryByPackageItemQuartiles)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -317,86 +178,29 @@ type DeliveryTotals struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysDeliveryTotals = wire.Keys("impressions", "quartiles", "ratio", "samples", "windows", "by_region", "pacing", "window", "viewability", "viewability_alt", "peer_quartiles", "spend")
+var descDeliveryTotals = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryTotals", Go: (*DeliveryTotals)(nil), Members: []wire.Member{
+	{Name: "impressions", Desc: &wire.DescFloat},
+	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
+	{Name: "ratio", Desc: &nullableOfFloat},
+	{Name: "samples", Desc: &sliceOfNullableOfString},
+	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindow},
+	{Name: "by_region", Desc: &mapOfNullableOfInt},
+	{Name: "pacing", Desc: &nullableOfMetricsPacing},
+	{Name: "window", Desc: &nullableOfWindow},
+	{Name: "viewability", Desc: &nullableOfViewability},
+	{Name: "viewability_alt", Desc: &nullableOfViewability},
+	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
+	{Name: "spend", Desc: &wire.DescFloat},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *DeliveryTotals) DecodeWire(d *wire.Decoder) error {
-	*v = DeliveryTotals{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "impressions":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Impressions, wire.ReadFloat)
-		case "quartiles":
-			err = wire.FieldNullable(d, seen[:], 1, key, &v.Quartiles, (*MetricsQuartiles).DecodeWire)
-		case "ratio":
-			err = wire.FieldNullable(d, seen[:], 2, key, &v.Ratio, wire.ReadFloat)
-		case "samples":
-			err = wire.FieldSlice(d, seen[:], 3, key, &v.Samples, func(p *wire.Nullable[string], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, wire.ReadString)
-			})
-		case "windows":
-			err = wire.FieldSlice(d, seen[:], 4, key, &v.Windows, func(p *wire.Nullable[MetricsWindow], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, (*MetricsWindow).DecodeWire)
-			})
-		case "by_region":
-			err = wire.FieldMap(d, seen[:], 5, key, &v.ByRegion, func(p *wire.Nullable[int64], d *wire.Decoder) error {
-				return wire.ReadNullable(d, p, wire.ReadInt)
-			})
-		case "pacing":
-			err = wire.FieldNullable(d, seen[:], 6, key, &v.Pacing, (*MetricsPacing).DecodeWire)
-		case "window":
-			err = wire.FieldNullable(d, seen[:], 7, key, &v.Window, (*Window).DecodeWire)
-		case "viewability":
-			err = wire.FieldNullable(d, seen[:], 8, key, &v.Viewability, (*Viewability).DecodeWire)
-		case "viewability_alt":
-			err = wire.FieldNullable(d, seen[:], 9, key, &v.ViewabilityAlt, (*Viewability).DecodeWire)
-		case "peer_quartiles":
-			err = wire.FieldNullable(d, seen[:], 10, key, &v.PeerQuartiles, (*MetricsQuartiles).DecodeWire)
-		case "spend":
-			err = wire.FieldPtr(d, seen[:], 11, key, &v.Spend, wire.ReadFloat)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descDeliveryTotals)
 }
 
 // EncodeWire writes v as JSON.
 func (v *DeliveryTotals) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"impressions":`, v.Impressions, wire.WriteFloat)
-	wire.PutNullable(e, `"quartiles":`, &v.Quartiles, (*MetricsQuartiles).EncodeWire)
-	wire.PutNullable(e, `"ratio":`, &v.Ratio, wire.WriteFloat)
-	wire.PutSlice(e, `"samples":`, v.Samples, func(p *wire.Nullable[string], e *wire.Encoder) {
-		wire.WriteNullable(e, p, wire.WriteString)
-	})
-	wire.PutSlice(e, `"windows":`, v.Windows, func(p *wire.Nullable[MetricsWindow], e *wire.Encoder) {
-		wire.WriteNullable(e, p, (*MetricsWindow).EncodeWire)
-	})
-	wire.PutMap(e, `"by_region":`, v.ByRegion, func(p *wire.Nullable[int64], e *wire.Encoder) {
-		wire.WriteNullable(e, p, wire.WriteInt)
-	})
-	wire.PutNullable(e, `"pacing":`, &v.Pacing, (*MetricsPacing).EncodeWire)
-	wire.PutNullable(e, `"window":`, &v.Window, (*Window).EncodeWire)
-	wire.PutNullable(e, `"viewability":`, &v.Viewability, (*Viewability).EncodeWire)
-	wire.PutNullable(e, `"viewability_alt":`, &v.ViewabilityAlt, (*Viewability).EncodeWire)
-	wire.PutNullable(e, `"peer_quartiles":`, &v.PeerQuartiles, (*MetricsQuartiles).EncodeWire)
-	wire.PutPtr(e, `"spend":`, v.Spend, wire.WriteFloat)
-	e.ExtraMembers(v.AdditionalProperties, keysDeliveryTotals)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descDeliveryTotals)
 }
 
 // MarshalJSON encodes v as JSON.

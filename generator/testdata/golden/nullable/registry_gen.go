@@ -9,13 +9,13 @@ import (
 	"sync"
 )
 
-// This package was generated for version 1 of the adcpgen runtime. These constants
+// This package was generated for version 2 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
 // the adcpgen of the module version you require (see package wire).
 const (
-	_ = wire.SupportPackageIsVersion1
-	_ = wire.EnforceVersion(1 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 1)
+	_ = wire.SupportPackageIsVersion2
+	_ = wire.EnforceVersion(2 - wire.MinVersion)
+	_ = wire.EnforceVersion(wire.MaxVersion - 2)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -102,3 +102,18 @@ func Spec() *registry.Spec {
 	})
 	return spec
 }
+
+var lateViewability = wire.Desc{Shape: wire.ShapeLate, Go: (*Viewability)(nil)}
+var mapOfNullableOfInt = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]wire.Nullable[int64])(nil), Elem: &nullableOfInt}
+var nullableOfDeliveryByPackageItemQuartiles = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[DeliveryByPackageItemQuartiles])(nil), Elem: &descDeliveryByPackageItemQuartiles}
+var nullableOfFloat = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[float64])(nil), Elem: &wire.DescFloat}
+var nullableOfInt = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[int64])(nil), Elem: &wire.DescInt}
+var nullableOfMetricsPacing = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsPacing])(nil), Elem: &descMetricsPacing}
+var nullableOfMetricsQuartiles = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsQuartiles])(nil), Elem: &descMetricsQuartiles}
+var nullableOfMetricsWindow = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsWindow])(nil), Elem: &descMetricsWindow}
+var nullableOfString = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wire.DescString}
+var nullableOfViewability = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[Viewability])(nil), Elem: &lateViewability}
+var nullableOfWindow = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[Window])(nil), Elem: &descWindow}
+var sliceOfDeliveryByPackageItem = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]DeliveryByPackageItem)(nil), Elem: &descDeliveryByPackageItem}
+var sliceOfNullableOfMetricsWindow = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]wire.Nullable[MetricsWindow])(nil), Elem: &nullableOfMetricsWindow}
+var sliceOfNullableOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]wire.Nullable[string])(nil), Elem: &nullableOfString}

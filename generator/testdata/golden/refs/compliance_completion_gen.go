@@ -19,41 +19,18 @@ type Completion struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysCompletion = wire.Keys("result")
+var descCompletion = wire.Desc{Shape: wire.ShapeStruct, Name: "Completion", Go: (*Completion)(nil), Members: []wire.Member{
+	{Name: "result", Desc: &descGetBrandSuccess},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Completion) DecodeWire(d *wire.Decoder) error {
-	*v = Completion{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "result":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Result, (*GetBrandSuccess).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCompletion)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Completion) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"result":`, v.Result, (*GetBrandSuccess).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysCompletion)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCompletion)
 }
 
 // MarshalJSON encodes v as JSON.

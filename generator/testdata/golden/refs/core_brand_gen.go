@@ -22,50 +22,21 @@ type Brand struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysBrand = wire.Keys("primary_font", "fonts", "status", "version")
+var descBrand = wire.Desc{Shape: wire.ShapeStruct, Name: "Brand", Go: (*Brand)(nil), Members: []wire.Member{
+	{Name: "primary_font", Desc: &descFontRole},
+	{Name: "fonts", Desc: &sliceOfFont},
+	{Name: "status", Desc: &descBrandStatus},
+	{Name: "version", Desc: &wire.DescString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Brand) DecodeWire(d *wire.Decoder) error {
-	*v = Brand{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "primary_font":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.PrimaryFont, (*FontRole).DecodeWire)
-		case "fonts":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.Fonts, (*Font).DecodeWire)
-		case "status":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Status, (*BrandStatus).DecodeWire)
-		case "version":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.Version, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descBrand)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Brand) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"primary_font":`, v.PrimaryFont, (*FontRole).EncodeWire)
-	wire.PutSlice(e, `"fonts":`, v.Fonts, (*Font).EncodeWire)
-	wire.PutPtr(e, `"status":`, v.Status, (*BrandStatus).EncodeWire)
-	wire.PutPtr(e, `"version":`, v.Version, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysBrand)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descBrand)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -88,45 +59,19 @@ type Font struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqFont = wire.NewRequired(1, []int{0}, []string{"family"})
-var keysFont = wire.Keys("family", "role")
+var descFont = wire.Desc{Shape: wire.ShapeStruct, Name: "Font", Go: (*Font)(nil), Members: []wire.Member{
+	{Name: "family", Desc: &wire.DescString, Required: true},
+	{Name: "role", Desc: &descFontRole},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Font) DecodeWire(d *wire.Decoder) error {
-	*v = Font{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqFont)
-		}
-		switch string(key) {
-		case "family":
-			err = wire.Field(d, seen[:], 0, key, &v.Family, wire.ReadString)
-		case "role":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Role, (*FontRole).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descFont)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Font) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"family":`, &v.Family, wire.WriteString)
-	wire.PutPtr(e, `"role":`, v.Role, (*FontRole).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysFont)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descFont)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -152,36 +97,24 @@ const (
 
 // KnownFontRoleValues lists the values the schema defines, in schema order.
 func KnownFontRoleValues() []FontRole {
-	return []FontRole{FontRoleHeading, FontRoleBody}
+	return wire.EnumValues[FontRole](&descFontRole)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v FontRole) IsKnown() bool {
-	switch v {
-	case FontRoleHeading, FontRoleBody:
-		return true
-	}
-	return false
+	return descFontRole.Known(string(v))
 }
 
-var knownFontRole = []string{"heading", "body"}
+var descFontRole = wire.Desc{Shape: wire.ShapeString, Name: "FontRole", Enum: []string{"heading", "body"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *FontRole) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = FontRole(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownFontRole)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descFontRole)
 }
 
 // EncodeWire writes v as JSON.
 func (v *FontRole) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descFontRole)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -15,41 +15,18 @@ type VersionEnvelope struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysVersionEnvelope = wire.Keys("adcp_version")
+var descVersionEnvelope = wire.Desc{Shape: wire.ShapeStruct, Name: "VersionEnvelope", Go: (*VersionEnvelope)(nil), Members: []wire.Member{
+	{Name: "adcp_version", Desc: &wire.DescString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *VersionEnvelope) DecodeWire(d *wire.Decoder) error {
-	*v = VersionEnvelope{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "adcp_version":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.AdCPVersion, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descVersionEnvelope)
 }
 
 // EncodeWire writes v as JSON.
 func (v *VersionEnvelope) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"adcp_version":`, v.AdCPVersion, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysVersionEnvelope)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descVersionEnvelope)
 }
 
 // MarshalJSON encodes v as JSON.

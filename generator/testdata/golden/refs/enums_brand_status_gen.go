@@ -20,36 +20,24 @@ const (
 
 // KnownBrandStatusValues lists the values the schema defines, in schema order.
 func KnownBrandStatusValues() []BrandStatus {
-	return []BrandStatus{BrandStatusActive, BrandStatusRetired}
+	return wire.EnumValues[BrandStatus](&descBrandStatus)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v BrandStatus) IsKnown() bool {
-	switch v {
-	case BrandStatusActive, BrandStatusRetired:
-		return true
-	}
-	return false
+	return descBrandStatus.Known(string(v))
 }
 
-var knownBrandStatus = []string{"active", "retired"}
+var descBrandStatus = wire.Desc{Shape: wire.ShapeString, Name: "BrandStatus", Enum: []string{"active", "retired"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *BrandStatus) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = BrandStatus(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownBrandStatus)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descBrandStatus)
 }
 
 // EncodeWire writes v as JSON.
 func (v *BrandStatus) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descBrandStatus)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -22,36 +22,24 @@ const (
 
 // KnownFontUseValues lists the values the schema defines, in schema order.
 func KnownFontUseValues() []FontUse {
-	return []FontUse{FontUseDisplay, FontUseText}
+	return wire.EnumValues[FontUse](&descFontUse)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v FontUse) IsKnown() bool {
-	switch v {
-	case FontUseDisplay, FontUseText:
-		return true
-	}
-	return false
+	return descFontUse.Known(string(v))
 }
 
-var knownFontUse = []string{"display", "text"}
+var descFontUse = wire.Desc{Shape: wire.ShapeString, Name: "FontUse", Enum: []string{"display", "text"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *FontUse) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = FontUse(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownFontUse)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descFontUse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *FontUse) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descFontUse)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -73,44 +61,18 @@ type GetBrandError struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqGetBrandError = wire.NewRequired(1, []int{0}, []string{"errors"})
-var keysGetBrandError = wire.Keys("errors")
+var descGetBrandError = wire.Desc{Shape: wire.ShapeStruct, Name: "GetBrandError", Go: (*GetBrandError)(nil), Members: []wire.Member{
+	{Name: "errors", Desc: &sliceOfString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetBrandError) DecodeWire(d *wire.Decoder) error {
-	*v = GetBrandError{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqGetBrandError)
-		}
-		switch string(key) {
-		case "errors":
-			err = wire.FieldSlice(d, seen[:], 0, key, &v.Errors, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetBrandError)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetBrandError) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"errors":`, &v.Errors, func(p *[]string, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, wire.WriteString)
-	})
-	e.ExtraMembers(v.AdditionalProperties, keysGetBrandError)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetBrandError)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -180,54 +142,19 @@ func (u GetBrandResponse) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionGetBrandResponse = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Forbidden: []int{1},
-		Name:      "Success",
-		Required:  []int{0},
-	}, {
-		Forbidden: []int{0},
-		Name:      "Error",
-		Required:  []int{1},
-	}},
-	Exclusive: true,
-	Keys:      []string{"brand", "errors"},
-	Name:      "GetBrandResponse",
-	Strategy:  wire.ByPresence,
-}
+var descGetBrandResponse = wire.Desc{Shape: wire.ShapeUnion, Name: "GetBrandResponse", Go: (*GetBrandResponse)(nil), Union: &wire.Union{Name: "GetBrandResponse", Strategy: wire.ByPresence, Exclusive: true, Keys: []string{"brand", "errors"}, Arms: []wire.UnionArm{
+	{Name: "Success", Desc: &descGetBrandSuccess, Required: []int{0}, Forbidden: []int{1}},
+	{Name: "Error", Desc: &descGetBrandError, Required: []int{1}, Forbidden: []int{0}},
+}}}
 
-// DecodeWire picks the arm by the keys present (and, when several arms allow
-// them, by which one decodes strictly) and reads it.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *GetBrandResponse) DecodeWire(d *wire.Decoder) error {
-	arms, err := d.PickArms(unionGetBrandResponse)
-	if err != nil {
-		return err
-	}
-	return d.DecodeCandidates(unionGetBrandResponse, arms, func(arm int) error {
-		*u = GetBrandResponse{}
-		switch arm {
-		case 0:
-			return wire.ReadPtr(d, &u.Success, (*GetBrandSuccess).DecodeWire)
-		case 1:
-			return wire.ReadPtr(d, &u.Error, (*GetBrandError).DecodeWire)
-		}
-		return nil
-	})
+	return wire.DecodeWith(d, u, &descGetBrandResponse)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *GetBrandResponse) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.Success != nil, u.Error != nil); n != 1 {
-		e.Fail(wire.VariantCount("GetBrandResponse", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.Success != nil:
-		u.Success.EncodeWire(e)
-	case u.Error != nil:
-		u.Error.EncodeWire(e)
-	}
+	wire.EncodeWith(e, u, &descGetBrandResponse)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -251,45 +178,19 @@ type GetBrandSuccess struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqGetBrandSuccess = wire.NewRequired(1, []int{0}, []string{"brand"})
-var keysGetBrandSuccess = wire.Keys("brand", "fonts")
+var descGetBrandSuccess = wire.Desc{Shape: wire.ShapeStruct, Name: "GetBrandSuccess", Go: (*GetBrandSuccess)(nil), Members: []wire.Member{
+	{Name: "brand", Desc: &descBrand, Required: true},
+	{Name: "fonts", Desc: &sliceOfFontUse},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetBrandSuccess) DecodeWire(d *wire.Decoder) error {
-	*v = GetBrandSuccess{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqGetBrandSuccess)
-		}
-		switch string(key) {
-		case "brand":
-			err = wire.Field(d, seen[:], 0, key, &v.Brand, (*Brand).DecodeWire)
-		case "fonts":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.Fonts, (*FontUse).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetBrandSuccess)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetBrandSuccess) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"brand":`, &v.Brand, (*Brand).EncodeWire)
-	wire.PutSlice(e, `"fonts":`, v.Fonts, (*FontUse).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysGetBrandSuccess)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetBrandSuccess)
 }
 
 // MarshalJSON encodes v as JSON.

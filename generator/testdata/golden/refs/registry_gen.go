@@ -9,13 +9,13 @@ import (
 	"sync"
 )
 
-// This package was generated for version 1 of the adcpgen runtime. These constants
+// This package was generated for version 2 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
 // the adcpgen of the module version you require (see package wire).
 const (
-	_ = wire.SupportPackageIsVersion1
-	_ = wire.EnforceVersion(1 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 1)
+	_ = wire.SupportPackageIsVersion2
+	_ = wire.EnforceVersion(2 - wire.MinVersion)
+	_ = wire.EnforceVersion(wire.MaxVersion - 2)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -110,3 +110,7 @@ func Spec() *registry.Spec {
 	})
 	return spec
 }
+
+var sliceOfFont = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Font)(nil), Elem: &descFont}
+var sliceOfFontUse = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]FontUse)(nil), Elem: &descFontUse}
+var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}

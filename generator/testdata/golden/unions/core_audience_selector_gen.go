@@ -73,56 +73,20 @@ func (u AudienceSelector) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionAudienceSelector = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Const: [][]string{{"\"signal\""}, {"\"binary\""}},
-		Name:  "SignalBinary",
-	}, {
-		Const: [][]string{{"\"signal\""}, {"\"categorical\""}},
-		Name:  "SignalCategorical",
-	}, {
-		Const: [][]string{{"\"description\""}, nil},
-		Name:  "Description",
-	}},
-	Exclusive: true,
-	Keys:      []string{"type", "value_type"},
-	Name:      "AudienceSelector",
-	Strategy:  wire.ByConst,
-}
+var descAudienceSelector = wire.Desc{Shape: wire.ShapeUnion, Name: "AudienceSelector", Go: (*AudienceSelector)(nil), Union: &wire.Union{Name: "AudienceSelector", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"type", "value_type"}, Arms: []wire.UnionArm{
+	{Name: "SignalBinary", Desc: &descAudienceSelectorSignalBinary, Const: [][]string{{"\"signal\""}, {"\"binary\""}}},
+	{Name: "SignalCategorical", Desc: &descAudienceSelectorSignalCategorical, Const: [][]string{{"\"signal\""}, {"\"categorical\""}}},
+	{Name: "Description", Desc: &descAudienceSelectorDescription, Const: [][]string{{"\"description\""}, nil}},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *AudienceSelector) DecodeWire(d *wire.Decoder) error {
-	*u = AudienceSelector{}
-	arm, err := d.PickArm(unionAudienceSelector)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.SignalBinary, (*AudienceSelectorSignalBinary).DecodeWire)
-	case 1:
-		return wire.ReadPtr(d, &u.SignalCategorical, (*AudienceSelectorSignalCategorical).DecodeWire)
-	case 2:
-		return wire.ReadPtr(d, &u.Description, (*AudienceSelectorDescription).DecodeWire)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descAudienceSelector)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *AudienceSelector) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.SignalBinary != nil, u.SignalCategorical != nil, u.Description != nil); n != 1 {
-		e.Fail(wire.VariantCount("AudienceSelector", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.SignalBinary != nil:
-		u.SignalBinary.EncodeWire(e)
-	case u.SignalCategorical != nil:
-		u.SignalCategorical.EncodeWire(e)
-	case u.Description != nil:
-		u.Description.EncodeWire(e)
-	}
+	wire.EncodeWith(e, u, &descAudienceSelector)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -143,43 +107,19 @@ type AudienceSelectorDescription struct {
 	Description string `json:"description"`
 }
 
-var reqAudienceSelectorDescription = wire.NewRequired(1, []int{0, 1}, []string{"type", "description"})
+var descAudienceSelectorDescription = wire.Desc{Shape: wire.ShapeStruct, Name: "AudienceSelectorDescription", Go: (*AudienceSelectorDescription)(nil), Members: []wire.Member{
+	{Name: "type", Desc: &constStringDescription, Required: true, Fixed: true},
+	{Name: "description", Desc: &wire.DescString, Required: true},
+}, Extra: wire.ExtraReject}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *AudienceSelectorDescription) DecodeWire(d *wire.Decoder) error {
-	*v = AudienceSelectorDescription{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqAudienceSelectorDescription)
-		}
-		switch string(key) {
-		case "type":
-			err = d.FieldConst(seen[:], 0, key, "\"description\"")
-		case "description":
-			err = wire.Field(d, seen[:], 1, key, &v.Description, wire.ReadString)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descAudienceSelectorDescription)
 }
 
 // EncodeWire writes v as JSON.
 func (v *AudienceSelectorDescription) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"type":`, "\"description\"")
-	wire.Put(e, `"description":`, &v.Description, wire.WriteString)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descAudienceSelectorDescription)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -201,49 +141,21 @@ type AudienceSelectorSignalBinary struct {
 	Value    bool   `json:"value"`
 }
 
-var reqAudienceSelectorSignalBinary = wire.NewRequired(1, []int{0, 1, 2, 3}, []string{"type", "value_type", "signal_id", "value"})
+var descAudienceSelectorSignalBinary = wire.Desc{Shape: wire.ShapeStruct, Name: "AudienceSelectorSignalBinary", Go: (*AudienceSelectorSignalBinary)(nil), Members: []wire.Member{
+	{Name: "type", Desc: &constStringSignal, Required: true, Fixed: true},
+	{Name: "value_type", Desc: &constStringBinary, Required: true, Fixed: true},
+	{Name: "signal_id", Desc: &wire.DescString, Required: true},
+	{Name: "value", Desc: &wire.DescBool, Required: true},
+}, Extra: wire.ExtraReject}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *AudienceSelectorSignalBinary) DecodeWire(d *wire.Decoder) error {
-	*v = AudienceSelectorSignalBinary{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqAudienceSelectorSignalBinary)
-		}
-		switch string(key) {
-		case "type":
-			err = d.FieldConst(seen[:], 0, key, "\"signal\"")
-		case "value_type":
-			err = d.FieldConst(seen[:], 1, key, "\"binary\"")
-		case "signal_id":
-			err = wire.Field(d, seen[:], 2, key, &v.SignalID, wire.ReadString)
-		case "value":
-			err = wire.Field(d, seen[:], 3, key, &v.Value, wire.ReadBool)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descAudienceSelectorSignalBinary)
 }
 
 // EncodeWire writes v as JSON.
 func (v *AudienceSelectorSignalBinary) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"type":`, "\"signal\"")
-	e.Fixed(`"value_type":`, "\"binary\"")
-	wire.Put(e, `"signal_id":`, &v.SignalID, wire.WriteString)
-	wire.Put(e, `"value":`, &v.Value, wire.WriteBool)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descAudienceSelectorSignalBinary)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -265,51 +177,21 @@ type AudienceSelectorSignalCategorical struct {
 	Values   []string `json:"values"`
 }
 
-var reqAudienceSelectorSignalCategorical = wire.NewRequired(1, []int{0, 1, 2, 3}, []string{"type", "value_type", "signal_id", "values"})
+var descAudienceSelectorSignalCategorical = wire.Desc{Shape: wire.ShapeStruct, Name: "AudienceSelectorSignalCategorical", Go: (*AudienceSelectorSignalCategorical)(nil), Members: []wire.Member{
+	{Name: "type", Desc: &constStringSignal, Required: true, Fixed: true},
+	{Name: "value_type", Desc: &constStringCategorical, Required: true, Fixed: true},
+	{Name: "signal_id", Desc: &wire.DescString, Required: true},
+	{Name: "values", Desc: &sliceOfString, Required: true},
+}, Extra: wire.ExtraReject}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *AudienceSelectorSignalCategorical) DecodeWire(d *wire.Decoder) error {
-	*v = AudienceSelectorSignalCategorical{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqAudienceSelectorSignalCategorical)
-		}
-		switch string(key) {
-		case "type":
-			err = d.FieldConst(seen[:], 0, key, "\"signal\"")
-		case "value_type":
-			err = d.FieldConst(seen[:], 1, key, "\"categorical\"")
-		case "signal_id":
-			err = wire.Field(d, seen[:], 2, key, &v.SignalID, wire.ReadString)
-		case "values":
-			err = wire.FieldSlice(d, seen[:], 3, key, &v.Values, wire.ReadString)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descAudienceSelectorSignalCategorical)
 }
 
 // EncodeWire writes v as JSON.
 func (v *AudienceSelectorSignalCategorical) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"type":`, "\"signal\"")
-	e.Fixed(`"value_type":`, "\"categorical\"")
-	wire.Put(e, `"signal_id":`, &v.SignalID, wire.WriteString)
-	wire.Put(e, `"values":`, &v.Values, func(p *[]string, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, wire.WriteString)
-	})
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descAudienceSelectorSignalCategorical)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -22,50 +22,21 @@ type Constrained struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysConstrained = wire.Keys("a", "b", "mode", "x_only")
+var descConstrained = wire.Desc{Shape: wire.ShapeStruct, Name: "Constrained", Go: (*Constrained)(nil), Members: []wire.Member{
+	{Name: "a", Desc: &wire.DescString},
+	{Name: "b", Desc: &wire.DescString},
+	{Name: "mode", Desc: &descConstrainedMode},
+	{Name: "x_only", Desc: &wire.DescString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Constrained) DecodeWire(d *wire.Decoder) error {
-	*v = Constrained{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "a":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.A, wire.ReadString)
-		case "b":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.B, wire.ReadString)
-		case "mode":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Mode, (*ConstrainedMode).DecodeWire)
-		case "x_only":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.XOnly, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descConstrained)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Constrained) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"a":`, v.A, wire.WriteString)
-	wire.PutPtr(e, `"b":`, v.B, wire.WriteString)
-	wire.PutPtr(e, `"mode":`, v.Mode, (*ConstrainedMode).EncodeWire)
-	wire.PutPtr(e, `"x_only":`, v.XOnly, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysConstrained)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descConstrained)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -92,36 +63,24 @@ const (
 
 // KnownConstrainedModeValues lists the values the schema defines, in schema order.
 func KnownConstrainedModeValues() []ConstrainedMode {
-	return []ConstrainedMode{ConstrainedModeX, ConstrainedModeY}
+	return wire.EnumValues[ConstrainedMode](&descConstrainedMode)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v ConstrainedMode) IsKnown() bool {
-	switch v {
-	case ConstrainedModeX, ConstrainedModeY:
-		return true
-	}
-	return false
+	return descConstrainedMode.Known(string(v))
 }
 
-var knownConstrainedMode = []string{"x", "y"}
+var descConstrainedMode = wire.Desc{Shape: wire.ShapeString, Name: "ConstrainedMode", Enum: []string{"x", "y"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *ConstrainedMode) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = ConstrainedMode(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownConstrainedMode)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descConstrainedMode)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ConstrainedMode) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descConstrainedMode)
 }
 
 // MarshalJSON encodes v as JSON.

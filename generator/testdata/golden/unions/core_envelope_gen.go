@@ -16,44 +16,19 @@ type Envelope struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysEnvelope = wire.Keys("context_id", "adcp_version")
+var descEnvelope = wire.Desc{Shape: wire.ShapeStruct, Name: "Envelope", Go: (*Envelope)(nil), Members: []wire.Member{
+	{Name: "context_id", Desc: &wire.DescString},
+	{Name: "adcp_version", Desc: &wire.DescString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Envelope) DecodeWire(d *wire.Decoder) error {
-	*v = Envelope{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "context_id":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.ContextID, wire.ReadString)
-		case "adcp_version":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.AdCPVersion, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descEnvelope)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Envelope) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"context_id":`, v.ContextID, wire.WriteString)
-	wire.PutPtr(e, `"adcp_version":`, v.AdCPVersion, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysEnvelope)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descEnvelope)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -18,45 +18,19 @@ type Error struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqError = wire.NewRequired(1, []int{0}, []string{"code"})
-var keysError = wire.Keys("code", "message")
+var descError = wire.Desc{Shape: wire.ShapeStruct, Name: "Error", Go: (*Error)(nil), Members: []wire.Member{
+	{Name: "code", Desc: &wire.DescString, Required: true},
+	{Name: "message", Desc: &wire.DescString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Error) DecodeWire(d *wire.Decoder) error {
-	*v = Error{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqError)
-		}
-		switch string(key) {
-		case "code":
-			err = wire.Field(d, seen[:], 0, key, &v.Code, wire.ReadString)
-		case "message":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Message, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descError)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Error) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"code":`, &v.Code, wire.WriteString)
-	wire.PutPtr(e, `"message":`, v.Message, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysError)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descError)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -62,49 +62,19 @@ func (u PricingOption) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionPricingOption = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Const: [][]string{{"\"cpm\""}},
-		Name:  "CPM",
-	}, {
-		Const: [][]string{{"\"flat_rate\""}},
-		Name:  "FlatRate",
-	}},
-	Exclusive: true,
-	Keys:      []string{"pricing_model"},
-	Name:      "PricingOption",
-	Strategy:  wire.ByConst,
-}
+var descPricingOption = wire.Desc{Shape: wire.ShapeUnion, Name: "PricingOption", Go: (*PricingOption)(nil), Union: &wire.Union{Name: "PricingOption", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"pricing_model"}, Arms: []wire.UnionArm{
+	{Name: "CPM", Desc: &descCPMPricingOption, Const: [][]string{{"\"cpm\""}}},
+	{Name: "FlatRate", Desc: &descFlatRatePricingOption, Const: [][]string{{"\"flat_rate\""}}},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *PricingOption) DecodeWire(d *wire.Decoder) error {
-	*u = PricingOption{}
-	arm, err := d.PickArm(unionPricingOption)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.CPM, (*CPMPricingOption).DecodeWire)
-	case 1:
-		return wire.ReadPtr(d, &u.FlatRate, (*FlatRatePricingOption).DecodeWire)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descPricingOption)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *PricingOption) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.CPM != nil, u.FlatRate != nil); n != 1 {
-		e.Fail(wire.VariantCount("PricingOption", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.CPM != nil:
-		u.CPM.EncodeWire(e)
-	case u.FlatRate != nil:
-		u.FlatRate.EncodeWire(e)
-	}
+	wire.EncodeWith(e, u, &descPricingOption)
 }
 
 // MarshalJSON encodes u as JSON.

@@ -20,47 +20,19 @@ type UpdateFailure struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqUpdateFailure = wire.NewRequired(1, []int{0, 1}, []string{"success", "errors"})
-var keysUpdateFailure = wire.Keys("success", "errors")
+var descUpdateFailure = wire.Desc{Shape: wire.ShapeStruct, Name: "UpdateFailure", Go: (*UpdateFailure)(nil), Members: []wire.Member{
+	{Name: "success", Desc: &constBoolFalse, Required: true, Fixed: true},
+	{Name: "errors", Desc: &sliceOfError, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *UpdateFailure) DecodeWire(d *wire.Decoder) error {
-	*v = UpdateFailure{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqUpdateFailure)
-		}
-		switch string(key) {
-		case "success":
-			err = d.FieldConst(seen[:], 0, key, "false")
-		case "errors":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.Errors, (*Error).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descUpdateFailure)
 }
 
 // EncodeWire writes v as JSON.
 func (v *UpdateFailure) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"success":`, "false")
-	wire.Put(e, `"errors":`, &v.Errors, func(p *[]Error, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, (*Error).EncodeWire)
-	})
-	e.ExtraMembers(v.AdditionalProperties, keysUpdateFailure)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descUpdateFailure)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -130,49 +102,19 @@ func (u UpdateResponse) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionUpdateResponse = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Const: [][]string{{"true"}},
-		Name:  "Success",
-	}, {
-		Const: [][]string{{"false"}},
-		Name:  "Failure",
-	}},
-	Exclusive: true,
-	Keys:      []string{"success"},
-	Name:      "UpdateResponse",
-	Strategy:  wire.ByConst,
-}
+var descUpdateResponse = wire.Desc{Shape: wire.ShapeUnion, Name: "UpdateResponse", Go: (*UpdateResponse)(nil), Union: &wire.Union{Name: "UpdateResponse", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"success"}, Arms: []wire.UnionArm{
+	{Name: "Success", Desc: &descUpdateSuccess, Const: [][]string{{"true"}}},
+	{Name: "Failure", Desc: &descUpdateFailure, Const: [][]string{{"false"}}},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *UpdateResponse) DecodeWire(d *wire.Decoder) error {
-	*u = UpdateResponse{}
-	arm, err := d.PickArm(unionUpdateResponse)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.Success, (*UpdateSuccess).DecodeWire)
-	case 1:
-		return wire.ReadPtr(d, &u.Failure, (*UpdateFailure).DecodeWire)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descUpdateResponse)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *UpdateResponse) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.Success != nil, u.Failure != nil); n != 1 {
-		e.Fail(wire.VariantCount("UpdateResponse", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.Success != nil:
-		u.Success.EncodeWire(e)
-	case u.Failure != nil:
-		u.Failure.EncodeWire(e)
-	}
+	wire.EncodeWith(e, u, &descUpdateResponse)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -197,45 +139,19 @@ type UpdateSuccess struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqUpdateSuccess = wire.NewRequired(1, []int{0, 1}, []string{"success", "id"})
-var keysUpdateSuccess = wire.Keys("success", "id")
+var descUpdateSuccess = wire.Desc{Shape: wire.ShapeStruct, Name: "UpdateSuccess", Go: (*UpdateSuccess)(nil), Members: []wire.Member{
+	{Name: "success", Desc: &constBoolTrue, Required: true, Fixed: true},
+	{Name: "id", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *UpdateSuccess) DecodeWire(d *wire.Decoder) error {
-	*v = UpdateSuccess{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqUpdateSuccess)
-		}
-		switch string(key) {
-		case "success":
-			err = d.FieldConst(seen[:], 0, key, "true")
-		case "id":
-			err = wire.Field(d, seen[:], 1, key, &v.ID, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descUpdateSuccess)
 }
 
 // EncodeWire writes v as JSON.
 func (v *UpdateSuccess) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"success":`, "true")
-	wire.Put(e, `"id":`, &v.ID, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysUpdateSuccess)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descUpdateSuccess)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -25,59 +25,24 @@ type Values struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysValues = wire.Keys("tagline", "voice", "version", "feature_value", "note", "last_error", "count")
+var descValues = wire.Desc{Shape: wire.ShapeStruct, Name: "Values", Go: (*Values)(nil), Members: []wire.Member{
+	{Name: "tagline", Desc: &descValuesTagline},
+	{Name: "voice", Desc: &descValuesVoice},
+	{Name: "version", Desc: &descValuesVersion},
+	{Name: "feature_value", Desc: &nullableOfValuesFeatureValue},
+	{Name: "note", Desc: &nullableOfString},
+	{Name: "last_error", Desc: &nullableOfError},
+	{Name: "count", Desc: &descValuesCount},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Values) DecodeWire(d *wire.Decoder) error {
-	*v = Values{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "tagline":
-			err = wire.Field(d, seen[:], 0, key, &v.Tagline, (*ValuesTagline).DecodeWire)
-		case "voice":
-			err = wire.Field(d, seen[:], 1, key, &v.Voice, (*ValuesVoice).DecodeWire)
-		case "version":
-			err = wire.Field(d, seen[:], 2, key, &v.Version, (*ValuesVersion).DecodeWire)
-		case "feature_value":
-			err = wire.FieldNullable(d, seen[:], 3, key, &v.FeatureValue, (*ValuesFeatureValue).DecodeWire)
-		case "note":
-			err = wire.FieldNullable(d, seen[:], 4, key, &v.Note, wire.ReadString)
-		case "last_error":
-			err = wire.FieldNullable(d, seen[:], 5, key, &v.LastError, (*Error).DecodeWire)
-		case "count":
-			err = wire.Field(d, seen[:], 6, key, &v.Count, (*ValuesCount).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descValues)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Values) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.PutOptional(`"tagline":`, &v.Tagline)
-	e.PutOptional(`"voice":`, &v.Voice)
-	e.PutOptional(`"version":`, &v.Version)
-	wire.PutNullable(e, `"feature_value":`, &v.FeatureValue, (*ValuesFeatureValue).EncodeWire)
-	wire.PutNullable(e, `"note":`, &v.Note, wire.WriteString)
-	wire.PutNullable(e, `"last_error":`, &v.LastError, (*Error).EncodeWire)
-	e.PutOptional(`"count":`, &v.Count)
-	e.ExtraMembers(v.AdditionalProperties, keysValues)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descValues)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -145,48 +110,19 @@ func (u ValuesCount) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionValuesCount = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Kinds: "i",
-		Name:  "Integer",
-	}, {
-		Kinds: "s",
-		Name:  "String",
-	}},
-	Exclusive: true,
-	Name:      "ValuesCount",
-	Strategy:  wire.ByKind,
-}
+var descValuesCount = wire.Desc{Shape: wire.ShapeUnion, Name: "ValuesCount", Go: (*ValuesCount)(nil), Union: &wire.Union{Name: "ValuesCount", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+	{Name: "Integer", Desc: &wire.DescInt, Kinds: "i"},
+	{Name: "String", Desc: &descValuesCountString, Kinds: "s"},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *ValuesCount) DecodeWire(d *wire.Decoder) error {
-	*u = ValuesCount{}
-	arm, err := d.PickArm(unionValuesCount)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.Integer, wire.ReadInt)
-	case 1:
-		return wire.ReadPtr(d, &u.String, (*ValuesCountString).DecodeWire)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descValuesCount)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *ValuesCount) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.Integer != nil, u.String != nil); n != 1 {
-		e.Fail(wire.VariantCount("ValuesCount", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.Integer != nil:
-		wire.WriteInt(u.Integer, e)
-	case u.String != nil:
-		u.String.EncodeWire(e)
-	}
+	wire.EncodeWith(e, u, &descValuesCount)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -212,36 +148,24 @@ const (
 
 // KnownValuesCountStringValues lists the values the schema defines, in schema order.
 func KnownValuesCountStringValues() []ValuesCountString {
-	return []ValuesCountString{ValuesCountStringUnlimited}
+	return wire.EnumValues[ValuesCountString](&descValuesCountString)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v ValuesCountString) IsKnown() bool {
-	switch v {
-	case ValuesCountStringUnlimited:
-		return true
-	}
-	return false
+	return descValuesCountString.Known(string(v))
 }
 
-var knownValuesCountString = []string{"unlimited"}
+var descValuesCountString = wire.Desc{Shape: wire.ShapeString, Name: "ValuesCountString", Enum: []string{"unlimited"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *ValuesCountString) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = ValuesCountString(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownValuesCountString)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descValuesCountString)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ValuesCountString) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descValuesCountString)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -319,55 +243,20 @@ func (u ValuesFeatureValue) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionValuesFeatureValue = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Kinds: "s",
-		Name:  "String",
-	}, {
-		Kinds: "n",
-		Name:  "Number",
-	}, {
-		Kinds: "b",
-		Name:  "Bool",
-	}},
-	Exclusive: true,
-	Name:      "ValuesFeatureValue",
-	Strategy:  wire.ByKind,
-}
+var descValuesFeatureValue = wire.Desc{Shape: wire.ShapeUnion, Name: "ValuesFeatureValue", Go: (*ValuesFeatureValue)(nil), Union: &wire.Union{Name: "ValuesFeatureValue", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+	{Name: "String", Desc: &wire.DescString, Kinds: "s"},
+	{Name: "Number", Desc: &wire.DescFloat, Kinds: "n"},
+	{Name: "Bool", Desc: &wire.DescBool, Kinds: "b"},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *ValuesFeatureValue) DecodeWire(d *wire.Decoder) error {
-	*u = ValuesFeatureValue{}
-	arm, err := d.PickArm(unionValuesFeatureValue)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.String, wire.ReadString)
-	case 1:
-		return wire.ReadPtr(d, &u.Number, wire.ReadFloat)
-	case 2:
-		return wire.ReadPtr(d, &u.Bool, wire.ReadBool)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descValuesFeatureValue)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *ValuesFeatureValue) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.String != nil, u.Number != nil, u.Bool != nil); n != 1 {
-		e.Fail(wire.VariantCount("ValuesFeatureValue", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.String != nil:
-		wire.WriteString(u.String, e)
-	case u.Number != nil:
-		wire.WriteFloat(u.Number, e)
-	case u.Bool != nil:
-		wire.WriteBool(u.Bool, e)
-	}
+	wire.EncodeWith(e, u, &descValuesFeatureValue)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -438,48 +327,19 @@ func (u ValuesTagline) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionValuesTagline = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Kinds: "a",
-		Name:  "Array",
-	}, {
-		Kinds: "s",
-		Name:  "String",
-	}},
-	Exclusive: true,
-	Name:      "ValuesTagline",
-	Strategy:  wire.ByKind,
-}
+var descValuesTagline = wire.Desc{Shape: wire.ShapeUnion, Name: "ValuesTagline", Go: (*ValuesTagline)(nil), Union: &wire.Union{Name: "ValuesTagline", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+	{Name: "Array", Desc: &sliceOfString, Kinds: "a"},
+	{Name: "String", Desc: &wire.DescString, Kinds: "s"},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *ValuesTagline) DecodeWire(d *wire.Decoder) error {
-	*u = ValuesTagline{}
-	arm, err := d.PickArm(unionValuesTagline)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadSlice(d, &u.Array, wire.ReadString)
-	case 1:
-		return wire.ReadPtr(d, &u.String, wire.ReadString)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descValuesTagline)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *ValuesTagline) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.Array != nil, u.String != nil); n != 1 {
-		e.Fail(wire.VariantCount("ValuesTagline", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.Array != nil:
-		wire.WriteSlice(e, *&u.Array, wire.WriteString)
-	case u.String != nil:
-		wire.WriteString(u.String, e)
-	}
+	wire.EncodeWith(e, u, &descValuesTagline)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -547,48 +407,19 @@ func (u ValuesVersion) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionValuesVersion = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Kinds: "s",
-		Name:  "String",
-	}, {
-		Kinds: "n",
-		Name:  "Number",
-	}},
-	Exclusive: true,
-	Name:      "ValuesVersion",
-	Strategy:  wire.ByKind,
-}
+var descValuesVersion = wire.Desc{Shape: wire.ShapeUnion, Name: "ValuesVersion", Go: (*ValuesVersion)(nil), Union: &wire.Union{Name: "ValuesVersion", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+	{Name: "String", Desc: &wire.DescString, Kinds: "s"},
+	{Name: "Number", Desc: &wire.DescFloat, Kinds: "n"},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *ValuesVersion) DecodeWire(d *wire.Decoder) error {
-	*u = ValuesVersion{}
-	arm, err := d.PickArm(unionValuesVersion)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.String, wire.ReadString)
-	case 1:
-		return wire.ReadPtr(d, &u.Number, wire.ReadFloat)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descValuesVersion)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *ValuesVersion) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.String != nil, u.Number != nil); n != 1 {
-		e.Fail(wire.VariantCount("ValuesVersion", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.String != nil:
-		wire.WriteString(u.String, e)
-	case u.Number != nil:
-		wire.WriteFloat(u.Number, e)
-	}
+	wire.EncodeWith(e, u, &descValuesVersion)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -656,48 +487,19 @@ func (u ValuesVoice) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionValuesVoice = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Kinds: "b",
-		Name:  "Bool",
-	}, {
-		Kinds: "o",
-		Name:  "Object",
-	}},
-	Exclusive: true,
-	Name:      "ValuesVoice",
-	Strategy:  wire.ByKind,
-}
+var descValuesVoice = wire.Desc{Shape: wire.ShapeUnion, Name: "ValuesVoice", Go: (*ValuesVoice)(nil), Union: &wire.Union{Name: "ValuesVoice", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+	{Name: "Bool", Desc: &wire.DescBool, Kinds: "b"},
+	{Name: "Object", Desc: &descValuesVoiceObject, Kinds: "o"},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *ValuesVoice) DecodeWire(d *wire.Decoder) error {
-	*u = ValuesVoice{}
-	arm, err := d.PickArm(unionValuesVoice)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.Bool, wire.ReadBool)
-	case 1:
-		return wire.ReadPtr(d, &u.Object, (*ValuesVoiceObject).DecodeWire)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descValuesVoice)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *ValuesVoice) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.Bool != nil, u.Object != nil); n != 1 {
-		e.Fail(wire.VariantCount("ValuesVoice", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.Bool != nil:
-		wire.WriteBool(u.Bool, e)
-	case u.Object != nil:
-		u.Object.EncodeWire(e)
-	}
+	wire.EncodeWith(e, u, &descValuesVoice)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -718,41 +520,18 @@ type ValuesVoiceObject struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysValuesVoiceObject = wire.Keys("languages")
+var descValuesVoiceObject = wire.Desc{Shape: wire.ShapeStruct, Name: "ValuesVoiceObject", Go: (*ValuesVoiceObject)(nil), Members: []wire.Member{
+	{Name: "languages", Desc: &sliceOfString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *ValuesVoiceObject) DecodeWire(d *wire.Decoder) error {
-	*v = ValuesVoiceObject{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "languages":
-			err = wire.FieldSlice(d, seen[:], 0, key, &v.Languages, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descValuesVoiceObject)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ValuesVoiceObject) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutSlice(e, `"languages":`, v.Languages, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysValuesVoiceObject)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descValuesVoiceObject)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -20,50 +20,20 @@ type CreateOrderError struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateOrderError = wire.NewRequired(1, []int{2}, []string{"errors"})
-var keysCreateOrderError = wire.Keys("context_id", "adcp_version", "errors")
+var descCreateOrderError = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateOrderError", Go: (*CreateOrderError)(nil), Members: []wire.Member{
+	{Name: "context_id", Desc: &wire.DescString},
+	{Name: "adcp_version", Desc: &wire.DescString},
+	{Name: "errors", Desc: &sliceOfError, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateOrderError) DecodeWire(d *wire.Decoder) error {
-	*v = CreateOrderError{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateOrderError)
-		}
-		switch string(key) {
-		case "context_id":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.ContextID, wire.ReadString)
-		case "adcp_version":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.AdCPVersion, wire.ReadString)
-		case "errors":
-			err = wire.FieldSlice(d, seen[:], 2, key, &v.Errors, (*Error).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateOrderError)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateOrderError) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"context_id":`, v.ContextID, wire.WriteString)
-	wire.PutPtr(e, `"adcp_version":`, v.AdCPVersion, wire.WriteString)
-	wire.Put(e, `"errors":`, &v.Errors, func(p *[]Error, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, (*Error).EncodeWire)
-	})
-	e.ExtraMembers(v.AdditionalProperties, keysCreateOrderError)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateOrderError)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -144,70 +114,20 @@ func (u CreateOrderResponse) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionCreateOrderResponse = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Forbidden: []int{2},
-		Name:      "Success",
-		Required:  []int{0, 1},
-	}, {
-		Excluded: []wire.KeyLit{{
-			Key: 3,
-			Lit: "\"submitted\"",
-		}},
-		Forbidden: []int{0, 1},
-		Name:      "Error",
-		Required:  []int{2},
-	}, {
-		Fixed: []wire.KeyLit{{
-			Key: 3,
-			Lit: "\"submitted\"",
-		}},
-		Forbidden: []int{0, 1},
-		Name:      "Submitted",
-		Required:  []int{4},
-	}},
-	Exclusive: true,
-	Keys:      []string{"order_id", "lines", "errors", "status", "task_id"},
-	Name:      "CreateOrderResponse",
-	Strategy:  wire.ByPresence,
-}
+var descCreateOrderResponse = wire.Desc{Shape: wire.ShapeUnion, Name: "CreateOrderResponse", Go: (*CreateOrderResponse)(nil), Union: &wire.Union{Name: "CreateOrderResponse", Strategy: wire.ByPresence, Exclusive: true, Keys: []string{"order_id", "lines", "errors", "status", "task_id"}, Arms: []wire.UnionArm{
+	{Name: "Success", Desc: &descCreateOrderSuccess, Required: []int{0, 1}, Forbidden: []int{2}},
+	{Name: "Error", Desc: &descCreateOrderError, Required: []int{2}, Forbidden: []int{0, 1}, Excluded: []wire.KeyLit{{Key: 3, Lit: "\"submitted\""}}},
+	{Name: "Submitted", Desc: &descCreateOrderSubmitted, Required: []int{4}, Forbidden: []int{0, 1}, Fixed: []wire.KeyLit{{Key: 3, Lit: "\"submitted\""}}},
+}}}
 
-// DecodeWire picks the arm by the keys present (and, when several arms allow
-// them, by which one decodes strictly) and reads it.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *CreateOrderResponse) DecodeWire(d *wire.Decoder) error {
-	arms, err := d.PickArms(unionCreateOrderResponse)
-	if err != nil {
-		return err
-	}
-	return d.DecodeCandidates(unionCreateOrderResponse, arms, func(arm int) error {
-		*u = CreateOrderResponse{}
-		switch arm {
-		case 0:
-			return wire.ReadPtr(d, &u.Success, (*CreateOrderSuccess).DecodeWire)
-		case 1:
-			return wire.ReadPtr(d, &u.Error, (*CreateOrderError).DecodeWire)
-		case 2:
-			return wire.ReadPtr(d, &u.Submitted, (*CreateOrderSubmitted).DecodeWire)
-		}
-		return nil
-	})
+	return wire.DecodeWith(d, u, &descCreateOrderResponse)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *CreateOrderResponse) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.Success != nil, u.Error != nil, u.Submitted != nil); n != 1 {
-		e.Fail(wire.VariantCount("CreateOrderResponse", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.Success != nil:
-		u.Success.EncodeWire(e)
-	case u.Error != nil:
-		u.Error.EncodeWire(e)
-	case u.Submitted != nil:
-		u.Submitted.EncodeWire(e)
-	}
+	wire.EncodeWith(e, u, &descCreateOrderResponse)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -235,51 +155,21 @@ type CreateOrderSubmitted struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateOrderSubmitted = wire.NewRequired(1, []int{2, 3}, []string{"status", "task_id"})
-var keysCreateOrderSubmitted = wire.Keys("context_id", "adcp_version", "status", "task_id")
+var descCreateOrderSubmitted = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateOrderSubmitted", Go: (*CreateOrderSubmitted)(nil), Members: []wire.Member{
+	{Name: "context_id", Desc: &wire.DescString},
+	{Name: "adcp_version", Desc: &wire.DescString},
+	{Name: "status", Desc: &constStringSubmitted, Required: true, Fixed: true},
+	{Name: "task_id", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateOrderSubmitted) DecodeWire(d *wire.Decoder) error {
-	*v = CreateOrderSubmitted{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateOrderSubmitted)
-		}
-		switch string(key) {
-		case "context_id":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.ContextID, wire.ReadString)
-		case "adcp_version":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.AdCPVersion, wire.ReadString)
-		case "status":
-			err = d.FieldConst(seen[:], 2, key, "\"submitted\"")
-		case "task_id":
-			err = wire.Field(d, seen[:], 3, key, &v.TaskID, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateOrderSubmitted)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateOrderSubmitted) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"context_id":`, v.ContextID, wire.WriteString)
-	wire.PutPtr(e, `"adcp_version":`, v.AdCPVersion, wire.WriteString)
-	e.Fixed(`"status":`, "\"submitted\"")
-	wire.Put(e, `"task_id":`, &v.TaskID, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysCreateOrderSubmitted)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateOrderSubmitted)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -306,56 +196,22 @@ type CreateOrderSuccess struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateOrderSuccess = wire.NewRequired(1, []int{2, 3}, []string{"order_id", "lines"})
-var keysCreateOrderSuccess = wire.Keys("context_id", "adcp_version", "order_id", "lines", "confirmed_at")
+var descCreateOrderSuccess = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateOrderSuccess", Go: (*CreateOrderSuccess)(nil), Members: []wire.Member{
+	{Name: "context_id", Desc: &wire.DescString},
+	{Name: "adcp_version", Desc: &wire.DescString},
+	{Name: "order_id", Desc: &wire.DescString, Required: true},
+	{Name: "lines", Desc: &sliceOfString, Required: true},
+	{Name: "confirmed_at", Desc: &nullableOfDateTime},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateOrderSuccess) DecodeWire(d *wire.Decoder) error {
-	*v = CreateOrderSuccess{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateOrderSuccess)
-		}
-		switch string(key) {
-		case "context_id":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.ContextID, wire.ReadString)
-		case "adcp_version":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.AdCPVersion, wire.ReadString)
-		case "order_id":
-			err = wire.Field(d, seen[:], 2, key, &v.OrderID, wire.ReadString)
-		case "lines":
-			err = wire.FieldSlice(d, seen[:], 3, key, &v.Lines, wire.ReadString)
-		case "confirmed_at":
-			err = wire.FieldNullable(d, seen[:], 4, key, &v.ConfirmedAt, wire.ReadDateTime)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateOrderSuccess)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateOrderSuccess) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"context_id":`, v.ContextID, wire.WriteString)
-	wire.PutPtr(e, `"adcp_version":`, v.AdCPVersion, wire.WriteString)
-	wire.Put(e, `"order_id":`, &v.OrderID, wire.WriteString)
-	wire.Put(e, `"lines":`, &v.Lines, func(p *[]string, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, wire.WriteString)
-	})
-	wire.PutNullable(e, `"confirmed_at":`, &v.ConfirmedAt, wire.WriteDateTime)
-	e.ExtraMembers(v.AdditionalProperties, keysCreateOrderSuccess)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateOrderSuccess)
 }
 
 // MarshalJSON encodes v as JSON.

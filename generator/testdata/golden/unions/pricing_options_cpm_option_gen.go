@@ -21,48 +21,20 @@ type CPMPricingOption struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCPMPricingOption = wire.NewRequired(1, []int{0, 1}, []string{"pricing_model", "rate"})
-var keysCPMPricingOption = wire.Keys("pricing_model", "rate", "currency")
+var descCPMPricingOption = wire.Desc{Shape: wire.ShapeStruct, Name: "CPMPricingOption", Go: (*CPMPricingOption)(nil), Members: []wire.Member{
+	{Name: "pricing_model", Desc: &constStringCpm, Required: true, Fixed: true},
+	{Name: "rate", Desc: &wire.DescFloat, Required: true},
+	{Name: "currency", Desc: &wire.DescString},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CPMPricingOption) DecodeWire(d *wire.Decoder) error {
-	*v = CPMPricingOption{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCPMPricingOption)
-		}
-		switch string(key) {
-		case "pricing_model":
-			err = d.FieldConst(seen[:], 0, key, "\"cpm\"")
-		case "rate":
-			err = wire.Field(d, seen[:], 1, key, &v.Rate, wire.ReadFloat)
-		case "currency":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Currency, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCPMPricingOption)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CPMPricingOption) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"pricing_model":`, "\"cpm\"")
-	wire.Put(e, `"rate":`, &v.Rate, wire.WriteFloat)
-	wire.PutPtr(e, `"currency":`, v.Currency, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysCPMPricingOption)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCPMPricingOption)
 }
 
 // MarshalJSON encodes v as JSON.

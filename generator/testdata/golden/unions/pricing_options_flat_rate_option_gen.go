@@ -21,45 +21,19 @@ type FlatRatePricingOption struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqFlatRatePricingOption = wire.NewRequired(1, []int{0, 1}, []string{"pricing_model", "amount"})
-var keysFlatRatePricingOption = wire.Keys("pricing_model", "amount")
+var descFlatRatePricingOption = wire.Desc{Shape: wire.ShapeStruct, Name: "FlatRatePricingOption", Go: (*FlatRatePricingOption)(nil), Members: []wire.Member{
+	{Name: "pricing_model", Desc: &constStringFlatRate, Required: true, Fixed: true},
+	{Name: "amount", Desc: &wire.DescFloat, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *FlatRatePricingOption) DecodeWire(d *wire.Decoder) error {
-	*v = FlatRatePricingOption{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqFlatRatePricingOption)
-		}
-		switch string(key) {
-		case "pricing_model":
-			err = d.FieldConst(seen[:], 0, key, "\"flat_rate\"")
-		case "amount":
-			err = wire.Field(d, seen[:], 1, key, &v.Amount, wire.ReadFloat)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descFlatRatePricingOption)
 }
 
 // EncodeWire writes v as JSON.
 func (v *FlatRatePricingOption) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"pricing_model":`, "\"flat_rate\"")
-	wire.Put(e, `"amount":`, &v.Amount, wire.WriteFloat)
-	e.ExtraMembers(v.AdditionalProperties, keysFlatRatePricingOption)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descFlatRatePricingOption)
 }
 
 // MarshalJSON encodes v as JSON.

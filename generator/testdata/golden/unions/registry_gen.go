@@ -9,13 +9,13 @@ import (
 	"sync"
 )
 
-// This package was generated for version 1 of the adcpgen runtime. These constants
+// This package was generated for version 2 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
 // the adcpgen of the module version you require (see package wire).
 const (
-	_ = wire.SupportPackageIsVersion1
-	_ = wire.EnforceVersion(1 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 1)
+	_ = wire.SupportPackageIsVersion2
+	_ = wire.EnforceVersion(2 - wire.MinVersion)
+	_ = wire.EnforceVersion(wire.MaxVersion - 2)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -114,3 +114,19 @@ func Spec() *registry.Spec {
 	})
 	return spec
 }
+
+var constBoolFalse = wire.Desc{Shape: wire.ShapeBool, Const: "false", Value: false}
+var constBoolTrue = wire.Desc{Shape: wire.ShapeBool, Const: "true", Value: true}
+var constStringBinary = wire.Desc{Shape: wire.ShapeString, Const: "\"binary\"", Value: "binary"}
+var constStringCategorical = wire.Desc{Shape: wire.ShapeString, Const: "\"categorical\"", Value: "categorical"}
+var constStringCpm = wire.Desc{Shape: wire.ShapeString, Const: "\"cpm\"", Value: "cpm"}
+var constStringDescription = wire.Desc{Shape: wire.ShapeString, Const: "\"description\"", Value: "description"}
+var constStringFlatRate = wire.Desc{Shape: wire.ShapeString, Const: "\"flat_rate\"", Value: "flat_rate"}
+var constStringSignal = wire.Desc{Shape: wire.ShapeString, Const: "\"signal\"", Value: "signal"}
+var constStringSubmitted = wire.Desc{Shape: wire.ShapeString, Const: "\"submitted\"", Value: "submitted"}
+var nullableOfDateTime = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[wire.DateTime])(nil), Elem: &wire.DescString}
+var nullableOfError = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[Error])(nil), Elem: &descError}
+var nullableOfString = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wire.DescString}
+var nullableOfValuesFeatureValue = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[ValuesFeatureValue])(nil), Elem: &descValuesFeatureValue}
+var sliceOfError = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Error)(nil), Elem: &descError}
+var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}
