@@ -36,10 +36,27 @@ type Options struct {
 	Source string
 	// Command is the command line that regenerates the package.
 	Command string
+	// ImportPath is the Go import path of the generated package
+	// ("example.com/app/adcp"), when known. A package of SplitAt types or
+	// more is then compiled in two halves: the package ImportPath/internal/types
+	// (files named internal/types/...) declares about half of the types,
+	// and the package re-exports each of them by alias; this bounds the
+	// compiler's peak memory (see the README on what a generated package
+	// costs). Without it, or below SplitAt, everything is one package.
+	ImportPath string
+
+	splitAt int // SplitAt unless set (tests)
 }
+
+// SplitAt is how many types a package has before it is split in two (when
+// Options.ImportPath is known): a whole spec version has over a thousand.
+const SplitAt = 1000
 
 // File is one generated file.
 type File struct {
+	// Name is slash-separated and relative to the package directory:
+	// "core_error_gen.go", or "internal/types/core_error_gen.go" for the
+	// base package (see Options.ImportPath).
 	Name string
 	Data []byte
 }
@@ -95,7 +112,15 @@ func Generate(opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := emit.Emit(pkg, emit.Options{Package: opts.Package})
+	eopts := emit.Options{Package: opts.Package}
+	splitAt := opts.splitAt
+	if splitAt == 0 {
+		splitAt = SplitAt
+	}
+	if opts.ImportPath != "" && len(pkg.Types) >= splitAt {
+		eopts.BasePath = opts.ImportPath + "/" + emit.SplitDir
+	}
+	files, err := emit.Emit(pkg, eopts)
 	if err != nil {
 		return nil, err
 	}

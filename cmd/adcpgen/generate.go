@@ -14,7 +14,10 @@ const generateDescription = `
 Generate Go types with strict decoders from AdCP JSON Schemas. Files named
 *_gen.go and doc.go are written into --out; files there that adcpgen did not
 write are never overwritten, and generated files a previous run wrote but this
-one does not are removed.
+one does not are removed. When --out is inside a Go module, a package of a
+thousand types or more (a whole spec version) declares about half of them in
+--out/internal/types and re-exports them by alias, so that it compiles in two
+halves of bounded memory.
 
 SOURCE is a schema tree directory, a protocol bundle (.tgz, checked against its
 .sha256 sidecar when one sits beside it), or a version ("3.0.26") resolved
@@ -58,6 +61,10 @@ func runGenerate(e *env, args []string) int {
 		return usageError(e, "generate", "%v", err)
 	}
 	opts := generator.Options{Tree: tree, Package: name, Include: include}
+	if opts.ImportPath, err = generator.ImportPathOf(*out); err != nil {
+		fmt.Fprintf(e.stderr, "adcpgen generate: --out %s: %v\n", *out, err)
+		return exitFailure
+	}
 	opts.SpecName, opts.Source = describeSource(tree, src.spec)
 	opts.Command = regenerateCommand(src.spec, name, include)
 	res, err := generator.Generate(opts)

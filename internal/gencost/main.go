@@ -115,7 +115,7 @@ func measure(root, specDir, version string, keep bool) (*measurement, error) {
 	}
 	start := time.Now()
 	res, err := generator.Generate(generator.Options{Tree: tree, Package: pkgName, SpecName: "AdCP " + tree.Version,
-		Source: version, Command: "go run ./internal/gencost (measurement; never committed)"})
+		Source: version, Command: "go run ./internal/gencost (measurement; never committed)", ImportPath: modulePath + "/" + pkgName})
 	if err != nil {
 		return nil, err
 	}
@@ -124,12 +124,12 @@ func measure(root, specDir, version string, keep bool) (*measurement, error) {
 	if err := os.MkdirAll(pkgDir, 0o755); err != nil {
 		return nil, err
 	}
+	if err := generator.WriteDir(pkgDir, res.Files); err != nil {
+		return nil, err
+	}
 	for _, f := range res.Files {
 		m.lines += bytes.Count(f.Data, []byte("\n"))
 		m.bytes += int64(len(f.Data))
-		if err := os.WriteFile(filepath.Join(pkgDir, f.Name), f.Data, 0o644); err != nil {
-			return nil, err
-		}
 	}
 	typ, err := getProductsType(res.Files)
 	if err != nil {

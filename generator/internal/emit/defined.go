@@ -9,12 +9,7 @@ import (
 // emitDefined writes a named type over another Go type (scalar, slice,
 // map, raw JSON), reading and writing through the underlying type.
 func emitDefined(f *jen.File, s *descSet, t *ir.Type) {
-	doc := docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t))
-	if t.Kind == ir.KindRaw && t.RawReason != "" {
-		doc = append(doc, "//")
-		doc = append(doc, commentLines("Raw JSON: "+t.RawReason)...)
-	}
-	addDoc(f, doc)
+	addDoc(f, definedDoc(t))
 	u := t.Underlying
 	f.Type().Id(t.Name).Add(goType(u))
 	var items []kv
@@ -31,8 +26,8 @@ func emitDefined(f *jen.File, s *descSet, t *ir.Type) {
 	default:
 		panic("emit: defined type " + t.Name + " over an unexpected type")
 	}
-	descVar(f, t, items...)
-	codecMethods(f, t, "v")
+	descVar(f, s, t, items...)
+	codecMethods(f, s, t, "v")
 	if u.Kind == ir.RefBuiltin && (u.Builtin == ir.DateTime || u.Builtin == ir.Date) {
 		base := "DateTime"
 		if u.Builtin == ir.Date {
@@ -43,4 +38,14 @@ func emitDefined(f *jen.File, s *descSet, t *ir.Type) {
 			jen.Return(wireQ(base).Call(jen.Id("v")).Dot("Time").Call()),
 		)
 	}
+}
+
+// definedDoc is a defined type's doc comment.
+func definedDoc(t *ir.Type) []string {
+	doc := docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t))
+	if t.Kind == ir.KindRaw && t.RawReason != "" {
+		doc = append(doc, "//")
+		doc = append(doc, commentLines("Raw JSON: "+t.RawReason)...)
+	}
+	return doc
 }

@@ -26,8 +26,8 @@ import (
 // go through lateT, a Desc naming T by its Go type only, which the engine
 // resolves on first use. Everything stays static data: no init code.
 
-// descriptorsFile holds the package's shared descriptors when there is no
-// registry_gen.go.
+// descriptorsFile holds the package's shared descriptors when it has no
+// registry_gen.go (and the base package's).
 const descriptorsFile = "descriptors_gen.go"
 
 // descNode is one descriptor variable.
@@ -53,14 +53,30 @@ type descSet struct {
 	// frozen: every node exists; emission (on several goroutines) only
 	// reads the set.
 	frozen bool
+	// The base package, when the types are split (see split.go): its
+	// import path, the types it declares, and whether this set is its.
+	basePath string
+	inBase   map[*ir.Type]bool
+	isBase   bool
 }
 
-func newDescSet(types []*ir.Type) *descSet {
-	s := &descSet{named: map[*ir.Type]*descNode{}, shared: map[string]*descNode{}, late: map[*ir.Type]bool{}}
-	for _, t := range types {
-		s.named[t] = &descNode{name: "desc" + t.Name, named: t}
+// newDescSet collects the descriptors of the package that declares types
+// (the base package's when isBase): the types' own, and the shared ones
+// they use. References from the main package to base types go to the base
+// package's exported Descs.
+func newDescSet(types []*ir.Type, split *split, isBase bool) *descSet {
+	s := &descSet{named: map[*ir.Type]*descNode{}, shared: map[string]*descNode{}, late: map[*ir.Type]bool{}, isBase: isBase}
+	if split != nil {
+		s.basePath, s.inBase = split.path, split.base
 	}
+	var own []*ir.Type
 	for _, t := range types {
+		s.named[t] = &descNode{name: s.descName(t), named: t}
+		if s.inBase[t] == isBase {
+			own = append(own, t)
+		}
+	}
+	for _, t := range own {
 		n := s.named[t]
 		for _, r := range typeRefs(t) {
 			if e := s.node(r); e != nil {
@@ -86,6 +102,9 @@ func newDescSet(types []*ir.Type) *descSet {
 	s.frozen = true
 	return s
 }
+
+// own reports a type this set's package declares.
+func (s *descSet) own(t *ir.Type) bool { return s.inBase[t] == s.isBase }
 
 // typeRefs are the type expressions a named type's Desc refers to.
 func typeRefs(t *ir.Type) []*ir.Ref {
@@ -330,7 +349,19 @@ func (s *descSet) ref(from *descNode, r *ir.Ref) jen.Code {
 	if n.named != nil && s.late[n.named] && n.scc == from.scc {
 		return jen.Op("&").Id("late" + n.named.Name)
 	}
+	if n.named != nil && !s.own(n.named) {
+		return jen.Op("&").Qual(s.basePath, n.name)
+	}
 	return jen.Op("&").Id(n.name)
+}
+
+// descName names T's Desc in the package that declares T: descT, or
+// DescT in the base package, whose Descs the main package reads.
+func (s *descSet) descName(t *ir.Type) string {
+	if s.inBase[t] {
+		return "Desc" + t.Name
+	}
+	return "desc" + t.Name
 }
 
 // constRef renders a reference to the Desc of a const.
@@ -362,7 +393,7 @@ func (s *descSet) emitDescriptors(f *jen.File) {
 	for _, n := range s.all() {
 		switch {
 		case n.named != nil:
-			if s.late[n.named] {
+			if s.late[n.named] && s.own(n.named) {
 				f.Var().Id("late" + n.named.Name).Op("=").Add(wireQ("Desc")).Add(fields(
 					kv{"Shape", wireQ("ShapeLate")}, kv{"Go", goTypeOf(jen.Id(n.named.Name))}))
 			}
@@ -396,14 +427,14 @@ func constFields(v *schema.Value, shape string) []kv {
 }
 
 // descVar declares T's Desc, descT.
-func descVar(f *jen.File, t *ir.Type, items ...kv) {
-	f.Var().Id("desc" + t.Name).Op("=").Add(wireQ("Desc")).Add(fields(items...))
+func descVar(f *jen.File, s *descSet, t *ir.Type, items ...kv) {
+	f.Var().Id(s.descName(t)).Op("=").Add(wireQ("Desc")).Add(fields(items...))
 }
 
 // codecMethods writes T's DecodeWire and EncodeWire, which hand v and
 // descT to the engine.
-func codecMethods(f *jen.File, t *ir.Type, r string) {
-	desc := jen.Op("&").Id("desc" + t.Name)
+func codecMethods(f *jen.File, s *descSet, t *ir.Type, r string) {
+	desc := jen.Op("&").Id(s.descName(t))
 	f.Comment("// DecodeWire reads " + r + " from d strictly (see package wire).")
 	f.Func().Params(jen.Id(r).Op("*").Id(t.Name)).Id("DecodeWire").Params(decoderParam()).Error().Block(
 		jen.Return(wireQ("DecodeWith").Call(jen.Id("d"), jen.Id(r), desc)),

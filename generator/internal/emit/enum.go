@@ -9,12 +9,33 @@ import (
 	"github.com/adcpgen/adcpgen/generator/internal/naming"
 )
 
+// enumDoc is an enum type's doc comment.
+func enumDoc(t *ir.Type) []string {
+	return docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t),
+		"Values other than the constants below decode too (forward compatibility); IsKnown tells them apart.")
+}
+
+// valueDoc is the doc comment of an enum value's constant.
+func valueDoc(v *ir.EnumValue) []string {
+	var doc []string
+	if v.Doc != "" {
+		doc = commentLines(v.GoName + ": " + v.Doc)
+	}
+	if v.Deprecated {
+		if len(doc) > 0 {
+			doc = append(doc, "//")
+		}
+		doc = append(doc, "// Deprecated: the schema marks this value deprecated.")
+	}
+	return doc
+}
+
 // emitEnum writes a defined type with one constant per value. Unknown values
 // still decode (readers must ignore what they do not know); exact mode
-// rejects them.
+// rejects them. In the base package (see split.go) Known<T>Values is the
+// main package's.
 func emitEnum(f *jen.File, s *descSet, t *ir.Type) {
-	addDoc(f, docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t),
-		"Values other than the constants below decode too (forward compatibility); IsKnown tells them apart."))
+	addDoc(f, enumDoc(t))
 	base := jen.String()
 	if t.EnumBase == ir.Int {
 		base = jen.Int64()
@@ -24,41 +45,40 @@ func emitEnum(f *jen.File, s *descSet, t *ir.Type) {
 	var consts []jen.Code
 	var known []jen.Code
 	for _, v := range t.Values {
-		var doc []string
-		if v.Doc != "" {
-			doc = commentLines(v.GoName + ": " + v.Doc)
-		}
-		if v.Deprecated {
-			if len(doc) > 0 {
-				doc = append(doc, "//")
-			}
-			doc = append(doc, "// Deprecated: the schema marks this value deprecated.")
-		}
-		consts = append(consts, comments(doc)...)
+		consts = append(consts, comments(valueDoc(v))...)
 		consts = append(consts, jen.Id(v.GoName).Id(t.Name).Op("=").Add(enumLit(t, v)))
 		known = append(known, jen.Lit(v.Value.Node.Str))
 	}
 	f.Const().Defs(consts...)
 
-	desc := jen.Op("&").Id("desc" + t.Name)
-	fn := naming.KnownValuesFunc(t)
-	values, isKnown := "EnumValues", "Known"
-	conv := jen.String()
-	if t.EnumBase == ir.Int {
-		values, isKnown, conv = "EnumInts", "KnownInt", jen.Int64()
+	if !s.isBase {
+		knownValues(f, t, jen.Op("&").Id(s.descName(t)))
 	}
-	f.Comment("// " + fn + " lists the values the schema defines, in schema order.")
-	f.Func().Id(fn).Params().Index().Id(t.Name).Block(jen.Return(wireQ(values).Index(jen.Id(t.Name)).Call(desc)))
+	isKnown, conv := "Known", jen.String()
+	if t.EnumBase == ir.Int {
+		isKnown, conv = "KnownInt", jen.Int64()
+	}
 	f.Comment("// IsKnown reports whether v is one of the values the schema defines.")
 	f.Func().Params(jen.Id("v").Id(t.Name)).Id("IsKnown").Params().Bool().Block(
-		jen.Return(jen.Id("desc" + t.Name).Dot(isKnown).Call(conv.Call(jen.Id("v")))),
+		jen.Return(jen.Id(s.descName(t)).Dot(isKnown).Call(conv.Call(jen.Id("v")))),
 	)
 	shape := "ShapeString"
 	if t.EnumBase == ir.Int {
 		shape = "ShapeInt"
 	}
-	descVar(f, t, kv{"Shape", wireQ(shape)}, kv{"Name", jen.Lit(t.Name)}, kv{"Enum", jen.Index().String().Values(known...)})
-	codecMethods(f, t, "v")
+	descVar(f, s, t, kv{"Shape", wireQ(shape)}, kv{"Name", jen.Lit(t.Name)}, kv{"Enum", jen.Index().String().Values(known...)})
+	codecMethods(f, s, t, "v")
+}
+
+// knownValues writes Known<T>Values, reading the enum's Desc.
+func knownValues(f *jen.File, t *ir.Type, desc jen.Code) {
+	fn := naming.KnownValuesFunc(t)
+	values := "EnumValues"
+	if t.EnumBase == ir.Int {
+		values = "EnumInts"
+	}
+	f.Comment("// " + fn + " lists the values the schema defines, in schema order.")
+	f.Func().Id(fn).Params().Index().Id(t.Name).Block(jen.Return(wireQ(values).Index(jen.Id(t.Name)).Call(desc)))
 }
 
 func enumLit(t *ir.Type, v *ir.EnumValue) jen.Code {

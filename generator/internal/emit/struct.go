@@ -23,7 +23,8 @@ func holdsPointer(fl *ir.Field) bool {
 	return fl.Indirect || (!fl.Required && fl.Const == nil && byPointer(fl.Type)) || (!fl.Required && fl.Const != nil)
 }
 
-func emitStruct(f *jen.File, s *descSet, t *ir.Type) {
+// structDoc is a struct type's doc comment.
+func structDoc(t *ir.Type) []string {
 	var notes []string
 	var fixed []string
 	for _, fl := range t.Fields {
@@ -34,7 +35,11 @@ func emitStruct(f *jen.File, s *descSet, t *ir.Type) {
 	if len(fixed) > 0 {
 		notes = append(notes, "Fixed members (checked when decoding, written when encoding, no field): "+strings.Join(fixed, "; ")+".")
 	}
-	addDoc(f, docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t), notes...))
+	return docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t), notes...)
+}
+
+func emitStruct(f *jen.File, s *descSet, t *ir.Type) {
+	addDoc(f, structDoc(t))
 	var fields []jen.Code
 	for _, fl := range t.Fields {
 		if fl.Fixed {
@@ -126,6 +131,6 @@ func emitStructDesc(f *jen.File, s *descSet, t *ir.Type) {
 	case ir.ExtraTyped:
 		items = append(items, kv{"Extra", wireQ("ExtraTyped")}, kv{"ExtraMap", s.ref(self, ir.MapOf(t.Extra.Type))})
 	}
-	descVar(f, t, items...)
-	codecMethods(f, t, "v")
+	descVar(f, s, t, items...)
+	codecMethods(f, s, t, "v")
 }

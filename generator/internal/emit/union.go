@@ -6,7 +6,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
-	"github.com/adcpgen/adcpgen/generator/internal/naming"
 )
 
 // armPointer reports arms held as *T (nil when not chosen).
@@ -29,11 +28,7 @@ var strategyNames = map[ir.Strategy]string{
 // Kind/Variant/IsZero, and a decoder that picks the arm with one look ahead.
 func emitUnion(f *jen.File, s *descSet, t *ir.Type) {
 	u := t.Union
-	rule := "Exactly one field is set. The decoder picks the arm by " + strategyNames[u.Strategy]
-	if len(u.DiscProps) > 0 {
-		rule += " (" + strings.Join(u.DiscProps, ", ") + ")"
-	}
-	addDoc(f, docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t), rule+"."))
+	addDoc(f, unionDoc(t))
 	var fields []jen.Code
 	for _, a := range u.Arms {
 		fields = append(fields, comments(armDoc(a))...)
@@ -45,22 +40,21 @@ func emitUnion(f *jen.File, s *descSet, t *ir.Type) {
 	}
 	f.Type().Id(t.Name).Struct(fields...)
 
-	for _, a := range u.Arms {
-		name := naming.ArmConstructor(t, a)
-		f.Comment("// " + name + " returns a " + t.Name + " holding the " + a.GoName + " arm.")
-		var body []jen.Code
-		val := jen.Id("v")
-		if armPointer(a) {
-			val = jen.Op("&").Id("v")
-		} else if a.Type.Kind == ir.RefSlice || a.Type.Kind == ir.RefMap {
-			body = append(body, jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Id("v").Op("=").Add(goType(a.Type)).Values()))
-		}
-		body = append(body, jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id(a.GoName): val})))
-		f.Func().Id(name).Params(jen.Id("v").Add(goType(a.Type))).Id(t.Name).Block(body...)
+	if !s.isBase {
+		unionConstructors(f, t)
 	}
-
 	emitUnionKind(f, t)
 	emitUnionDesc(f, s, t)
+}
+
+// unionDoc is a union type's doc comment.
+func unionDoc(t *ir.Type) []string {
+	u := t.Union
+	rule := "Exactly one field is set. The decoder picks the arm by " + strategyNames[u.Strategy]
+	if len(u.DiscProps) > 0 {
+		rule += " (" + strings.Join(u.DiscProps, ", ") + ")"
+	}
+	return docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t), rule+".")
 }
 
 func armDoc(a *ir.Arm) []string {
@@ -138,9 +132,9 @@ func emitUnionDesc(f *jen.File, s *descSet, t *ir.Type) {
 	}
 	rules := fields(kv{"Name", jen.Lit(t.Name)}, kv{"Strategy", wireQ(strategyIDs[u.Strategy])}, kv{"Exclusive", exclusive},
 		kv{"Keys", probe}, kv{"Arms", jen.Index().Add(wireQ("UnionArm")).Add(lines(arms))})
-	descVar(f, t, kv{"Shape", wireQ("ShapeUnion")}, kv{"Name", jen.Lit(t.Name)}, kv{"Go", goTypeOf(jen.Id(t.Name))},
+	descVar(f, s, t, kv{"Shape", wireQ("ShapeUnion")}, kv{"Name", jen.Lit(t.Name)}, kv{"Go", goTypeOf(jen.Id(t.Name))},
 		kv{"Union", jen.Op("&").Add(wireQ("Union")).Add(rules)})
-	codecMethods(f, t, "u")
+	codecMethods(f, s, t, "u")
 }
 
 func indexList(keys []string, index map[string]int) jen.Code {

@@ -17,6 +17,12 @@ import (
 	"github.com/adcpgen/adcpgen/generator/testdata/golden/nullable"
 	"github.com/adcpgen/adcpgen/generator/testdata/golden/refs"
 	"github.com/adcpgen/adcpgen/generator/testdata/golden/unions"
+	foundation2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundation"
+	manifest2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/manifest"
+	maps2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps"
+	nullable2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/nullable"
+	refs2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/refs"
+	unions2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions"
 	foundation1 "github.com/adcpgen/adcpgen/generator/testdata/golden_v1/foundation"
 	manifest1 "github.com/adcpgen/adcpgen/generator/testdata/golden_v1/manifest"
 	maps1 "github.com/adcpgen/adcpgen/generator/testdata/golden_v1/maps"
@@ -31,22 +37,25 @@ import (
 // EncodeWire bodies. They are kept, frozen, as the reference the
 // descriptor-driven decoders of testdata/golden must agree with on any
 // input: the same verdict, the same error (kind, pointer, message, missing
-// fields, arms), the same encoding.
+// fields, arms), the same encoding. So must the packages of
+// testdata/golden_split, the same schemas generated as a package split in
+// two (half of the types declared in its internal/types, re-exported by
+// alias).
 
-// goldenPair is one golden package generated both ways.
+// goldenPair is one golden package generated three ways.
 type goldenPair struct {
-	name         string
-	refs         []string
-	newer, older func(string) wire.Value
+	name                string
+	refs                []string
+	newer, older, split func(string) wire.Value
 }
 
 var goldenPairs = []goldenPair{
-	{"foundation", foundation.SchemaRefs(), foundation.NewBySchema, foundation1.NewBySchema},
-	{"manifest", manifest.SchemaRefs(), manifest.NewBySchema, manifest1.NewBySchema},
-	{"maps", maps.SchemaRefs(), maps.NewBySchema, maps1.NewBySchema},
-	{"nullable", nullable.SchemaRefs(), nullable.NewBySchema, nullable1.NewBySchema},
-	{"refs", refs.SchemaRefs(), refs.NewBySchema, refs1.NewBySchema},
-	{"unions", unions.SchemaRefs(), unions.NewBySchema, unions1.NewBySchema},
+	{"foundation", foundation.SchemaRefs(), foundation.NewBySchema, foundation1.NewBySchema, foundation2.NewBySchema},
+	{"manifest", manifest.SchemaRefs(), manifest.NewBySchema, manifest1.NewBySchema, manifest2.NewBySchema},
+	{"maps", maps.SchemaRefs(), maps.NewBySchema, maps1.NewBySchema, maps2.NewBySchema},
+	{"nullable", nullable.SchemaRefs(), nullable.NewBySchema, nullable1.NewBySchema, nullable2.NewBySchema},
+	{"refs", refs.SchemaRefs(), refs.NewBySchema, refs1.NewBySchema, refs2.NewBySchema},
+	{"unions", unions.SchemaRefs(), unions.NewBySchema, unions1.NewBySchema, unions2.NewBySchema},
 }
 
 // agree decodes data with both generations of every type and fails on any
@@ -56,12 +65,13 @@ func agree(t *testing.T, data []byte, exact bool) int {
 	accepted := 0
 	for _, p := range goldenPairs {
 		for _, ref := range p.refs {
-			newer, older := p.newer(ref), p.older(ref)
+			newer, older, split := p.newer(ref), p.older(ref), p.split(ref)
 			opts := wire.DecodeOptions{Exact: exact}
 			errNew := wire.UnmarshalOptions(data, newer, opts)
 			errOld := wire.UnmarshalOptions(data, older, opts)
-			if !sameError(errNew, errOld) {
-				t.Fatalf("%s %s (exact %v) on %q:\n engine:    %v\n generated: %v", p.name, ref, exact, data, errNew, errOld)
+			errSplit := wire.UnmarshalOptions(data, split, opts)
+			if !sameError(errNew, errOld) || !sameError(errNew, errSplit) {
+				t.Fatalf("%s %s (exact %v) on %q:\n engine:    %v\n generated: %v\n split:     %v", p.name, ref, exact, data, errNew, errOld, errSplit)
 			}
 			if errNew != nil {
 				continue
@@ -69,8 +79,9 @@ func agree(t *testing.T, data []byte, exact bool) int {
 			accepted++
 			outNew, errNew := wire.Marshal(newer)
 			outOld, errOld := wire.Marshal(older)
-			if string(outNew) != string(outOld) || !sameError(errNew, errOld) {
-				t.Fatalf("%s %s on %q encodes differently:\n engine:    %s %v\n generated: %s %v", p.name, ref, data, outNew, errNew, outOld, errOld)
+			outSplit, errSplit := wire.Marshal(split)
+			if string(outNew) != string(outOld) || !sameError(errNew, errOld) || string(outNew) != string(outSplit) || !sameError(errNew, errSplit) {
+				t.Fatalf("%s %s on %q encodes differently:\n engine:    %s %v\n generated: %s %v\n split:     %s %v", p.name, ref, data, outNew, errNew, outOld, errOld, outSplit, errSplit)
 			}
 			jsonNew, errNew := json.Marshal(newer)
 			jsonOld, errOld := json.Marshal(older)
