@@ -2,8 +2,10 @@
 // types call. It is the only package generated code imports besides the
 // standard library.
 //
-// Decoding is a single pass over the input, driven by generated code (no
-// reflection, no intermediate map). In the default mode it rejects:
+// Decoding is a single pass over the input with no intermediate map. Each
+// generated type is described by a static Desc that DecodeWith and
+// EncodeWith walk (see desc.go); types written by hand drive a Decoder
+// themselves. In the default mode it rejects:
 //   - the keys "__proto__", "constructor" and "prototype", at any depth and
 //     however they are spelled with escapes, including inside kept unknown
 //     members and raw JSON values;
