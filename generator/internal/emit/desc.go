@@ -17,7 +17,7 @@ import (
 // T) that runtime/wire's engine walks to decode and encode it. Slices,
 // maps, nullables and consts used anywhere get a Desc of their own
 // (sliceOfT, mapOfString, constStringPlz, ...), declared once per package
-// in descriptorsFile.
+// in registry_gen.go, or descriptorsFile when there is none.
 //
 // A Desc points at the Descs of what it holds, and Go refuses a package
 // variable whose initialiser refers back to itself through others
@@ -413,7 +413,11 @@ func constFields(v *schema.Value, shape string) []kv {
 	n := v.Node
 	switch shape {
 	case "Int":
-		i, _ := strconv.ParseInt(n.Str, 10, 64)
+		i, err := strconv.ParseInt(n.Str, 10, 64)
+		if err != nil { // an integer written with a fraction or exponent (5.0, 5e0)
+			x, _ := strconv.ParseFloat(n.Str, 64)
+			i = int64(x)
+		}
 		value = jen.Int64().Call(jen.Lit(i))
 	case "Float":
 		x, _ := strconv.ParseFloat(n.Str, 64)
