@@ -15,14 +15,16 @@ import (
 // Schema: /schemas/3.90.0-test/core/context.json#
 type ContextObject map[string]json.RawMessage
 
+var descContextObject = wire.Desc{Shape: wire.ShapeMap, Name: "ContextObject", Go: (*ContextObject)(nil), Elem: &wire.DescRaw}
+
 // DecodeWire reads v from d strictly (see package wire).
 func (v *ContextObject) DecodeWire(d *wire.Decoder) error {
-	return wire.ReadMap(d, (*map[string]json.RawMessage)(v), wire.ReadRaw)
+	return wire.DecodeWith(d, v, &descContextObject)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ContextObject) EncodeWire(e *wire.Encoder) {
-	wire.WriteMap(e, *(*map[string]json.RawMessage)(v), wire.WriteRaw)
+	wire.EncodeWith(e, v, &descContextObject)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -24,63 +24,25 @@ type Error struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqError = wire.NewRequired(1, []int{0, 1}, []string{"code", "message"})
-var keysError = wire.Keys("code", "message", "field", "suggestion", "retry_after", "issues", "details", "recovery")
+var descError = wire.Desc{Shape: wire.ShapeStruct, Name: "Error", Go: (*Error)(nil), Members: []wire.Member{
+	{Name: "code", Desc: &wire.DescString, Required: true},
+	{Name: "message", Desc: &wire.DescString, Required: true},
+	{Name: "field", Desc: &wire.DescString},
+	{Name: "suggestion", Desc: &wire.DescString},
+	{Name: "retry_after", Desc: &wire.DescFloat},
+	{Name: "issues", Desc: &sliceOfErrorIssue},
+	{Name: "details", Desc: &mapOfRaw},
+	{Name: "recovery", Desc: &descErrorRecovery},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Error) DecodeWire(d *wire.Decoder) error {
-	*v = Error{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqError)
-		}
-		switch string(key) {
-		case "code":
-			err = wire.Field(d, seen[:], 0, key, &v.Code, wire.ReadString)
-		case "message":
-			err = wire.Field(d, seen[:], 1, key, &v.Message, wire.ReadString)
-		case "field":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Field, wire.ReadString)
-		case "suggestion":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.Suggestion, wire.ReadString)
-		case "retry_after":
-			err = wire.FieldPtr(d, seen[:], 4, key, &v.RetryAfter, wire.ReadFloat)
-		case "issues":
-			err = wire.FieldSlice(d, seen[:], 5, key, &v.Issues, (*ErrorIssue).DecodeWire)
-		case "details":
-			err = wire.FieldMap(d, seen[:], 6, key, &v.Details, wire.ReadRaw)
-		case "recovery":
-			err = wire.FieldPtr(d, seen[:], 7, key, &v.Recovery, (*ErrorRecovery).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descError)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Error) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"code":`, &v.Code, wire.WriteString)
-	wire.Put(e, `"message":`, &v.Message, wire.WriteString)
-	wire.PutPtr(e, `"field":`, v.Field, wire.WriteString)
-	wire.PutPtr(e, `"suggestion":`, v.Suggestion, wire.WriteString)
-	wire.PutPtr(e, `"retry_after":`, v.RetryAfter, wire.WriteFloat)
-	wire.PutSlice(e, `"issues":`, v.Issues, (*ErrorIssue).EncodeWire)
-	wire.PutMap(e, `"details":`, v.Details, wire.WriteRaw)
-	wire.PutPtr(e, `"recovery":`, v.Recovery, (*ErrorRecovery).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysError)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descError)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -102,48 +64,20 @@ type ErrorIssue struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqErrorIssue = wire.NewRequired(1, []int{0, 1, 2}, []string{"pointer", "message", "keyword"})
-var keysErrorIssue = wire.Keys("pointer", "message", "keyword")
+var descErrorIssue = wire.Desc{Shape: wire.ShapeStruct, Name: "ErrorIssue", Go: (*ErrorIssue)(nil), Members: []wire.Member{
+	{Name: "pointer", Desc: &wire.DescString, Required: true},
+	{Name: "message", Desc: &wire.DescString, Required: true},
+	{Name: "keyword", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *ErrorIssue) DecodeWire(d *wire.Decoder) error {
-	*v = ErrorIssue{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqErrorIssue)
-		}
-		switch string(key) {
-		case "pointer":
-			err = wire.Field(d, seen[:], 0, key, &v.Pointer, wire.ReadString)
-		case "message":
-			err = wire.Field(d, seen[:], 1, key, &v.Message, wire.ReadString)
-		case "keyword":
-			err = wire.Field(d, seen[:], 2, key, &v.Keyword, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descErrorIssue)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ErrorIssue) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"pointer":`, &v.Pointer, wire.WriteString)
-	wire.Put(e, `"message":`, &v.Message, wire.WriteString)
-	wire.Put(e, `"keyword":`, &v.Keyword, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysErrorIssue)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descErrorIssue)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -170,36 +104,24 @@ const (
 
 // KnownErrorRecoveryValues lists the values the schema defines, in schema order.
 func KnownErrorRecoveryValues() []ErrorRecovery {
-	return []ErrorRecovery{ErrorRecoveryTransient, ErrorRecoveryCorrectable, ErrorRecoveryTerminal}
+	return wire.EnumValues[ErrorRecovery](&descErrorRecovery)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v ErrorRecovery) IsKnown() bool {
-	switch v {
-	case ErrorRecoveryTransient, ErrorRecoveryCorrectable, ErrorRecoveryTerminal:
-		return true
-	}
-	return false
+	return descErrorRecovery.Known(string(v))
 }
 
-var knownErrorRecovery = []string{"transient", "correctable", "terminal"}
+var descErrorRecovery = wire.Desc{Shape: wire.ShapeString, Name: "ErrorRecovery", Enum: []string{"transient", "correctable", "terminal"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *ErrorRecovery) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = ErrorRecovery(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownErrorRecovery)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descErrorRecovery)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ErrorRecovery) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descErrorRecovery)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -20,48 +20,20 @@ type CPM struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCPM = wire.NewRequired(1, []int{0, 1, 2}, []string{"model", "rate", "currency"})
-var keysCPM = wire.Keys("model", "rate", "currency")
+var descCPM = wire.Desc{Shape: wire.ShapeStruct, Name: "CPM", Go: (*CPM)(nil), Members: []wire.Member{
+	{Name: "model", Desc: &constStringCpm, Required: true, Fixed: true},
+	{Name: "rate", Desc: &wire.DescFloat, Required: true},
+	{Name: "currency", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CPM) DecodeWire(d *wire.Decoder) error {
-	*v = CPM{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCPM)
-		}
-		switch string(key) {
-		case "model":
-			err = d.FieldConst(seen[:], 0, key, "\"cpm\"")
-		case "rate":
-			err = wire.Field(d, seen[:], 1, key, &v.Rate, wire.ReadFloat)
-		case "currency":
-			err = wire.Field(d, seen[:], 2, key, &v.Currency, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCPM)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CPM) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"model":`, "\"cpm\"")
-	wire.Put(e, `"rate":`, &v.Rate, wire.WriteFloat)
-	wire.Put(e, `"currency":`, &v.Currency, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysCPM)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCPM)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -87,48 +59,20 @@ type FlatRate struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqFlatRate = wire.NewRequired(1, []int{0, 1, 2}, []string{"model", "amount", "currency"})
-var keysFlatRate = wire.Keys("model", "amount", "currency")
+var descFlatRate = wire.Desc{Shape: wire.ShapeStruct, Name: "FlatRate", Go: (*FlatRate)(nil), Members: []wire.Member{
+	{Name: "model", Desc: &constStringFlatRate, Required: true, Fixed: true},
+	{Name: "amount", Desc: &wire.DescFloat, Required: true},
+	{Name: "currency", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *FlatRate) DecodeWire(d *wire.Decoder) error {
-	*v = FlatRate{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqFlatRate)
-		}
-		switch string(key) {
-		case "model":
-			err = d.FieldConst(seen[:], 0, key, "\"flat_rate\"")
-		case "amount":
-			err = wire.Field(d, seen[:], 1, key, &v.Amount, wire.ReadFloat)
-		case "currency":
-			err = wire.Field(d, seen[:], 2, key, &v.Currency, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descFlatRate)
 }
 
 // EncodeWire writes v as JSON.
 func (v *FlatRate) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	e.Fixed(`"model":`, "\"flat_rate\"")
-	wire.Put(e, `"amount":`, &v.Amount, wire.WriteFloat)
-	wire.Put(e, `"currency":`, &v.Currency, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysFlatRate)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descFlatRate)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -198,49 +142,19 @@ func (u PricingOption) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionPricingOption = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Const: [][]string{{"\"cpm\""}},
-		Name:  "CPM",
-	}, {
-		Const: [][]string{{"\"flat_rate\""}},
-		Name:  "FlatRate",
-	}},
-	Exclusive: true,
-	Keys:      []string{"model"},
-	Name:      "PricingOption",
-	Strategy:  wire.ByConst,
-}
+var descPricingOption = wire.Desc{Shape: wire.ShapeUnion, Name: "PricingOption", Go: (*PricingOption)(nil), Union: &wire.Union{Name: "PricingOption", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"model"}, Arms: []wire.UnionArm{
+	{Name: "CPM", Desc: &descCPM, Const: [][]string{{"\"cpm\""}}},
+	{Name: "FlatRate", Desc: &descFlatRate, Const: [][]string{{"\"flat_rate\""}}},
+}}}
 
-// DecodeWire picks the arm from the payload and reads it strictly.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *PricingOption) DecodeWire(d *wire.Decoder) error {
-	*u = PricingOption{}
-	arm, err := d.PickArm(unionPricingOption)
-	if err != nil {
-		return err
-	}
-	switch arm {
-	case 0:
-		return wire.ReadPtr(d, &u.CPM, (*CPM).DecodeWire)
-	case 1:
-		return wire.ReadPtr(d, &u.FlatRate, (*FlatRate).DecodeWire)
-	}
-	return nil
+	return wire.DecodeWith(d, u, &descPricingOption)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *PricingOption) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.CPM != nil, u.FlatRate != nil); n != 1 {
-		e.Fail(wire.VariantCount("PricingOption", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.CPM != nil:
-		u.CPM.EncodeWire(e)
-	case u.FlatRate != nil:
-		u.FlatRate.EncodeWire(e)
-	}
+	wire.EncodeWith(e, u, &descPricingOption)
 }
 
 // MarshalJSON encodes u as JSON.

@@ -20,51 +20,21 @@ type Product struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqProduct = wire.NewRequired(1, []int{0, 1}, []string{"product_id", "name"})
-var keysProduct = wire.Keys("product_id", "name", "delivery_type", "pricing_options")
+var descProduct = wire.Desc{Shape: wire.ShapeStruct, Name: "Product", Go: (*Product)(nil), Members: []wire.Member{
+	{Name: "product_id", Desc: &wire.DescString, Required: true},
+	{Name: "name", Desc: &wire.DescString, Required: true},
+	{Name: "delivery_type", Desc: &descProductDeliveryType},
+	{Name: "pricing_options", Desc: &sliceOfPricingOption},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *Product) DecodeWire(d *wire.Decoder) error {
-	*v = Product{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqProduct)
-		}
-		switch string(key) {
-		case "product_id":
-			err = wire.Field(d, seen[:], 0, key, &v.ProductID, wire.ReadString)
-		case "name":
-			err = wire.Field(d, seen[:], 1, key, &v.Name, wire.ReadString)
-		case "delivery_type":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.DeliveryType, (*ProductDeliveryType).DecodeWire)
-		case "pricing_options":
-			err = wire.FieldSlice(d, seen[:], 3, key, &v.PricingOptions, (*PricingOption).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descProduct)
 }
 
 // EncodeWire writes v as JSON.
 func (v *Product) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"product_id":`, &v.ProductID, wire.WriteString)
-	wire.Put(e, `"name":`, &v.Name, wire.WriteString)
-	wire.PutPtr(e, `"delivery_type":`, v.DeliveryType, (*ProductDeliveryType).EncodeWire)
-	wire.PutSlice(e, `"pricing_options":`, v.PricingOptions, (*PricingOption).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysProduct)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descProduct)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -90,36 +60,24 @@ const (
 
 // KnownProductDeliveryTypeValues lists the values the schema defines, in schema order.
 func KnownProductDeliveryTypeValues() []ProductDeliveryType {
-	return []ProductDeliveryType{ProductDeliveryTypeGuaranteed, ProductDeliveryTypeNonGuaranteed}
+	return wire.EnumValues[ProductDeliveryType](&descProductDeliveryType)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v ProductDeliveryType) IsKnown() bool {
-	switch v {
-	case ProductDeliveryTypeGuaranteed, ProductDeliveryTypeNonGuaranteed:
-		return true
-	}
-	return false
+	return descProductDeliveryType.Known(string(v))
 }
 
-var knownProductDeliveryType = []string{"guaranteed", "non_guaranteed"}
+var descProductDeliveryType = wire.Desc{Shape: wire.ShapeString, Name: "ProductDeliveryType", Enum: []string{"guaranteed", "non_guaranteed"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *ProductDeliveryType) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = ProductDeliveryType(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownProductDeliveryType)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descProductDeliveryType)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ProductDeliveryType) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descProductDeliveryType)
 }
 
 // MarshalJSON encodes v as JSON.

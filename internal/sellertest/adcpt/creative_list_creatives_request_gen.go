@@ -17,43 +17,18 @@ type ListCreativesRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysListCreativesRequest = wire.Keys("context")
+var descListCreativesRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "ListCreativesRequest", Go: (*ListCreativesRequest)(nil), Members: []wire.Member{
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *ListCreativesRequest) DecodeWire(d *wire.Decoder) error {
-	*v = ListCreativesRequest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "context":
-			err = wire.Field(d, seen[:], 0, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descListCreativesRequest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ListCreativesRequest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysListCreativesRequest)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descListCreativesRequest)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -18,49 +18,19 @@ type ListCreativesResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqListCreativesResponse = wire.NewRequired(1, []int{0}, []string{"creatives"})
-var keysListCreativesResponse = wire.Keys("creatives", "context")
+var descListCreativesResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "ListCreativesResponse", Go: (*ListCreativesResponse)(nil), Members: []wire.Member{
+	{Name: "creatives", Desc: &sliceOfListCreativesResponseCreative, Required: true},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *ListCreativesResponse) DecodeWire(d *wire.Decoder) error {
-	*v = ListCreativesResponse{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqListCreativesResponse)
-		}
-		switch string(key) {
-		case "creatives":
-			err = wire.FieldSlice(d, seen[:], 0, key, &v.Creatives, (*ListCreativesResponseCreative).DecodeWire)
-		case "context":
-			err = wire.Field(d, seen[:], 1, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descListCreativesResponse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ListCreativesResponse) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"creatives":`, &v.Creatives, func(p *[]ListCreativesResponseCreative, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, (*ListCreativesResponseCreative).EncodeWire)
-	})
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysListCreativesResponse)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descListCreativesResponse)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -80,42 +50,18 @@ type ListCreativesResponseCreative struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqListCreativesResponseCreative = wire.NewRequired(1, []int{0}, []string{"creative_id"})
-var keysListCreativesResponseCreative = wire.Keys("creative_id")
+var descListCreativesResponseCreative = wire.Desc{Shape: wire.ShapeStruct, Name: "ListCreativesResponseCreative", Go: (*ListCreativesResponseCreative)(nil), Members: []wire.Member{
+	{Name: "creative_id", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *ListCreativesResponseCreative) DecodeWire(d *wire.Decoder) error {
-	*v = ListCreativesResponseCreative{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqListCreativesResponseCreative)
-		}
-		switch string(key) {
-		case "creative_id":
-			err = wire.Field(d, seen[:], 0, key, &v.CreativeID, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descListCreativesResponseCreative)
 }
 
 // EncodeWire writes v as JSON.
 func (v *ListCreativesResponseCreative) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"creative_id":`, &v.CreativeID, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysListCreativesResponseCreative)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descListCreativesResponseCreative)
 }
 
 // MarshalJSON encodes v as JSON.

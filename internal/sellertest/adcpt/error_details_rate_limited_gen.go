@@ -19,47 +19,20 @@ type RateLimitedDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysRateLimitedDetails = wire.Keys("limit", "remaining", "window_seconds")
+var descRateLimitedDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "RateLimitedDetails", Go: (*RateLimitedDetails)(nil), Members: []wire.Member{
+	{Name: "limit", Desc: &wire.DescInt},
+	{Name: "remaining", Desc: &wire.DescInt},
+	{Name: "window_seconds", Desc: &wire.DescInt},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *RateLimitedDetails) DecodeWire(d *wire.Decoder) error {
-	*v = RateLimitedDetails{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "limit":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Limit, wire.ReadInt)
-		case "remaining":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.Remaining, wire.ReadInt)
-		case "window_seconds":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.WindowSeconds, wire.ReadInt)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descRateLimitedDetails)
 }
 
 // EncodeWire writes v as JSON.
 func (v *RateLimitedDetails) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"limit":`, v.Limit, wire.WriteInt)
-	wire.PutPtr(e, `"remaining":`, v.Remaining, wire.WriteInt)
-	wire.PutPtr(e, `"window_seconds":`, v.WindowSeconds, wire.WriteInt)
-	e.ExtraMembers(v.AdditionalProperties, keysRateLimitedDetails)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descRateLimitedDetails)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -18,46 +18,19 @@ type CreateMediaBuyWorking struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysCreateMediaBuyWorking = wire.Keys("percentage", "context")
+var descCreateMediaBuyWorking = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuyWorking", Go: (*CreateMediaBuyWorking)(nil), Members: []wire.Member{
+	{Name: "percentage", Desc: &wire.DescFloat},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateMediaBuyWorking) DecodeWire(d *wire.Decoder) error {
-	*v = CreateMediaBuyWorking{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "percentage":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Percentage, wire.ReadFloat)
-		case "context":
-			err = wire.Field(d, seen[:], 1, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateMediaBuyWorking)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateMediaBuyWorking) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"percentage":`, v.Percentage, wire.WriteFloat)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysCreateMediaBuyWorking)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateMediaBuyWorking)
 }
 
 // MarshalJSON encodes v as JSON.

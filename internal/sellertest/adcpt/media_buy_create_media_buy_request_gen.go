@@ -21,58 +21,22 @@ type CreateMediaBuyRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateMediaBuyRequest = wire.NewRequired(1, []int{0, 2}, []string{"idempotency_key", "packages"})
-var keysCreateMediaBuyRequest = wire.Keys("idempotency_key", "po_number", "packages", "push_notification_config", "context")
+var descCreateMediaBuyRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuyRequest", Go: (*CreateMediaBuyRequest)(nil), Members: []wire.Member{
+	{Name: "idempotency_key", Desc: &wire.DescString, Required: true},
+	{Name: "po_number", Desc: &wire.DescString},
+	{Name: "packages", Desc: &sliceOfCreateMediaBuyRequestPackage, Required: true},
+	{Name: "push_notification_config", Desc: &descCreateMediaBuyRequestPushNotificationConfig},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateMediaBuyRequest) DecodeWire(d *wire.Decoder) error {
-	*v = CreateMediaBuyRequest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateMediaBuyRequest)
-		}
-		switch string(key) {
-		case "idempotency_key":
-			err = wire.Field(d, seen[:], 0, key, &v.IdempotencyKey, wire.ReadString)
-		case "po_number":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.PoNumber, wire.ReadString)
-		case "packages":
-			err = wire.FieldSlice(d, seen[:], 2, key, &v.Packages, (*CreateMediaBuyRequestPackage).DecodeWire)
-		case "push_notification_config":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.PushNotificationConfig, (*CreateMediaBuyRequestPushNotificationConfig).DecodeWire)
-		case "context":
-			err = wire.Field(d, seen[:], 4, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateMediaBuyRequest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateMediaBuyRequest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"idempotency_key":`, &v.IdempotencyKey, wire.WriteString)
-	wire.PutPtr(e, `"po_number":`, v.PoNumber, wire.WriteString)
-	wire.Put(e, `"packages":`, &v.Packages, func(p *[]CreateMediaBuyRequestPackage, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, (*CreateMediaBuyRequestPackage).EncodeWire)
-	})
-	wire.PutPtr(e, `"push_notification_config":`, v.PushNotificationConfig, (*CreateMediaBuyRequestPushNotificationConfig).EncodeWire)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysCreateMediaBuyRequest)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateMediaBuyRequest)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -92,46 +56,20 @@ type CreateMediaBuyRequestPackage struct {
 	PricingOption PricingOption `json:"pricing_option,omitempty"`
 }
 
-var reqCreateMediaBuyRequestPackage = wire.NewRequired(1, []int{0, 1}, []string{"product_id", "budget"})
+var descCreateMediaBuyRequestPackage = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuyRequestPackage", Go: (*CreateMediaBuyRequestPackage)(nil), Members: []wire.Member{
+	{Name: "product_id", Desc: &wire.DescString, Required: true},
+	{Name: "budget", Desc: &wire.DescFloat, Required: true},
+	{Name: "pricing_option", Desc: &descPricingOption},
+}, Extra: wire.ExtraReject}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateMediaBuyRequestPackage) DecodeWire(d *wire.Decoder) error {
-	*v = CreateMediaBuyRequestPackage{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateMediaBuyRequestPackage)
-		}
-		switch string(key) {
-		case "product_id":
-			err = wire.Field(d, seen[:], 0, key, &v.ProductID, wire.ReadString)
-		case "budget":
-			err = wire.Field(d, seen[:], 1, key, &v.Budget, wire.ReadFloat)
-		case "pricing_option":
-			err = wire.Field(d, seen[:], 2, key, &v.PricingOption, (*PricingOption).DecodeWire)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateMediaBuyRequestPackage)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateMediaBuyRequestPackage) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"product_id":`, &v.ProductID, wire.WriteString)
-	wire.Put(e, `"budget":`, &v.Budget, wire.WriteFloat)
-	e.PutOptional(`"pricing_option":`, &v.PricingOption)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateMediaBuyRequestPackage)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -152,42 +90,18 @@ type CreateMediaBuyRequestPushNotificationConfig struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateMediaBuyRequestPushNotificationConfig = wire.NewRequired(1, []int{0}, []string{"url"})
-var keysCreateMediaBuyRequestPushNotificationConfig = wire.Keys("url")
+var descCreateMediaBuyRequestPushNotificationConfig = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuyRequestPushNotificationConfig", Go: (*CreateMediaBuyRequestPushNotificationConfig)(nil), Members: []wire.Member{
+	{Name: "url", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateMediaBuyRequestPushNotificationConfig) DecodeWire(d *wire.Decoder) error {
-	*v = CreateMediaBuyRequestPushNotificationConfig{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateMediaBuyRequestPushNotificationConfig)
-		}
-		switch string(key) {
-		case "url":
-			err = wire.Field(d, seen[:], 0, key, &v.URL, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateMediaBuyRequestPushNotificationConfig)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateMediaBuyRequestPushNotificationConfig) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"url":`, &v.URL, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysCreateMediaBuyRequestPushNotificationConfig)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateMediaBuyRequestPushNotificationConfig)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -18,49 +18,19 @@ type CreateMediaBuyError struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateMediaBuyError = wire.NewRequired(1, []int{0}, []string{"errors"})
-var keysCreateMediaBuyError = wire.Keys("errors", "context")
+var descCreateMediaBuyError = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuyError", Go: (*CreateMediaBuyError)(nil), Members: []wire.Member{
+	{Name: "errors", Desc: &sliceOfError, Required: true},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateMediaBuyError) DecodeWire(d *wire.Decoder) error {
-	*v = CreateMediaBuyError{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateMediaBuyError)
-		}
-		switch string(key) {
-		case "errors":
-			err = wire.FieldSlice(d, seen[:], 0, key, &v.Errors, (*Error).DecodeWire)
-		case "context":
-			err = wire.Field(d, seen[:], 1, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateMediaBuyError)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateMediaBuyError) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"errors":`, &v.Errors, func(p *[]Error, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, (*Error).EncodeWire)
-	})
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysCreateMediaBuyError)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateMediaBuyError)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -130,54 +100,19 @@ func (u CreateMediaBuyResponse) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var unionCreateMediaBuyResponse = &wire.Union{
-	Arms: []wire.UnionArm{{
-		Forbidden: []int{1},
-		Name:      "Success",
-		Required:  []int{0},
-	}, {
-		Forbidden: []int{0},
-		Name:      "Error",
-		Required:  []int{1},
-	}},
-	Exclusive: true,
-	Keys:      []string{"media_buy_id", "errors"},
-	Name:      "CreateMediaBuyResponse",
-	Strategy:  wire.ByPresence,
-}
+var descCreateMediaBuyResponse = wire.Desc{Shape: wire.ShapeUnion, Name: "CreateMediaBuyResponse", Go: (*CreateMediaBuyResponse)(nil), Union: &wire.Union{Name: "CreateMediaBuyResponse", Strategy: wire.ByPresence, Exclusive: true, Keys: []string{"media_buy_id", "errors"}, Arms: []wire.UnionArm{
+	{Name: "Success", Desc: &descCreateMediaBuySuccess, Required: []int{0}, Forbidden: []int{1}},
+	{Name: "Error", Desc: &descCreateMediaBuyError, Required: []int{1}, Forbidden: []int{0}},
+}}}
 
-// DecodeWire picks the arm by the keys present (and, when several arms allow
-// them, by which one decodes strictly) and reads it.
+// DecodeWire reads u from d strictly (see package wire).
 func (u *CreateMediaBuyResponse) DecodeWire(d *wire.Decoder) error {
-	arms, err := d.PickArms(unionCreateMediaBuyResponse)
-	if err != nil {
-		return err
-	}
-	return d.DecodeCandidates(unionCreateMediaBuyResponse, arms, func(arm int) error {
-		*u = CreateMediaBuyResponse{}
-		switch arm {
-		case 0:
-			return wire.ReadPtr(d, &u.Success, (*CreateMediaBuySuccess).DecodeWire)
-		case 1:
-			return wire.ReadPtr(d, &u.Error, (*CreateMediaBuyError).DecodeWire)
-		}
-		return nil
-	})
+	return wire.DecodeWith(d, u, &descCreateMediaBuyResponse)
 }
 
-// EncodeWire writes the arm that is set; none or several is an error.
+// EncodeWire writes u as JSON.
 func (u *CreateMediaBuyResponse) EncodeWire(e *wire.Encoder) {
-	if n := wire.CountSet(u.Success != nil, u.Error != nil); n != 1 {
-		e.Fail(wire.VariantCount("CreateMediaBuyResponse", n))
-		e.Null()
-		return
-	}
-	switch {
-	case u.Success != nil:
-		u.Success.EncodeWire(e)
-	case u.Error != nil:
-		u.Error.EncodeWire(e)
-	}
+	wire.EncodeWith(e, u, &descCreateMediaBuyResponse)
 }
 
 // MarshalJSON encodes u as JSON.
@@ -201,50 +136,20 @@ type CreateMediaBuySuccess struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateMediaBuySuccess = wire.NewRequired(1, []int{0}, []string{"media_buy_id"})
-var keysCreateMediaBuySuccess = wire.Keys("media_buy_id", "packages", "context")
+var descCreateMediaBuySuccess = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuySuccess", Go: (*CreateMediaBuySuccess)(nil), Members: []wire.Member{
+	{Name: "media_buy_id", Desc: &wire.DescString, Required: true},
+	{Name: "packages", Desc: &sliceOfCreateMediaBuySuccessPackage},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateMediaBuySuccess) DecodeWire(d *wire.Decoder) error {
-	*v = CreateMediaBuySuccess{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateMediaBuySuccess)
-		}
-		switch string(key) {
-		case "media_buy_id":
-			err = wire.Field(d, seen[:], 0, key, &v.MediaBuyID, wire.ReadString)
-		case "packages":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.Packages, (*CreateMediaBuySuccessPackage).DecodeWire)
-		case "context":
-			err = wire.Field(d, seen[:], 2, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateMediaBuySuccess)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateMediaBuySuccess) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"media_buy_id":`, &v.MediaBuyID, wire.WriteString)
-	wire.PutSlice(e, `"packages":`, v.Packages, (*CreateMediaBuySuccessPackage).EncodeWire)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysCreateMediaBuySuccess)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateMediaBuySuccess)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -265,42 +170,18 @@ type CreateMediaBuySuccessPackage struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqCreateMediaBuySuccessPackage = wire.NewRequired(1, []int{0}, []string{"package_id"})
-var keysCreateMediaBuySuccessPackage = wire.Keys("package_id")
+var descCreateMediaBuySuccessPackage = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuySuccessPackage", Go: (*CreateMediaBuySuccessPackage)(nil), Members: []wire.Member{
+	{Name: "package_id", Desc: &wire.DescString, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *CreateMediaBuySuccessPackage) DecodeWire(d *wire.Decoder) error {
-	*v = CreateMediaBuySuccessPackage{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqCreateMediaBuySuccessPackage)
-		}
-		switch string(key) {
-		case "package_id":
-			err = wire.Field(d, seen[:], 0, key, &v.PackageID, wire.ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descCreateMediaBuySuccessPackage)
 }
 
 // EncodeWire writes v as JSON.
 func (v *CreateMediaBuySuccessPackage) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"package_id":`, &v.PackageID, wire.WriteString)
-	e.ExtraMembers(v.AdditionalProperties, keysCreateMediaBuySuccessPackage)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descCreateMediaBuySuccessPackage)
 }
 
 // MarshalJSON encodes v as JSON.

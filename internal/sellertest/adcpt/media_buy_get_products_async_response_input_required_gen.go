@@ -18,46 +18,19 @@ type GetProductsInputRequired struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysGetProductsInputRequired = wire.Keys("reason", "context")
+var descGetProductsInputRequired = wire.Desc{Shape: wire.ShapeStruct, Name: "GetProductsInputRequired", Go: (*GetProductsInputRequired)(nil), Members: []wire.Member{
+	{Name: "reason", Desc: &descGetProductsInputRequiredReason},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetProductsInputRequired) DecodeWire(d *wire.Decoder) error {
-	*v = GetProductsInputRequired{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "reason":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.Reason, (*GetProductsInputRequiredReason).DecodeWire)
-		case "context":
-			err = wire.Field(d, seen[:], 1, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetProductsInputRequired)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetProductsInputRequired) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"reason":`, v.Reason, (*GetProductsInputRequiredReason).EncodeWire)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysGetProductsInputRequired)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetProductsInputRequired)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -84,36 +57,24 @@ const (
 
 // KnownGetProductsInputRequiredReasonValues lists the values the schema defines, in schema order.
 func KnownGetProductsInputRequiredReasonValues() []GetProductsInputRequiredReason {
-	return []GetProductsInputRequiredReason{GetProductsInputRequiredReasonClarificationNeeded, GetProductsInputRequiredReasonBudgetRequired}
+	return wire.EnumValues[GetProductsInputRequiredReason](&descGetProductsInputRequiredReason)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v GetProductsInputRequiredReason) IsKnown() bool {
-	switch v {
-	case GetProductsInputRequiredReasonClarificationNeeded, GetProductsInputRequiredReasonBudgetRequired:
-		return true
-	}
-	return false
+	return descGetProductsInputRequiredReason.Known(string(v))
 }
 
-var knownGetProductsInputRequiredReason = []string{"CLARIFICATION_NEEDED", "BUDGET_REQUIRED"}
+var descGetProductsInputRequiredReason = wire.Desc{Shape: wire.ShapeString, Name: "GetProductsInputRequiredReason", Enum: []string{"CLARIFICATION_NEEDED", "BUDGET_REQUIRED"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *GetProductsInputRequiredReason) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = GetProductsInputRequiredReason(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownGetProductsInputRequiredReason)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descGetProductsInputRequiredReason)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetProductsInputRequiredReason) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descGetProductsInputRequiredReason)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -18,46 +18,19 @@ type GetProductsSubmitted struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysGetProductsSubmitted = wire.Keys("estimated_completion", "context")
+var descGetProductsSubmitted = wire.Desc{Shape: wire.ShapeStruct, Name: "GetProductsSubmitted", Go: (*GetProductsSubmitted)(nil), Members: []wire.Member{
+	{Name: "estimated_completion", Desc: &wire.DescString},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetProductsSubmitted) DecodeWire(d *wire.Decoder) error {
-	*v = GetProductsSubmitted{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "estimated_completion":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.EstimatedCompletion, wire.ReadDateTime)
-		case "context":
-			err = wire.Field(d, seen[:], 1, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetProductsSubmitted)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetProductsSubmitted) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"estimated_completion":`, v.EstimatedCompletion, wire.WriteDateTime)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysGetProductsSubmitted)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetProductsSubmitted)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -21,56 +21,22 @@ type GetProductsRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqGetProductsRequest = wire.NewRequired(1, []int{1}, []string{"buying_mode"})
-var keysGetProductsRequest = wire.Keys("adcp_major_version", "buying_mode", "brief", "filters", "context")
+var descGetProductsRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "GetProductsRequest", Go: (*GetProductsRequest)(nil), Members: []wire.Member{
+	{Name: "adcp_major_version", Desc: &wire.DescInt},
+	{Name: "buying_mode", Desc: &descGetProductsRequestBuyingMode, Required: true},
+	{Name: "brief", Desc: &wire.DescString},
+	{Name: "filters", Desc: &descGetProductsRequestFilters},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetProductsRequest) DecodeWire(d *wire.Decoder) error {
-	*v = GetProductsRequest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqGetProductsRequest)
-		}
-		switch string(key) {
-		case "adcp_major_version":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.AdCPMajorVersion, wire.ReadInt)
-		case "buying_mode":
-			err = wire.Field(d, seen[:], 1, key, &v.BuyingMode, (*GetProductsRequestBuyingMode).DecodeWire)
-		case "brief":
-			err = wire.FieldPtr(d, seen[:], 2, key, &v.Brief, wire.ReadString)
-		case "filters":
-			err = wire.FieldPtr(d, seen[:], 3, key, &v.Filters, (*GetProductsRequestFilters).DecodeWire)
-		case "context":
-			err = wire.Field(d, seen[:], 4, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetProductsRequest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetProductsRequest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"adcp_major_version":`, v.AdCPMajorVersion, wire.WriteInt)
-	wire.Put(e, `"buying_mode":`, &v.BuyingMode, (*GetProductsRequestBuyingMode).EncodeWire)
-	wire.PutPtr(e, `"brief":`, v.Brief, wire.WriteString)
-	wire.PutPtr(e, `"filters":`, v.Filters, (*GetProductsRequestFilters).EncodeWire)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysGetProductsRequest)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetProductsRequest)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -97,36 +63,24 @@ const (
 
 // KnownGetProductsRequestBuyingModeValues lists the values the schema defines, in schema order.
 func KnownGetProductsRequestBuyingModeValues() []GetProductsRequestBuyingMode {
-	return []GetProductsRequestBuyingMode{GetProductsRequestBuyingModeBrief, GetProductsRequestBuyingModeWholesale, GetProductsRequestBuyingModeRefine}
+	return wire.EnumValues[GetProductsRequestBuyingMode](&descGetProductsRequestBuyingMode)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v GetProductsRequestBuyingMode) IsKnown() bool {
-	switch v {
-	case GetProductsRequestBuyingModeBrief, GetProductsRequestBuyingModeWholesale, GetProductsRequestBuyingModeRefine:
-		return true
-	}
-	return false
+	return descGetProductsRequestBuyingMode.Known(string(v))
 }
 
-var knownGetProductsRequestBuyingMode = []string{"brief", "wholesale", "refine"}
+var descGetProductsRequestBuyingMode = wire.Desc{Shape: wire.ShapeString, Name: "GetProductsRequestBuyingMode", Enum: []string{"brief", "wholesale", "refine"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *GetProductsRequestBuyingMode) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = GetProductsRequestBuyingMode(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownGetProductsRequestBuyingMode)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descGetProductsRequestBuyingMode)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetProductsRequestBuyingMode) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descGetProductsRequestBuyingMode)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -145,41 +99,19 @@ type GetProductsRequestFilters struct {
 	DeliveryType *GetProductsRequestFiltersDeliveryType `json:"delivery_type,omitempty"`
 }
 
+var descGetProductsRequestFilters = wire.Desc{Shape: wire.ShapeStruct, Name: "GetProductsRequestFilters", Go: (*GetProductsRequestFilters)(nil), Members: []wire.Member{
+	{Name: "max_cpm", Desc: &wire.DescFloat},
+	{Name: "delivery_type", Desc: &descGetProductsRequestFiltersDeliveryType},
+}, Extra: wire.ExtraReject}
+
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetProductsRequestFilters) DecodeWire(d *wire.Decoder) error {
-	*v = GetProductsRequestFilters{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "max_cpm":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.MaxCPM, wire.ReadFloat)
-		case "delivery_type":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.DeliveryType, (*GetProductsRequestFiltersDeliveryType).DecodeWire)
-		default:
-			err = d.UnknownField(key)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetProductsRequestFilters)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetProductsRequestFilters) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"max_cpm":`, v.MaxCPM, wire.WriteFloat)
-	wire.PutPtr(e, `"delivery_type":`, v.DeliveryType, (*GetProductsRequestFiltersDeliveryType).EncodeWire)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetProductsRequestFilters)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -206,36 +138,24 @@ const (
 
 // KnownGetProductsRequestFiltersDeliveryTypeValues lists the values the schema defines, in schema order.
 func KnownGetProductsRequestFiltersDeliveryTypeValues() []GetProductsRequestFiltersDeliveryType {
-	return []GetProductsRequestFiltersDeliveryType{GetProductsRequestFiltersDeliveryTypeGuaranteed, GetProductsRequestFiltersDeliveryTypeNonGuaranteed}
+	return wire.EnumValues[GetProductsRequestFiltersDeliveryType](&descGetProductsRequestFiltersDeliveryType)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v GetProductsRequestFiltersDeliveryType) IsKnown() bool {
-	switch v {
-	case GetProductsRequestFiltersDeliveryTypeGuaranteed, GetProductsRequestFiltersDeliveryTypeNonGuaranteed:
-		return true
-	}
-	return false
+	return descGetProductsRequestFiltersDeliveryType.Known(string(v))
 }
 
-var knownGetProductsRequestFiltersDeliveryType = []string{"guaranteed", "non_guaranteed"}
+var descGetProductsRequestFiltersDeliveryType = wire.Desc{Shape: wire.ShapeString, Name: "GetProductsRequestFiltersDeliveryType", Enum: []string{"guaranteed", "non_guaranteed"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *GetProductsRequestFiltersDeliveryType) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = GetProductsRequestFiltersDeliveryType(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownGetProductsRequestFiltersDeliveryType)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descGetProductsRequestFiltersDeliveryType)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetProductsRequestFiltersDeliveryType) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descGetProductsRequestFiltersDeliveryType)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -19,52 +19,20 @@ type GetProductsResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqGetProductsResponse = wire.NewRequired(1, []int{0}, []string{"products"})
-var keysGetProductsResponse = wire.Keys("products", "errors", "context")
+var descGetProductsResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "GetProductsResponse", Go: (*GetProductsResponse)(nil), Members: []wire.Member{
+	{Name: "products", Desc: &sliceOfProduct, Required: true},
+	{Name: "errors", Desc: &sliceOfError},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetProductsResponse) DecodeWire(d *wire.Decoder) error {
-	*v = GetProductsResponse{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqGetProductsResponse)
-		}
-		switch string(key) {
-		case "products":
-			err = wire.FieldSlice(d, seen[:], 0, key, &v.Products, (*Product).DecodeWire)
-		case "errors":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.Errors, (*Error).DecodeWire)
-		case "context":
-			err = wire.Field(d, seen[:], 2, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetProductsResponse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetProductsResponse) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"products":`, &v.Products, func(p *[]Product, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, (*Product).EncodeWire)
-	})
-	wire.PutSlice(e, `"errors":`, v.Errors, (*Error).EncodeWire)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysGetProductsResponse)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetProductsResponse)
 }
 
 // MarshalJSON encodes v as JSON.

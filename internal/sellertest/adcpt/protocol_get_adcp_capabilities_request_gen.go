@@ -19,49 +19,20 @@ type GetAdCPCapabilitiesRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var keysGetAdCPCapabilitiesRequest = wire.Keys("adcp_major_version", "protocols", "context")
+var descGetAdCPCapabilitiesRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "GetAdCPCapabilitiesRequest", Go: (*GetAdCPCapabilitiesRequest)(nil), Members: []wire.Member{
+	{Name: "adcp_major_version", Desc: &wire.DescInt},
+	{Name: "protocols", Desc: &sliceOfString},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetAdCPCapabilitiesRequest) DecodeWire(d *wire.Decoder) error {
-	*v = GetAdCPCapabilitiesRequest{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "adcp_major_version":
-			err = wire.FieldPtr(d, seen[:], 0, key, &v.AdCPMajorVersion, wire.ReadInt)
-		case "protocols":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.Protocols, wire.ReadString)
-		case "context":
-			err = wire.Field(d, seen[:], 2, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetAdCPCapabilitiesRequest)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetAdCPCapabilitiesRequest) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.PutPtr(e, `"adcp_major_version":`, v.AdCPMajorVersion, wire.WriteInt)
-	wire.PutSlice(e, `"protocols":`, v.Protocols, wire.WriteString)
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysGetAdCPCapabilitiesRequest)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetAdCPCapabilitiesRequest)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -19,52 +19,20 @@ type GetAdCPCapabilitiesResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqGetAdCPCapabilitiesResponse = wire.NewRequired(1, []int{0, 1}, []string{"adcp", "supported_protocols"})
-var keysGetAdCPCapabilitiesResponse = wire.Keys("adcp", "supported_protocols", "context")
+var descGetAdCPCapabilitiesResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "GetAdCPCapabilitiesResponse", Go: (*GetAdCPCapabilitiesResponse)(nil), Members: []wire.Member{
+	{Name: "adcp", Desc: &descGetAdCPCapabilitiesResponseAdCP, Required: true},
+	{Name: "supported_protocols", Desc: &sliceOfGetAdCPCapabilitiesResponseSupportedProtocol, Required: true},
+	{Name: "context", Desc: &descContextObject},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetAdCPCapabilitiesResponse) DecodeWire(d *wire.Decoder) error {
-	*v = GetAdCPCapabilitiesResponse{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqGetAdCPCapabilitiesResponse)
-		}
-		switch string(key) {
-		case "adcp":
-			err = wire.Field(d, seen[:], 0, key, &v.AdCP, (*GetAdCPCapabilitiesResponseAdCP).DecodeWire)
-		case "supported_protocols":
-			err = wire.FieldSlice(d, seen[:], 1, key, &v.SupportedProtocols, (*GetAdCPCapabilitiesResponseSupportedProtocol).DecodeWire)
-		case "context":
-			err = wire.Field(d, seen[:], 2, key, &v.Context, (*ContextObject).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetAdCPCapabilitiesResponse)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetAdCPCapabilitiesResponse) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"adcp":`, &v.AdCP, (*GetAdCPCapabilitiesResponseAdCP).EncodeWire)
-	wire.Put(e, `"supported_protocols":`, &v.SupportedProtocols, func(p *[]GetAdCPCapabilitiesResponseSupportedProtocol, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, (*GetAdCPCapabilitiesResponseSupportedProtocol).EncodeWire)
-	})
-	if v.Context != nil {
-		wire.Put(e, `"context":`, &v.Context, (*ContextObject).EncodeWire)
-	}
-	e.ExtraMembers(v.AdditionalProperties, keysGetAdCPCapabilitiesResponse)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetAdCPCapabilitiesResponse)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -85,47 +53,19 @@ type GetAdCPCapabilitiesResponseAdCP struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqGetAdCPCapabilitiesResponseAdCP = wire.NewRequired(1, []int{0, 1}, []string{"major_versions", "idempotency"})
-var keysGetAdCPCapabilitiesResponseAdCP = wire.Keys("major_versions", "idempotency")
+var descGetAdCPCapabilitiesResponseAdCP = wire.Desc{Shape: wire.ShapeStruct, Name: "GetAdCPCapabilitiesResponseAdCP", Go: (*GetAdCPCapabilitiesResponseAdCP)(nil), Members: []wire.Member{
+	{Name: "major_versions", Desc: &sliceOfInt, Required: true},
+	{Name: "idempotency", Desc: &descGetAdCPCapabilitiesResponseAdCPIdempotency, Required: true},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetAdCPCapabilitiesResponseAdCP) DecodeWire(d *wire.Decoder) error {
-	*v = GetAdCPCapabilitiesResponseAdCP{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqGetAdCPCapabilitiesResponseAdCP)
-		}
-		switch string(key) {
-		case "major_versions":
-			err = wire.FieldSlice(d, seen[:], 0, key, &v.MajorVersions, wire.ReadInt)
-		case "idempotency":
-			err = wire.Field(d, seen[:], 1, key, &v.Idempotency, (*GetAdCPCapabilitiesResponseAdCPIdempotency).DecodeWire)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetAdCPCapabilitiesResponseAdCP)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetAdCPCapabilitiesResponseAdCP) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"major_versions":`, &v.MajorVersions, func(p *[]int64, e *wire.Encoder) {
-		wire.WriteSlice(e, *p, wire.WriteInt)
-	})
-	wire.Put(e, `"idempotency":`, &v.Idempotency, (*GetAdCPCapabilitiesResponseAdCPIdempotency).EncodeWire)
-	e.ExtraMembers(v.AdditionalProperties, keysGetAdCPCapabilitiesResponseAdCP)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetAdCPCapabilitiesResponseAdCP)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -147,45 +87,19 @@ type GetAdCPCapabilitiesResponseAdCPIdempotency struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var reqGetAdCPCapabilitiesResponseAdCPIdempotency = wire.NewRequired(1, []int{0}, []string{"supported"})
-var keysGetAdCPCapabilitiesResponseAdCPIdempotency = wire.Keys("supported", "replay_ttl_seconds")
+var descGetAdCPCapabilitiesResponseAdCPIdempotency = wire.Desc{Shape: wire.ShapeStruct, Name: "GetAdCPCapabilitiesResponseAdCPIdempotency", Go: (*GetAdCPCapabilitiesResponseAdCPIdempotency)(nil), Members: []wire.Member{
+	{Name: "supported", Desc: &wire.DescBool, Required: true},
+	{Name: "replay_ttl_seconds", Desc: &wire.DescInt},
+}}
 
 // DecodeWire reads v from d strictly (see package wire).
 func (v *GetAdCPCapabilitiesResponseAdCPIdempotency) DecodeWire(d *wire.Decoder) error {
-	*v = GetAdCPCapabilitiesResponseAdCPIdempotency{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return d.CheckRequired(seen[:], reqGetAdCPCapabilitiesResponseAdCPIdempotency)
-		}
-		switch string(key) {
-		case "supported":
-			err = wire.Field(d, seen[:], 0, key, &v.Supported, wire.ReadBool)
-		case "replay_ttl_seconds":
-			err = wire.FieldPtr(d, seen[:], 1, key, &v.ReplayTTLSeconds, wire.ReadInt)
-		default:
-			err = d.KeepUnknown(key, &v.AdditionalProperties)
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return wire.DecodeWith(d, v, &descGetAdCPCapabilitiesResponseAdCPIdempotency)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetAdCPCapabilitiesResponseAdCPIdempotency) EncodeWire(e *wire.Encoder) {
-	e.ObjectStart()
-	wire.Put(e, `"supported":`, &v.Supported, wire.WriteBool)
-	wire.PutPtr(e, `"replay_ttl_seconds":`, v.ReplayTTLSeconds, wire.WriteInt)
-	e.ExtraMembers(v.AdditionalProperties, keysGetAdCPCapabilitiesResponseAdCPIdempotency)
-	e.ObjectEnd()
+	wire.EncodeWith(e, v, &descGetAdCPCapabilitiesResponseAdCPIdempotency)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -216,36 +130,24 @@ const (
 
 // KnownGetAdCPCapabilitiesResponseSupportedProtocolValues lists the values the schema defines, in schema order.
 func KnownGetAdCPCapabilitiesResponseSupportedProtocolValues() []GetAdCPCapabilitiesResponseSupportedProtocol {
-	return []GetAdCPCapabilitiesResponseSupportedProtocol{GetAdCPCapabilitiesResponseSupportedProtocolMediaBuy, GetAdCPCapabilitiesResponseSupportedProtocolSignals, GetAdCPCapabilitiesResponseSupportedProtocolGovernance, GetAdCPCapabilitiesResponseSupportedProtocolSponsoredIntelligence, GetAdCPCapabilitiesResponseSupportedProtocolCreative, GetAdCPCapabilitiesResponseSupportedProtocolBrand}
+	return wire.EnumValues[GetAdCPCapabilitiesResponseSupportedProtocol](&descGetAdCPCapabilitiesResponseSupportedProtocol)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
 func (v GetAdCPCapabilitiesResponseSupportedProtocol) IsKnown() bool {
-	switch v {
-	case GetAdCPCapabilitiesResponseSupportedProtocolMediaBuy, GetAdCPCapabilitiesResponseSupportedProtocolSignals, GetAdCPCapabilitiesResponseSupportedProtocolGovernance, GetAdCPCapabilitiesResponseSupportedProtocolSponsoredIntelligence, GetAdCPCapabilitiesResponseSupportedProtocolCreative, GetAdCPCapabilitiesResponseSupportedProtocolBrand:
-		return true
-	}
-	return false
+	return descGetAdCPCapabilitiesResponseSupportedProtocol.Known(string(v))
 }
 
-var knownGetAdCPCapabilitiesResponseSupportedProtocol = []string{"media_buy", "signals", "governance", "sponsored_intelligence", "creative", "brand"}
+var descGetAdCPCapabilitiesResponseSupportedProtocol = wire.Desc{Shape: wire.ShapeString, Name: "GetAdCPCapabilitiesResponseSupportedProtocol", Enum: []string{"media_buy", "signals", "governance", "sponsored_intelligence", "creative", "brand"}}
 
-// DecodeWire reads v from d; exact mode rejects unknown values.
+// DecodeWire reads v from d strictly (see package wire).
 func (v *GetAdCPCapabilitiesResponseSupportedProtocol) DecodeWire(d *wire.Decoder) error {
-	s, err := d.String()
-	if err != nil {
-		return err
-	}
-	*v = GetAdCPCapabilitiesResponseSupportedProtocol(s)
-	if d.Exact() && !v.IsKnown() {
-		return d.UnknownEnum(s, knownGetAdCPCapabilitiesResponseSupportedProtocol)
-	}
-	return nil
+	return wire.DecodeWith(d, v, &descGetAdCPCapabilitiesResponseSupportedProtocol)
 }
 
 // EncodeWire writes v as JSON.
 func (v *GetAdCPCapabilitiesResponseSupportedProtocol) EncodeWire(e *wire.Encoder) {
-	e.String(string(*v))
+	wire.EncodeWith(e, v, &descGetAdCPCapabilitiesResponseSupportedProtocol)
 }
 
 // MarshalJSON encodes v as JSON.

@@ -9,13 +9,13 @@ import (
 	"sync"
 )
 
-// This package was generated for version 1 of the adcpgen runtime. These constants
+// This package was generated for version 2 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
 // the adcpgen of the module version you require (see package wire).
 const (
-	_ = wire.SupportPackageIsVersion1
-	_ = wire.EnforceVersion(1 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 1)
+	_ = wire.SupportPackageIsVersion2
+	_ = wire.EnforceVersion(2 - wire.MinVersion)
+	_ = wire.EnforceVersion(wire.MaxVersion - 2)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -273,3 +273,17 @@ func Spec() *registry.Spec {
 	})
 	return spec
 }
+
+var constStringCpm = wire.Desc{Shape: wire.ShapeString, Const: "\"cpm\"", Value: "cpm"}
+var constStringFlatRate = wire.Desc{Shape: wire.ShapeString, Const: "\"flat_rate\"", Value: "flat_rate"}
+var mapOfRaw = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]json.RawMessage)(nil), Elem: &wire.DescRaw}
+var sliceOfCreateMediaBuyRequestPackage = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]CreateMediaBuyRequestPackage)(nil), Elem: &descCreateMediaBuyRequestPackage}
+var sliceOfCreateMediaBuySuccessPackage = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]CreateMediaBuySuccessPackage)(nil), Elem: &descCreateMediaBuySuccessPackage}
+var sliceOfError = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Error)(nil), Elem: &descError}
+var sliceOfErrorIssue = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]ErrorIssue)(nil), Elem: &descErrorIssue}
+var sliceOfGetAdCPCapabilitiesResponseSupportedProtocol = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]GetAdCPCapabilitiesResponseSupportedProtocol)(nil), Elem: &descGetAdCPCapabilitiesResponseSupportedProtocol}
+var sliceOfInt = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]int64)(nil), Elem: &wire.DescInt}
+var sliceOfListCreativesResponseCreative = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]ListCreativesResponseCreative)(nil), Elem: &descListCreativesResponseCreative}
+var sliceOfPricingOption = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]PricingOption)(nil), Elem: &descPricingOption}
+var sliceOfProduct = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Product)(nil), Elem: &descProduct}
+var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}
