@@ -2,6 +2,10 @@ module github.com/adcpgen/adcpgen
 
 go 1.26.0
 
+// The JavaScript SDK npm installs for the interoperability tests has no Go
+// code; keep the go command from walking it.
+ignore ./internal/jsinterop/node_modules
+
 require (
 	github.com/a2aproject/a2a-go v0.3.3
 	github.com/dave/jennifer v1.7.1
