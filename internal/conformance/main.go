@@ -1,0 +1,208 @@
+// Command conformance runs the official AdCP compliance storyboards against
+// a seller agent over MCP and A2A and prints, per storyboard, how many steps
+// passed, failed and were skipped. The runner is `adcp storyboard run`, the
+// command of the @adcp/sdk package that internal/jsinterop pins and installs
+// (git-ignored); it runs offline from the package's own storyboard cache.
+// The exit status is 1 when any step failed or a run broke, 2 for bad usage.
+//
+//	go run ./internal/conformance [flags]
+//
+// The seller is a running agent (-agent BASE_URL, serving MCP at /mcp and
+// A2A at /a2a), else examples/seller started on a loopback port (-seller
+// go, the default), else the JavaScript SDK's seller of internal/jsinterop
+// (-seller js). README.md says what each storyboard needs from a seller.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/adcpgen/adcpgen/internal/jsinterop"
+)
+
+// defaultStoryboards are the storyboards issue 12 asks a seller to pass.
+var defaultStoryboards = []string{
+	"capability_discovery",
+	"error_compliance",
+	"idempotency",
+	"schema_validation",
+	"security_baseline",
+	"v3_envelope_integrity",
+	"media_buy_seller",
+	"media_buy_seller/create_media_buy_async",
+}
+
+type config struct {
+	agentURL            string
+	auth                string
+	seller              string
+	jsCapabilitiesSkill bool
+	protocols           []string
+	storyboards         []string
+	out                 string
+	timeout             time.Duration
+	verbose             bool
+	root                string
+}
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:], os.Stderr)
+	if err != nil {
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ok, err := run(ctx, cfg, os.Stdout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		os.Exit(1)
+	}
+	if !ok {
+		os.Exit(1)
+	}
+}
+
+func parseFlags(args []string, stderr io.Writer) (*config, error) {
+	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := &config{}
+	fs.StringVar(&cfg.agentURL, "agent", os.Getenv("CONFORMANCE_AGENT"), "base URL of a running seller (MCP at /mcp, A2A at /a2a); default $CONFORMANCE_AGENT")
+	fs.StringVar(&cfg.auth, "auth", os.Getenv("CONFORMANCE_AUTH"), "API key sent as a bearer token; default $CONFORMANCE_AUTH (a started seller gets a random one)")
+	fs.StringVar(&cfg.seller, "seller", "go", "seller to start when -agent is empty: go (examples/seller) or js (the JavaScript SDK's seller)")
+	fs.BoolVar(&cfg.jsCapabilitiesSkill, "js-capabilities-skill", false, "with -seller js, list get_adcp_capabilities among the agent card's skills")
+	protocols := fs.String("protocols", "mcp,a2a", "comma-separated transports")
+	storyboards := fs.String("storyboards", strings.Join(defaultStoryboards, ","), "comma-separated storyboard or bundle ids")
+	fs.StringVar(&cfg.out, "out", "", "directory for each run's JSON report (default .cache/conformance in the module)")
+	fs.DurationVar(&cfg.timeout, "timeout", 5*time.Minute, "limit for one storyboard run")
+	fs.BoolVar(&cfg.verbose, "v", false, "also list why steps were skipped")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "conformance: unexpected arguments %q\n", fs.Args())
+		fs.Usage()
+		return nil, flag.ErrHelp
+	}
+	cfg.protocols = split(*protocols)
+	cfg.storyboards = split(*storyboards)
+	for _, p := range cfg.protocols {
+		if p != "mcp" && p != "a2a" {
+			fmt.Fprintf(stderr, "conformance: -protocols: %q is not mcp or a2a\n", p)
+			return nil, flag.ErrHelp
+		}
+	}
+	return cfg, nil
+}
+
+func split(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// run starts the agent, runs every storyboard over every protocol and
+// writes the report to w. ok is false when a step failed or a run broke.
+func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
+	env, err := jsinterop.Setup(ctx, func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, format+"\n", args...)
+	})
+	if err != nil {
+		return false, err
+	}
+	cfg.root = filepath.Dir(filepath.Dir(env.Dir))
+	if cfg.out == "" {
+		cfg.out = filepath.Join(cfg.root, ".cache", "conformance")
+	}
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		return false, err
+	}
+	a, err := startAgent(ctx, cfg, env)
+	if err != nil {
+		return false, err
+	}
+	defer a.stop()
+
+	fmt.Fprintf(w, "conformance: %s against %s (%s)\n", sdkVersion(env), a.BaseURL, a.Name)
+	start := time.Now()
+	var results []*result
+	for _, protocol := range cfg.protocols {
+		for _, sb := range cfg.storyboards {
+			runCtx, cancel := context.WithTimeout(ctx, cfg.timeout)
+			results = append(results, runStoryboard(runCtx, env, a, protocol, sb, cfg.out))
+			cancel()
+			if ctx.Err() != nil {
+				return false, ctx.Err()
+			}
+		}
+	}
+	return printResults(w, results, cfg, time.Since(start)), nil
+}
+
+// printResults writes the table of counts, then the failed steps and the
+// broken runs; it reports whether everything passed.
+func printResults(w io.Writer, results []*result, cfg *config, elapsed time.Duration) bool {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "protocol\tstoryboard\tpassed\tfailed\tskipped\ttime\t")
+	var passed, failed, skipped int
+	ok := true
+	for _, r := range results {
+		if r.Err != nil {
+			ok = false
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t%.1fs\t(run failed)\n", r.Protocol, r.Storyboard, r.Duration.Seconds())
+			continue
+		}
+		s := r.Report.Summary
+		passed, failed, skipped = passed+s.StepsPassed, failed+s.StepsFailed, skipped+s.StepsSkipped
+		if s.StepsFailed > 0 {
+			ok = false
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.1fs\t\n", r.Protocol, r.Storyboard, s.StepsPassed, s.StepsFailed, s.StepsSkipped, r.Duration.Seconds())
+	}
+	fmt.Fprintf(tw, "\ttotal\t%d\t%d\t%d\t%.1fs\t\n", passed, failed, skipped, elapsed.Seconds())
+	tw.Flush()
+
+	for _, r := range results {
+		switch {
+		case r.Err != nil:
+			fmt.Fprintf(w, "\n%s %s: run failed: %v\n  output: %s\n", r.Protocol, r.Storyboard, r.Err, r.Output)
+		case r.failed():
+			fmt.Fprintf(w, "\n%s %s: %d failed (report: %s)\n", r.Protocol, r.Storyboard, r.Report.Summary.StepsFailed, r.Output)
+			for _, f := range r.Report.Failures {
+				fmt.Fprintf(w, "  %s\n", f)
+			}
+		}
+		if cfg.verbose && r.Err == nil && r.Report.Summary.StepsSkipped > 0 {
+			if reasons := r.Report.skipReasons(); len(reasons) > 0 {
+				fmt.Fprintf(w, "%s %s: skipped: %s\n", r.Protocol, r.Storyboard, strings.Join(reasons, ", "))
+			}
+		}
+	}
+	return ok
+}
+
+// sdkVersion names the installed runner: "@adcp/sdk 6.11.0 (AdCP 3.0.6)".
+func sdkVersion(env *jsinterop.Env) string {
+	dir := filepath.Join(env.Dir, "node_modules", "@adcp", "sdk")
+	var pkg struct {
+		Version     string `json:"version"`
+		AdcpVersion string `json:"adcp_version"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil || json.Unmarshal(data, &pkg) != nil {
+		return "@adcp/sdk (version unknown)"
+	}
+	return fmt.Sprintf("@adcp/sdk %s (AdCP %s)", pkg.Version, pkg.AdcpVersion)
+}

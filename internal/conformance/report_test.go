@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A report as the runner writes it, cut down to what is read.
+const fullReport = `{
+  "overall_status": "partial",
+  "storyboards_executed": ["error_compliance"],
+  "tracks": [{"scenarios": [{"scenario": "error_compliance/error_responses", "steps": [
+    {"step": "Reject negative budget", "task": "create_media_buy", "passed": true},
+    {"step": "Reject nonexistent product ID", "task": "create_media_buy", "passed": false},
+    {"step": "Check capabilities", "task": "get_adcp_capabilities", "passed": true, "skipped": true, "skip_reason": "missing_tool"},
+    {"step": "Seed", "task": "comply_test_controller", "passed": true, "skipped": true, "skip_reason": "missing_tool"},
+    {"step": "Later", "task": "get_media_buys", "passed": false, "skipped": true, "skip_reason": "prerequisite_failed"}
+  ]}]}],
+  "summary": {"total_steps": 5, "steps_passed": 1, "steps_failed": 1, "steps_skipped": 3},
+  "failures": [{
+    "storyboard_id": "error_compliance", "step_id": "nonexistent_product", "step_title": "Reject nonexistent product ID",
+    "task": "create_media_buy",
+    "validation": {"check": "error_code", "description": "Error code identifies the missing product",
+      "expected": ["PRODUCT_NOT_FOUND",
+                   "INVALID_REQUEST"], "actual": null}
+  }]
+}`
+
+func TestParseReport(t *testing.T) {
+	for _, tc := range []struct {
+		name                    string
+		in                      string
+		err                     error // nil: parses
+		passed, failed, skipped int
+		failures                int
+		skips                   string
+	}{
+		{name: "full", in: fullReport, passed: 1, failed: 1, skipped: 3, failures: 1, skips: "missing_tool 2, prerequisite_failed 1"},
+		// security_baseline's report has no tracks, only the summary and
+		// the failures.
+		{name: "no tracks", in: `{"tracks": [], "summary": {"total_steps": 5, "steps_failed": 1, "steps_skipped": 4},
+			"failures": [{"storyboard_id": "security_baseline", "step_id": "assert_mechanism", "task": "assert_contribution", "error": "Probe validations failed."}]}`,
+			failed: 1, skipped: 4, failures: 1},
+		{name: "no summary", in: `{"success": false, "error": "agent unreachable"}`, err: errNoSummary},
+		{name: "not JSON", in: "Error: connect ECONNREFUSED", err: errors.New("any")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := parseReport([]byte(tc.in))
+			if tc.err != nil {
+				if err == nil || (errors.Is(tc.err, errNoSummary) && !errors.Is(err, errNoSummary)) {
+					t.Fatalf("got %v, want %v", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := r.Summary
+			if s.StepsPassed != tc.passed || s.StepsFailed != tc.failed || s.StepsSkipped != tc.skipped || len(r.Failures) != tc.failures {
+				t.Errorf("summary %+v with %d failures", *s, len(r.Failures))
+			}
+			if got := strings.Join(r.skipReasons(), ", "); got != tc.skips {
+				t.Errorf("skip reasons %q, want %q", got, tc.skips)
+			}
+		})
+	}
+}
+
+func TestFailureString(t *testing.T) {
+	long := strings.Repeat("é", 200) // 400 bytes
+	for _, tc := range []struct {
+		name string
+		f    failure
+		want string
+	}{
+		{"validation", mustFailure(t, fullReport),
+			`error_compliance/nonexistent_product (create_media_buy): Error code identifies the missing product; expected ["PRODUCT_NOT_FOUND","INVALID_REQUEST"], got null`},
+		{"error only", failure{StoryboardID: "s", StepID: "x", Error: "VALIDATION_ERROR:\n  bad\turl"},
+			"s/x: VALIDATION_ERROR: bad url"},
+		{"title only", failure{StoryboardID: "s", StepID: "x", Task: "t", StepTitle: "Do it"}, "s/x (t): Do it"},
+		{"cut on a rune boundary", failure{StoryboardID: "s", StepID: "x", Error: long},
+			"s/x: " + strings.Repeat("é", 150) + "…"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.f.String(); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func mustFailure(t *testing.T, report string) failure {
+	r, err := parseReport([]byte(report))
+	if err != nil || len(r.Failures) == 0 {
+		t.Fatalf("%v", err)
+	}
+	return r.Failures[0]
+}
+
+func TestPrintResults(t *testing.T) {
+	good, err := parseReport([]byte(`{"summary": {"total_steps": 2, "steps_passed": 2}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := parseReport([]byte(fullReport))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		results []*result
+		ok      bool
+		want    []string
+	}{
+		{"all passed", []*result{{Protocol: "mcp", Storyboard: "capability_discovery", Report: good}}, true,
+			[]string{"mcp       capability_discovery  2       0       0"}},
+		{"a failed step", []*result{
+			{Protocol: "mcp", Storyboard: "capability_discovery", Report: good},
+			{Protocol: "a2a", Storyboard: "error_compliance", Report: bad, Output: "a2a-error_compliance.json"},
+		}, false, []string{"total                 3       1       3", "a2a error_compliance: 1 failed (report: a2a-error_compliance.json)",
+			"  error_compliance/nonexistent_product (create_media_buy)", "a2a error_compliance: skipped: missing_tool 2, prerequisite_failed 1"}},
+		{"a broken run", []*result{{Protocol: "a2a", Storyboard: "idempotency", Err: errNoSummary, Output: "x.json"}}, false,
+			[]string{"(run failed)", "a2a idempotency: run failed: no summary"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			ok := printResults(&out, tc.results, &config{verbose: true}, time.Second)
+			if ok != tc.ok {
+				t.Errorf("ok = %v, want %v", ok, tc.ok)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	t.Setenv("CONFORMANCE_AGENT", "http://127.0.0.1:9/")
+	t.Setenv("CONFORMANCE_AUTH", "k")
+	cfg, err := parseFlags(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.agentURL != "http://127.0.0.1:9/" || cfg.auth != "k" || cfg.seller != "go" ||
+		strings.Join(cfg.protocols, ",") != "mcp,a2a" || len(cfg.storyboards) != len(defaultStoryboards) {
+		t.Errorf("defaults: %+v", cfg)
+	}
+	cfg, err = parseFlags([]string{"-protocols", " a2a ", "-storyboards", "idempotency,,security_baseline"}, io.Discard)
+	if err != nil || strings.Join(cfg.protocols, ",") != "a2a" || strings.Join(cfg.storyboards, ",") != "idempotency,security_baseline" {
+		t.Errorf("lists: %+v, %v", cfg, err)
+	}
+	for _, args := range [][]string{{"-protocols", "mcp,grpc"}, {"extra"}, {"-nope"}} {
+		if _, err := parseFlags(args, io.Discard); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/adcpgen/adcpgen/internal/jsinterop"
+)
+
+// cli is the runner's entry point inside the pinned package.
+const cli = "node_modules/@adcp/sdk/bin/adcp.js"
+
+// result is one storyboard's run over one protocol.
+type result struct {
+	Protocol   string
+	Storyboard string
+	Report     *report // nil when Err is set
+	Err        error   // the run itself failed (no usable report)
+	Duration   time.Duration
+	// Output is where the runner's JSON (and stderr) were kept.
+	Output string
+}
+
+// failed reports whether the run failed or any of its steps did.
+func (r *result) failed() bool { return r.Err != nil || r.Report.Summary.StepsFailed > 0 }
+
+// runStoryboard runs `adcp storyboard run` for one storyboard over one
+// protocol and reads its JSON report. The runner's exit status is not
+// used: it is 0 for some runs with failed steps.
+func runStoryboard(ctx context.Context, env *jsinterop.Env, a *agent, protocol, storyboard, outDir string) *result {
+	res := &result{Protocol: protocol, Storyboard: storyboard}
+	args := []string{cli, "storyboard", "run", a.url(protocol), storyboard,
+		"--protocol", protocol,
+		"--allow-http",       // loopback agent
+		"--json",             // the report on stdout
+		"--webhook-receiver", // a loopback receiver, so webhook steps are graded, not skipped
+	}
+	if a.APIKey != "" {
+		args = append(args, "--auth", a.APIKey)
+	}
+	cmd := exec.CommandContext(ctx, env.Node, args...)
+	cmd.Dir = env.Dir
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	runErr := cmd.Run()
+	res.Duration = time.Since(start)
+
+	base := filepath.Join(outDir, protocol+"-"+strings.ReplaceAll(storyboard, "/", "_"))
+	res.Output = base + ".json"
+	if err := os.WriteFile(res.Output, stdout.Bytes(), 0o644); err != nil {
+		res.Err = err
+		return res
+	}
+	os.WriteFile(base+".stderr", stderr.Bytes(), 0o644)
+
+	rep, err := parseReport(stdout.Bytes())
+	if err != nil {
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		} else if runErr != nil {
+			err = fmt.Errorf("%w (runner: %v)", err, runErr)
+		}
+		res.Err = fmt.Errorf("%w; stderr: %s", err, oneLine(lastLines(stderr.String(), 5)))
+		return res
+	}
+	res.Report = rep
+	return res
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}

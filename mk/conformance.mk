@@ -1,0 +1,14 @@
+.PHONY: conformance
+
+# conformance: the official AdCP compliance storyboards against a seller,
+# over MCP and A2A. The runner is `adcp storyboard run` of the @adcp/sdk
+# that internal/jsinterop pins (installed into its git-ignored
+# node_modules on first use; it runs offline from the package's storyboard
+# cache). Prints passed/failed/skipped steps per storyboard and exits 1 on
+# any failed step. The seller is examples/seller on a loopback port, or a
+# running one: CONFORMANCE_AGENT=http://HOST:PORT (MCP at /mcp, A2A at
+# /a2a) with CONFORMANCE_AUTH=KEY. CONFORMANCE_FLAGS passes more flags
+# (-seller js: the JavaScript SDK's own seller; -v: skip reasons). What
+# each storyboard needs from a seller: internal/conformance/README.md.
+conformance:
+	$(GO) run ./internal/conformance $(CONFORMANCE_FLAGS)
