@@ -19,6 +19,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/adcpgen/adcpgen/internal/jsinterop"
 	"github.com/adcpgen/adcpgen/internal/testseller"
 )
@@ -337,6 +338,42 @@ func TestBuyerAgainstSeller(t *testing.T) {
 			if c == nil || c.Status != "submitted" || c.Completed == nil || c.Completed.Status != "completed" ||
 				!bytes.Contains(c.Completed.Data, []byte(`"media_buy_id"`)) {
 				t.Errorf("create_media_buy: %+v", c)
+			}
+		})
+	}
+}
+
+// TestBuyerA2AErrors: the buyer reads an A2A answer's DataPart only when the
+// task completed. An AdCP error in a failed task (as the A2A extraction rules
+// and the SDK's own seller send it) reaches the caller as "Task failed",
+// code unread; the same adcp_error in a completed task is read.
+func TestBuyerA2AErrors(t *testing.T) {
+	for _, tc := range []struct {
+		state    a2a.TaskState
+		success  bool
+		errorHas string // in the step's error
+		code     string // the adcp_error code the buyer read; "" none
+	}{
+		{a2a.TaskStateFailed, false, "Task failed", ""},
+		{a2a.TaskStateCompleted, false, "slow down", "RATE_LIMITED"},
+	} {
+		t.Run(string(tc.state), func(t *testing.T) {
+			seller := testseller.NewA2ASeller(map[string]testseller.A2AReply{
+				"get_adcp_capabilities": {Data: dataOf(t, capabilities)},
+				"get_products": {State: tc.state, Data: map[string]json.RawMessage{
+					"adcp_error": raw(`{"code":"RATE_LIMITED","message":"slow down","recovery":"transient","retry_after":7}`),
+				}},
+			}, testseller.A2AOptions{})
+			defer seller.Close()
+			rec := newRecorder(t, seller.URL, true)
+			s := jsinterop.Buy(t, jsinterop.BuyerOptions{Agent: rec.URL, Protocol: "a2a", Steps: []string{"get_products"}})
+			p := s.Find("get_products")
+			var adcpErr struct{ Code string }
+			if p != nil && p.AdcpError != nil {
+				json.Unmarshal(p.AdcpError, &adcpErr)
+			}
+			if p == nil || p.Success != tc.success || !strings.Contains(p.Error, tc.errorHas) || adcpErr.Code != tc.code {
+				t.Errorf("get_products: %+v (adcp_error %s)", p, p.AdcpError)
 			}
 		})
 	}

@@ -93,7 +93,10 @@
 //     {"task_id", "include_result":true} and reads "result" as the
 //     completed task's data.
 //   - It adds an idempotency_key (a UUID) to mutating calls.
-//   - A failed A2A task's adcp_error is not surfaced as an AdCP error: the
-//     TaskResult says "Task failed" (the compliance runner reports such steps
-//     as `got "Task failed"`).
+//   - It reads an A2A answer's DataPart only when the task's state is
+//     completed. An adcp_error in a failed task (as the A2A extraction rules
+//     and the SDK's own seller send it) reaches the caller as "Task failed",
+//     its code unread (the compliance runner, which uses this client,
+//     reports such steps as `got "Task failed"`); the same adcp_error in a
+//     completed task is read.
 package jsinterop
