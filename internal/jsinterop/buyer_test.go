@@ -63,7 +63,8 @@ func newRecorder(t *testing.T, target string, dataFirst bool) *recorder {
 		resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
 		return nil
 	}
-	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	// Started only once r.Server is set: its handler reads r.URL.
+	r.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		r.mu.Lock()
 		r.bodies = append(r.bodies, body)
@@ -71,6 +72,7 @@ func newRecorder(t *testing.T, target string, dataFirst bool) *recorder {
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		proxy.ServeHTTP(w, req)
 	}))
+	r.Start()
 	t.Cleanup(r.Close)
 	return r
 }
