@@ -46,6 +46,7 @@ type config struct {
 	auth                string
 	seller              string
 	jsCapabilitiesSkill bool
+	probeTask           string
 	protocols           []string
 	storyboards         []string
 	out                 string
@@ -79,6 +80,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.auth, "auth", os.Getenv("CONFORMANCE_AUTH"), "API key sent as a bearer token; default $CONFORMANCE_AUTH (a started seller gets a random one)")
 	fs.StringVar(&cfg.seller, "seller", "go", "seller to start when -agent is empty: go (examples/seller) or js (the JavaScript SDK's seller)")
 	fs.BoolVar(&cfg.jsCapabilitiesSkill, "js-capabilities-skill", false, "with -seller js, list get_adcp_capabilities among the agent card's skills")
+	fs.StringVar(&cfg.probeTask, "probe-task", "", "run through the SDK's comply() with a test kit declaring the API key and this protected, read-only probe task (list_creatives, get_media_buy_delivery, ...), which the CLI cannot pass")
 	protocols := fs.String("protocols", "mcp,a2a", "comma-separated transports")
 	storyboards := fs.String("storyboards", strings.Join(defaultStoryboards, ","), "comma-separated storyboard or bundle ids")
 	fs.StringVar(&cfg.out, "out", "", "directory for each run's JSON report (default .cache/conformance in the module)")
@@ -136,12 +138,15 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 	defer a.stop()
 
 	fmt.Fprintf(w, "conformance: %s against %s (%s)\n", sdkVersion(env), a.BaseURL, a.Name)
+	if cfg.probeTask != "" {
+		fmt.Fprintf(w, "conformance: through comply() with a test kit: the API key and probe task %s\n", cfg.probeTask)
+	}
 	start := time.Now()
 	var results []*result
 	for _, protocol := range cfg.protocols {
 		for _, sb := range cfg.storyboards {
 			runCtx, cancel := context.WithTimeout(ctx, cfg.timeout)
-			results = append(results, runStoryboard(runCtx, env, a, protocol, sb, cfg.out))
+			results = append(results, runStoryboard(runCtx, env, a, protocol, sb, cfg.probeTask, cfg.out))
 			cancel()
 			if ctx.Err() != nil {
 				return false, ctx.Err()

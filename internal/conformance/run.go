@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -32,8 +33,10 @@ func (r *result) failed() bool { return r.Err != nil || r.Report.Summary.StepsFa
 
 // runStoryboard runs `adcp storyboard run` for one storyboard over one
 // protocol and reads its JSON report. The runner's exit status is not
-// used: it is 0 for some runs with failed steps.
-func runStoryboard(ctx context.Context, env *jsinterop.Env, a *agent, protocol, storyboard, outDir string) *result {
+// used: it is 0 for some runs with failed steps. With a probe task, it runs
+// storyboard.mjs instead: the same comply() call plus a test kit declaring
+// the API key and that protected probe task, which the CLI cannot pass.
+func runStoryboard(ctx context.Context, env *jsinterop.Env, a *agent, protocol, storyboard, probeTask, outDir string) *result {
 	res := &result{Protocol: protocol, Storyboard: storyboard}
 	args := []string{cli, "storyboard", "run", a.url(protocol), storyboard,
 		"--protocol", protocol,
@@ -43,6 +46,17 @@ func runStoryboard(ctx context.Context, env *jsinterop.Env, a *agent, protocol, 
 	}
 	if a.APIKey != "" {
 		args = append(args, "--auth", a.APIKey)
+	}
+	if probeTask != "" {
+		opts, err := json.Marshal(map[string]any{
+			"agent": a.url(protocol), "storyboard": storyboard, "protocol": protocol, "auth": a.APIKey,
+			"test_kit": map[string]any{"auth": map[string]string{"api_key": a.APIKey, "probe_task": probeTask}},
+		})
+		if err != nil {
+			res.Err = err
+			return res
+		}
+		args = []string{"storyboard.mjs", string(opts)}
 	}
 	cmd := exec.CommandContext(ctx, env.Node, args...)
 	cmd.Dir = env.Dir

@@ -24,7 +24,6 @@
 import { AgentClient } from '@adcp/sdk';
 
 // The SDK logs with console.log too; stdout is kept for the summary.
-const print = console.log.bind(console);
 console.log = console.error;
 console.info = console.error;
 
@@ -92,5 +91,5 @@ try {
 } catch (err) {
   out.error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
-print(JSON.stringify(out));
-process.exit(0);
+// Exit once the summary is written: stdout to a pipe is asynchronous.
+process.stdout.write(JSON.stringify(out) + '\n', () => process.exit(0));

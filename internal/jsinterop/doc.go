@@ -22,6 +22,8 @@
 //   - RunBuyer runs a script written with the SDK's client and returns its
 //     JSON summary; Buy drives buyer.mjs (AgentClient: getCapabilities,
 //     getProducts, createMediaBuy then waitForCompletion).
+//   - storyboard.mjs runs a compliance storyboard as `adcp storyboard run`
+//     does, with a test kit (internal/conformance uses it).
 //
 // # The seller framework, as measured (seller_test.go)
 //
