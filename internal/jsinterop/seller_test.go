@@ -276,3 +276,47 @@ func getJSON(t *testing.T, url, auth string) map[string]any {
 	}
 	return decode[map[string]any](t, body)
 }
+
+// TestSellerOptions checks the options a test relies on: its own products
+// (checked against the 3.0.6 response schema, as every answer is), and an
+// async task that stays pending until AsyncDelay has passed (the
+// status tool says "submitted" meanwhile).
+func TestSellerOptions(t *testing.T) {
+	products := `[{"product_id":"prod_custom","name":"Custom","description":"d","delivery_type":"non_guaranteed",` +
+		`"format_ids":[{"id":"f","agent_url":"https://creative.example.com/mcp"}],` +
+		`"publisher_properties":[{"publisher_domain":"publisher.example.com","selection_type":"all"}],` +
+		`"pricing_options":[{"pricing_option_id":"cpm","pricing_model":"cpm","fixed_price":5,"currency":"USD"}],` +
+		`"reporting_capabilities":{"available_reporting_frequencies":["daily"],"expected_delay_minutes":60,"timezone":"UTC",` +
+		`"supports_webhooks":false,"available_metrics":["impressions"],"date_range_support":"date_range"}}]`
+	s := jsinterop.StartSeller(t, jsinterop.SellerOptions{Products: json.RawMessage(products), AsyncDelay: 1500 * time.Millisecond})
+	c, err := mcpclient.ConnectHTTP(t.Context(), s.MCPURL, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	call := func(tool string, args string) *extract.Result {
+		t.Helper()
+		resp, err := c.CallToolRaw(t.Context(), tool, json.RawMessage(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x.MCP(resp.Message)
+	}
+	if r := call("get_products", getProducts); !bytes.Contains(r.Data, []byte(`"prod_custom"`)) || bytes.Contains(r.Data, []byte(`"prod_display_ron"`)) {
+		t.Errorf("get_products: %s (%v)", r.Data, r.Failure())
+	}
+	submitted := decode[asyncResult](t, call("create_media_buy", string(createMediaBuy("k-options-0123456789", "async-3"))).Data)
+	poll := func() asyncResult {
+		return decode[asyncResult](t, call("tasks/get", `{"task_id":"`+submitted.TaskID+`"}`).Data)
+	}
+	if p := poll(); p.Status != "submitted" || p.Result != nil {
+		t.Errorf("task before AsyncDelay: %+v", p)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for p := poll(); p.Status != "completed"; p = poll() {
+		if time.Now().After(deadline) {
+			t.Fatalf("task never completed: %+v", p)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
