@@ -34,7 +34,7 @@
 //     core/tasks-get-response.json shape (task_id, task_type, status,
 //     protocol, has_webhook, created_at, updated_at, completed_at) and, once
 //     completed, the task's payload as "result" whether or not
-//     include_result was sent.
+//     include_result was sent. While the task runs it says "submitted".
 //   - A submitted answer is structuredContent {"status":"submitted",
 //     "task_id":"task_<uuid>"} with no media_buy_id; replaying its
 //     idempotency key returns the same task_id and "replayed":true.
