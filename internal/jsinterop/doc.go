@@ -101,4 +101,15 @@
 //     its code unread (the compliance runner, which uses this client,
 //     reports such steps as `got "Task failed"`); the same adcp_error in a
 //     completed task is read.
+//
+// # adcpgen's typed client against the seller (gobuyer_test.go)
+//
+// runtime/buyer, with bindings generated from the 3.0.26 bundle at test time
+// (testdata/gobuyer), calls get_adcp_capabilities, get_products and
+// create_media_buy over MCP and A2A, follows the submitted buy through the
+// tasks/get tool to its result, and reads AdCP errors with retry_after. One
+// gap: 3.0.26's manifest gives create_media_buy no idempotency_requirement,
+// so the client adds no key by itself and sends the request type's empty
+// idempotency_key, which the seller refuses (VALIDATION_ERROR); the test
+// sets a key.
 package jsinterop
