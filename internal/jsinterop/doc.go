@@ -107,9 +107,6 @@
 // runtime/buyer, with bindings generated from the 3.0.26 bundle at test time
 // (testdata/gobuyer), calls get_adcp_capabilities, get_products and
 // create_media_buy over MCP and A2A, follows the submitted buy through the
-// tasks/get tool to its result, and reads AdCP errors with retry_after. One
-// gap: 3.0.26's manifest gives create_media_buy no idempotency_requirement,
-// so the client adds no key by itself and sends the request type's empty
-// idempotency_key, which the seller refuses (VALIDATION_ERROR); the test
-// sets a key.
+// tasks/get tool to its result, with an idempotency key of its own making,
+// and reads AdCP errors with retry_after.
 package jsinterop

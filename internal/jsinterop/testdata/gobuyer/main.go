@@ -81,13 +81,11 @@ func run(ctx context.Context, protocol, url, auth, po string) error {
 	out := json.NewEncoder(os.Stdout)
 	out.Encode(call(ctx, c, adcp30.Tools.GetAdCPCapabilities, `{}`))
 	out.Encode(call(ctx, c, adcp30.Tools.GetProducts, `{"buying_mode":"brief","brief":"display"}`, buyer.NoRetry()))
-	// 3.0.26's manifest has no idempotency_requirement, so the client adds no
-	// key to create_media_buy by itself (it sends the type's empty string):
-	// give it one.
+	// The request type requires idempotency_key; empty, the client makes one.
 	out.Encode(call(ctx, c, adcp30.Tools.CreateMediaBuy, `{"idempotency_key":"","account":{"account_id":"acc_test"},"brand":{"domain":"acme.example"},`+
 		`"po_number":"`+po+`","start_time":"2027-01-01T00:00:00Z","end_time":"2027-01-31T00:00:00Z",`+
 		`"packages":[{"product_id":"prod_display_ron","budget":1000,"pricing_option_id":"cpm_usd"}]}`,
-		buyer.WaitForCompletion(), buyer.WithIdempotencyKey(buyer.NewIdempotencyKey())))
+		buyer.WaitForCompletion()))
 	return nil
 }
 
