@@ -61,9 +61,12 @@ func startAgent(ctx context.Context, cfg *config, env *jsinterop.Env) (*agent, e
 // startExample builds examples/seller and runs it with -addr 127.0.0.1:0
 // and -api-key key; it prints `listening http://ADDR` and `api-key KEY`
 // first. It is built rather than `go run` so that stopping it stops the
-// seller itself.
+// seller itself. A module of its own first generates its bindings (go
+// generate, from the published bundles in $ADCP_SPEC_DIR, else
+// ../shared/adcp), as examples/buyer/run.sh does.
 func startExample(ctx context.Context, root, key string) (*agent, error) {
-	if _, err := os.Stat(filepath.Join(root, "examples", "seller")); err != nil {
+	src := filepath.Join(root, "examples", "seller")
+	if _, err := os.Stat(src); err != nil {
 		return nil, fmt.Errorf("examples/seller does not exist yet: use -seller js, or -agent URL (CONFORMANCE_AGENT) for a running seller")
 	}
 	dir, err := os.MkdirTemp("", "adcpgen-conformance-")
@@ -71,11 +74,25 @@ func startExample(ctx context.Context, root, key string) (*agent, error) {
 		return nil, err
 	}
 	bin := filepath.Join(dir, "seller")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./examples/seller")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("go build ./examples/seller: %w\n%s", err, out)
+	var steps [][]string
+	if _, err := os.Stat(filepath.Join(src, "go.mod")); err == nil {
+		steps = [][]string{{"go", "generate", "./..."}, {"go", "build", "-o", bin, "."}}
+	} else {
+		src = root
+		steps = [][]string{{"go", "build", "-o", bin, "./examples/seller"}}
+	}
+	mirror := os.Getenv("ADCP_SPEC_DIR")
+	if mirror == "" {
+		mirror = filepath.Join(root, "..", "shared", "adcp")
+	}
+	for _, step := range steps {
+		cmd := exec.CommandContext(ctx, step[0], step[1:]...)
+		cmd.Dir = src
+		cmd.Env = append(os.Environ(), "ADCP_MIRROR="+mirror, "ADCP_CACHE="+filepath.Join(dir, "cache"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("examples/seller: %s: %w\n%s", strings.Join(step, " "), err, out)
+		}
 	}
 	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-api-key", key)
 	stdout, err := cmd.StdoutPipe()
