@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/adcpgen/adcpgen/internal/jsinterop"
 )
@@ -53,105 +50,20 @@ func startAgent(ctx context.Context, cfg *config, env *jsinterop.Env) (*agent, e
 		}
 		return &agent{BaseURL: s.BaseURL, APIKey: key, Name: name, stop: func() { s.Close() }}, nil
 	case "go":
-		return startExample(ctx, cfg.root, key)
+		specDir := os.Getenv("ADCP_SPEC_DIR")
+		if specDir == "" {
+			specDir = filepath.Join(cfg.root, "..", "shared", "adcp")
+		}
+		s, err := jsinterop.StartExampleSeller(ctx, cfg.root, specDir, key, os.Stderr)
+		if errors.Is(err, jsinterop.ErrNoExampleSeller) {
+			return nil, fmt.Errorf("%w: use -seller js, or -agent URL (CONFORMANCE_AGENT) for a running seller", err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &agent{BaseURL: s.BaseURL, APIKey: s.APIKey, Name: "examples/seller", stop: s.Close}, nil
 	}
 	return nil, fmt.Errorf("-seller %q: want go or js", cfg.seller)
-}
-
-// startExample builds examples/seller and runs it with -addr 127.0.0.1:0
-// and -api-key key; it prints `listening http://ADDR` and `api-key KEY`
-// first. It is built rather than `go run` so that stopping it stops the
-// seller itself. A module of its own first generates its bindings (go
-// generate, from the published bundles in $ADCP_SPEC_DIR, else
-// ../shared/adcp), as examples/buyer/run.sh does.
-func startExample(ctx context.Context, root, key string) (*agent, error) {
-	src := filepath.Join(root, "examples", "seller")
-	if _, err := os.Stat(src); err != nil {
-		return nil, fmt.Errorf("examples/seller does not exist yet: use -seller js, or -agent URL (CONFORMANCE_AGENT) for a running seller")
-	}
-	dir, err := os.MkdirTemp("", "adcpgen-conformance-")
-	if err != nil {
-		return nil, err
-	}
-	bin := filepath.Join(dir, "seller")
-	var steps [][]string
-	if _, err := os.Stat(filepath.Join(src, "go.mod")); err == nil {
-		steps = [][]string{{"go", "generate", "./..."}, {"go", "build", "-o", bin, "."}}
-	} else {
-		src = root
-		steps = [][]string{{"go", "build", "-o", bin, "./examples/seller"}}
-	}
-	mirror := os.Getenv("ADCP_SPEC_DIR")
-	if mirror == "" {
-		mirror = filepath.Join(root, "..", "shared", "adcp")
-	}
-	for _, step := range steps {
-		cmd := exec.CommandContext(ctx, step[0], step[1:]...)
-		cmd.Dir = src
-		cmd.Env = append(os.Environ(), "ADCP_MIRROR="+mirror, "ADCP_CACHE="+filepath.Join(dir, "cache"))
-		if out, err := cmd.CombinedOutput(); err != nil {
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("examples/seller: %s: %w\n%s", strings.Join(step, " "), err, out)
-		}
-	}
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-api-key", key)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	stop := func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-		os.RemoveAll(dir)
-	}
-	lines := make(chan string, 2)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for i := 0; i < 2 && sc.Scan(); i++ {
-			lines <- sc.Text()
-		}
-		close(lines)
-		io.Copy(os.Stderr, stdout) // the seller's later output goes with the runner's
-	}()
-	a := &agent{Name: "examples/seller", stop: stop}
-	timeout := time.After(60 * time.Second)
-	for a.BaseURL == "" || a.APIKey == "" {
-		select {
-		case line, ok := <-lines:
-			if !ok {
-				stop()
-				return nil, fmt.Errorf("examples/seller stopped before printing `listening http://ADDR` and `api-key KEY`")
-			}
-			if rest, ok := strings.CutPrefix(line, "listening "); ok {
-				a.BaseURL = strings.TrimRight(rest, "/")
-			} else if rest, ok := strings.CutPrefix(line, "api-key "); ok {
-				a.APIKey = rest
-			} else {
-				stop()
-				return nil, fmt.Errorf("examples/seller printed %q; want `listening http://ADDR` then `api-key KEY`", line)
-			}
-		case <-timeout:
-			stop()
-			return nil, fmt.Errorf("examples/seller did not print its address within 60 s")
-		case <-ctx.Done():
-			stop()
-			return nil, ctx.Err()
-		}
-	}
-	return a, nil
 }
 
 func randomKey() string {

@@ -63,8 +63,9 @@ type BuyerOptions struct {
 	// Steps, in order, among "capabilities", "get_products" and
 	// "create_media_buy"; nil runs all three.
 	Steps []string `json:"steps,omitempty"`
-	// CreateMediaBuy replaces the default create_media_buy request (whose
-	// po_number "async-1" asks seller.mjs for a submitted answer).
+	// CreateMediaBuy replaces the default create_media_buy request, which
+	// buys the first product get_products answered with po_number
+	// "async-1" (seller.mjs and examples/seller answer it submitted).
 	CreateMediaBuy json.RawMessage `json:"create_media_buy,omitempty"`
 	// PollMS is waitForCompletion's polling interval (default 100).
 	PollMS int `json:"poll_ms,omitempty"`

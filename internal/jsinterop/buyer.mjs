@@ -14,7 +14,9 @@
 //                "create_media_buy" createMediaBuy(create_media_buy) and, when
 //                                   the answer is submitted, waitForCompletion()
 //                                   (which polls the tasks/get tool)
-//   create_media_buy  the request (default: a small valid one)
+//   create_media_buy  the request (default: the first product get_products
+//              answered, po_number "async-1", which seller.mjs and
+//              examples/seller answer submitted)
 //   poll_ms    waitForCompletion's interval (default 100)
 //
 // It prints one JSON line: {"steps": [{step, success, status, data, error,
@@ -41,14 +43,18 @@ const client = new AgentClient(
   { validation: { requests: 'off', responses: 'warn' } }
 );
 
-const createMediaBuy = options.create_media_buy ?? {
-  account: { account_id: 'acc_test' },
-  brand: { domain: 'acme.example' },
-  po_number: 'async-1',
-  start_time: '2027-01-01T00:00:00Z',
-  end_time: '2027-01-31T00:00:00Z',
-  packages: [{ product_id: 'prod_display_ron', budget: 1000, pricing_option_id: 'cpm_usd' }],
-};
+// The default create_media_buy buys the first product get_products
+// answered (seller.mjs's own when that step did not run).
+let product = { product_id: 'prod_display_ron', pricing_option_id: 'cpm_usd' };
+const createMediaBuy = () =>
+  options.create_media_buy ?? {
+    account: { brand: { domain: 'acme.example' }, operator: 'acme.example' },
+    brand: { domain: 'acme.example' },
+    po_number: 'async-1',
+    start_time: '2027-01-01T00:00:00Z',
+    end_time: '2027-01-31T00:00:00Z',
+    packages: [{ ...product, budget: 1000 }],
+  };
 
 // summary keeps what a Go test asserts on from a TaskResult.
 function summary(step, r) {
@@ -72,11 +78,17 @@ try {
         out.steps.push({ step, success: true, data: caps });
         break;
       }
-      case 'get_products':
-        out.steps.push(summary(step, await client.getProducts({ buying_mode: 'brief', brief: 'display' })));
+      case 'get_products': {
+        const r = await client.getProducts({ buying_mode: 'brief', brief: 'display' });
+        const first = r.data?.products?.[0];
+        if (first?.pricing_options?.[0]) {
+          product = { product_id: first.product_id, pricing_option_id: first.pricing_options[0].pricing_option_id };
+        }
+        out.steps.push(summary(step, r));
         break;
+      }
       case 'create_media_buy': {
-        const r = await client.createMediaBuy(createMediaBuy);
+        const r = await client.createMediaBuy(createMediaBuy());
         const s = summary(step, r);
         if (r.status === 'submitted' && r.submitted) {
           s.completed = summary('wait', await r.submitted.waitForCompletion(options.poll_ms ?? 100));

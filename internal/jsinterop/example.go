@@ -1,0 +1,122 @@
+package jsinterop
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ErrNoExampleSeller says the repository has no examples/seller.
+var ErrNoExampleSeller = errors.New("examples/seller does not exist")
+
+// ExampleSeller is a running examples/seller, the Go seller the
+// JavaScript SDK's buyer and compliance runner are pointed at.
+type ExampleSeller struct {
+	// BaseURL is http://ADDR: MCP at /mcp, A2A at /a2a, the agent card at
+	// /.well-known/agent-card.json.
+	BaseURL string
+	APIKey  string
+	stop    func()
+}
+
+// Close stops the seller and removes its build.
+func (s *ExampleSeller) Close() { s.stop() }
+
+// StartExampleSeller builds root/examples/seller and runs it with -addr
+// 127.0.0.1:0 and -api-key key; it prints `listening http://ADDR` and
+// `api-key KEY` first. A module of its own first generates its bindings
+// (go generate, from the published bundles in specDir), as
+// examples/buyer/run.sh does. It is built rather than `go run` so that
+// stopping it stops the seller itself. Its later output goes to log.
+func StartExampleSeller(ctx context.Context, root, specDir, key string, log io.Writer) (*ExampleSeller, error) {
+	src := filepath.Join(root, "examples", "seller")
+	if _, err := os.Stat(src); err != nil {
+		return nil, fmt.Errorf("%w in %s", ErrNoExampleSeller, root)
+	}
+	dir, err := os.MkdirTemp("", "adcpgen-example-seller-")
+	if err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(dir, "seller")
+	var steps [][]string
+	if _, err := os.Stat(filepath.Join(src, "go.mod")); err == nil {
+		steps = [][]string{{"go", "generate", "./..."}, {"go", "build", "-o", bin, "."}}
+	} else {
+		src = root
+		steps = [][]string{{"go", "build", "-o", bin, "./examples/seller"}}
+	}
+	for _, step := range steps {
+		cmd := exec.CommandContext(ctx, step[0], step[1:]...)
+		cmd.Dir = src
+		cmd.Env = append(os.Environ(), "ADCP_MIRROR="+specDir, "ADCP_CACHE="+filepath.Join(dir, "cache"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("examples/seller: %s: %w\n%s", strings.Join(step, " "), err, out)
+		}
+	}
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-api-key", key)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	cmd.Stderr = log
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	stop := func() {
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+		os.RemoveAll(dir)
+	}
+	lines := make(chan string, 2)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for i := 0; i < 2 && sc.Scan(); i++ {
+			lines <- sc.Text()
+		}
+		close(lines)
+		io.Copy(log, stdout)
+	}()
+	s := &ExampleSeller{stop: stop}
+	timeout := time.After(60 * time.Second)
+	for s.BaseURL == "" || s.APIKey == "" {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				stop()
+				return nil, errors.New("examples/seller stopped before printing `listening http://ADDR` and `api-key KEY`")
+			}
+			if rest, ok := strings.CutPrefix(line, "listening "); ok {
+				s.BaseURL = strings.TrimRight(rest, "/")
+			} else if rest, ok := strings.CutPrefix(line, "api-key "); ok {
+				s.APIKey = rest
+			} else {
+				stop()
+				return nil, fmt.Errorf("examples/seller printed %q; want `listening http://ADDR` then `api-key KEY`", line)
+			}
+		case <-timeout:
+			stop()
+			return nil, errors.New("examples/seller did not print its address within 60 s")
+		case <-ctx.Done():
+			stop()
+			return nil, ctx.Err()
+		}
+	}
+	return s, nil
+}
