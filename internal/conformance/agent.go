@@ -18,18 +18,29 @@ import (
 type agent struct {
 	BaseURL string
 	APIKey  string
-	Name    string
 	stop    func()
 }
 
 func (a *agent) url(protocol string) string { return a.BaseURL + "/" + protocol }
 
-// startAgent returns the agent cfg names: a running one (cfg.agentURL), the
-// JavaScript SDK's seller (cfg.seller "js"), or examples/seller, built and
-// started on a free loopback port (cfg.seller "go").
-func startAgent(ctx context.Context, cfg *config, env *jsinterop.Env) (*agent, error) {
+// sellers starts the seller under test for each transport's pass: a fresh
+// one each time when this program runs it (the storyboards use fixed
+// idempotency keys, so a second pass against the same seller would replay
+// or conflict with the first), or the running one -agent names.
+type sellers struct {
+	// Name says which seller it is.
+	Name  string
+	start func(ctx context.Context) (*agent, error)
+	close func()
+}
+
+// newSellers prepares the seller cfg names: a running one (cfg.agentURL),
+// the JavaScript SDK's seller (cfg.seller "js"), or examples/seller, built
+// once and started on a free loopback port (cfg.seller "go").
+func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers, error) {
 	if cfg.agentURL != "" {
-		return &agent{BaseURL: strings.TrimRight(cfg.agentURL, "/"), APIKey: cfg.auth, Name: cfg.agentURL, stop: func() {}}, nil
+		a := &agent{BaseURL: strings.TrimRight(cfg.agentURL, "/"), APIKey: cfg.auth, stop: func() {}}
+		return &sellers{Name: cfg.agentURL, start: func(context.Context) (*agent, error) { return a, nil }, close: func() {}}, nil
 	}
 	key := cfg.auth
 	if key == "" {
@@ -37,31 +48,41 @@ func startAgent(ctx context.Context, cfg *config, env *jsinterop.Env) (*agent, e
 	}
 	switch cfg.seller {
 	case "js":
-		s, err := jsinterop.StartSellerProcess(ctx, env, jsinterop.SellerOptions{
-			APIKey:                key,
-			CardCapabilitiesSkill: cfg.jsCapabilitiesSkill,
-		})
-		if err != nil {
-			return nil, err
-		}
 		name := "the JavaScript SDK's seller (internal/jsinterop/seller.mjs)"
 		if cfg.jsCapabilitiesSkill {
 			name += " with get_adcp_capabilities in its card"
 		}
-		return &agent{BaseURL: s.BaseURL, APIKey: key, Name: name, stop: func() { s.Close() }}, nil
+		start := func(ctx context.Context) (*agent, error) {
+			s, err := jsinterop.StartSellerProcess(ctx, env, jsinterop.SellerOptions{
+				APIKey:                key,
+				CardCapabilitiesSkill: cfg.jsCapabilitiesSkill,
+			})
+			if err != nil {
+				return nil, err
+			}
+			return &agent{BaseURL: s.BaseURL, APIKey: key, stop: func() { s.Close() }}, nil
+		}
+		return &sellers{Name: name, start: start, close: func() {}}, nil
 	case "go":
 		specDir := os.Getenv("ADCP_SPEC_DIR")
 		if specDir == "" {
 			specDir = filepath.Join(cfg.root, "..", "shared", "adcp")
 		}
-		s, err := jsinterop.StartExampleSeller(ctx, cfg.root, specDir, key, os.Stderr)
+		build, err := jsinterop.BuildExampleSeller(ctx, cfg.root, specDir)
 		if errors.Is(err, jsinterop.ErrNoExampleSeller) {
 			return nil, fmt.Errorf("%w: use -seller js, or -agent URL (CONFORMANCE_AGENT) for a running seller", err)
 		}
 		if err != nil {
 			return nil, err
 		}
-		return &agent{BaseURL: s.BaseURL, APIKey: s.APIKey, Name: "examples/seller", stop: s.Close}, nil
+		start := func(ctx context.Context) (*agent, error) {
+			s, err := build.Start(ctx, key, os.Stderr)
+			if err != nil {
+				return nil, err
+			}
+			return &agent{BaseURL: s.BaseURL, APIKey: s.APIKey, stop: s.Close}, nil
+		}
+		return &sellers{Name: "examples/seller", start: start, close: build.Remove}, nil
 	}
 	return nil, fmt.Errorf("-seller %q: want go or js", cfg.seller)
 }

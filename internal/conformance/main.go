@@ -131,27 +131,34 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
 		return false, err
 	}
-	a, err := startAgent(ctx, cfg, env)
+	src, err := newSellers(ctx, cfg, env)
 	if err != nil {
 		return false, err
 	}
-	defer a.stop()
+	defer src.close()
 
-	fmt.Fprintf(w, "conformance: %s against %s (%s)\n", sdkVersion(env), a.BaseURL, a.Name)
+	fmt.Fprintf(w, "conformance: %s against %s\n", sdkVersion(env), src.Name)
 	if cfg.probeTask != "" {
 		fmt.Fprintf(w, "conformance: through comply() with a test kit: the API key and probe task %s\n", cfg.probeTask)
 	}
 	start := time.Now()
 	var results []*result
 	for _, protocol := range cfg.protocols {
+		a, err := src.start(ctx)
+		if err != nil {
+			return false, err
+		}
+		fmt.Fprintf(w, "conformance: %s at %s\n", protocol, a.url(protocol))
 		for _, sb := range cfg.storyboards {
 			runCtx, cancel := context.WithTimeout(ctx, cfg.timeout)
 			results = append(results, runStoryboard(runCtx, env, a, protocol, sb, cfg.probeTask, cfg.out))
 			cancel()
 			if ctx.Err() != nil {
+				a.stop()
 				return false, ctx.Err()
 			}
 		}
+		a.stop()
 	}
 	return printResults(w, results, cfg, time.Since(start)), nil
 }

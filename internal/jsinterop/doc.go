@@ -24,7 +24,7 @@
 //     getProducts, createMediaBuy then waitForCompletion).
 //   - storyboard.mjs runs a compliance storyboard as `adcp storyboard run`
 //     does, with a test kit (internal/conformance uses it).
-//   - StartExampleSeller builds and starts examples/seller, which
+//   - BuildExampleSeller builds examples/seller to start, which
 //     example_test.go drives with buyer.mjs over MCP and A2A and
 //     internal/conformance with the compliance runner.
 //

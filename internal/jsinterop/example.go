@@ -26,16 +26,19 @@ type ExampleSeller struct {
 	stop    func()
 }
 
-// Close stops the seller and removes its build.
+// Close stops the seller.
 func (s *ExampleSeller) Close() { s.stop() }
 
-// StartExampleSeller builds root/examples/seller and runs it with -addr
-// 127.0.0.1:0 and -api-key key; it prints `listening http://ADDR` and
-// `api-key KEY` first. A module of its own first generates its bindings
-// (go generate, from the published bundles in specDir), as
-// examples/buyer/run.sh does. It is built rather than `go run` so that
-// stopping it stops the seller itself. Its later output goes to log.
-func StartExampleSeller(ctx context.Context, root, specDir, key string, log io.Writer) (*ExampleSeller, error) {
+// ExampleSellerBuild is examples/seller built once, to start as often as
+// needed (a fresh seller has no idempotency records or tasks).
+type ExampleSellerBuild struct {
+	dir, bin string
+}
+
+// BuildExampleSeller builds root/examples/seller. A module of its own first
+// generates its bindings (go generate, from the published bundles in
+// specDir), as examples/buyer/run.sh does. Remove deletes the build.
+func BuildExampleSeller(ctx context.Context, root, specDir string) (*ExampleSellerBuild, error) {
 	src := filepath.Join(root, "examples", "seller")
 	if _, err := os.Stat(src); err != nil {
 		return nil, fmt.Errorf("%w in %s", ErrNoExampleSeller, root)
@@ -44,32 +47,40 @@ func StartExampleSeller(ctx context.Context, root, specDir, key string, log io.W
 	if err != nil {
 		return nil, err
 	}
-	bin := filepath.Join(dir, "seller")
+	b := &ExampleSellerBuild{dir: dir, bin: filepath.Join(dir, "seller")}
 	var steps [][]string
 	if _, err := os.Stat(filepath.Join(src, "go.mod")); err == nil {
-		steps = [][]string{{"go", "generate", "./..."}, {"go", "build", "-o", bin, "."}}
+		steps = [][]string{{"go", "generate", "./..."}, {"go", "build", "-o", b.bin, "."}}
 	} else {
 		src = root
-		steps = [][]string{{"go", "build", "-o", bin, "./examples/seller"}}
+		steps = [][]string{{"go", "build", "-o", b.bin, "./examples/seller"}}
 	}
 	for _, step := range steps {
 		cmd := exec.CommandContext(ctx, step[0], step[1:]...)
 		cmd.Dir = src
 		cmd.Env = append(os.Environ(), "ADCP_MIRROR="+specDir, "ADCP_CACHE="+filepath.Join(dir, "cache"))
 		if out, err := cmd.CombinedOutput(); err != nil {
-			os.RemoveAll(dir)
+			b.Remove()
 			return nil, fmt.Errorf("examples/seller: %s: %w\n%s", strings.Join(step, " "), err, out)
 		}
 	}
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-api-key", key)
+	return b, nil
+}
+
+// Remove deletes the build.
+func (b *ExampleSellerBuild) Remove() { os.RemoveAll(b.dir) }
+
+// Start runs the seller with -addr 127.0.0.1:0 and -api-key key; it prints
+// `listening http://ADDR` and `api-key KEY` first. Its later output goes to
+// log.
+func (b *ExampleSellerBuild) Start(ctx context.Context, key string, log io.Writer) (*ExampleSeller, error) {
+	cmd := exec.Command(b.bin, "-addr", "127.0.0.1:0", "-api-key", key)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		os.RemoveAll(dir)
 		return nil, err
 	}
 	cmd.Stderr = log
 	if err := cmd.Start(); err != nil {
-		os.RemoveAll(dir)
 		return nil, err
 	}
 	stop := func() {
@@ -82,7 +93,6 @@ func StartExampleSeller(ctx context.Context, root, specDir, key string, log io.W
 			cmd.Process.Kill()
 			<-done
 		}
-		os.RemoveAll(dir)
 	}
 	lines := make(chan string, 2)
 	go func() {

@@ -28,10 +28,15 @@ func buyAgainstExample(t *testing.T, root string) {
 	jsinterop.Require(t)
 	specDir := testspec.Dir(t)
 	var log bytes.Buffer
-	seller, err := jsinterop.StartExampleSeller(t.Context(), root, specDir, "sk_js_buyer_key_0123", &log)
+	build, err := jsinterop.BuildExampleSeller(t.Context(), root, specDir)
 	if errors.Is(err, jsinterop.ErrNoExampleSeller) {
 		t.Skip("examples/seller is not in this tree yet (issue 12)")
 	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer build.Remove()
+	seller, err := build.Start(t.Context(), "sk_js_buyer_key_0123", &log)
 	if err != nil {
 		t.Fatal(err)
 	}
