@@ -2,7 +2,7 @@ GO       ?= go
 BIN      := bin/adcpgen
 SPEC_DIR ?= ../shared/adcp
 
-.PHONY: run build test vet generate check-generate fmt-check fuzz-smoke
+.PHONY: run build test js-deps vet generate check-generate fmt-check fuzz-smoke
 
 # Targets kept in their own files (bench, example, ...).
 -include mk/*.mk
@@ -20,8 +20,14 @@ build:
 # that need the published spec read it from $$ADCP_SPEC_DIR or
 # ../shared/adcp and skip, saying so, without it. The corpus and round-trip
 # tests build every spec version, hence the long timeout.
-test: test-bench
+test: test-bench js-deps
 	$(GO) test -timeout 45m ./...
+
+# js-deps: install the JavaScript SDK the interoperability tests drive
+# (internal/jsinterop), so that no test reaches the npm registry; without
+# node it says so and the tests skip.
+js-deps:
+	$(GO) run ./internal/jsinterop/setup
 
 vet:
 	$(GO) vet ./...
