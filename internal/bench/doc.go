@@ -7,7 +7,9 @@
 // runtime/validate schema; and one get_products call against go-sdk's MCP
 // server on loopback, typed and strict (runtime/buyer) beside go-sdk's
 // CallTool decoding into maps (BenchmarkCall, and BenchmarkCallClientSide
-// for the client's own share).
+// for the client's own share); and the seller's cost per get_products call
+// answering the fixture over go-sdk's mcp.Server (seller_bench_test.go),
+// beside go-sdk's own typed mcp.AddTool on the same structs without methods.
 //
 // This directory is a module of its own (replacing adcpgen with ../..), so
 // go-jsonschema and its dependencies never enter adcpgen's go.mod, nor the

@@ -1,9 +1,67 @@
-// Package seller is the AdCP agent's side of the wire: it builds MCP tool
-// results (data or adcp_error), the reserved JSON-RPC transport errors, A2A
-// completed and failed tasks, MCP Task statuses, and AdCP errors from
-// upstream failures, each in the shape buyers' extraction expects.
+// Package seller is the AdCP agent's side: a typed server for the tools of
+// one spec version, and the builders of what it sends (MCP tool results,
+// reserved JSON-RPC errors, A2A tasks, AdCP errors from upstream failures).
 //
-// Set an error's Recovery: the standard class of a code is what your
-// generated package's Spec says (adcp.Spec().Recovery(code)). An error
-// without one is sent without recovery, and buyers classify it by code.
+// # The server
+//
+// New takes the Spec of your generated package; Handle (or HandleSync)
+// registers a typed handler per tool descriptor of that package:
+//
+//	srv, err := seller.New(adcp.Spec(), seller.Config{Schemas: tree, Authenticator: seller.APIKeys(realm, keys)})
+//	seller.HandleSync(srv, adcp.Tools.GetProducts, func(ctx context.Context, req *adcp.GetProductsRequest) (*adcp.GetProductsResponse, error) {
+//		return &adcp.GetProductsResponse{Products: catalog(req)}, nil
+//	})
+//
+// runtime/mcpserver and runtime/a2aserver put the same server on MCP (the
+// official Go SDK) and A2A (a2a-go). Whatever the transport, Serve does the
+// protocol's part so handlers cannot get it wrong:
+//
+//   - Arguments are read from the buyer's own bytes, strictly: over the size
+//     cap, bad JSON, a duplicate key, "__proto__" however escaped, a wrong
+//     type, a missing field or a schema violation (with Config.Schemas) get a
+//     correctable INVALID_REQUEST with issues[] (pointer, keyword, message)
+//     and field, and the handler never runs. An adcp_major_version other
+//     than the spec's is VERSION_UNSUPPORTED.
+//   - The request's context object is echoed, byte for byte, in every
+//     answer and every error.
+//   - A handler's *adcperr.Error goes out as it is (with the spec's recovery
+//     when it has none). Any other error, and a panic, is logged to
+//     Config.Logger and the buyer gets a transient SERVICE_UNAVAILABLE that
+//     says nothing of it; the server goes on serving.
+//   - Responses are encoded with the strict encoder; with
+//     Config.ValidateResponses a response that fails the version's schema is
+//     never sent (the buyer gets SERVICE_UNAVAILABLE, the logger the issues).
+//   - Tools that are not registered are not served; get_adcp_capabilities is
+//     answered from what is registered (Config.Capabilities completes it)
+//     unless the seller registers its own.
+//   - Credentials are checked before anything is read (Authorize): discovery
+//     tools may be public (DefaultPublicTools); everything else is refused
+//     with HTTP 401 and a WWW-Authenticate challenge. The principal reaches
+//     handlers (PrincipalFrom) and middleware (Call.Principal).
+//
+// # Extension points
+//
+//   - Middleware runs around every call after it was read and validated,
+//     with the raw request (Call.Arguments, Call.Canonical, Call.Member) and
+//     the principal, and may answer instead of the handler: the
+//     idempotency layer plugs in here and stores and replays Answers.
+//   - TaskManager keeps async tasks. A handler calls StartTask, answers an
+//     interim status (Submitted, Working, InputRequired) with its typed
+//     payload, and reports later through the TaskHandle (Working, Complete,
+//     Fail); the TaskManager records each update and may deliver it by
+//     webhook. NewMemoryTasks is the default; tasks are scoped by principal.
+//   - HandleRaw serves a tool without generated types (the status tools
+//     tasks/get, get_task_status), still read strictly and validated.
+//   - Authenticator checks credentials: APIKeys for static bearer keys,
+//     runtime/mcpserver's OAuth for OAuth 2.0, or your own.
+//
+// # Builders
+//
+// NewToolSuccess / NewToolError build MCP tool results, NewJSONRPCError the
+// reserved JSON-RPC errors, NewA2AFailedTask / NewA2ACompletedTask A2A
+// tasks, TranslateUpstream AdCP errors from upstream failures without
+// leaking upstream detail. Set an error's Recovery: the standard class of a
+// code is what your generated package's Spec says
+// (adcp.Spec().Recovery(code)). An error without one is sent without
+// recovery, and buyers classify it by code.
 package seller
