@@ -171,7 +171,7 @@ func BenchmarkSellerServe(b *testing.B) {
 	b.ReportAllocs()
 	for i := range b.N {
 		a := srv.Serve(b.Context(), "get_products", &seller.Call{Arguments: productsArgs, Transport: seller.TransportMCP})
-		res := mcpserver.ToolResult(a, false)
+		res := mcpserver.ResultOf(a, false)
 		if a.Error != nil || res.IsError {
 			b.Fatal(strconv.Itoa(i), a.Error)
 		}

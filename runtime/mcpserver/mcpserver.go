@@ -107,7 +107,7 @@ func toolHandler(srv *seller.Server, name string, opts MCPOptions) mcp.ToolHandl
 		} else {
 			a = srv.Serve(ctx, name, c)
 		}
-		return ToolResult(a, opts.TerseText), nil
+		return ResultOf(a, opts.TerseText), nil
 	}
 }
 
@@ -148,14 +148,14 @@ func tokenInfo(p seller.Principal, requestCtx context.Context) *auth.TokenInfo {
 		Extra: map[string]any{principalKey: p, requestCtxKey: requestCtx}}
 }
 
-// ToolResult is the MCP result of an answer. A response: structuredContent
+// ResultOf is the MCP result of an answer. A response: structuredContent
 // is the response object with the protocol envelope's fields beside its
 // own (status, task_id, message, replayed, each only when the payload has
 // no member of that name), and the text content is its JSON text (or the
 // answer's message with terse). An error: isError, structuredContent
 // {"adcp_error": ..., "context": ...} and the same JSON as content[0].text,
 // then a terse sentence.
-func ToolResult(a *seller.Answer, terse bool) *mcp.CallToolResult {
+func ResultOf(a *seller.Answer, terse bool) *mcp.CallToolResult {
 	if a.Error != nil {
 		data, err := seller.ErrorObject(a)
 		if err != nil { // unreachable: Serve checked the error
