@@ -24,13 +24,19 @@ var schemas embed.FS
 // Tree opens the test schema tree.
 func Tree(t testing.TB) *spec.Tree {
 	t.Helper()
-	sub, err := fs.Sub(schemas, "schemas")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := spec.OpenFS(sub, "sellertest/schemas", spec.KindEmbedded)
+	tree, err := OpenTree()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tree
+}
+
+// OpenTree opens the test schema tree, for code without a testing.TB (a
+// child process a test starts).
+func OpenTree() (*spec.Tree, error) {
+	sub, err := fs.Sub(schemas, "schemas")
+	if err != nil {
+		return nil, err
+	}
+	return spec.OpenFS(sub, "sellertest/schemas", spec.KindEmbedded)
 }
