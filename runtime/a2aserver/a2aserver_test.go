@@ -110,6 +110,9 @@ func TestSuccess(t *testing.T) {
 		t.Fatalf("decode %s: %v", r.Data, err)
 	}
 	task := wire.Lenient(result)
+	if !task.Get("artifacts").Index(0).Get("parts").Index(0).Get("data").Get("status").StringIs("completed") {
+		t.Errorf("no status beside the payload: %s", result)
+	}
 	if task.Get("artifacts").Index(0).Get("metadata").Present() {
 		t.Errorf("a synchronous answer has an adcp_task_id: %s", result)
 	}
@@ -242,6 +245,17 @@ func TestAuthentication(t *testing.T) {
 			}
 		})
 	}
+	// An MCP probe posted to the A2A endpoint, and a message naming no
+	// skill, are refused too.
+	for name, body := range map[string]string{
+		"mcp probe": `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_creatives","arguments":{}}}`,
+		"no skill":  `{"jsonrpc":"2.0","id":4,"method":"message/send","params":{"message":{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"text","text":"hi"}]}}}`,
+		"not JSON":  `{"jsonrpc":`,
+	} {
+		if resp := rawPOST(t, base+"/a2a", "", body); resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") == "" {
+			t.Errorf("%s without a key: %d", name, resp.StatusCode)
+		}
+	}
 	// tasks/get needs credentials too.
 	if resp := rawPOST(t, base+"/a2a", "", `{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"id":"task_x"}}`); resp.StatusCode != 401 {
 		t.Errorf("tasks/get without a key: %d", resp.StatusCode)
@@ -281,7 +295,8 @@ func TestAsync(t *testing.T) {
 	r, result := send(t, alice, "create_media_buy", `{"idempotency_key":"0123456789abcdef","po_number":"async-7","packages":[{"product_id":"p","budget":5}],"context":{"c":3}}`)
 	task := wire.Lenient(result)
 	id, _ := task.Get("artifacts").Index(0).Get("metadata").Get("adcp_task_id").AsString()
-	if r.State != "submitted" || id == "" || !task.Get("id").StringIs(id) || string(r.Data) != `{"context":{"c":3}}` || r.DataPath != "status.message.parts[0].data" {
+	if r.State != "submitted" || id == "" || !task.Get("id").StringIs(id) || r.DataPath != "status.message.parts[0].data" ||
+		string(r.Data) != `{"context":{"c":3},"status":"submitted","task_id":"`+id+`"}` {
 		t.Fatalf("submitted: %+v %s", r, result)
 	}
 	h := s.BuyTask(id)
@@ -293,7 +308,7 @@ func TestAsync(t *testing.T) {
 	if err != nil || got.Error != nil {
 		t.Fatalf("tasks/get: %v %s", err, got.Error)
 	}
-	if r := x.A2A(got.Result); r.State != "completed" || string(r.Data) != `{"context":{"c":3},"media_buy_id":"mb_9"}` { // a2a-go holds data as a map: members sorted
+	if r := x.A2A(got.Result); r.State != "completed" || string(r.Data) != `{"context":{"c":3},"media_buy_id":"mb_9","status":"completed","task_id":"`+id+`"}` { // a2a-go holds data as a map: members sorted
 		t.Errorf("completed task: %+v %s", r, r.Data)
 	}
 	// Bob asking for Alice's task and anyone asking for a missing one get
@@ -341,6 +356,26 @@ func TestDisconnect(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > before {
 		buf := make([]byte, 1<<16)
 		t.Errorf("%d goroutines left (%d before)\n%s", n, before, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// TestErrorsInCompletedTasks: the option for the JavaScript SDK's client
+// answers errors in a completed task, which extraction reads the same.
+func TestErrorsInCompletedTasks(t *testing.T) {
+	s := sellertest.NewSeller(t, seller.Config{})
+	mux := http.NewServeMux()
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	opts := a2aserver.A2AOptions{URL: ts.URL + "/a2a", ErrorsInCompletedTasks: true}
+	mux.Handle("/a2a", a2aserver.NewA2AHandler(s.Server, opts))
+	mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(s.Server, opts))
+	c := dial(t, ts.URL, "")
+	r, result := send(t, c, "get_products", `{"buying_mode":"brief","brief":"code:BUDGET_TOO_LOW","context":{"k":1}}`)
+	if r.State != "completed" || r.Error == nil || r.Error.Code != "BUDGET_TOO_LOW" || r.Error.Recovery != "correctable" {
+		t.Fatalf("%+v %s", r, result)
+	}
+	if data := wire.Lenient(result).Get("artifacts").Index(0).Get("parts").Index(1).Get("data"); string(data.Get("context")) != `{"k":1}` {
+		t.Errorf("context: %s", data)
 	}
 }
 

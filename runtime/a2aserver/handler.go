@@ -32,6 +32,14 @@ type A2AOptions struct {
 	Provider *a2a.AgentProvider
 	// Now is the clock for task timestamps; nil means time.Now.
 	Now func() time.Time
+	// ErrorsInCompletedTasks answers AdCP errors with a completed task
+	// (the same artifact, DataPart {"adcp_error": ...}) instead of a failed
+	// one. AdCP's A2A rules want a failed task, and runtime/extract reads
+	// either; the JavaScript SDK's client (@adcp/sdk 6.11) unwraps a
+	// DataPart only from a completed task and reports a failed one as
+	// "Task failed", losing the code and the context. Turn it on for
+	// buyers built on that client.
+	ErrorsInCompletedTasks bool
 }
 
 // envelopeSlack is what a JSON-RPC request may add to a call's arguments.
@@ -86,26 +94,34 @@ type request struct {
 type requestKey struct{}
 
 // calledSkill names what a JSON-RPC request needs credentials for: the
-// skill of a message, "tasks/get" for the task methods (a task belongs to
-// a principal), "" for anything else.
+// skill a message calls (public skills need none). Anything else (the task
+// methods, a message naming no skill, a method A2A does not have, a body
+// that is not JSON) gets protectedRequest, which no tool is called, so only
+// an authenticated buyer gets past the gate: an MCP probe posted to the A2A
+// endpoint without credentials is refused with 401, not answered.
 func calledSkill(body []byte) string {
 	v, err := wire.ParseLenient(body)
 	if err != nil || !v.IsObject() {
-		return ""
+		return protectedRequest
 	}
 	method, _ := v.Get("method").AsString()
 	switch method {
 	case "message/send", "message/stream":
 		if d, ok := findDataPart(v.Get("params").Get("message")); ok {
-			name, _ := d.Get("skill").AsString()
+			if name, _ := d.Get("skill").AsString(); name != "" {
+				return name
+			}
+		}
+	case "tools/call":
+		if name, ok := v.Get("params").Get("name").AsString(); ok && name != "" {
 			return name
 		}
-		return ""
-	case "tasks/get", "tasks/cancel", "tasks/resubscribe":
-		return "tasks/get"
 	}
-	return ""
+	return protectedRequest
 }
+
+// protectedRequest stands for a request that calls no public tool.
+const protectedRequest = "(a protected request)"
 
 // findDataPart returns the data of the first DataPart of message whose data
 // names a skill.
@@ -194,7 +210,7 @@ func (h *handler) send(ctx context.Context, params *a2a.MessageSendParams) *a2a.
 		c.Arguments = input
 		a = h.srv.Serve(ctx, skill, c)
 	}
-	return TaskOf(a, contextID, h.now())
+	return TaskOf(a, contextID, h.now(), h.opts)
 }
 
 // skillInput reads the skill and the raw input of a message/send body.
@@ -242,7 +258,7 @@ func (h *handler) OnGetTask(ctx context.Context, query *a2a.TaskQueryParams) (*a
 	}
 	cp := *a
 	cp.TaskID = t.ID
-	return TaskOf(&cp, "", t.UpdatedAt), nil
+	return TaskOf(&cp, "", t.UpdatedAt, h.opts), nil
 }
 
 func (h *handler) OnCancelTask(context.Context, *a2a.TaskIDParams) (*a2a.Task, error) {
@@ -284,13 +300,15 @@ var states = map[task.Status]a2a.TaskState{
 
 // TaskOf is the A2A task of an answer, as AdCP's A2A extraction reads it.
 // A response: the artifact "result" holds the response object as its
-// first part (a DataPart) and the message as a TextPart, with the AdCP
-// task id at the artifact's metadata "adcp_task_id"; an interim answer also
-// puts the payload in status.message. An error: a failed task whose
-// artifact "error-result" holds a TextPart and the DataPart {"adcp_error":
-// ..., "context": ...}. The task's id is the AdCP task id when there is
-// one.
-func TaskOf(a *seller.Answer, contextID string, at time.Time) *a2a.Task {
+// first part (a DataPart, with the envelope's status, and task_id when
+// there is one, beside its own members, as over MCP) and the message as a
+// TextPart, with the AdCP task id at the artifact's metadata
+// "adcp_task_id"; an interim answer also puts the payload in
+// status.message. An error: a failed task (completed with
+// opts.ErrorsInCompletedTasks) whose artifact "error-result" holds a
+// TextPart and the DataPart {"adcp_error": ..., "context": ...}. The task's
+// id is the AdCP task id when there is one.
+func TaskOf(a *seller.Answer, contextID string, at time.Time, opts A2AOptions) *a2a.Task {
 	id := a2a.TaskID(a.TaskID)
 	if id == "" {
 		id = a2a.NewTaskID()
@@ -302,6 +320,9 @@ func TaskOf(a *seller.Answer, contextID string, at time.Time) *a2a.Task {
 	}
 	if a.Error != nil {
 		t.Status.State = a2a.TaskStateFailed
+		if opts.ErrorsInCompletedTasks {
+			t.Status.State = a2a.TaskStateCompleted
+		}
 		data, err := seller.ErrorObject(a)
 		if err != nil { // unreachable: Serve checked the error
 			data = []byte(`{"adcp_error":{"code":"SERVICE_UNAVAILABLE","message":"Service temporarily unavailable","recovery":"transient"}}`)
@@ -312,7 +333,17 @@ func TaskOf(a *seller.Answer, contextID string, at time.Time) *a2a.Task {
 		}}}
 		return t
 	}
-	parts := a2a.ContentParts{a2a.DataPart{Data: members(a.Body)}}
+	data := members(a.Body)
+	if _, ok := data["status"]; !ok {
+		data["status"] = json.RawMessage(wire.AppendQuoted(nil, string(a.Status)))
+	}
+	if _, ok := data["task_id"]; !ok && a.TaskID != "" {
+		data["task_id"] = json.RawMessage(wire.AppendQuoted(nil, a.TaskID))
+	}
+	if _, ok := data["replayed"]; !ok && a.Replayed {
+		data["replayed"] = json.RawMessage("true")
+	}
+	parts := a2a.ContentParts{a2a.DataPart{Data: data}}
 	if a.Message != "" {
 		parts = append(parts, a2a.TextPart{Text: a.Message})
 	}

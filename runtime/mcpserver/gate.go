@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,9 +27,30 @@ func NewStreamableHandler(srv *seller.Server, opts MCPOptions) (http.Handler, er
 	if err != nil {
 		return nil, err
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: opts.Stateless, JSONResponse: opts.JSONResponse, Logger: srv.Logger()})
+	if opts.AcceptJSONOnly && opts.JSONResponse {
+		h = acceptJSONOnly(h)
+	}
 	return Gate(srv, h), nil
+}
+
+// acceptJSONOnly lists text/event-stream in the Accept header of a POST that
+// lacks it, for go-sdk, which requires both; with JSONResponse the answer
+// is JSON either way.
+func acceptJSONOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			accept := r.Header.Get("Accept")
+			if !strings.Contains(accept, "text/event-stream") {
+				if strings.TrimSpace(accept) == "" {
+					accept = "application/json"
+				}
+				r.Header.Set("Accept", accept+", text/event-stream")
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // Gate authenticates every request before next (an MCP endpoint) sees it.

@@ -38,6 +38,11 @@ type MCPOptions struct {
 	// JSONResponse answers POSTs with application/json instead of an SSE
 	// stream.
 	JSONResponse bool
+	// AcceptJSONOnly, with JSONResponse, also serves POSTs whose Accept
+	// header lists application/json without text/event-stream (or none),
+	// which go-sdk refuses with 400: raw JSON-RPC probes send them, such as
+	// the compliance runner's. It has no effect without JSONResponse.
+	AcceptJSONOnly bool
 	// LocalPrincipal is the principal of calls that arrive without HTTP
 	// (stdio): the local user. Without one, stdio calls are anonymous and
 	// only public tools answer them.

@@ -452,6 +452,33 @@ func TestAsync(t *testing.T) {
 	}
 }
 
+// TestAcceptJSONOnly: a bare tools/call, without a session, accepting only
+// JSON (a raw probe), is answered with JSON when the option is on, and
+// refused by go-sdk when it is off.
+func TestAcceptJSONOnly(t *testing.T) {
+	s := sellertest.NewSeller(t, seller.Config{})
+	probe := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_products","arguments":{"buying_mode":"brief","context":{"p":1}}}}`
+	for _, on := range []bool{true, false} {
+		url := start(t, s, mcpserver.MCPOptions{Stateless: true, JSONResponse: true, AcceptJSONOnly: on})
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(probe))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		r := x.MCP(body)
+		if on && (resp.StatusCode != 200 || r.Error != nil || !bytes.Contains(r.Data, []byte(`"context":{"p":1}`))) {
+			t.Errorf("on: %d %s", resp.StatusCode, body)
+		}
+		if !on && resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("off: %d %s", resp.StatusCode, body)
+		}
+	}
+}
+
 // TestLocalPrincipal: calls without HTTP (stdio, in memory) run as the
 // configured local principal.
 func TestLocalPrincipal(t *testing.T) {
