@@ -197,6 +197,7 @@ func (m *MemoryTasks) Update(_ context.Context, ev TaskEvent) error {
 		return fmt.Errorf("seller: task %q is %s already", ev.ID, t.Status)
 	}
 	a := *ev.Answer
+	a.echoed = nil // keep the answer, not the call it came from
 	t.Status, t.Answer, t.UpdatedAt = a.Status, &a, m.now()
 	return nil
 }
