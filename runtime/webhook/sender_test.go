@@ -142,14 +142,17 @@ func TestSenderGivesUp(t *testing.T) {
 			if !errors.As(err, &de) {
 				t.Fatalf("Send = %v, want a *DeliveryError", err)
 			}
-			if de.Status != c.status || de.Permanent != c.permanent || int32(de.Attempts) != n.Load() {
-				t.Fatalf("%v: status %d permanent %v attempts %d (server saw %d)", err, de.Status, de.Permanent, de.Attempts, n.Load())
+			// An attempt that times out may end before the server's handler
+			// runs, so the server can see one fewer than were made (only then).
+			seen, made := n.Load(), int32(de.Attempts)
+			if de.Status != c.status || de.Permanent != c.permanent || seen > made || (c.status != 0 && seen != made) || seen < made-1 {
+				t.Fatalf("%v: status %d permanent %v attempts %d (server saw %d)", err, de.Status, de.Permanent, de.Attempts, seen)
 			}
-			if c.attempts >= 0 && n.Load() != c.attempts {
-				t.Fatalf("%d attempts, want %d", n.Load(), c.attempts)
+			if c.attempts >= 0 && made != c.attempts {
+				t.Fatalf("%d attempts, want %d", made, c.attempts)
 			}
-			if c.attempts < 0 && (n.Load() < 2 || n.Load() > 5) {
-				t.Fatalf("%d attempts within 100ms of 30ms each", n.Load())
+			if c.attempts < 0 && (made < 2 || made > 5) {
+				t.Fatalf("%d attempts within 100ms of 30ms each", made)
 			}
 		})
 	}
