@@ -28,13 +28,13 @@ func TestRefusedBeforeSending(t *testing.T) {
 		t.Errorf("another version: %v", err)
 	}
 	_, err := buyer.Call(ctx, r.client, tinyadcp.Tools.CreateThing, &tinyadcp.CreateThingRequest{Name: "x", Size: new(math.NaN())})
-	if err == nil || !strings.Contains(err.Error(), "/size") {
+	var de *wire.DecodeError
+	if !errors.As(err, &de) || de.Pointer != "/size" || !strings.Contains(err.Error(), "/size") {
 		t.Errorf("NaN size: %v", err)
 	}
 	_, err = buyer.Call(ctx, r.client, tinyadcp.Tools.CreateThing, &tinyadcp.CreateThingRequest{Name: "x",
 		Context: tinyadcp.ContextObject{"trace": json.RawMessage(`{"a":1,"a":2}`)}})
-	var de *wire.DecodeError
-	if !errors.As(err, &de) || !strings.Contains(err.Error(), "/context/trace") {
+	if !errors.As(err, &de) || de.Pointer != "/context/trace/a" || !strings.Contains(err.Error(), "/context/trace") {
 		t.Errorf("duplicate key in raw context: %v", err)
 	}
 	if n := len(r.calls()); n != 0 {

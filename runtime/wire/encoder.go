@@ -2,7 +2,6 @@ package wire
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"sort"
 	"strconv"
@@ -21,6 +20,9 @@ type Encoder struct {
 	buf   []byte
 	comma bool
 	err   error
+	// errAt is the JSON pointer of err's value, built by the engine as it
+	// returns from the values holding it (see failedUnder).
+	errAt string
 }
 
 var encoderPool = sync.Pool{New: func() any { return new(Encoder) }}
@@ -28,10 +30,10 @@ var encoderPool = sync.Pool{New: func() any { return new(Encoder) }}
 // Marshal encodes v as compact JSON.
 func Marshal(v Encodable) ([]byte, error) {
 	e := encoderPool.Get().(*Encoder)
-	e.buf, e.comma, e.err = e.buf[:0], false, nil
+	e.buf, e.comma, e.err, e.errAt = e.buf[:0], false, nil, ""
 	v.EncodeWire(e)
 	var out []byte
-	err := e.err
+	err := e.Err()
 	if err == nil {
 		out = append([]byte(nil), e.buf...)
 	}
@@ -45,8 +47,30 @@ func Marshal(v Encodable) ([]byte, error) {
 // Bytes returns the encoded bytes so far.
 func (e *Encoder) Bytes() []byte { return e.buf }
 
-// Err is the first error recorded by Fail or a value that cannot be encoded.
-func (e *Encoder) Err() error { return e.err }
+// Err is the first error recorded by Fail or a value that cannot be
+// encoded. When the descriptor engine (EncodeWith) wrote the value, a
+// *DecodeError's Pointer says where the value is: "/products/0/rate".
+func (e *Encoder) Err() error {
+	if e.err == nil || e.errAt == "" {
+		return e.err
+	}
+	de, ok := e.err.(*DecodeError)
+	if !ok {
+		return e.err // the engine fails only with *DecodeError
+	}
+	located := *de
+	located.Pointer = e.errAt + de.Pointer
+	return &located
+}
+
+// failedUnder notes that the encoder failed while writing the value under
+// the reference token tok (a member name or an array index): the
+// failure's pointer starts with tok. The engine stops at its first failure
+// and calls it on the way back out, so pointers are built on the failure
+// path alone.
+func (e *Encoder) failedUnder(tok string) {
+	e.errAt = string(appendPointerToken(nil, tok)) + e.errAt
+}
 
 // Fail records err; the first one wins and Marshal returns it.
 func (e *Encoder) Fail(err error) {
@@ -105,7 +129,7 @@ func (e *Encoder) Int(n int64) { e.sep(); e.buf = strconv.AppendInt(e.buf, n, 10
 // infinities cannot be encoded.
 func (e *Encoder) Float(f float64) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		e.Fail(errors.New("wire: cannot encode " + strconv.FormatFloat(f, 'g', -1, 64) + " as JSON"))
+		e.Fail(&DecodeError{Kind: KindRange, Message: "cannot encode " + strconv.FormatFloat(f, 'g', -1, 64) + " as JSON"})
 		f = 0
 	}
 	e.sep()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 	"unsafe"
 )
 
@@ -36,6 +37,10 @@ func (e *Encoder) encodeValue(p unsafe.Pointer, t *Desc) {
 		e.ArrayStart()
 		for i := 0; i < h.len; i++ {
 			e.encodeValue(unsafe.Add(h.data, uintptr(i)*size), in.elem)
+			if e.err != nil {
+				e.failedUnder(strconv.Itoa(i))
+				return
+			}
 		}
 		e.ArrayEnd()
 	case ShapeMap:
@@ -90,9 +95,8 @@ func (e *Encoder) encodeStruct(p unsafe.Pointer, t *Desc) {
 			q := *(*unsafe.Pointer)(fp)
 			if q == nil {
 				if m.required {
-					e.RawKey(m.key)
 					e.Fail(MissingOnEncode(t.Name, m.name))
-					e.Null()
+					return
 				}
 				continue
 			}
@@ -102,13 +106,19 @@ func (e *Encoder) encodeStruct(p unsafe.Pointer, t *Desc) {
 		}
 		e.RawKey(m.key)
 		e.encodeValue(fp, m.desc)
+		if e.err != nil {
+			e.failedUnder(m.name)
+			return
+		}
 	}
 	for i, kp := range t.KeyPatterns {
-		e.encodeMembers(unsafe.Add(p, in.offs[i]), kp.Map, in.declared)
+		if e.encodeMembers(unsafe.Add(p, in.offs[i]), kp.Map, in.declared); e.err != nil {
+			return
+		}
 	}
 	switch t.Extra {
 	case ExtraKeep:
-		e.ExtraMembers(*(*map[string]json.RawMessage)(unsafe.Add(p, in.offs[len(t.KeyPatterns)])), in.declared)
+		writeMembers(e, *(*map[string]json.RawMessage)(unsafe.Add(p, in.offs[len(t.KeyPatterns)])), in.declared, WriteRaw, true)
 	case ExtraTyped:
 		e.encodeMembers(unsafe.Add(p, in.offs[len(t.KeyPatterns)]), t.ExtraMap, in.declared)
 	}
@@ -121,19 +131,19 @@ func (e *Encoder) encodeMembers(p unsafe.Pointer, t *Desc, declared KeySet) {
 	in := t.infos()
 	switch in.native {
 	case nativeRaw:
-		writeMembers(e, *(*map[string]json.RawMessage)(p), declared, WriteRaw)
+		writeMembers(e, *(*map[string]json.RawMessage)(p), declared, WriteRaw, true)
 		return
 	case nativeString:
-		writeMembers(e, *(*map[string]string)(p), declared, WriteString)
+		writeMembers(e, *(*map[string]string)(p), declared, WriteString, true)
 		return
 	case nativeInt:
-		writeMembers(e, *(*map[string]int64)(p), declared, WriteInt)
+		writeMembers(e, *(*map[string]int64)(p), declared, WriteInt, true)
 		return
 	case nativeFloat:
-		writeMembers(e, *(*map[string]float64)(p), declared, WriteFloat)
+		writeMembers(e, *(*map[string]float64)(p), declared, WriteFloat, true)
 		return
 	case nativeBool:
-		writeMembers(e, *(*map[string]bool)(p), declared, WriteBool)
+		writeMembers(e, *(*map[string]bool)(p), declared, WriteBool, true)
 		return
 	}
 	m := reflect.NewAt(in.rt, p).Elem()
@@ -147,14 +157,17 @@ func (e *Encoder) encodeMembers(p unsafe.Pointer, t *Desc, declared KeySet) {
 	slices.Sort(keys)
 	kv := reflect.New(typeString).Elem()
 	for _, k := range keys {
-		if !e.memberKeyOK(k, declared) {
-			continue
+		if e.memberKeyOK(k, declared) {
+			e.Key(k)
+			kv.SetString(k)
+			v := reflect.New(in.rt.Elem()).Elem()
+			v.Set(m.MapIndex(kv))
+			e.encodeValue(v.Addr().UnsafePointer(), in.elem)
 		}
-		e.Key(k)
-		kv.SetString(k)
-		v := reflect.New(in.rt.Elem()).Elem()
-		v.Set(m.MapIndex(kv))
-		e.encodeValue(v.Addr().UnsafePointer(), in.elem)
+		if e.err != nil {
+			e.failedUnder(k)
+			return
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -95,22 +96,52 @@ func TestEngineEncodesInMemberOrder(t *testing.T) {
 	}
 }
 
+// An encoding failure names the value it happened at: the first one wins,
+// and its pointer is built from the members, indexes and keys around it.
 func TestEngineEncodeErrors(t *testing.T) {
-	two := eShape{Circle: &eCircle{}, Square: &eSquare{}}
-	if _, err := Marshal(&two); err == nil || !strings.Contains(err.Error(), "eShape: 2 variants set") {
-		t.Errorf("two arms: %v", err)
+	nan, inf := math.NaN(), math.Inf(-1)
+	for _, c := range []struct {
+		name    string
+		v       Encodable
+		kind    Kind
+		pointer string
+		msg     string
+	}{
+		{"two arms", &eShape{Circle: &eCircle{}, Square: &eSquare{}}, KindUnion, "", "eShape: 2 variants set"},
+		{"no arm", new(eShape), KindUnion, "", "eShape: no variant set"},
+		{"declared extra key", &eAll{ID: "i", Extra: map[string]json.RawMessage{"id": []byte(`1`)}}, KindDuplicate, "/id", `extra member "id" duplicates a declared field`},
+		{"forbidden map key", &eAll{ID: "i", Places: map[string]ePoint{"__proto__": {}}}, KindForbiddenKey, "/places/__proto__", "forbidden key"},
+		{"NaN member", &eAll{ID: "i", Ratio: &nan}, KindRange, "/ratio", "cannot encode NaN as JSON"},
+		{"infinite member of a required struct", &eAll{ID: "i", Home: ePoint{Y: inf}}, KindRange, "/home/y", "cannot encode -Inf as JSON"},
+		{"NaN in a slice of structs", &eAll{ID: "i", Points: []ePoint{{}, {}, {X: nan}}}, KindRange, "/points/2/x", "NaN"},
+		{"NaN in nested slices", &eAll{ID: "i", Grid: [][]float64{{1}, {2, nan}}}, KindRange, "/grid/1/1", "NaN"},
+		{"NaN in a map of floats", &eAll{ID: "i", Scores: map[string]float64{"a": 1, "b/~": nan}}, KindRange, "/scores/b~1~0", "NaN"},
+		{"NaN in a map of maps", &eAll{ID: "i", Nested: map[string]map[string]ePoint{"n": {"m": {X: nan}}}}, KindRange, "/nested/n/m/x", "NaN"},
+		{"NaN in a nullable", &eAll{ID: "i", Where: Some(ePoint{X: nan})}, KindRange, "/where/x", "NaN"},
+		{"NaN in a union arm", &eAll{ID: "i", Value: eValue{Num: &nan}}, KindRange, "/value", "NaN"},
+		{"raw JSON with a duplicate key", &eAll{ID: "i", Notes: map[string]json.RawMessage{"n": []byte(`{"a":1,"a":2}`)}}, KindDuplicate, "/notes/n/a", "duplicate key"},
+		{"raw member that is not JSON", &eAll{ID: "i", Any: []byte(`{`)}, KindSyntax, "/any", ""},
+		{"the first failure wins", &eAll{ID: "i", Ratio: &nan, Home: ePoint{X: nan}}, KindRange, "/ratio", "NaN"},
+		{"a key pattern's map, then extra members", &eAll{ID: "i", Matching: map[string]int64{"id": 1}, Extra: map[string]json.RawMessage{"__proto__": []byte(`1`)}},
+			KindDuplicate, "/id", `extra member "id" duplicates a declared field`},
+		{"typed extra members", &eTyped{Rest: map[string]ePoint{"p": {X: nan}}}, KindRange, "/p/x", "NaN"},
+		{"a required pointer left nil", &eLink{}, KindMissing, "", `eLink: required field "next" is nil`},
+		{"a required pointer left nil, nested", &eLink{Next: &eLink{}}, KindMissing, "/next", `eLink: required field "next" is nil`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Marshal(c.v)
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("Marshal = %v, want a *DecodeError", err)
+			}
+			if de.Kind != c.kind || de.Pointer != c.pointer || !strings.Contains(de.Message, c.msg) {
+				t.Errorf("got %v %q %q, want %v %q containing %q", de.Kind, de.Pointer, de.Message, c.kind, c.pointer, c.msg)
+			}
+		})
 	}
-	var none eShape
-	if _, err := Marshal(&none); err == nil || !strings.Contains(err.Error(), "eShape: no variant set") {
-		t.Errorf("no arm: %v", err)
-	}
-	dup := eAll{ID: "i", Extra: map[string]json.RawMessage{"id": []byte(`1`)}}
-	if _, err := Marshal(&dup); err == nil || !strings.Contains(err.Error(), `extra member "id" duplicates a declared field`) {
-		t.Errorf("declared extra key: %v", err)
-	}
-	proto := eAll{ID: "i", Places: map[string]ePoint{"__proto__": {}}}
-	if _, err := Marshal(&proto); err == nil || !strings.Contains(err.Error(), "forbidden key") {
-		t.Errorf("forbidden map key: %v", err)
+	// The encoder reused from the pool starts without the last failure's place.
+	if _, err := Marshal(&eAll{ID: "i", Home: ePoint{}}); err != nil {
+		t.Errorf("after a failure: %v", err)
 	}
 }
 

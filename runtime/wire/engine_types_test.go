@@ -257,3 +257,16 @@ var descETyped = Desc{Shape: ShapeStruct, Name: "eTyped", Go: (*eTyped)(nil), Me
 
 func (v *eTyped) DecodeWire(d *Decoder) error { return DecodeWith(d, v, &descETyped) }
 func (v *eTyped) EncodeWire(e *Encoder)       { EncodeWith(e, v, &descETyped) }
+
+// eLink has a required member held by pointer (as a recursive type's).
+type eLink struct {
+	Next *eLink `json:"next"`
+}
+
+var lateELink = Desc{Shape: ShapeLate, Go: (*eLink)(nil)}
+var descELink = Desc{Shape: ShapeStruct, Name: "eLink", Go: (*eLink)(nil), Members: []Member{
+	{Name: "next", Desc: &lateELink, Required: true},
+}, Extra: ExtraReject}
+
+func (v *eLink) DecodeWire(d *Decoder) error { return DecodeWith(d, v, &descELink) }
+func (v *eLink) EncodeWire(e *Encoder)       { EncodeWith(e, v, &descELink) }

@@ -19,7 +19,7 @@ const (
 	KindConst                        // a value that differs from the schema's const
 	KindUnion                        // no union arm, or several, match
 	KindDepth                        // nesting deeper than the limit
-	KindRange                        // a number that does not fit its Go type
+	KindRange                        // a number that does not fit its Go type (encoding: that JSON cannot hold)
 	KindUTF8                         // invalid UTF-8 or a lone surrogate escape
 )
 

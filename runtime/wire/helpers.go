@@ -165,7 +165,7 @@ func WriteSlice[T any](e *Encoder, s []T, write func(*T, *Encoder)) {
 //go:noinline
 func WriteMap[T any](e *Encoder, m map[string]T, write func(*T, *Encoder)) {
 	e.ObjectStart()
-	writeMembers(e, m, nil, write)
+	writeMembers(e, m, nil, write, false)
 	e.ObjectEnd()
 }
 
@@ -174,10 +174,13 @@ func WriteMap[T any](e *Encoder, m map[string]T, write func(*T, *Encoder)) {
 //
 //go:noinline
 func WriteMembers[T any](e *Encoder, m map[string]T, declared KeySet, write func(*T, *Encoder)) {
-	writeMembers(e, m, declared, write)
+	writeMembers(e, m, declared, write, false)
 }
 
-func writeMembers[T any](e *Encoder, m map[string]T, declared KeySet, write func(*T, *Encoder)) {
+// writeMembers writes m's entries in key order. located: the engine is
+// writing, so it stops at a failure, whose pointer names the entry (see
+// failedUnder).
+func writeMembers[T any](e *Encoder, m map[string]T, declared KeySet, write func(*T, *Encoder), located bool) {
 	if len(m) == 0 {
 		return
 	}
@@ -187,12 +190,15 @@ func writeMembers[T any](e *Encoder, m map[string]T, declared KeySet, write func
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !e.memberKeyOK(k, declared) {
-			continue
+		if e.memberKeyOK(k, declared) {
+			e.Key(k)
+			v := m[k]
+			write(&v, e)
 		}
-		e.Key(k)
-		v := m[k]
-		write(&v, e)
+		if located && e.err != nil {
+			e.failedUnder(k)
+			return
+		}
 	}
 }
 
@@ -236,7 +242,7 @@ func (e *Encoder) memberKeyOK(k string, declared KeySet) bool {
 
 // ExtraMembers writes raw extra members of a struct (see WriteMembers).
 func (e *Encoder) ExtraMembers(m map[string]json.RawMessage, declared KeySet) {
-	writeMembers(e, m, declared, WriteRaw)
+	writeMembers(e, m, declared, WriteRaw, false)
 }
 
 // Required names a struct's required members and their bits in the seen set.
