@@ -307,7 +307,10 @@ func (l *Layer) complete(ctx context.Context, key sellerstore.IdempotencyKey, to
 	defer cancel()
 	// The stored body leaves out the request's context: a replay echoes
 	// the context of the call it answers.
-	body := withoutMember(a.Body, "context")
+	body, ok := wire.Lenient(a.Body).WithoutMember("context")
+	if !ok {
+		body = a.Body
+	}
 	err := l.store.Complete(ctx, key, token, sellerstore.StoredResponse{Body: body, Status: string(status), TaskID: a.TaskID})
 	if err != nil {
 		l.log.Error("adcp: idempotency record not completed; a retry will run the handler again", "tool", key.Tool, "err", err.Error())

@@ -9,7 +9,7 @@ func (v Lenient) WithMember(name string, value []byte) ([]byte, bool) {
 		return nil, false
 	}
 	start, end := -1, -1
-	v.memberSpans(func(key Lenient, vs, ve int) bool {
+	v.memberSpans(func(key Lenient, _, vs, ve int) bool {
 		if key.StringIs(name) {
 			start, end = vs, ve
 		}
@@ -31,10 +31,50 @@ func (v Lenient) WithMember(name string, value []byte) ([]byte, bool) {
 	return append(out, v[1:]...), true
 }
 
-// memberSpans calls fn with each member's key and the offsets of its
-// value in v, in document order, duplicates included, until fn returns
-// false.
-func (v Lenient) memberSpans(fn func(key Lenient, start, end int) bool) {
+// WithoutMember returns a copy of the object v without its members named
+// name (a strict object has one at most), each with the comma that
+// separated it from the next; everything else keeps its bytes. v itself is
+// returned when it has no such member; ok is false when v is not an
+// object. v must be an object a reader accepted.
+func (v Lenient) WithoutMember(name string) ([]byte, bool) {
+	if !v.IsObject() {
+		return nil, false
+	}
+	type span struct {
+		start, end int // the key's first byte, the value's end
+		drop       bool
+	}
+	var spans []span
+	dropped := false
+	v.memberSpans(func(key Lenient, ks, _, ve int) bool {
+		drop := key.StringIs(name)
+		dropped = dropped || drop
+		spans = append(spans, span{ks, ve, drop})
+		return true
+	})
+	if !dropped {
+		return v, true
+	}
+	out := make([]byte, 0, len(v))
+	out = append(out, v[:spans[0].start]...)
+	kept := false
+	for i, sp := range spans {
+		if sp.drop {
+			continue
+		}
+		if kept { // the separator after the member before, kept or not
+			out = append(out, v[spans[i-1].end:sp.start]...)
+		}
+		out = append(out, v[sp.start:sp.end]...)
+		kept = true
+	}
+	return append(out, v[spans[len(spans)-1].end:]...), true
+}
+
+// memberSpans calls fn with each member's key and the offsets of its key
+// and of its value in v, in document order, duplicates included, until fn
+// returns false.
+func (v Lenient) memberSpans(fn func(key Lenient, keyStart, start, end int) bool) {
 	if !v.IsObject() {
 		return
 	}
@@ -51,7 +91,7 @@ func (v Lenient) memberSpans(fn func(key Lenient, start, end int) bool) {
 		if vend <= j {
 			return
 		}
-		if !fn(key, j, vend) {
+		if !fn(key, i, j, vend) {
 			return
 		}
 		i = skipSpace(v, vend)

@@ -29,3 +29,35 @@ func TestWithMember(t *testing.T) {
 		t.Error("an array got a member")
 	}
 }
+
+func TestWithoutMember(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"a":1,"context":{"x":[1,2]},"b":2}`, `{"a":1,"b":2}`},
+		{`{"context":{"x":1},"a":1}`, `{"a":1}`},
+		{`{"a":1,"context":"c"}`, `{"a":1}`},
+		{`{"context":{}}`, `{}`},
+		{`{ "a" : 1 , "context" : { } , "b":2 }`, `{ "a" : 1 , "b":2 }`},
+		{`{ "context" : { } , "b":2 }`, `{ "b":2 }`},
+		{`{ "a":1, "context" : { } }`, `{ "a":1 }`},
+		{`{"a":{"context":1}}`, `{"a":{"context":1}}`},
+		{`{"\u0063ontext":1,"a":2}`, `{"a":2}`},
+		{`{"context":1,"a":2,"context":3}`, `{"a":2}`},
+		{`{"a":"\"context\":1"}`, `{"a":"\"context\":1"}`},
+		{`{}`, `{}`},
+	} {
+		v, err := ParseLenient([]byte(c.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := v.WithoutMember("context")
+		if !ok || string(got) != c.want {
+			t.Errorf("%s without context: got %s %v, want %s", c.in, got, ok, c.want)
+		}
+		if err := Valid(got); err != nil {
+			t.Errorf("%s: result %s is not valid: %v", c.in, got, err)
+		}
+	}
+	if _, ok := Lenient(`[1]`).WithoutMember("k"); ok {
+		t.Error("an array lost a member")
+	}
+}

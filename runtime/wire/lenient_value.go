@@ -193,7 +193,7 @@ func (v Lenient) appendText(dst []byte) []byte {
 // duplicates included, until fn returns false. Keys are quoted JSON
 // strings (use String or StringIs).
 func (v Lenient) Members(fn func(key, val Lenient) bool) {
-	v.memberSpans(func(key Lenient, start, end int) bool { return fn(key, v[start:end:end]) })
+	v.memberSpans(func(key Lenient, _, start, end int) bool { return fn(key, v[start:end:end]) })
 }
 
 // Elems calls fn for each element of an array until fn returns false.
