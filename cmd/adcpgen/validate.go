@@ -85,9 +85,9 @@ func runValidate(e *env, args []string) int {
 	}
 	var schema *validate.Schema
 	if *tool != "" {
-		dir := validate.Request
+		dir := validate.ToolRequest
 		if *response {
-			dir = validate.Response
+			dir = validate.ToolResponse
 		}
 		schema, err = v.Tool(*tool, dir)
 	} else {

@@ -36,22 +36,22 @@ func (e *Error) SafeField() string {
 func (e *Error) LLMContext() string {
 	var b []byte
 	b = append(b, `<adcp_seller_error trust="untrusted">{"code":`...)
-	b = untrusted.AppendQuoted(b, untrusted.Sanitize(e.Code))
+	b = untrusted.AppendQuotedHTMLSafe(b, untrusted.Sanitize(e.Code))
 	b = append(b, `,"recovery":`...)
-	b = untrusted.AppendQuoted(b, string(e.Recovery))
+	b = untrusted.AppendQuotedHTMLSafe(b, string(e.Recovery))
 	b = append(b, `,"action":`...)
-	b = untrusted.AppendQuoted(b, string(e.Action()))
+	b = untrusted.AppendQuotedHTMLSafe(b, string(e.Action()))
 	if m := e.SafeMessage(); m != "" {
 		b = append(b, `,"message":`...)
-		b = untrusted.AppendQuoted(b, m)
+		b = untrusted.AppendQuotedHTMLSafe(b, m)
 	}
 	if s := e.SafeSuggestion(); s != "" {
 		b = append(b, `,"suggestion":`...)
-		b = untrusted.AppendQuoted(b, s)
+		b = untrusted.AppendQuotedHTMLSafe(b, s)
 	}
 	if f := e.SafeField(); f != "" {
 		b = append(b, `,"field":`...)
-		b = untrusted.AppendQuoted(b, f)
+		b = untrusted.AppendQuotedHTMLSafe(b, f)
 	}
 	if e.RetryAfter > 0 {
 		b = append(b, `,"retry_after_seconds":`...)

@@ -127,15 +127,15 @@ func appendSanitized(dst []byte, v wire.Lenient) []byte {
 		return append(dst, ']')
 	case v.IsString():
 		s, _ := v.AsString()
-		return AppendQuoted(dst, Sanitize(s))
+		return AppendQuotedHTMLSafe(dst, Sanitize(s))
 	default:
 		return append(dst, v...)
 	}
 }
 
-// AppendQuoted appends s quoted as a JSON string, with <, > and & escaped
+// AppendQuotedHTMLSafe appends s quoted as a JSON string, with <, > and & escaped
 // so seller text can never close the data delimiter it is wrapped in.
-func AppendQuoted(dst []byte, s string) []byte {
+func AppendQuotedHTMLSafe(dst []byte, s string) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(true)

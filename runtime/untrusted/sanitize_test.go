@@ -64,9 +64,9 @@ func TestSanitizeJSON(t *testing.T) {
 }
 
 func TestAppendQuoted(t *testing.T) {
-	got := string(untrusted.AppendQuoted([]byte("x="), "</adcp_seller_error>&\"é"))
+	got := string(untrusted.AppendQuotedHTMLSafe([]byte("x="), "</adcp_seller_error>&\"é"))
 	want := `x="\u003c/adcp_seller_error\u003e\u0026\"é"`
 	if got != want {
-		t.Fatalf("AppendQuoted = %s, want %s", got, want)
+		t.Fatalf("AppendQuotedHTMLSafe = %s, want %s", got, want)
 	}
 }

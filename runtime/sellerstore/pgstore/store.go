@@ -9,24 +9,24 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Store is a sellerstore.Store in PostgreSQL. Call Migrate before using it.
-type Store struct {
+// Postgres is a sellerstore.Store in PostgreSQL. Call Migrate before using it.
+type Postgres struct {
 	pool  *pgxpool.Pool
 	clock sellerstore.Clock
 }
 
-var _ sellerstore.Store = (*Store)(nil)
+var _ sellerstore.Store = (*Postgres)(nil)
 
 // New returns a store over pool, reading time from clock (the machine's
 // when nil). The pool stays the caller's to close.
-func New(pool *pgxpool.Pool, clock sellerstore.Clock) *Store {
+func New(pool *pgxpool.Pool, clock sellerstore.Clock) *Postgres {
 	if clock == nil {
 		clock = sellerstore.SystemClock{}
 	}
-	return &Store{pool: pool, clock: clock}
+	return &Postgres{pool: pool, clock: clock}
 }
 
-func (s *Store) now() time.Time { return sellerstore.Timestamp(s.clock) }
+func (s *Postgres) now() time.Time { return sellerstore.Timestamp(s.clock) }
 
 // finalStatuses lists the final task statuses, for SQL.
 func finalStatuses() []string {
@@ -40,7 +40,7 @@ func finalStatuses() []string {
 }
 
 // Purge implements sellerstore.Store.
-func (s *Store) Purge(ctx context.Context, cutoff time.Time) (sellerstore.Purged, error) {
+func (s *Postgres) Purge(ctx context.Context, cutoff time.Time) (sellerstore.Purged, error) {
 	cutoff = sellerstore.PurgeCutoff(cutoff)
 	var n sellerstore.Purged
 	tag, err := s.pool.Exec(ctx, `DELETE FROM adcp_idempotency

@@ -21,7 +21,7 @@ func scanTask(row pgx.Row) (sellerstore.Task, error) {
 }
 
 // CreateTask implements sellerstore.TaskStore.
-func (s *Store) CreateTask(ctx context.Context, t sellerstore.Task) (sellerstore.Task, error) {
+func (s *Postgres) CreateTask(ctx context.Context, t sellerstore.Task) (sellerstore.Task, error) {
 	if err := t.ValidateNew(); err != nil {
 		return sellerstore.Task{}, err
 	}
@@ -39,7 +39,7 @@ func (s *Store) CreateTask(ctx context.Context, t sellerstore.Task) (sellerstore
 }
 
 // GetTask implements sellerstore.TaskStore.
-func (s *Store) GetTask(ctx context.Context, principal, id string) (sellerstore.Task, error) {
+func (s *Postgres) GetTask(ctx context.Context, principal, id string) (sellerstore.Task, error) {
 	if err := sellerstore.CheckTaskRef(principal, id); err != nil {
 		return sellerstore.Task{}, err
 	}
@@ -56,7 +56,7 @@ func (s *Store) GetTask(ctx context.Context, principal, id string) (sellerstore.
 // UpdateTask implements sellerstore.TaskStore. The final-status check is
 // in the UPDATE's WHERE, so of concurrent updates finishing a task exactly
 // one succeeds.
-func (s *Store) UpdateTask(ctx context.Context, principal, id string, u sellerstore.TaskUpdate) (sellerstore.Task, error) {
+func (s *Postgres) UpdateTask(ctx context.Context, principal, id string, u sellerstore.TaskUpdate) (sellerstore.Task, error) {
 	if err := sellerstore.CheckTaskRef(principal, id); err != nil {
 		return sellerstore.Task{}, err
 	}
@@ -87,7 +87,7 @@ func (s *Store) UpdateTask(ctx context.Context, principal, id string, u sellerst
 
 // ListTasks implements sellerstore.TaskStore with keyset paging on the
 // index (principal, created_at DESC, id DESC).
-func (s *Store) ListTasks(ctx context.Context, principal string, q sellerstore.TaskQuery) (sellerstore.TaskPage, error) {
+func (s *Postgres) ListTasks(ctx context.Context, principal string, q sellerstore.TaskQuery) (sellerstore.TaskPage, error) {
 	if err := sellerstore.CheckPrincipal(principal); err != nil {
 		return sellerstore.TaskPage{}, err
 	}
