@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/netip"
@@ -15,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/retry"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
 )
 
@@ -41,14 +41,17 @@ type SenderOptions struct {
 	// MaxAttempts bounds the posts per delivery; 0 means
 	// DefaultDeliveryAttempts.
 	MaxAttempts int
-	// MaxElapsed bounds a delivery's total time, waits included; 0 means
+	// MaxElapsed bounds a delivery's total time, waits included: a retry
+	// starts only when its AttemptTimeout fits in what is left. 0 means
 	// DefaultDeliveryTime.
 	MaxElapsed time.Duration
 	// AttemptTimeout bounds one post; 0 means DefaultAttemptTimeout.
 	AttemptTimeout time.Duration
-	// BaseDelay and MaxDelay shape the backoff between attempts:
-	// exponential from BaseDelay, capped at MaxDelay, with jitter; a
-	// Retry-After the receiver sends is honoured up to MaxDelay.
+	// BaseDelay and MaxDelay shape the backoff between attempts (as
+	// runtime/retry's Policy does it): exponential from BaseDelay, capped at
+	// MaxDelay, between half and all of it; a Retry-After the receiver
+	// sends is honoured up to MaxDelay. A wait that would pass MaxElapsed
+	// is not waited.
 	BaseDelay, MaxDelay time.Duration
 	// Now is the signer's clock; nil means time.Now.
 	Now func() time.Time
@@ -210,29 +213,44 @@ func (s *Sender) Send(ctx context.Context, p Push) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.MaxElapsed)
 	defer cancel()
+	// The policy reads the outcome of the attempt it just made.
+	attempts, status := 0, 0
 	var last error
-	status := 0
-	for attempt := 1; ; attempt++ {
-		var retryAfter time.Duration
-		status, retryAfter, last = s.post(ctx, target, p, signer)
-		if last == nil {
-			return nil
-		}
-		if !retryable(status, last) {
-			return fail(attempt, status, true, last)
-		}
-		if attempt >= s.opts.MaxAttempts {
-			return fail(attempt, status, false, last)
-		}
-		wait := s.backoff(attempt, retryAfter)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fail(attempt, status, false, fmt.Errorf("%w (gave up waiting to retry: %w)", last, context.Cause(ctx)))
-		case <-t.C:
-		}
+	var retryAfter time.Duration
+	// A retry starts only when its whole AttemptTimeout fits in the time
+	// left: an attempt the bound cuts short may reach the receiver or not,
+	// and Attempts could not say which.
+	attemptsAllowed, budget := s.opts.MaxAttempts, s.opts.MaxElapsed-s.opts.AttemptTimeout
+	if budget <= 0 {
+		attemptsAllowed, budget = 1, s.opts.MaxElapsed
 	}
+	policy := retry.Policy{
+		MaxAttempts:    attemptsAllowed,
+		MaxElapsed:     budget,
+		InitialBackoff: s.opts.BaseDelay,
+		MaxBackoff:     s.opts.MaxDelay,
+		Retryable: func(error) (time.Duration, bool) {
+			return min(retryAfter, s.opts.MaxDelay), retryable(status, last)
+		},
+	}
+	err = policy.Do(ctx, func(ctx context.Context, attempt int) error {
+		attempts = attempt
+		status, retryAfter, last = s.post(ctx, target, p, signer)
+		return last
+	})
+	var exhausted *retry.ExhaustedError
+	switch {
+	case err == nil:
+		return nil
+	case err == last: // not retryable
+		return fail(attempts, status, true, last)
+	case errors.As(err, &exhausted) && exhausted.NextWait > 0:
+		return fail(attempts, status, false, fmt.Errorf("%w (the next wait, %s, would leave too little of the delivery's time for another attempt)", last, exhausted.NextWait))
+	case errors.As(err, &exhausted):
+		return fail(attempts, status, false, last)
+	}
+	// ctx ended; the policy's error wraps the last failure when there was one.
+	return fail(attempts, status, false, err)
 }
 
 // signable refuses a body the signer would refuse, before any post.
@@ -293,20 +311,6 @@ func retryable(status int, err error) bool {
 		return !errors.Is(err, untrusted.ErrURLInternal)
 	}
 	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
-}
-
-// backoff is the wait before attempt+1: between half and all of an
-// exponential bound (jittered, so retries from many tasks spread out), or
-// the receiver's Retry-After; never more than MaxDelay.
-func (s *Sender) backoff(attempt int, retryAfter time.Duration) time.Duration {
-	if retryAfter > 0 {
-		return min(retryAfter, s.opts.MaxDelay)
-	}
-	bound := s.opts.BaseDelay << min(attempt-1, 20)
-	if bound <= 0 || bound > s.opts.MaxDelay {
-		bound = s.opts.MaxDelay
-	}
-	return bound/2 + rand.N(bound/2+1)
 }
 
 // parseRetryAfter reads Retry-After in seconds (the HTTP-date form is not

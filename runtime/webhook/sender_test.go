@@ -128,6 +128,8 @@ func TestSenderGivesUp(t *testing.T) {
 			webhook.SenderOptions{MaxAttempts: 3, AttemptTimeout: 20 * time.Millisecond}, 3, 0, false},
 		{"total time bounds the attempts", hang,
 			webhook.SenderOptions{MaxAttempts: 1000, AttemptTimeout: 30 * time.Millisecond, MaxElapsed: 100 * time.Millisecond}, -1, 0, false},
+		{"a wait past the total time is not waited", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusBadGateway) },
+			webhook.SenderOptions{MaxAttempts: 5, BaseDelay: time.Hour, MaxDelay: time.Hour}, 1, 502, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -157,6 +159,33 @@ func TestSenderGivesUp(t *testing.T) {
 		})
 	}
 }
+
+// The caller's context ends a delivery waiting to retry: the error says
+// so and keeps the last failure.
+func TestSenderStopsWithItsContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	// The caller gives up once the first answer is in.
+	client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		resp, err := srv.Client().Transport.RoundTrip(r)
+		cancel()
+		return resp, err
+	})}
+	s := testSender(webhook.SenderOptions{Client: client, BaseDelay: time.Minute, MaxDelay: time.Minute})
+	err := s.Send(ctx, webhook.Push{Config: webhook.PushConfig{URL: srv.URL + "/hook"}, Body: completedPayload(t)})
+	var de *webhook.DeliveryError
+	if !errors.As(err, &de) || de.Attempts != 1 || de.Status != 503 || de.Permanent ||
+		!errors.Is(err, context.Canceled) || !errors.Is(err, webhook.ErrRejectedByReceiver) {
+		t.Fatalf("Send = %v (%+v)", err, de)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // Nothing is posted where the URL check or the secret forbids it.
 func TestSenderRefusesBeforePosting(t *testing.T) {
