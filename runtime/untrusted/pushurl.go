@@ -37,21 +37,11 @@ type PushURLPolicy struct {
 // (CheckPushAddr), so DNS cannot rebind it to an internal one.
 func CheckPushURL(raw string, p PushURLPolicy) (*url.URL, error) {
 	fail := func(reason error) (*url.URL, error) {
-		return nil, &URLError{URL: SanitizeTruncate(raw, 256), Reason: reason}
+		return nil, &URLError{URL: SanitizeTruncate(raw, 256), Reason: reason, what: "push notification URL"}
 	}
-	u, err := url.Parse(raw)
-	if err != nil || raw == "" {
-		return fail(ErrURLMalformed)
-	}
-	scheme := strings.ToLower(u.Scheme)
-	if scheme != "https" && !(p.AllowLoopback && scheme == "http") {
-		return fail(ErrURLScheme)
-	}
-	if u.Opaque != "" || !strings.HasPrefix(strings.ToLower(raw), scheme+"://") {
-		return fail(ErrURLOpaque)
-	}
-	if u.User != nil || strings.Contains(rawAuthority(raw), "@") {
-		return fail(ErrURLUserinfo)
+	u, reason := parseHierarchical(raw, p.AllowLoopback)
+	if reason != nil {
+		return fail(reason)
 	}
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 	if host == "" {

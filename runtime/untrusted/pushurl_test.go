@@ -3,6 +3,7 @@ package untrusted_test
 import (
 	"errors"
 	"net/netip"
+	"strings"
 	"testing"
 
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
@@ -63,6 +64,9 @@ func TestCheckPushURL(t *testing.T) {
 		var ue *untrusted.URLError
 		if err != nil && !errors.As(err, &ue) {
 			t.Errorf("CheckPushURL(%q): %T is not a *URLError", c.url, err)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "push notification URL ") {
+			t.Errorf("CheckPushURL(%q) = %q: the message names another kind of URL", c.url, err)
 		}
 	}
 }

@@ -18,14 +18,21 @@ var (
 	ErrNoDomain     = errors.New("no seller domain to check against")
 )
 
-// URLError is a rejected seller URL. URL is the sanitised, truncated input.
+// URLError is a rejected URL (a seller's, or a buyer's push notification
+// URL). URL is the sanitised, truncated input.
 type URLError struct {
 	URL    string
 	Reason error
+	// what names the URL in messages; "" is a seller URL.
+	what string
 }
 
 func (e *URLError) Error() string {
-	return "seller URL " + `"` + e.URL + `"` + " rejected: " + e.Reason.Error()
+	what := e.what
+	if what == "" {
+		what = "seller URL"
+	}
+	return what + ` "` + e.URL + `" rejected: ` + e.Reason.Error()
 }
 
 func (e *URLError) Unwrap() error { return e.Reason }
@@ -46,18 +53,9 @@ func CheckSellerURL(raw, sellerDomain string) (*url.URL, error) {
 	if err != nil {
 		return fail(err)
 	}
-	u, err := url.Parse(raw)
-	if err != nil || raw == "" {
-		return fail(ErrURLMalformed)
-	}
-	if !strings.EqualFold(u.Scheme, "https") {
-		return fail(ErrURLScheme)
-	}
-	if u.Opaque != "" || !strings.HasPrefix(strings.ToLower(raw), "https://") {
-		return fail(ErrURLOpaque)
-	}
-	if u.User != nil || strings.Contains(rawAuthority(raw), "@") {
-		return fail(ErrURLUserinfo)
+	u, reason := parseHierarchical(raw, false)
+	if reason != nil {
+		return fail(reason)
 	}
 	host := u.Hostname()
 	if host == "" || !strings.EqualFold(host, wantHost) {
@@ -69,6 +67,28 @@ func CheckSellerURL(raw, sellerDomain string) (*url.URL, error) {
 	}
 	if strings.HasSuffix(u.Host, ":") || port != wantPort {
 		return fail(ErrURLPort)
+	}
+	return u, nil
+}
+
+// parseHierarchical is where every URL check starts: raw must parse as an
+// absolute URL with an https scheme (or http, with allowHTTP), written
+// hierarchically (scheme://authority) and carrying no userinfo, not even an
+// empty "@". It returns the reason for a refusal.
+func parseHierarchical(raw string, allowHTTP bool) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return nil, ErrURLMalformed
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "https" && !(allowHTTP && scheme == "http") {
+		return nil, ErrURLScheme
+	}
+	if u.Opaque != "" || !strings.HasPrefix(strings.ToLower(raw), scheme+"://") {
+		return nil, ErrURLOpaque
+	}
+	if u.User != nil || strings.Contains(rawAuthority(raw), "@") {
+		return nil, ErrURLUserinfo
 	}
 	return u, nil
 }
