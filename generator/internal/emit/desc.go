@@ -39,10 +39,7 @@ type descNode struct {
 	konst *schema.Value
 	shape string
 	edges []*descNode
-	// Tarjan's bookkeeping.
-	index, low int
-	onStack    bool
-	scc        int
+	scc   int // the strongly connected component it belongs to
 }
 
 // descSet is every descriptor of a package and how to refer to them.
@@ -279,41 +276,11 @@ func (s *descSet) all() []*descNode {
 	return out
 }
 
-// components numbers the strongly connected components (Tarjan).
+// components numbers the strongly connected components of the references.
 func (s *descSet) components() {
-	index, scc := 1, 0
-	var stack []*descNode
-	var visit func(n *descNode)
-	visit = func(n *descNode) {
-		n.index, n.low = index, index
-		index++
-		stack = append(stack, n)
-		n.onStack = true
-		for _, e := range n.edges {
-			switch {
-			case e.index == 0:
-				visit(e)
-				n.low = min(n.low, e.low)
-			case e.onStack:
-				n.low = min(n.low, e.index)
-			}
-		}
-		if n.low == n.index {
-			scc++
-			for {
-				top := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				top.onStack = false
-				top.scc = scc
-				if top == n {
-					break
-				}
-			}
-		}
-	}
-	for _, n := range s.all() {
-		if n.index == 0 {
-			visit(n)
+	for i, comp := range components(s.all(), func(n *descNode) []*descNode { return n.edges }) {
+		for _, n := range comp {
+			n.scc = i + 1
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/dave/jennifer/jen"
@@ -79,7 +80,7 @@ func planSplit(pkg *ir.Package, path string) *split {
 	}
 	s := &split{path: path, base: map[*ir.Type]bool{}}
 	filled := 0
-	for _, comp := range components(types, deps) {
+	for _, comp := range components(types, func(t *ir.Type) []*ir.Type { return deps[t] }) {
 		if float64(filled) >= baseShare*float64(total) {
 			break
 		}
@@ -89,7 +90,7 @@ func planSplit(pkg *ir.Package, path string) *split {
 				ok = false
 			}
 			for _, d := range deps[t] {
-				if !s.base[d] && !contains(comp, d) {
+				if !s.base[d] && !slices.Contains(comp, d) {
 					ok = false
 				}
 			}
@@ -128,62 +129,6 @@ func namedIn(r *ir.Ref) []*ir.Type {
 		return namedIn(r.Elem)
 	}
 	return nil
-}
-
-func contains(list []*ir.Type, t *ir.Type) bool {
-	for _, x := range list {
-		if x == t {
-			return true
-		}
-	}
-	return false
-}
-
-// components returns the strongly connected components of the type graph
-// in dependency order (Tarjan emits a component after every component it
-// reaches); types are visited in name order, so the order is stable.
-func components(types []*ir.Type, deps map[*ir.Type][]*ir.Type) [][]*ir.Type {
-	index := map[*ir.Type]int{}
-	low := map[*ir.Type]int{}
-	onStack := map[*ir.Type]bool{}
-	var stack []*ir.Type
-	var out [][]*ir.Type
-	next := 1
-	var visit func(t *ir.Type)
-	visit = func(t *ir.Type) {
-		index[t], low[t] = next, next
-		next++
-		stack = append(stack, t)
-		onStack[t] = true
-		for _, d := range deps[t] {
-			switch {
-			case index[d] == 0:
-				visit(d)
-				low[t] = min(low[t], low[d])
-			case onStack[d]:
-				low[t] = min(low[t], index[d])
-			}
-		}
-		if low[t] == index[t] {
-			var comp []*ir.Type
-			for {
-				top := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[top] = false
-				comp = append(comp, top)
-				if top == t {
-					break
-				}
-			}
-			out = append(out, comp)
-		}
-	}
-	for _, t := range types {
-		if index[t] == 0 {
-			visit(t)
-		}
-	}
-	return out
 }
 
 // emitReexport declares, in the main package, what re-exports a base
