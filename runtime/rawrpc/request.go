@@ -1,8 +1,10 @@
 package rawrpc
 
 import (
-	"encoding/json"
+	"io"
 	"net/http"
+
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // RequestID returns the IDKey of the JSON-RPC request in an HTTP request's
@@ -17,12 +19,18 @@ func RequestID(req *http.Request) (key string, ok bool) {
 		return "", false
 	}
 	defer body.Close()
-	var probe struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.NewDecoder(body).Decode(&probe) != nil || probe.ID == nil {
+	data, err := io.ReadAll(body)
+	if err != nil {
 		return "", false
 	}
-	key, err = IDKey(probe.ID)
+	v, err := wire.ParseLenient(data)
+	if err != nil {
+		return "", false
+	}
+	id := v.Get("id")
+	if !id.Present() {
+		return "", false
+	}
+	key, err = IDKey(id.Raw())
 	return key, err == nil
 }

@@ -1,7 +1,6 @@
 package rawrpc
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -104,27 +103,25 @@ func (r *Response) check() (*Response, error) {
 // string, or "n:" and the integer. Ids of other kinds are an error; so are
 // fractional numbers, which no client here sends.
 func IDKey(id json.RawMessage) (string, error) {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(id))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
+	v, err := wire.ParseLenient(id)
+	if err != nil {
 		return "", fmt.Errorf("%w at /id: %w", ErrMalformed, err)
 	}
-	switch v := v.(type) {
-	case string:
-		return "s:" + v, nil
-	case json.Number:
-		n, err := strconv.ParseInt(v.String(), 10, 64)
-		if err != nil {
-			f, ferr := strconv.ParseFloat(v.String(), 64)
-			if ferr != nil || f != float64(int64(f)) {
-				return "", fmt.Errorf("%w at /id: %s is not an integer", ErrMalformed, v)
-			}
-			n = int64(f)
-		}
-		return "n:" + strconv.FormatInt(n, 10), nil
+	if s, ok := v.AsString(); ok {
+		return "s:" + s, nil
 	}
-	return "", fmt.Errorf("%w at /id: want a string or an integer, got %s", ErrMalformed, id)
+	if !v.IsNumber() {
+		return "", fmt.Errorf("%w at /id: want a string or an integer, got %s", ErrMalformed, id)
+	}
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(string(v), 64)
+		if ferr != nil || f != float64(int64(f)) {
+			return "", fmt.Errorf("%w at /id: %s is not an integer", ErrMalformed, v)
+		}
+		n = int64(f)
+	}
+	return "n:" + strconv.FormatInt(n, 10), nil
 }
 
 // pointer is the JSON pointer of a top-level member.

@@ -47,6 +47,7 @@ func TestParse(t *testing.T) {
 func TestIDKey(t *testing.T) {
 	for _, tc := range []struct{ id, want string }{
 		{`1`, "n:1"}, {`1.0`, "n:1"}, {`"1"`, "s:1"}, {`"\u0061b"`, "s:ab"}, {`1.5`, ""}, {`null`, ""}, {`{}`, ""},
+		{` 7 `, "n:7"}, {`1e2`, "n:100"}, {`-3`, "n:-3"}, {`true`, ""}, {`7 8`, ""}, {`"a`, ""},
 	} {
 		got, err := rawrpc.IDKey([]byte(tc.id))
 		if got != tc.want || (err != nil) != (tc.want == "") {
