@@ -42,64 +42,6 @@ func (s *lines) End() {
 	s.pending = nil
 }
 
-// MCPEvents cuts a text/event-stream body into events the way go-sdk
-// v1.8.0 reads them (mcp.scanEventsLimited): lines end in "\n" with a
-// trailing "\r" dropped; an empty line ends an event; a line without ":" is
-// malformed and ends the stream; "data" values are trimmed of surrounding
-// white space and joined with "\n"; an event at the end of the stream
-// counts without its empty line. emit gets the data of each event named
-// "message" or unnamed with non-empty data.
-func MCPEvents(emit func([]byte)) Framer {
-	e := &mcpEvents{emit: emit}
-	e.lines.line = e.line
-	return e
-}
-
-type mcpEvents struct {
-	lines
-	emit    func([]byte)
-	name    string
-	data    []byte
-	hasData bool
-	broken  bool
-}
-
-func (e *mcpEvents) line(l []byte, last bool) {
-	if e.broken {
-		return
-	}
-	l = bytes.TrimRight(l, "\r\n")
-	if len(l) == 0 {
-		e.flush()
-		return
-	}
-	key, value, ok := bytes.Cut(l, []byte{':'})
-	if !ok {
-		e.broken = true
-		return
-	}
-	switch string(key) {
-	case "event":
-		e.name = string(bytes.TrimSpace(value))
-	case "data":
-		if e.hasData {
-			e.data = append(e.data, '\n')
-		}
-		e.data = append(e.data, bytes.TrimSpace(value)...)
-		e.hasData = true
-	}
-	if last {
-		e.flush()
-	}
-}
-
-func (e *mcpEvents) flush() {
-	if len(e.data) > 0 && (e.name == "" || e.name == "message") {
-		e.emit(bytes.Clone(e.data))
-	}
-	e.name, e.data, e.hasData = "", e.data[:0], false
-}
-
 // DataLines cuts a text/event-stream body the way a2a-go v0.3.3 reads it
 // (sse.ParseDataStream): every line starting with "data: " is one message,
 // the rest of the line; other lines are ignored. a2a-go reads lines with a

@@ -18,10 +18,6 @@ func TestFramers(t *testing.T) {
 		want   []string
 	}{
 		{"whole", bodytap.WholeBody, `{"a":1,"a":2}`, []string{`{"a":1,"a":2}`}},
-		{"mcp events", bodytap.MCPEvents,
-			"id: 1\nevent: message\ndata: {\"a\":1}\n\n: comment\n\nevent: ping\ndata: {\"p\":1}\n\ndata:  {\"b\":\ndata: 2}  \r\n\r\ndata: {\"last\":true}",
-			[]string{`{"a":1}`, "{\"b\":\n2}", `{"last":true}`}},
-		{"mcp malformed line ends the stream", bodytap.MCPEvents, "data: {}\n\nnonsense\ndata: {\"x\":1}\n\n", []string{`{}`}},
 		{"a2a data lines", bodytap.DataLines,
 			"id: 1\ndata: {\"a\":1}\n\n: keep-alive\n\ndata:{\"nospace\":1}\ndata: {\"b\":2}\r\ndata: {\"c\":3}",
 			[]string{`{"a":1}`, `{"b":2}`, `{"c":3}`}},

@@ -65,4 +65,56 @@ func TestEventStubMalformed(t *testing.T) {
 	if resp, _ := rec.result(cl); resp != nil {
 		t.Errorf("recorded %s from a broken stream", resp.Message)
 	}
+	// An event ended before the malformed line still counts.
+	stream = "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\nnonsense\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n\n"
+	rec = newRecorder()
+	first, second := &claim{rec: rec}, &claim{rec: rec}
+	rec.register(first, "n:1")
+	rec.register(second, "n:2")
+	if got, err := io.ReadAll(&eventStub{body: io.NopCloser(strings.NewReader(stream)), rec: rec}); err != nil || !strings.Contains(string(got), "nonsense\ndata: {\"jsonrpc\":\"2.0\",\"id\":2") {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if resp, _ := rec.result(first); resp == nil {
+		t.Error("the event before the malformed line was not recorded")
+	}
+	if resp, _ := rec.result(second); resp != nil {
+		t.Errorf("recorded %s after the malformed line", resp.Message)
+	}
+}
+
+// Events are cut as go-sdk v1.8.0 cuts them: comments and other event
+// names are skipped, data lines are trimmed and joined with "\n", "\r\n"
+// ends a line, and an event at the end of the stream counts without its
+// empty line.
+func TestEventStubCutsEventsAsTheSDK(t *testing.T) {
+	stream := "id: 1\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n" +
+		": comment\n\n" +
+		"event: ping\ndata: {\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}\n\n" +
+		"data:  {\"jsonrpc\":\"2.0\",\"id\":2,\ndata: \"result\":{}}  \r\n\r\n" +
+		"data: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"last\":true}}"
+	want := map[string]string{
+		"n:1": `{"jsonrpc":"2.0","id":1,"result":{}}`,
+		"n:2": "{\"jsonrpc\":\"2.0\",\"id\":2,\n\"result\":{}}",
+		"n:3": `{"jsonrpc":"2.0","id":3,"result":{"last":true}}`,
+		"n:4": "", // an event named ping is not a message
+	}
+	rec := newRecorder()
+	claims := map[string]*claim{}
+	for key := range want {
+		claims[key] = &claim{rec: rec}
+		rec.register(claims[key], key)
+	}
+	if _, err := io.ReadAll(&eventStub{body: io.NopCloser(iotest.OneByteReader(strings.NewReader(stream))), rec: rec}); err != nil {
+		t.Fatal(err)
+	}
+	for key, msg := range want {
+		resp, err := rec.result(claims[key])
+		got := ""
+		if resp != nil {
+			got = string(resp.Message)
+		}
+		if err != nil || got != msg {
+			t.Errorf("%s: recorded %q, %v; want %q", key, got, err, msg)
+		}
+	}
 }
