@@ -3,7 +3,6 @@ package sellertask
 import (
 	"context"
 	"errors"
-	"strconv"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/seller"
@@ -72,29 +71,40 @@ func (m *Manager) listHandler() seller.Dispatch {
 			}
 			tasks, next = p.Tasks, p.Next
 		}
-		o := objectWriter{}
-		summary := objectWriter{}
-		summary.raw("returned", []byte(strconv.Itoa(len(tasks))))
-		summary.raw("filters_applied", stringArray(applied))
-		summary.raw("sort_applied", []byte(`{"field":"created_at","direction":"desc"}`))
-		o.raw("query_summary", summary.close())
-		list := []byte{'['}
-		for i, t := range tasks {
-			if i > 0 {
-				list = append(list, ',')
-			}
-			item := objectWriter{}
-			m.taskMembers(&item, t, "domain")
-			list = append(list, item.close()...)
+		var e wire.Encoder
+		e.ObjectStart()
+		e.Key("query_summary")
+		e.ObjectStart()
+		e.Key("returned")
+		e.Int(int64(len(tasks)))
+		e.Key("filters_applied")
+		e.ArrayStart()
+		for _, f := range applied {
+			e.String(f)
 		}
-		o.raw("tasks", append(list, ']'))
-		pg := objectWriter{}
-		pg.raw("has_more", []byte(strconv.FormatBool(next != "")))
+		e.ArrayEnd()
+		e.Key("sort_applied")
+		e.Literal(`{"field":"created_at","direction":"desc"}`)
+		e.ObjectEnd()
+		e.Key("tasks")
+		e.ArrayStart()
+		for _, t := range tasks {
+			e.ObjectStart()
+			m.taskMembers(&e, t, "domain")
+			e.ObjectEnd()
+		}
+		e.ArrayEnd()
+		e.Key("pagination")
+		e.ObjectStart()
+		e.Key("has_more")
+		e.Bool(next != "")
 		if next != "" {
-			pg.str("cursor", next)
+			e.Key("cursor")
+			e.String(next)
 		}
-		o.raw("pagination", pg.close())
-		return &seller.Answer{Status: task.Completed, Body: o.close()}
+		e.ObjectEnd()
+		e.ObjectEnd()
+		return &seller.Answer{Status: task.Completed, Body: e.Bytes()}
 	}
 }
 
@@ -126,15 +136,4 @@ func stringsOf(vs ...wire.Lenient) []string {
 		})
 	}
 	return out
-}
-
-func stringArray(ss []string) []byte {
-	out := []byte{'['}
-	for i, s := range ss {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = wire.AppendQuoted(out, s)
-	}
-	return append(out, ']')
 }

@@ -3,7 +3,6 @@ package sellertask
 import (
 	"context"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
@@ -103,11 +102,13 @@ func (m *Manager) statusBody(t sellerstore.Task, includeResult bool) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	o := objectWriter{}
-	m.taskMembers(&o, t, "protocol")
+	var e wire.Encoder
+	e.ObjectStart()
+	m.taskMembers(&e, t, "protocol")
 	if a := s.Answer; a != nil {
 		if a.Message != "" {
-			o.str("message", a.Message)
+			e.Key("message")
+			e.String(a.Message)
 		}
 		switch {
 		case a.Error != nil:
@@ -115,33 +116,44 @@ func (m *Manager) statusBody(t sellerstore.Task, includeResult bool) ([]byte, er
 			if err != nil {
 				return nil, err
 			}
-			o.raw("error", w)
+			e.Key("error")
+			e.Raw(w)
 		case t.Status == sellerstore.TaskWorking && hasMembersBut(a.Body, "context"):
 			// The payload as the seller reported it, the original request's
 			// context included: it is the task's, not this call's.
-			o.raw("progress", a.Body)
+			e.Key("progress")
+			e.Raw(a.Body)
 		case t.Status.Final() && includeResult:
-			o.raw("result", a.Body)
+			e.Key("result")
+			e.Raw(a.Body)
 		}
 	}
-	return o.close(), nil
+	e.ObjectEnd()
+	// The stored answers are read back from the store: Raw checks them
+	// strictly again.
+	return e.Bytes(), e.Err()
 }
 
 // taskMembers writes the members every task report has. domainKey names
 // the protocol member ("protocol" in a status, "domain" in a list).
-func (m *Manager) taskMembers(o *objectWriter, t sellerstore.Task, domainKey string) {
-	o.str("task_id", t.ID)
-	o.str("task_type", t.Tool)
+func (m *Manager) taskMembers(e *wire.Encoder, t sellerstore.Task, domainKey string) {
+	str := func(k, v string) {
+		e.Key(k)
+		e.String(v)
+	}
+	str("task_id", t.ID)
+	str("task_type", t.Tool)
 	if tool, ok := m.spec.Tool(t.Tool); ok && tool.Protocol != "" {
-		o.str(domainKey, tool.Protocol)
+		str(domainKey, tool.Protocol)
 	}
-	o.str("status", string(t.Status))
-	o.str("created_at", timestamp(t.CreatedAt))
-	o.str("updated_at", timestamp(t.UpdatedAt))
+	str("status", string(t.Status))
+	str("created_at", timestamp(t.CreatedAt))
+	str("updated_at", timestamp(t.UpdatedAt))
 	if t.Status.Final() {
-		o.str("completed_at", timestamp(t.UpdatedAt))
+		str("completed_at", timestamp(t.UpdatedAt))
 	}
-	o.raw("has_webhook", []byte(strconv.FormatBool(len(t.PushConfig) > 0)))
+	e.Key("has_webhook")
+	e.Bool(len(t.PushConfig) > 0)
 }
 
 func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

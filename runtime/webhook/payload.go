@@ -60,54 +60,33 @@ func (p MCPPayload) Encode() ([]byte, error) {
 	case p.IdempotencyKey == "":
 		return nil, errors.New("webhook payload: empty idempotency_key")
 	}
-	if p.Result != nil {
-		if err := wire.Valid(p.Result); err != nil {
-			return nil, fmt.Errorf("webhook payload: result: %w", err)
-		}
-		if !wire.Lenient(p.Result).IsObject() {
-			return nil, errors.New("webhook payload: result is not a JSON object")
-		}
+	if p.Result != nil && !wire.Lenient(p.Result).IsObject() {
+		return nil, errors.New("webhook payload: result is not a JSON object")
 	}
 	ts := p.Timestamp
 	if ts.IsZero() {
 		ts = time.Now()
 	}
-	e := payloadEncoder{}
-	e.str("idempotency_key", p.IdempotencyKey)
-	e.str("operation_id", p.OperationID)
-	e.str("task_id", p.TaskID)
-	e.str("task_type", p.TaskType)
-	e.str("protocol", p.Protocol)
-	e.str("status", string(p.Status))
-	e.str("timestamp", ts.UTC().Format(time.RFC3339Nano))
-	e.str("message", p.Message)
-	e.str("context_id", p.ContextID)
-	e.str("token", p.Token)
+	var e wire.Encoder
+	e.ObjectStart()
+	for _, m := range [...]struct{ key, value string }{
+		{"idempotency_key", p.IdempotencyKey}, {"operation_id", p.OperationID}, {"task_id", p.TaskID},
+		{"task_type", p.TaskType}, {"protocol", p.Protocol}, {"status", string(p.Status)},
+		{"timestamp", ts.UTC().Format(time.RFC3339Nano)}, {"message", p.Message},
+		{"context_id", p.ContextID}, {"token", p.Token},
+	} {
+		if m.value != "" {
+			e.Key(m.key)
+			e.String(m.value)
+		}
+	}
 	if p.Result != nil {
-		e.member("result")
-		e.buf = wire.Lenient(p.Result).AppendCompact(e.buf)
+		e.Key("result")
+		e.Raw(p.Result) // checked strictly, compacted
 	}
-	e.buf = append(e.buf, '}')
-	return e.buf, nil
-}
-
-type payloadEncoder struct{ buf []byte }
-
-func (e *payloadEncoder) member(key string) {
-	if len(e.buf) == 0 {
-		e.buf = append(e.buf, '{')
-	} else {
-		e.buf = append(e.buf, ',')
+	e.ObjectEnd()
+	if err := e.Err(); err != nil {
+		return nil, fmt.Errorf("webhook payload: result: %w", err)
 	}
-	e.buf = wire.AppendQuoted(e.buf, key)
-	e.buf = append(e.buf, ':')
-}
-
-// str writes key unless s is empty.
-func (e *payloadEncoder) str(key, s string) {
-	if s == "" {
-		return
-	}
-	e.member(key)
-	e.buf = wire.AppendQuoted(e.buf, s)
+	return e.Bytes(), nil
 }
