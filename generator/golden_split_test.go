@@ -1,13 +1,10 @@
 package generator
 
 import (
-	"bytes"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/internal/goldenfiles"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
@@ -36,33 +33,7 @@ func TestGoldenSplit(t *testing.T) {
 				}
 				return
 			}
-			var got, want []string
-			for _, f := range res.Files {
-				path := filepath.Join(dir, filepath.FromSlash(f.Name))
-				got = append(got, path)
-				old, err := os.ReadFile(path)
-				if err != nil {
-					t.Errorf("%s: missing golden (run go test ./generator -run TestGoldenSplit -update): %v", f.Name, err)
-					continue
-				}
-				if !bytes.Equal(old, f.Data) {
-					t.Errorf("%s differs from its golden; run go test ./generator -run TestGoldenSplit -update and review the diff", f.Name)
-				}
-			}
-			err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-				if err == nil && !d.IsDir() && filepath.Ext(path) == ".go" {
-					want = append(want, path)
-				}
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sort.Strings(got)
-			sort.Strings(want)
-			if len(got) != len(want) {
-				t.Errorf("golden files %v, generated %v", want, got)
-			}
+			goldenfiles.Compare(t, dir, fileMap(res.Files), "go test ./generator -run TestGoldenSplit -update")
 			base := 0
 			for _, f := range res.Files {
 				if filepath.Dir(filepath.FromSlash(f.Name)) == filepath.FromSlash("internal/types") {

@@ -1,13 +1,11 @@
 package generator
 
 import (
-	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
-	"sort"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/internal/goldenfiles"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
@@ -32,6 +30,15 @@ func generateCase(t *testing.T, name string) *Result {
 	return res
 }
 
+// fileMap is files by name, as goldenfiles.Compare takes them.
+func fileMap(files []File) map[string][]byte {
+	m := make(map[string][]byte, len(files))
+	for _, f := range files {
+		m[f.Name] = f.Data
+	}
+	return m
+}
+
 func TestGolden(t *testing.T) {
 	for _, name := range goldenCases {
 		t.Run(name, func(t *testing.T) {
@@ -43,27 +50,7 @@ func TestGolden(t *testing.T) {
 				}
 				return
 			}
-			want, err := filepath.Glob(filepath.Join(dir, "*.go"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, f := range res.Files {
-				got = append(got, filepath.Join(dir, f.Name))
-				old, err := os.ReadFile(filepath.Join(dir, f.Name))
-				if err != nil {
-					t.Errorf("%s: missing golden (run go test ./generator -run TestGolden -update): %v", f.Name, err)
-					continue
-				}
-				if !bytes.Equal(old, f.Data) {
-					t.Errorf("%s differs from its golden; run go test ./generator -run TestGolden -update and review the diff", f.Name)
-				}
-			}
-			sort.Strings(got)
-			sort.Strings(want)
-			if len(got) != len(want) {
-				t.Errorf("golden files %v, generated %v", want, got)
-			}
+			goldenfiles.Compare(t, dir, fileMap(res.Files), "go test ./generator -run TestGolden -update")
 		})
 	}
 }

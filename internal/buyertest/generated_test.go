@@ -1,14 +1,12 @@
 package buyertest
 
 import (
-	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/adcpgen/adcpgen/generator"
+	"github.com/adcpgen/adcpgen/internal/goldenfiles"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
@@ -33,28 +31,9 @@ func TestGenerated(t *testing.T) {
 		}
 		return
 	}
-	var got []string
+	files := map[string][]byte{}
 	for _, f := range res.Files {
-		got = append(got, f.Name)
-		old, err := os.ReadFile(filepath.Join(dir, f.Name))
-		if err != nil {
-			t.Errorf("%s: missing (run go test ./internal/buyertest -run TestGenerated -update): %v", f.Name, err)
-			continue
-		}
-		if !bytes.Equal(old, f.Data) {
-			t.Errorf("%s is stale: run go test ./internal/buyertest -run TestGenerated -update and review the diff", f.Name)
-		}
+		files[f.Name] = f.Data
 	}
-	have, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range have {
-		have[i] = filepath.Base(have[i])
-	}
-	sort.Strings(got)
-	sort.Strings(have)
-	if len(got) != len(have) {
-		t.Errorf("tinyadcp has %v, a fresh run writes %v", have, got)
-	}
+	goldenfiles.Compare(t, dir, files, "go test ./internal/buyertest -run TestGenerated -update")
 }

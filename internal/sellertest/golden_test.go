@@ -1,42 +1,22 @@
 package sellertest
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
+	"flag"
 	"testing"
 
 	"github.com/adcpgen/adcpgen/generator"
+	"github.com/adcpgen/adcpgen/internal/goldenfiles"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
-// TestGoldenUpToDate regenerates adcpt from schemas/ and compares it with
-// the committed files.
-func TestGoldenUpToDate(t *testing.T) {
-	out := t.TempDir()
-	if err := generateInto(filepath.Join("schemas"), out); err != nil {
-		t.Fatal(err)
-	}
-	got, _ := filepath.Glob(filepath.Join(out, "*.go"))
-	want, _ := filepath.Glob(filepath.Join("adcpt", "*.go"))
-	if len(got) != len(want) || len(got) == 0 {
-		t.Fatalf("generated %d files, %d committed (regenerate: see the package doc)", len(got), len(want))
-	}
-	for _, g := range got {
-		a, _ := os.ReadFile(g)
-		b, err := os.ReadFile(filepath.Join("adcpt", filepath.Base(g)))
-		if err != nil || !bytes.Equal(a, b) {
-			t.Errorf("adcpt/%s differs from a fresh generation (regenerate: see the package doc)", filepath.Base(g))
-		}
-	}
-}
+var update = flag.Bool("update", false, "rewrite adcpt from schemas/")
 
-// generateInto generates adcpt from dir into out, as the command in the
-// package doc does.
-func generateInto(dir, out string) error {
-	tree, err := spec.Open(dir)
+// TestGoldenUpToDate checks that adcpt is what adcpgen generates from
+// schemas/ today.
+func TestGoldenUpToDate(t *testing.T) {
+	tree, err := spec.Open("schemas")
 	if err != nil {
-		return err
+		t.Fatal(err)
 	}
 	res, err := generator.Generate(generator.Options{
 		Tree: tree, Package: "adcpt",
@@ -44,7 +24,17 @@ func generateInto(dir, out string) error {
 		Command: "go run github.com/adcpgen/adcpgen/cmd/adcpgen generate --spec internal/sellertest/schemas --out . --package adcpt",
 	})
 	if err != nil {
-		return err
+		t.Fatal(err)
 	}
-	return generator.WriteDir(out, res.Files)
+	if *update {
+		if err := generator.WriteDir("adcpt", res.Files); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	files := map[string][]byte{}
+	for _, f := range res.Files {
+		files[f.Name] = f.Data
+	}
+	goldenfiles.Compare(t, "adcpt", files, "go test ./internal/sellertest -run TestGoldenUpToDate -update")
 }

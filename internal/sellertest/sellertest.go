@@ -7,7 +7,7 @@
 //
 // Regenerate after a generator change:
 //
-//	go run ./cmd/adcpgen generate --spec internal/sellertest/schemas --out internal/sellertest/adcpt --package adcpt
+//	go test ./internal/sellertest -run TestGoldenUpToDate -update
 package sellertest
 
 import (
