@@ -70,7 +70,7 @@ func (c *Client) detectA2A(out *Reply) error {
 		return &SellerDataError{Tool: out.Tool, Source: "envelope", Err: err}
 	}
 	r := c.x.A2A(env)
-	t := a2aTaskOf(env)
+	t := a2aTask{r.Task}
 	state := r.State
 	if state == "" && r.Error == nil && r.Problem == nil && t.isMessage() {
 		// A Message answer: a synchronous reply with no task.
@@ -187,25 +187,9 @@ func describeFailure(ex *Exchange) string {
 	return ""
 }
 
-// a2aTask is the task (or message) an A2A answer holds: the JSON-RPC
-// result, with one stream envelope unwrapped.
+// a2aTask is the task (or message) an A2A answer holds (extract's
+// Result.Task).
 type a2aTask struct{ v wire.Lenient }
-
-func a2aTaskOf(envelope []byte) a2aTask {
-	v, err := wire.ParseLenient(envelope)
-	if err != nil {
-		return a2aTask{}
-	}
-	if res := v.Get("result"); res.IsObject() {
-		v = res
-	}
-	for _, k := range []string{"task", "statusUpdate", "message"} {
-		if inner := v.Get(k); inner.IsObject() {
-			return a2aTask{inner}
-		}
-	}
-	return a2aTask{v}
-}
 
 // isMessage reports an A2A Message: parts and a role, no task status.
 func (t a2aTask) isMessage() bool {

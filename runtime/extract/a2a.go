@@ -19,6 +19,8 @@ var streamKeys = [...]string{"task", "statusUpdate", "message", "artifactUpdate"
 // a2aTask is the part of a task or status event extraction reads, looked
 // up in one pass.
 type a2aTask struct {
+	// obj is the task, event or message itself.
+	obj       wire.Lenient
 	status    wire.Lenient
 	artifacts wire.Lenient
 	// envelope: the object is itself a stream envelope (see unwrapStream).
@@ -35,7 +37,7 @@ var a2aTaskKeys = []string{"status", "artifacts", "task", "statusUpdate", "messa
 func readTask(v wire.Lenient) a2aTask {
 	var f [9]wire.Lenient
 	v.Fields(a2aTaskKeys, f[:])
-	t := a2aTask{status: f[0], artifacts: f[1], jsonrpc: f[6], rpcResult: f[7], rpcError: f[8]}
+	t := a2aTask{obj: v, status: f[0], artifacts: f[1], jsonrpc: f[6], rpcResult: f[7], rpcError: f[8]}
 	for i, m := range f[:6] {
 		t.envelope = t.envelope || (i >= 2 && m.IsObject())
 		t.taskMembers = t.taskMembers || m.Present()
@@ -228,6 +230,9 @@ func (x *Extractor) a2aResult(v wire.Lenient, r *Result, prefix string) {
 	}
 	r.State = task.state()
 	if !nested {
+		if task.obj.IsObject() {
+			r.Task = task.obj
+		}
 		data, path, err := a2aData(task, prefix)
 		if err != nil {
 			r.Problem = err

@@ -402,6 +402,42 @@ func TestUnknownRecoveryOption(t *testing.T) {
 	}
 }
 
+// extractAs runs the extraction of one transport (mcp, a2a, webhook).
+func extractAs(x *extract.Extractor, transport, env string) *extract.Result {
+	switch transport {
+	case mcp:
+		return x.MCP([]byte(env))
+	case a2a:
+		return x.A2A([]byte(env))
+	}
+	return x.Webhook([]byte(env))
+}
+
+// Result.Task is the A2A task, event or message under the JSON-RPC result
+// and one stream envelope, where its ids are read.
+func TestA2ATask(t *testing.T) {
+	x := testExtractor()
+	task := `{"id":"t","contextId":"c","status":{"state":"working"}}`
+	for _, c := range []struct{ name, transport, env, want string }{
+		{"task", a2a, task, task},
+		{"stream response", a2a, `{"task":` + task + `}`, task},
+		{"JSON-RPC response", a2a, `{"jsonrpc":"2.0","id":1,"result":` + task + `}`, task},
+		{"JSON-RPC stream event", a2a, `{"jsonrpc":"2.0","id":1,"result":{"statusUpdate":` + task + `}}`, task},
+		{"artifact event", a2a, `{"artifactUpdate":{"taskId":"t","artifact":{}}}`, `{"taskId":"t","artifact":{}}`},
+		{"message", a2a, `{"message":{"role":"agent","parts":[]}}`, `{"role":"agent","parts":[]}`},
+		{"nested envelopes", a2a, `{"task":{"task":` + task + `}}`, ""},
+		{"JSON-RPC result not an object", a2a, `{"jsonrpc":"2.0","id":1,"result":[1]}`, ""},
+		{"JSON-RPC error", a2a, `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}`, ""},
+		{"MCP", mcp, `{"structuredContent":{"id":"t"}}`, ""},
+		{"A2A push", webhook, `{"statusUpdate":` + task + `}`, task},
+		{"MCP webhook", webhook, `{"task_id":"t","status":"working"}`, ""},
+	} {
+		if r := extractAs(x, c.transport, c.env); string(r.Task) != c.want {
+			t.Errorf("%s: Task %s, want %s", c.name, r.Task, c.want)
+		}
+	}
+}
+
 // Every form a client holds is recognised, and anything else is named.
 func TestForms(t *testing.T) {
 	x := testExtractor()
@@ -429,15 +465,7 @@ func TestForms(t *testing.T) {
 		{"empty webhook", webhook, `{}`, extract.FormUnknown, "", "got an empty object"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var r *extract.Result
-			switch c.transport {
-			case mcp:
-				r = x.MCP([]byte(c.env))
-			case a2a:
-				r = x.A2A([]byte(c.env))
-			default:
-				r = x.Webhook([]byte(c.env))
-			}
+			r := extractAs(x, c.transport, c.env)
 			if r.Form != c.form || string(r.Data) != c.data {
 				t.Errorf("form %q data %s, want %q %s", r.Form, r.Data, c.form, c.data)
 			}

@@ -86,6 +86,12 @@ type Result struct {
 	// (prototype keys, duplicate keys and all): decode it with a strict
 	// generated type (the Decode methods do). nil when there is none.
 	Data json.RawMessage
+	// Task is the A2A task, status or artifact event, or message the
+	// envelope held, once a JSON-RPC result and one stream envelope are
+	// unwrapped: where its ids (id, taskId, contextId, the artifacts'
+	// metadata) are read. nil for MCP forms, and when what A2A reading
+	// found is not an object or is a stream envelope nested in another.
+	Task wire.Lenient
 	// DataPath says where Data came from: "structuredContent",
 	// "content[1].text", "artifacts[0].parts[2].data",
 	// "result.task.status.message.parts[1].data", "result".

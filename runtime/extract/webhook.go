@@ -41,6 +41,9 @@ func (x *Extractor) Webhook(payload []byte) *Result {
 			prefix = key + "."
 		}
 		if !nested {
+			if task.obj.IsObject() {
+				r.Task = task.obj
+			}
 			data, path, err := a2aData(task, prefix)
 			if err != nil {
 				r.Problem = err

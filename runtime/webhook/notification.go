@@ -57,9 +57,10 @@ type Notification struct {
 	Body json.RawMessage
 }
 
-// envelope reads the members of an MCP webhook payload or an A2A push into
-// n; the body is valid strict JSON already.
-func (n *Notification) envelope(body wire.Lenient) error {
+// envelope reads the members of an MCP webhook payload, or of the task,
+// event or message an A2A push holds (task, extract's Result.Task), into n;
+// the body is valid strict JSON already.
+func (n *Notification) envelope(body, task wire.Lenient) error {
 	if n.Form == extract.FormMCPWebhook {
 		for _, f := range [...]struct {
 			key string
@@ -75,12 +76,7 @@ func (n *Notification) envelope(body wire.Lenient) error {
 		}
 		return nil
 	}
-	t := body
-	if inner := body.Get("task"); inner.IsObject() {
-		t = inner
-	} else if inner := body.Get("statusUpdate"); inner.IsObject() {
-		t = inner
-	}
+	t := task
 	n.TaskID, _ = t.Get("taskId").AsString()
 	if id, ok := t.Get("id").AsString(); ok {
 		n.TaskID = id

@@ -316,7 +316,7 @@ func (rc *Receiver) decodeBody(body []byte, route, routeOperation, headerToken s
 	}
 	n := &Notification{Form: res.Form, Body: body, Data: res.Data, Err: res.Error, Status: task.Status(res.State)}
 	lv, _ := wire.ParseLenient(body)
-	if err := n.envelope(lv); err != nil {
+	if err := n.envelope(lv, res.Task); err != nil {
 		return bad(fmt.Errorf("webhook: body: %w", err))
 	}
 	if !n.Status.Known() || n.Status == task.Unknown {
