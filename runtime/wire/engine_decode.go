@@ -301,36 +301,19 @@ func (d *Decoder) decodeMap(p unsafe.Pointer, t *Desc) error {
 	return nil
 }
 
-// decodeNativeMap reads the members of a map of builtin scalars; read
-// reads one value (a const or an enum goes through decodeValue).
+// decodeNativeMap reads the members of a map of builtin scalars (see
+// decodeNativeEntry).
 func decodeNativeMap[V any](d *Decoder, p unsafe.Pointer, elem *Desc, read func(*Decoder) (V, error)) error {
-	m := make(map[string]V)
-	plain := elem.Const == "" && elem.Enum == nil
+	*(*map[string]V)(p) = make(map[string]V)
 	for {
 		key, ok, err := d.NextKey()
-		if err != nil {
+		if err != nil || !ok {
 			return err
 		}
-		if !ok {
-			break
-		}
-		if _, dup := m[string(key)]; dup {
-			return d.Duplicate(key)
-		}
-		k := d.copyString(key)
-		var v V
-		if plain {
-			v, err = read(d)
-		} else {
-			err = d.decodeValue(unsafe.Pointer(&v), elem)
-		}
-		if err != nil {
+		if err := decodeNativeEntry(d, p, elem, key, read); err != nil {
 			return err
 		}
-		m[k] = v
 	}
-	*(*map[string]V)(p) = m
-	return nil
 }
 
 // putEntry reads one member into the map m (a reflect.Value), through
@@ -387,6 +370,9 @@ func (d *Decoder) decodeEntry(p unsafe.Pointer, t *Desc, key []byte) error {
 	return d.putEntry(mp, reflect.New(in.rt.Elem()).Elem(), in.elem, key)
 }
 
+// decodeNativeEntry reads one member into the map of builtin scalars at
+// p, making it on first use; read reads one value (a const or an enum goes
+// through decodeValue).
 func decodeNativeEntry[V any](d *Decoder, p unsafe.Pointer, elem *Desc, key []byte, read func(*Decoder) (V, error)) error {
 	m := (*map[string]V)(p)
 	if *m == nil {
