@@ -88,7 +88,11 @@ func FuzzMember(f *testing.F) {
 		if wire.Valid(obj) != nil {
 			return
 		}
-		out, key, err := withIdempotencyKey(obj, "")
+		req, err := requestObject(obj)
+		if err != nil {
+			return
+		}
+		out, key, err := withIdempotencyKey(req, "")
 		if err != nil {
 			return
 		}

@@ -48,14 +48,11 @@ func CheckIdempotencyKey(key string) error {
 	return nil
 }
 
-// withIdempotencyKey makes sure args carries an idempotency key: the one
-// the request has, else want, else a fresh one. It returns the bytes to
-// send and the key.
-func withIdempotencyKey(args []byte, want string) ([]byte, string, error) {
-	v, err := member(args, idempotencyMember)
-	if err != nil {
-		return nil, "", err
-	}
+// withIdempotencyKey makes sure the request object carries an idempotency
+// key: the one it has, else want, else a fresh one. It returns the object
+// to send and the key.
+func withIdempotencyKey(obj wire.Lenient, want string) (wire.Lenient, string, error) {
+	v := obj.Get(idempotencyMember)
 	have := ""
 	if v.Present() {
 		switch s, ok := v.AsString(); {
@@ -72,7 +69,7 @@ func withIdempotencyKey(args []byte, want string) ([]byte, string, error) {
 		if err := CheckIdempotencyKey(have); err != nil {
 			return nil, "", fmt.Errorf("/%s: %w", idempotencyMember, err)
 		}
-		return args, have, nil
+		return obj, have, nil
 	case want == "":
 		want = NewIdempotencyKey()
 	default:
@@ -80,6 +77,5 @@ func withIdempotencyKey(args []byte, want string) ([]byte, string, error) {
 			return nil, "", err
 		}
 	}
-	out, err := setMember(args, idempotencyMember, wire.AppendQuoted(nil, want))
-	return out, want, err
+	return withMember(obj, idempotencyMember, wire.AppendQuoted(nil, want)), want, nil
 }

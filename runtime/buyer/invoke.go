@@ -90,30 +90,31 @@ func (c *Client) checkPayload(out *Reply) error {
 // and retry rules, and reads the answer's status. args must be valid JSON.
 func (c *Client) call(ctx context.Context, tool string, args []byte, s callSettings) (*Reply, error) {
 	info, known := c.spec.Tool(tool)
-	args, key, err := c.prepare(tool, info, args, s)
+	req, err := requestObject(args)
+	if err != nil {
+		return nil, fmt.Errorf("buyer: %s: request: %w", tool, err)
+	}
+	req, key, err := c.prepare(tool, info, req, s)
 	if err != nil {
 		return nil, err
 	}
 	if s.checkRequest && info.NewRequest != nil {
 		// JSON from outside: the request type's strict decoder judges it,
 		// idempotency key included.
-		if err := wire.Unmarshal(args, info.NewRequest()); err != nil {
+		if err := wire.Unmarshal(req, info.NewRequest()); err != nil {
 			return nil, fmt.Errorf("buyer: %s: request: %w", tool, err)
 		}
 	}
 	contextID, inputTask := s.conv.state()
-	tc := ToolCall{Tool: tool, Args: args}
+	tc := ToolCall{Tool: tool}
 	if contextID != "" {
 		if c.transport.Protocol() == A2A {
 			tc.ContextID, tc.TaskID = contextID, inputTask
-		} else if c.contextAllowed(info) {
-			if v, _ := member(tc.Args, contextMember); !v.Present() {
-				if tc.Args, err = setMember(tc.Args, contextMember, wire.AppendQuoted(nil, contextID)); err != nil {
-					return nil, fmt.Errorf("buyer: %s: request: %w", tool, err)
-				}
-			}
+		} else if c.contextAllowed(info) && !req.Get(contextMember).Present() {
+			req = withMember(req, contextMember, wire.AppendQuoted(nil, contextID))
 		}
 	}
+	tc.Args = json.RawMessage(req)
 	// A mutating call is retried only with an idempotency key: without one,
 	// a second attempt could run the operation twice.
 	safe := key != "" || (known && !info.Mutating)
@@ -128,20 +129,16 @@ func (c *Client) call(ctx context.Context, tool string, args []byte, s callSetti
 
 // prepare adds the idempotency key a tool needs and returns the key the
 // request carries ("" for none).
-func (c *Client) prepare(tool string, info registry.Tool, args []byte, s callSettings) ([]byte, string, error) {
+func (c *Client) prepare(tool string, info registry.Tool, req wire.Lenient, s callSettings) (wire.Lenient, string, error) {
 	if info.IdempotencyRequired || s.key != "" {
-		out, key, err := withIdempotencyKey(args, s.key)
+		out, key, err := withIdempotencyKey(req, s.key)
 		if err != nil {
 			return nil, "", fmt.Errorf("buyer: %s: request: %w", tool, err)
 		}
 		return out, key, nil
 	}
-	v, err := member(args, idempotencyMember)
-	if err != nil {
-		return nil, "", fmt.Errorf("buyer: %s: request: %w", tool, err)
-	}
-	key, _ := v.AsString()
-	return args, key, nil
+	key, _ := req.Get(idempotencyMember).AsString()
+	return req, key, nil
 }
 
 // attempts runs the call under the retry policy: transient AdCP errors

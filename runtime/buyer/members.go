@@ -7,10 +7,10 @@ import (
 )
 
 // The request bytes the client sends are the strict encoder's output (or a
-// caller's JSON object checked with wire.Valid). The client adds the
-// members AdCP asks of it (idempotency_key, context_id) into those bytes
-// instead of re-encoding, so what the caller's value encoded to is sent
-// unchanged around them.
+// caller's JSON object checked with wire.Valid), read once. The client adds
+// the members AdCP asks of it (idempotency_key, context_id) into those
+// bytes instead of re-encoding, so what the caller's value encoded to is
+// sent unchanged around them.
 
 var errNotObject = errors.New("the request is not a JSON object")
 
@@ -26,22 +26,11 @@ func requestObject(args []byte) (wire.Lenient, error) {
 	return obj, nil
 }
 
-// member returns the request's top-level member name, nil when absent.
-func member(args []byte, name string) (wire.Lenient, error) {
-	obj, err := requestObject(args)
-	if err != nil {
-		return nil, err
-	}
-	return obj.Get(name), nil
-}
-
-// setMember returns args with the top-level member name set to value
-// (JSON), replacing its value when present, else added first.
-func setMember(args []byte, name string, value []byte) ([]byte, error) {
-	obj, err := requestObject(args)
-	if err != nil {
-		return nil, err
-	}
+// withMember returns obj with its top-level member name set to value
+// (JSON), replacing its value when present, else added first. obj is a
+// request object requestObject read, or one this function returned: the
+// result is an object the reader accepts, so it is not read again.
+func withMember(obj wire.Lenient, name string, value []byte) wire.Lenient {
 	out, _ := obj.WithMember(name, value)
-	return out, nil
+	return out
 }
