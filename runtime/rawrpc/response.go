@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -83,7 +82,7 @@ func Parse(msg []byte) (*Response, error) {
 		return true
 	})
 	if dup != "" {
-		return nil, fmt.Errorf("%w at %s: duplicate member %q", ErrMalformed, pointer(dup), dup)
+		return nil, fmt.Errorf("%w at %s: duplicate member %q", ErrMalformed, wire.PointerToken(dup), dup)
 	}
 	return r.check()
 }
@@ -122,9 +121,4 @@ func IDKey(id json.RawMessage) (string, error) {
 		n = int64(f)
 	}
 	return "n:" + strconv.FormatInt(n, 10), nil
-}
-
-// pointer is the JSON pointer of a top-level member.
-func pointer(name string) string {
-	return "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
 }

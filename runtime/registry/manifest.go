@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // ManifestName is the manifest's path inside a schema tree; in a protocol
@@ -114,7 +116,7 @@ func ParseManifest(data []byte, name string) (*Manifest, error) {
 	}
 	m := &Manifest{Version: raw.Version}
 	for _, tn := range sortedKeys(raw.Tools) {
-		ptr := "/tools/" + pointerToken(tn)
+		ptr := "/tools" + wire.PointerToken(tn)
 		var t rawTool
 		if err := json.Unmarshal(raw.Tools[tn], &t); err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", name, ptr, err)
@@ -135,7 +137,7 @@ func ParseManifest(data []byte, name string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: /error_codes: want an object of error codes", name)
 	}
 	for _, code := range sortedKeys(raw.Codes) {
-		ptr := "/error_codes/" + pointerToken(code)
+		ptr := "/error_codes" + wire.PointerToken(code)
 		if code == "" {
 			return nil, fmt.Errorf("%s: /error_codes: empty error code", name)
 		}
@@ -187,9 +189,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// pointerToken escapes a JSON Pointer reference token (RFC 6901).
-func pointerToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }

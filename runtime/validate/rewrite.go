@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 
+	"github.com/adcpgen/adcpgen/runtime/wire"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -90,7 +90,7 @@ func walkSchema(doc any, ptr string, fn func(m map[string]any, ptr string) error
 	for _, kw := range append(schemaMaps, "patternProperties") {
 		if mm, ok := m[kw].(map[string]any); ok {
 			for _, name := range sortedKeys(mm) {
-				if err := walkSchema(mm[name], ptr+"/"+kw+"/"+escapeToken(name), fn); err != nil {
+				if err := walkSchema(mm[name], ptr+"/"+kw+wire.PointerToken(name), fn); err != nil {
 					return err
 				}
 			}
@@ -106,11 +106,6 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// escapeToken escapes one RFC 6901 reference token.
-func escapeToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // ecmaPatternExt compiles patternKeyword.

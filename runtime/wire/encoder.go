@@ -69,7 +69,7 @@ func (e *Encoder) Err() error {
 // and calls it on the way back out, so pointers are built on the failure
 // path alone.
 func (e *Encoder) failedUnder(tok string) {
-	e.errAt = string(appendPointerToken(nil, tok)) + e.errAt
+	e.errAt = PointerToken(tok) + e.errAt
 }
 
 // Fail records err; the first one wins and Marshal returns it.

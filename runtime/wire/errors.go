@@ -81,7 +81,11 @@ func (e *DecodeError) Error() string {
 	return b.String()
 }
 
-// appendPointerToken escapes one reference token per RFC 6901.
+// PointerToken is "/" and tok escaped as an RFC 6901 reference token ("~"
+// is "~0", "/" is "~1"): one step of a JSON pointer.
+func PointerToken(tok string) string { return string(appendPointerToken(nil, tok)) }
+
+// appendPointerToken appends "/" and tok escaped per RFC 6901.
 func appendPointerToken(b []byte, tok string) []byte {
 	b = append(b, '/')
 	for i := 0; i < len(tok); i++ {
