@@ -114,7 +114,10 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a2aOpts := a2aserver.A2AOptions{URL: cfg.BaseURL + "/a2a", Name: "adcpgen example seller"}
+	// AdCP errors in a failed task, as the protocol says, except for buyers
+	// speaking the legacy dialect (DataPart "parameters": the JavaScript
+	// SDK 6.11), which read errors only from completed tasks.
+	a2aOpts := a2aserver.A2AOptions{URL: cfg.BaseURL + "/a2a", Name: "adcpgen example seller", ErrorTask: a2aserver.ErrorTaskFollowsDialect}
 	card := a2aserver.NewCardHandler(srv, a2aOpts)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", jsonAccept(mcp))

@@ -359,23 +359,74 @@ func TestDisconnect(t *testing.T) {
 	}
 }
 
-// TestErrorsInCompletedTasks: the option for the JavaScript SDK's client
-// answers errors in a completed task, which extraction reads the same.
-func TestErrorsInCompletedTasks(t *testing.T) {
+// TestErrorTaskModes: each mode answers an AdCP error in the task state
+// it names, by the dialect of the request where it follows it, and the
+// runtime's extraction reads the same code, recovery, retry_after and
+// context from every answer. Successes are the same in every mode.
+func TestErrorTaskModes(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
-	mux := http.NewServeMux()
-	ts := httptest.NewServer(mux)
-	t.Cleanup(ts.Close)
-	opts := a2aserver.A2AOptions{URL: ts.URL + "/a2a", ErrorsInCompletedTasks: true}
-	mux.Handle("/a2a", a2aserver.NewA2AHandler(s.Server, opts))
-	mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(s.Server, opts))
-	c := dial(t, ts.URL, "")
-	r, result := send(t, c, "get_products", `{"buying_mode":"brief","brief":"code:BUDGET_TOO_LOW","context":{"k":1}}`)
-	if r.State != "completed" || r.Error == nil || r.Error.Code != "BUDGET_TOO_LOW" || r.Error.Recovery != "correctable" {
-		t.Fatalf("%+v %s", r, result)
+	const input = `{"buying_mode":"brief","brief":"code:BUDGET_TOO_LOW:30","context":{"k":1}}`
+	want := s.Serve(t.Context(), "get_products", &seller.Call{Arguments: json.RawMessage(input)}).Error
+	if want == nil {
+		t.Fatal("the seller answered no error")
 	}
-	if data := wire.Lenient(result).Get("artifacts").Index(0).Get("parts").Index(1).Get("data"); string(data.Get("context")) != `{"k":1}` {
-		t.Errorf("context: %s", data)
+	wantRetry, _ := adcperr.NormalizeRetryAfter(want.RetryAfter.Seconds())
+	type dialect int
+	const (
+		current dialect = iota // {"skill", "input"}
+		legacy                 // {"skill", "parameters"}
+	)
+	for _, tt := range []struct {
+		name    string
+		mode    a2aserver.ErrorTaskMode
+		dialect dialect
+		state   a2a.TaskState
+	}{
+		{"failed/input", a2aserver.ErrorTaskFailed, current, a2a.TaskStateFailed},
+		{"failed/parameters", a2aserver.ErrorTaskFailed, legacy, a2a.TaskStateFailed},
+		{"completed/input", a2aserver.ErrorTaskCompleted, current, a2a.TaskStateCompleted},
+		{"completed/parameters", a2aserver.ErrorTaskCompleted, legacy, a2a.TaskStateCompleted},
+		{"dialect/input", a2aserver.ErrorTaskFollowsDialect, current, a2a.TaskStateFailed},
+		{"dialect/parameters", a2aserver.ErrorTaskFollowsDialect, legacy, a2a.TaskStateCompleted},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			mux := http.NewServeMux()
+			ts := httptest.NewServer(mux)
+			t.Cleanup(ts.Close)
+			opts := a2aserver.A2AOptions{URL: ts.URL + "/a2a", ErrorTask: tt.mode}
+			mux.Handle("/a2a", a2aserver.NewA2AHandler(s.Server, opts))
+			mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(s.Server, opts))
+			c := dial(t, ts.URL, "")
+			call := func(in string) json.RawMessage {
+				t.Helper()
+				key := "input"
+				if tt.dialect == legacy {
+					key = "parameters"
+				}
+				raw, err := c.SendRaw(t.Context(), &a2a.MessageSendParams{Message: a2a.NewMessage(a2a.MessageRoleUser,
+					a2a.DataPart{Data: map[string]any{"skill": "get_products", key: json.RawMessage(in)}})})
+				if err != nil || raw.Error != nil {
+					t.Fatalf("send: %v %s", err, raw.Error)
+				}
+				return raw.Result
+			}
+			result := call(input)
+			task := wire.Lenient(result)
+			if state, _ := task.Get("status").Get("state").AsString(); state != string(tt.state) {
+				t.Errorf("state %q, want %q", state, tt.state)
+			}
+			r := x.A2A(result)
+			if r.Error == nil || r.Error.Code != want.Code || r.Error.Recovery != want.Recovery || r.Error.RetryAfter != wantRetry || r.State != string(tt.state) {
+				t.Fatalf("extracted %+v (state %s), sent %s/%s/%v", r.Error, r.State, want.Code, want.Recovery, want.RetryAfter)
+			}
+			if data := task.Get("artifacts").Index(0).Get("parts").Index(1).Get("data"); string(data.Get("context")) != `{"k":1}` {
+				t.Errorf("context not echoed: %s", data)
+			}
+			ok := x.A2A(call(`{"buying_mode":"brief"}`))
+			if ok.Error != nil || ok.State != "completed" || !bytes.Contains(ok.Data, []byte("ctv_premium")) {
+				t.Errorf("success: %+v", ok)
+			}
+		})
 	}
 }
 

@@ -20,12 +20,15 @@ func FuzzRequestBody(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		_ = calledSkill(body)
-		skill, input, err := skillInput(body)
+		skill, input, legacy, err := skillInput(body)
 		if err != nil {
 			return
 		}
 		if skill == "" && input == nil {
 			t.Fatal("no skill and no input without an error")
+		}
+		if legacy && !wire.Lenient(input).Present() {
+			t.Fatal("legacy dialect without an input")
 		}
 		if err := wire.Valid(input); err != nil {
 			t.Fatalf("input %q handed on: %v", input, err)

@@ -32,14 +32,10 @@ type A2AOptions struct {
 	Provider *a2a.AgentProvider
 	// Now is the clock for task timestamps; nil means time.Now.
 	Now func() time.Time
-	// ErrorsInCompletedTasks answers AdCP errors with a completed task
-	// (the same artifact, DataPart {"adcp_error": ...}) instead of a failed
-	// one. AdCP's A2A rules want a failed task, and runtime/extract reads
-	// either; the JavaScript SDK's client (@adcp/sdk 6.11) unwraps a
-	// DataPart only from a completed task and reports a failed one as
-	// "Task failed", losing the code and the context. Turn it on for
-	// buyers built on that client.
-	ErrorsInCompletedTasks bool
+	// ErrorTask is the state of the task that carries an AdCP error:
+	// ErrorTaskFailed (the default, as AdCP's A2A rules want),
+	// ErrorTaskCompleted, or ErrorTaskFollowsDialect (see ErrorTaskMode).
+	ErrorTask ErrorTaskMode
 }
 
 // envelopeSlack is what a JSON-RPC request may add to a call's arguments.
@@ -203,38 +199,40 @@ func (h *handler) send(ctx context.Context, params *a2a.MessageSendParams) *a2a.
 	}
 	c := &seller.Call{Principal: req.principal, Transport: seller.TransportA2A, ContextID: contextID}
 	var a *seller.Answer
-	skill, input, err := skillInput(req.body)
+	skill, input, legacy, err := skillInput(req.body)
 	if err != nil {
 		a = h.srv.Refuse(c, err)
 	} else {
 		c.Arguments = input
 		a = h.srv.Serve(ctx, skill, c)
 	}
-	return TaskOf(a, contextID, h.now(), h.opts)
+	return TaskOf(a, contextID, h.now(), h.opts.ErrorTask.errorState(legacy))
 }
 
-// skillInput reads the skill and the raw input of a message/send body.
-func skillInput(body []byte) (string, json.RawMessage, error) {
+// skillInput reads the skill and the raw input of a message/send body;
+// legacy reports input sent under the legacy key "parameters".
+func skillInput(body []byte) (skill string, input json.RawMessage, legacy bool, err error) {
 	v, err := wire.ParseLenient(body)
 	if err != nil {
-		return "", nil, err
+		return "", nil, false, err
 	}
 	data, ok := findDataPart(v.Get("params").Get("message"))
 	if !ok {
-		return "", nil, errors.New("the message has no DataPart naming a skill")
+		return "", nil, false, errors.New("the message has no DataPart naming a skill")
 	}
 	if err := wire.Valid(data); err != nil {
-		return "", nil, err
+		return "", nil, false, err
 	}
-	skill, _ := data.Get("skill").AsString()
-	input := data.Get("input")
-	if !input.Present() {
-		input = data.Get("parameters")
+	skill, _ = data.Get("skill").AsString()
+	in := data.Get("input")
+	if !in.Present() {
+		in = data.Get("parameters")
+		legacy = in.Present()
 	}
-	if !input.Present() {
-		return skill, json.RawMessage("{}"), nil
+	if !in.Present() {
+		return skill, json.RawMessage("{}"), false, nil
 	}
-	return skill, input.Raw(), nil
+	return skill, in.Raw(), legacy, nil
 }
 
 // OnGetTask answers tasks/get from the server's TaskManager: a task of
@@ -258,7 +256,7 @@ func (h *handler) OnGetTask(ctx context.Context, query *a2a.TaskQueryParams) (*a
 	}
 	cp := *a
 	cp.TaskID = t.ID
-	return TaskOf(&cp, "", t.UpdatedAt, h.opts), nil
+	return TaskOf(&cp, "", t.UpdatedAt, h.opts.ErrorTask.errorState(false)), nil
 }
 
 func (h *handler) OnCancelTask(context.Context, *a2a.TaskIDParams) (*a2a.Task, error) {
@@ -304,11 +302,12 @@ var states = map[task.Status]a2a.TaskState{
 // there is one, beside its own members, as over MCP) and the message as a
 // TextPart, with the AdCP task id at the artifact's metadata
 // "adcp_task_id"; an interim answer also puts the payload in
-// status.message. An error: a failed task (completed with
-// opts.ErrorsInCompletedTasks) whose artifact "error-result" holds a
-// TextPart and the DataPart {"adcp_error": ..., "context": ...}. The task's
-// id is the AdCP task id when there is one.
-func TaskOf(a *seller.Answer, contextID string, at time.Time, opts A2AOptions) *a2a.Task {
+// status.message. An error: a task in errorState (failed, as AdCP's A2A
+// rules want, or completed: see ErrorTaskMode; "" means failed) whose
+// artifact "error-result" holds a TextPart and the DataPart {"adcp_error":
+// ..., "context": ...}. The task's id is the AdCP task id when there is
+// one.
+func TaskOf(a *seller.Answer, contextID string, at time.Time, errorState a2a.TaskState) *a2a.Task {
 	id := a2a.TaskID(a.TaskID)
 	if id == "" {
 		id = a2a.NewTaskID()
@@ -320,7 +319,7 @@ func TaskOf(a *seller.Answer, contextID string, at time.Time, opts A2AOptions) *
 	}
 	if a.Error != nil {
 		t.Status.State = a2a.TaskStateFailed
-		if opts.ErrorsInCompletedTasks {
+		if errorState == a2a.TaskStateCompleted {
 			t.Status.State = a2a.TaskStateCompleted
 		}
 		data, err := seller.ErrorObject(a)
