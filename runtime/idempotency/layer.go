@@ -31,6 +31,17 @@ const (
 	DefaultInFlightWait = 10 * time.Second
 )
 
+// DefaultExclude is what the fingerprint leaves out by default: the key
+// itself, and what a buyer may change when it retries one request, as
+// AdCP's exclusion list (and the JavaScript SDK's seller) has it: the
+// context object (echoed, never acted on: a retry carries a new
+// correlation id), governance_context (a refreshed signed token), and the
+// credential of push_notification_config (rotated; its URL and schemes
+// stay in).
+func DefaultExclude() []string {
+	return []string{"/idempotency_key", "/context", "/governance_context", "/push_notification_config/authentication/credentials"}
+}
+
 // AnonymousPrincipal scopes the records of calls made without credentials
 // (a server without an Authenticator): all such callers share it.
 const AnonymousPrincipal = "anonymous"
@@ -55,9 +66,9 @@ type LayerOptions struct {
 	InFlightWait time.Duration
 	// PollInterval is how often a waiting call looks again; 0 means 20 ms.
 	PollInterval time.Duration
-	// Exclude lists the top-level request members left out of the
-	// fingerprint; nil means idempotency_key (the record's key) and context
-	// (echoed, never acted on, and free to change between retries).
+	// Exclude lists the request members left out of the fingerprint, as
+	// JSON pointers (or bare top-level names; see sellerstore.Canonical);
+	// nil means DefaultExclude.
 	Exclude []string
 	// Logger gets store failures and lost claims; nil discards.
 	Logger *slog.Logger
@@ -119,7 +130,7 @@ func NewLayer(spec *registry.Spec, store sellerstore.IdempotencyStore, opts Laye
 		opts.PollInterval = 20 * time.Millisecond
 	}
 	if opts.Exclude == nil {
-		opts.Exclude = []string{"idempotency_key", "context"}
+		opts.Exclude = DefaultExclude()
 	}
 	l := &Layer{spec: spec, store: store, opts: opts, log: opts.Logger}
 	if l.log == nil {

@@ -191,6 +191,39 @@ func TestSequentialContract(t *testing.T) {
 	}
 }
 
+// TestFingerprintLeavesOut: a retry that changes only what the default
+// exclusions name replays; any other change, nested ones included, is a
+// conflict.
+func TestFingerprintLeavesOut(t *testing.T) {
+	const push = `"push_notification_config":{"url":"https://buyer.example/w","authentication":{"schemes":["HMAC-SHA256"],"credentials":"%s"}}`
+	first := buy(key1, "5000", fmt.Sprintf(push, strings.Repeat("a", 32))+`,"context":{"c":1},"governance_context":"token-1"`)
+	for _, tt := range []struct {
+		name, retry string
+		replay      bool
+	}{
+		{"the same request", first, true},
+		{"another context", buy(key1, "5000", fmt.Sprintf(push, strings.Repeat("a", 32))+`,"context":{"c":2},"governance_context":"token-1"`), true},
+		{"no context", buy(key1, "5000", fmt.Sprintf(push, strings.Repeat("a", 32))+`,"governance_context":"token-1"`), true},
+		{"a refreshed governance token", buy(key1, "5000", fmt.Sprintf(push, strings.Repeat("a", 32))+`,"context":{"c":1},"governance_context":"token-2"`), true},
+		{"a rotated webhook credential", buy(key1, "5000", fmt.Sprintf(push, strings.Repeat("b", 32))+`,"context":{"c":1},"governance_context":"token-1"`), true},
+		{"another webhook URL", buy(key1, "5000", strings.Replace(fmt.Sprintf(push, strings.Repeat("a", 32)), "/w", "/v", 1)+`,"context":{"c":1},"governance_context":"token-1"`), false},
+		{"other webhook schemes", buy(key1, "5000", strings.Replace(fmt.Sprintf(push, strings.Repeat("a", 32)), "HMAC-SHA256", "Bearer", 1)+`,"context":{"c":1},"governance_context":"token-1"`), false},
+		{"another budget", buy(key1, "6000", fmt.Sprintf(push, strings.Repeat("a", 32))+`,"context":{"c":1},"governance_context":"token-1"`), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t, withAdCP31Codes(), idempotency.LayerOptions{}, nil)
+			mediaBuyID(t, r.call("buyer-a", first))
+			a := r.call("buyer-a", tt.retry)
+			if tt.replay && (a.Error != nil || !a.Replayed) {
+				t.Fatalf("want a replay, got %+v (replayed %v)", a.Error, a.Replayed)
+			}
+			if !tt.replay && errorCode(a) != "IDEMPOTENCY_CONFLICT" {
+				t.Fatalf("want IDEMPOTENCY_CONFLICT, got %+v %s", a.Error, a.Body)
+			}
+		})
+	}
+}
+
 // Versions without IDEMPOTENCY_EXPIRED (AdCP 3.0 has it, the test spec
 // does not) get the nearest code they have.
 func TestCodesTheVersionHas(t *testing.T) {

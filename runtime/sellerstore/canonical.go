@@ -3,8 +3,10 @@ package sellerstore
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -28,16 +30,27 @@ import (
 //     rounded budget or id must never match a different one;
 //   - true, false and null as themselves.
 //
-// Members of a top-level object whose names are in exclude are dropped: a
-// seller excludes "idempotency_key" (it is the record's key, not part of
-// the request) and may exclude "context" (echoed back, not acted on).
+// Each entry of exclude names an object member left out, wherever it is
+// (RFC 6901): "/push_notification_config/authentication/credentials" drops
+// that nested member and keeps the rest of push_notification_config; a
+// bare name ("idempotency_key") is the top-level member of that name.
+// Pointers name object members only: arrays are written whole. A seller
+// excludes "/idempotency_key" (the record's key, not part of the request)
+// and what a buyer may change between retries of one request ("/context",
+// echoed back and never acted on; a refreshed credential).
 //
 // Input without a single meaning is rejected with ErrInvalid, wrapping the
 // *wire.DecodeError that says where: anything runtime/wire's strict reader
 // refuses (malformed JSON, data after the value, invalid UTF-8, an escaped
 // lone surrogate, a duplicate key compared after unescaping, a "__proto__",
-// "constructor" or "prototype" key, nesting deeper than 512).
+// "constructor" or "prototype" key, nesting deeper than 512). An exclusion
+// that is neither a bare name nor a JSON pointer ("" or "/a/~2") is
+// rejected with ErrInvalid too.
 func Canonical(data []byte, exclude ...string) ([]byte, error) {
+	drop, err := exclusionTree(exclude)
+	if err != nil {
+		return nil, err
+	}
 	if err := wire.Valid(data); err != nil {
 		return nil, fmt.Errorf("sellerstore: canonical JSON: %w: %w", err, ErrInvalid)
 	}
@@ -45,7 +58,74 @@ func Canonical(data []byte, exclude ...string) ([]byte, error) {
 	if err != nil { // unreachable: strict JSON is lenient JSON
 		return nil, fmt.Errorf("sellerstore: canonical JSON: %w: %w", err, ErrInvalid)
 	}
-	return appendCanonical(nil, v, exclude), nil
+	return appendCanonical(nil, v, drop), nil
+}
+
+// exclusion is a tree of the members Canonical leaves out: a member whose
+// node is drop goes; one with children is written without theirs.
+type exclusion struct {
+	drop     bool
+	children map[string]*exclusion
+}
+
+// exclusionTree parses exclude (JSON pointers, or bare top-level names)
+// into a tree; nil when there is nothing to exclude.
+func exclusionTree(exclude []string) (*exclusion, error) {
+	if len(exclude) == 0 {
+		return nil, nil
+	}
+	root := &exclusion{}
+	for _, p := range exclude {
+		tokens := []string{p}
+		if strings.HasPrefix(p, "/") {
+			tokens = strings.Split(p[1:], "/")
+		} else if p == "" {
+			return nil, fmt.Errorf("sellerstore: canonical JSON: an empty exclusion (want a member name or a JSON pointer): %w", ErrInvalid)
+		}
+		n := root
+		for _, tok := range tokens {
+			name, err := unescapeToken(tok)
+			if err != nil {
+				return nil, fmt.Errorf("sellerstore: canonical JSON: exclusion %q: %w: %w", p, err, ErrInvalid)
+			}
+			if n.children == nil {
+				n.children = map[string]*exclusion{}
+			}
+			next := n.children[name]
+			if next == nil {
+				next = &exclusion{}
+				n.children[name] = next
+			}
+			n = next
+		}
+		n.drop = true
+	}
+	return root, nil
+}
+
+// unescapeToken decodes a JSON pointer reference token (~1 is "/", ~0 is
+// "~").
+func unescapeToken(tok string) (string, error) {
+	if !strings.Contains(tok, "~") {
+		return tok, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(tok); i++ {
+		if tok[i] != '~' {
+			b.WriteByte(tok[i])
+			continue
+		}
+		if i+1 == len(tok) || (tok[i+1] != '0' && tok[i+1] != '1') {
+			return "", errors.New("'~' not followed by 0 or 1")
+		}
+		if tok[i+1] == '0' {
+			b.WriteByte('~')
+		} else {
+			b.WriteByte('/')
+		}
+		i++
+	}
+	return b.String(), nil
 }
 
 // Fingerprint hashes canonical bytes: "sha256:" and 64 hex digits.
@@ -54,21 +134,28 @@ func Fingerprint(canonical []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// member is one object member: its unescaped key and its value.
+// member is one object member: its unescaped key, its value, and what to
+// leave out of the value.
 type member struct {
-	key string
-	val wire.Lenient
+	key  string
+	val  wire.Lenient
+	drop *exclusion
 }
 
-// appendCanonical writes v, which wire.Valid accepted, in canonical form;
-// exclude drops members of an object at this level.
-func appendCanonical(out []byte, v wire.Lenient, exclude []string) []byte {
+// appendCanonical writes v, which wire.Valid accepted, in canonical form,
+// without the members drop names (nil: none).
+func appendCanonical(out []byte, v wire.Lenient, drop *exclusion) []byte {
 	switch {
 	case v.IsObject():
 		var ms []member
 		v.Members(func(k, val wire.Lenient) bool {
-			if key := string(k.Text(nil)); !slices.Contains(exclude, key) {
-				ms = append(ms, member{key, val})
+			key := string(k.Text(nil))
+			var child *exclusion
+			if drop != nil {
+				child = drop.children[key]
+			}
+			if child == nil || !child.drop {
+				ms = append(ms, member{key, val, child})
 			}
 			return true
 		})
@@ -80,7 +167,7 @@ func appendCanonical(out []byte, v wire.Lenient, exclude []string) []byte {
 			}
 			out = appendString(out, m.key)
 			out = append(out, ':')
-			out = appendCanonical(out, m.val, nil)
+			out = appendCanonical(out, m.val, m.drop)
 		}
 		return append(out, '}')
 	case v.IsArray():

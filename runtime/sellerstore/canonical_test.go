@@ -22,6 +22,13 @@ func TestCanonical(t *testing.T) {
 		{name: "escaped key equals plain key", in: `{"\u0061":1}`, want: `{"a":1}`},
 		{name: "top-level members excluded", in: `{"idempotency_key":"k","context":{"x":1},"brief":"b"}`, want: `{"brief":"b"}`, exclude: []string{"idempotency_key", "context"}},
 		{name: "exclusion only at the top", in: `{"a":{"context":1}}`, want: `{"a":{"context":1}}`, exclude: []string{"context"}},
+		{name: "pointers to top-level members", in: `{"idempotency_key":"k","context":{"x":1},"brief":"b"}`, want: `{"brief":"b"}`, exclude: []string{"/idempotency_key", "/context"}},
+		{name: "nested member excluded, siblings kept", in: `{"push_notification_config":{"url":"https://b.example/w","authentication":{"schemes":["HMAC-SHA256"],"credentials":"secret-1"}},"a":1}`,
+			want: `{"a":1,"push_notification_config":{"authentication":{"schemes":["HMAC-SHA256"]},"url":"https://b.example/w"}}`, exclude: []string{"/push_notification_config/authentication/credentials"}},
+		{name: "nested pointer where the parent is absent or not an object", in: `{"push_notification_config":"x","b":{"authentication":1}}`, want: `{"b":{"authentication":1},"push_notification_config":"x"}`, exclude: []string{"/push_notification_config/authentication/credentials"}},
+		{name: "parent and child both excluded", in: `{"a":{"b":1},"c":2}`, want: `{"c":2}`, exclude: []string{"/a/b", "/a"}},
+		{name: "pointer escapes", in: `{"a/b":1,"m~n":2,"k":3}`, want: `{"k":3}`, exclude: []string{"/a~1b", "/m~0n"}},
+		{name: "arrays written whole", in: `{"p":[{"x":1}]}`, want: `{"p":[{"x":1}]}`, exclude: []string{"/p/0/x", "/p/x"}},
 		{name: "scalars", in: ` "x" `, want: `"x"`},
 		{name: "empty array", in: `[ ]`, want: `[]`},
 	}
@@ -39,6 +46,14 @@ func TestCanonical(t *testing.T) {
 				t.Fatalf("canonical form is not a fixed point: %s, %v", again, err)
 			}
 		})
+	}
+}
+
+func TestCanonicalBadExclusion(t *testing.T) {
+	for _, ex := range []string{"", "/a/~2", "/a~"} {
+		if _, err := sellerstore.Canonical([]byte(`{"a":1}`), ex); !errors.Is(err, sellerstore.ErrInvalid) {
+			t.Errorf("exclusion %q: error %v, want ErrInvalid", ex, err)
+		}
 	}
 }
 
