@@ -47,6 +47,7 @@ type config struct {
 	seller              string
 	jsCapabilitiesSkill bool
 	probeTask           string
+	runnerClock         string
 	protocols           []string
 	storyboards         []string
 	out                 string
@@ -81,6 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.seller, "seller", "go", "seller to start when -agent is empty: go (examples/seller) or js (the JavaScript SDK's seller)")
 	fs.BoolVar(&cfg.jsCapabilitiesSkill, "js-capabilities-skill", false, "with -seller js, list get_adcp_capabilities among the agent card's skills")
 	fs.StringVar(&cfg.probeTask, "probe-task", "", "run through the SDK's comply() with a test kit declaring the API key and this protected, read-only probe task (list_creatives, get_media_buy_delivery, ...), which the CLI cannot pass")
+	fs.StringVar(&cfg.runnerClock, "runner-clock", DefaultRunnerClock, `where the runner's clock starts (ISO 8601), before the storyboards' fixed flight dates; "" keeps the real clock (the seller always has it)`)
 	protocols := fs.String("protocols", "mcp,a2a", "comma-separated transports")
 	storyboards := fs.String("storyboards", strings.Join(defaultStoryboards, ","), "comma-separated storyboard or bundle ids")
 	fs.StringVar(&cfg.out, "out", "", "directory for each run's JSON report (default .cache/conformance in the module)")
@@ -93,6 +95,12 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		fmt.Fprintf(stderr, "conformance: unexpected arguments %q\n", fs.Args())
 		fs.Usage()
 		return nil, flag.ErrHelp
+	}
+	if cfg.runnerClock != "" {
+		if _, err := time.Parse(time.RFC3339, cfg.runnerClock); err != nil {
+			fmt.Fprintf(stderr, "conformance: -runner-clock: %v\n", err)
+			return nil, flag.ErrHelp
+		}
 	}
 	cfg.protocols = split(*protocols)
 	cfg.storyboards = split(*storyboards)
@@ -141,6 +149,9 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 	if cfg.probeTask != "" {
 		fmt.Fprintf(w, "conformance: through comply() with a test kit: the API key and probe task %s\n", cfg.probeTask)
 	}
+	if cfg.runnerClock != "" {
+		fmt.Fprintf(w, "conformance: the runner's clock starts at %s (the seller keeps the real one)\n", cfg.runnerClock)
+	}
 	start := time.Now()
 	var results []*result
 	for _, protocol := range cfg.protocols {
@@ -151,7 +162,9 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 		fmt.Fprintf(w, "conformance: %s at %s\n", protocol, a.url(protocol))
 		for _, sb := range cfg.storyboards {
 			runCtx, cancel := context.WithTimeout(ctx, cfg.timeout)
-			results = append(results, runStoryboard(runCtx, env, a, protocol, sb, cfg.probeTask, cfg.out))
+			results = append(results, runStoryboard(runCtx, env, a, runSpec{
+				protocol: protocol, storyboard: sb, probeTask: cfg.probeTask, clock: cfg.runnerClock, outDir: cfg.out,
+			}))
 			cancel()
 			if ctx.Err() != nil {
 				a.stop()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,12 +32,37 @@ type result struct {
 // failed reports whether the run failed or any of its steps did.
 func (r *result) failed() bool { return r.Err != nil || r.Report.Summary.StepsFailed > 0 }
 
+// runnerClockScript is the preload (node --import) that starts the
+// runner's clock at $ADCP_RUNNER_CLOCK, next to this program's sources.
+const runnerClockScript = "runnerclock.mjs"
+
+// DefaultRunnerClock is where the runner's clock starts: before every
+// flight date the storyboards of @adcp/sdk 6.11 carry (the earliest starts
+// on 2026-04-01), so the runner sends them as written. On a clock past a
+// step's start_time the runner makes up "now + 1 day" at each call, and an
+// idempotent replay differs from its first call by the milliseconds
+// between them (README.md, idempotency).
+const DefaultRunnerClock = "2026-03-01T00:00:00Z"
+
+// runSpec is one storyboard run over one protocol.
+type runSpec struct {
+	protocol, storyboard string
+	// probeTask, when set, runs storyboard.mjs with a test kit.
+	probeTask string
+	// clock is where the runner's clock starts ("" keeps the real one).
+	clock  string
+	outDir string
+}
+
 // runStoryboard runs `adcp storyboard run` for one storyboard over one
 // protocol and reads its JSON report. The runner's exit status is not
 // used: it is 0 for some runs with failed steps. With a probe task, it runs
 // storyboard.mjs instead: the same comply() call plus a test kit declaring
 // the API key and that protected probe task, which the CLI cannot pass.
-func runStoryboard(ctx context.Context, env *jsinterop.Env, a *agent, protocol, storyboard, probeTask, outDir string) *result {
+// With a clock, node preloads runnerclock.mjs, which starts the runner's
+// Date there.
+func runStoryboard(ctx context.Context, env *jsinterop.Env, a *agent, spec runSpec) *result {
+	protocol, storyboard, probeTask, outDir := spec.protocol, spec.storyboard, spec.probeTask, spec.outDir
 	res := &result{Protocol: protocol, Storyboard: storyboard}
 	args := []string{cli, "storyboard", "run", a.url(protocol), storyboard,
 		"--protocol", protocol,
@@ -60,6 +86,11 @@ func runStoryboard(ctx context.Context, env *jsinterop.Env, a *agent, protocol, 
 	}
 	cmd := exec.CommandContext(ctx, env.Node, args...)
 	cmd.Dir = env.Dir
+	if spec.clock != "" {
+		script := filepath.Join(filepath.Dir(env.Dir), "conformance", runnerClockScript)
+		cmd.Args = append([]string{env.Node, "--import", (&url.URL{Scheme: "file", Path: script}).String()}, args...)
+		cmd.Env = append(os.Environ(), "ADCP_RUNNER_CLOCK="+spec.clock)
+	}
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
