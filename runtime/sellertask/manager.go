@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
@@ -92,13 +91,7 @@ func principalID(p string) string {
 func (m *Manager) Start(ctx context.Context, c *seller.Call) (string, error) {
 	t := sellerstore.Task{ID: seller.NewTaskID(), Principal: principalID(c.Principal.ID), Tool: c.Tool.Name, Status: sellerstore.TaskSubmitted}
 	if raw := c.Member("push_notification_config"); wire.Lenient(raw).IsObject() {
-		cfg, err := webhook.ParsePushConfig(raw)
-		if err == nil && m.sender != nil {
-			err = m.sender.Check(cfg)
-		}
-		if err != nil {
-			e := &adcperr.Error{Code: m.pick("INVALID_REQUEST"), Message: "push_notification_config cannot be used: " + err.Error(), Field: "push_notification_config.url"}
-			e.Recovery, _ = m.spec.Recovery(e.Code)
+		if e := m.checkPushConfig(c); e != nil {
 			return "", e
 		}
 		t.PushConfig = raw

@@ -1,0 +1,81 @@
+package sellertask
+
+import (
+	"context"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/webhook"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// NotifySyncResults is seller middleware that also posts a synchronous
+// response to the webhook of the request's push_notification_config: the
+// answer is recorded as a task completed at once (so the webhook's task_id
+// reads back through the status tools) and posted like any task update,
+// signed and retried. The buyer's answer is unchanged.
+//
+// AdCP's webhook trigger rules send webhooks only for tasks that run
+// asynchronously ("if the initial response is already terminal, no webhook
+// is sent"). Sellers on the JavaScript SDK post one for synchronous
+// results of mutating tools too, and the compliance storyboards of
+// @adcp/sdk 6.11 (idempotency's no_duplicate_webhooks_on_replay) expect
+// exactly one: enable this for buyers that count on it. Buyers dedupe
+// deliveries by their idempotency_key.
+//
+// It acts on mutating tools only, and checks the push_notification_config
+// before the handler runs, as Start does for a task: a URL the Sender
+// refuses is a correctable INVALID_REQUEST, with no side effect. Put it
+// after the idempotency layer's middleware (runtime/idempotency), so that
+// a replayed answer is not posted again.
+func (m *Manager) NotifySyncResults() seller.Middleware {
+	return func(next seller.Dispatch) seller.Dispatch {
+		return func(ctx context.Context, c *seller.Call) *seller.Answer {
+			if m.sender == nil || !c.Tool.Mutating || !wire.Lenient(c.Member("push_notification_config")).IsObject() {
+				return next(ctx, c)
+			}
+			if e := m.checkPushConfig(c); e != nil {
+				return seller.ErrorAnswer(e)
+			}
+			a := next(ctx, c)
+			if a == nil || a.Error != nil || a.Replayed || a.TaskID != "" || len(a.Body) == 0 ||
+				(a.Status != "" && a.Status != task.Completed) {
+				return a
+			}
+			m.notify(ctx, c, a)
+			return a
+		}
+	}
+}
+
+// notify records a synchronous answer as a completed task and posts it.
+func (m *Manager) notify(ctx context.Context, c *seller.Call, a *seller.Answer) {
+	ctx = context.WithoutCancel(ctx) // the buyer has its answer; the record and post go on
+	id, err := m.Start(ctx, c)
+	if err != nil {
+		m.log.Error("adcp: synchronous result not posted", "tool", c.Tool.Name, "err", err.Error())
+		return
+	}
+	done := *a
+	done.Status, done.TaskID = task.Completed, id
+	if err := m.Update(ctx, seller.TaskEvent{ID: id, Principal: c.Principal.ID, Tool: c.Tool.Name, Answer: &done}); err != nil {
+		m.log.Error("adcp: synchronous result not posted", "tool", c.Tool.Name, "task", id, "err", err.Error())
+	}
+}
+
+// checkPushConfig refuses a push_notification_config the Sender could
+// never deliver to (an internal or non-https URL, a weak HMAC secret): a
+// correctable INVALID_REQUEST naming the field.
+func (m *Manager) checkPushConfig(c *seller.Call) *adcperr.Error {
+	cfg, err := webhook.ParsePushConfig(c.Member("push_notification_config"))
+	if err == nil && m.sender != nil {
+		err = m.sender.Check(cfg)
+	}
+	if err == nil {
+		return nil
+	}
+	e := &adcperr.Error{Code: m.pick("INVALID_REQUEST"), Message: "push_notification_config cannot be used: " + err.Error(), Field: "push_notification_config.url"}
+	e.Recovery, _ = m.spec.Recovery(e.Code)
+	return e
+}
