@@ -202,10 +202,7 @@ func (l *Layer) serve(ctx context.Context, c *seller.Call, key string, next sell
 		r := claim.Response
 		return &seller.Answer{Status: task.Status(r.Status), TaskID: r.TaskID, Body: r.Body, Replayed: true}
 	case sellerstore.Conflict:
-		// Nothing of the stored answer or the fingerprint: a stolen key must
-		// not become a way to read another request.
-		return seller.ErrorAnswer(l.newError(l.pick("IDEMPOTENCY_CONFLICT", "CONFLICT", "INVALID_REQUEST"),
-			"This idempotency_key was used with a different request; use a fresh key for a new request"))
+		return seller.ErrorAnswer(l.conflict())
 	case sellerstore.InFlight:
 		e := l.newError(l.pick("IDEMPOTENCY_IN_FLIGHT", "CONFLICT", "SERVICE_UNAVAILABLE"),
 			"A request with this idempotency_key is still being processed; retry with the same key")
@@ -388,6 +385,23 @@ func (l *Layer) pick(codes ...string) string {
 		}
 	}
 	return codes[len(codes)-1]
+}
+
+// conflict is the error for a key used with another request. Nothing of
+// the stored answer or the fingerprint goes with it (a stolen key must not
+// become a way to read another request), and on the wire it is
+// {"code", "message"} only: the allowlist of the compliance invariant
+// idempotency.conflict_no_payload_leak (@adcp/sdk), which refuses even
+// recovery, derivable from the code. e.Recovery is still set for the
+// seller's own use.
+func (l *Layer) conflict() *adcperr.Error {
+	e := l.newError(l.pick("IDEMPOTENCY_CONFLICT", "CONFLICT", "INVALID_REQUEST"),
+		"This idempotency_key was used with a different request; use a fresh key for a new request")
+	bare := adcperr.Error{Code: e.Code, Message: e.Message}
+	if raw, err := bare.WireJSON(); err == nil {
+		e.Raw = raw
+	}
+	return e
 }
 
 func (l *Layer) newError(code, message string) *adcperr.Error {

@@ -176,6 +176,15 @@ func TestSequentialContract(t *testing.T) {
 		strings.Contains(conflict.Error.Message, "mb_1") || conflict.Error.Field != "" || string(conflict.Context) != `{"correlation_id":"conflict"}` {
 		t.Fatalf("conflict: %+v context %s", conflict.Error, conflict.Context)
 	}
+	// On the wire: code and message only (no recovery, which buyers derive
+	// from the code), and the context beside it.
+	wireObj, err := seller.ErrorObject(conflict)
+	if err != nil || string(wireObj) != `{"adcp_error":{"code":"IDEMPOTENCY_CONFLICT","message":"`+conflict.Error.Message+`"},"context":{"correlation_id":"conflict"}}` {
+		t.Fatalf("conflict on the wire: %s %v", wireObj, err)
+	}
+	if x := extract.New(withAdCP31Codes()).DetectError([]byte(`{"isError":true,"structuredContent":` + string(wireObj) + `}`)); x.Error == nil || x.Error.Recovery != registry.Correctable {
+		t.Fatalf("conflict read back: %+v", x.Error)
+	}
 	// A fresh key is a new request, even with the same payload.
 	if id := mediaBuyID(t, r.call("buyer-a", buy("fresh-key-0000000001", "5000", ""))); id != "mb_2" {
 		t.Fatalf("fresh key: %s", id)
