@@ -100,8 +100,11 @@ func newAgent(cfg config) (*agent, error) {
 		ValidateResponses: true,
 		Authenticator:     seller.APIKeys(cfg.BaseURL, map[string]string{cfg.APIKey: "buyer"}),
 		Tasks:             tasks,
-		Middleware:        []seller.Middleware{layer.Middleware()},
-		Capabilities:      capabilities(layer),
+		// Synchronous results are posted to the request's webhook too, as
+		// sellers on the JavaScript SDK do (after the idempotency layer, so
+		// a replay posts nothing).
+		Middleware:   []seller.Middleware{layer.Middleware(), tasks.NotifySyncResults()},
+		Capabilities: capabilities(layer),
 	})
 	if err != nil {
 		return nil, err
