@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/adcpgen/adcpgen/internal/sellertest"
 	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
@@ -21,6 +22,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/a2aserver"
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/mcpserver"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -282,6 +284,37 @@ func TestAuthentication(t *testing.T) {
 	}
 	if task, ok := res.(*a2a.Task); !ok || task.Status.State != a2a.TaskStateCompleted {
 		t.Errorf("a2a-go client: %#v", res)
+	}
+}
+
+// TestOAuthChallenge: an OAuth seller's refusals over A2A, an MCP probe
+// posted to the A2A endpoint included, are 401s naming the metadata of the
+// A2A endpoint's own protected resource.
+func TestOAuthChallenge(t *testing.T) {
+	verifier := func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
+		return nil, auth.ErrInvalidToken
+	}
+	var base string
+	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.FirstOf(
+		mcpserver.OAuth(mcpserver.OAuthConfig{Verifier: verifier, ResourceMetadataURLFor: func(r *http.Request) string {
+			u, _ := mcpserver.ProtectedResourceMetadataURL(base + r.URL.Path)
+			return u
+		}}),
+		seller.APIKeys("", keys),
+	)})
+	base = start(t, s)
+	want := `Bearer resource_metadata="` + base + `/.well-known/oauth-protected-resource/a2a", error="invalid_token"`
+	for name, body := range map[string]string{
+		"message/send": `{"jsonrpc":"2.0","id":"r1","method":"message/send","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"skill":"list_creatives","input":{}}}]}}}`,
+		"MCP probe":    `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_creatives","arguments":{}}}`,
+	} {
+		resp := rawPOST(t, base+"/a2a", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln", body)
+		if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want {
+			t.Errorf("%s: %d %q, want 401 %q", name, resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
+		}
+	}
+	if r, _ := send(t, dial(t, base, "key-alice"), "list_creatives", `{}`); r.Error != nil {
+		t.Errorf("API key beside OAuth: %+v", r.Error)
 	}
 }
 

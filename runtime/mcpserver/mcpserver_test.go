@@ -305,6 +305,77 @@ func TestOAuth(t *testing.T) {
 	meta.Body.Close()
 }
 
+// TestOAuthPerResource: OAuth beside API keys (seller.FirstOf), with a
+// protected resource per endpoint: each refusal names the metadata of the
+// resource it was for, and either credential gets in.
+func TestOAuthPerResource(t *testing.T) {
+	verifier := func(_ context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
+		if token != "token-for-"+r.URL.Path { // the audience is the endpoint
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{UserID: "buyer-7", Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	var base string
+	metadataFor := func(r *http.Request) string {
+		u, err := mcpserver.ProtectedResourceMetadataURL(base + r.URL.Path)
+		if err != nil {
+			t.Error(err)
+		}
+		return u
+	}
+	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.FirstOf(
+		mcpserver.OAuth(mcpserver.OAuthConfig{Verifier: verifier, ResourceMetadataURLFor: metadataFor}),
+		seller.APIKeys("", keys),
+	)})
+	h, err := mcpserver.NewStreamableHandler(s.Server, mcpserver.MCPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	mux.Handle("/other/mcp", h)
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	base = ts.URL
+	probe := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_creatives","arguments":{}}}`
+	for _, c := range []struct{ name, path, token, challenge string }{
+		{"no credentials", "/mcp", "", `Bearer resource_metadata="` + ts.URL + `/.well-known/oauth-protected-resource/mcp"`},
+		{"a bogus JWT", "/mcp", "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln", `Bearer resource_metadata="` + ts.URL + `/.well-known/oauth-protected-resource/mcp", error="invalid_token"`},
+		{"another endpoint's token", "/other/mcp", "token-for-/mcp", `Bearer resource_metadata="` + ts.URL + `/.well-known/oauth-protected-resource/other/mcp", error="invalid_token"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			resp := rawPOST(t, ts.URL+c.path, c.token, probe)
+			if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != c.challenge {
+				t.Errorf("%d %q, want 401 %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), c.challenge)
+			}
+		})
+	}
+	for _, cred := range []struct{ token, principal string }{{"token-for-/mcp", "buyer-7"}, {"key-alice", "alice"}} {
+		c := rawSession(t, ts.URL+"/mcp", cred.token)
+		if r, _ := call(t, c, "list_creatives", `{}`); r.Error != nil {
+			t.Fatalf("%s: %+v", cred.token, r.Error)
+		}
+		if p := <-s.Principals; p.ID != cred.principal {
+			t.Errorf("%s: principal %+v", cred.token, p)
+		}
+	}
+}
+
+func TestProtectedResourceMetadataURL(t *testing.T) {
+	for _, c := range []struct{ resource, want string }{
+		{"https://seller.example/mcp", "https://seller.example/.well-known/oauth-protected-resource/mcp"},
+		{"http://127.0.0.1:8080/a2a/", "http://127.0.0.1:8080/.well-known/oauth-protected-resource/a2a"},
+		{"https://seller.example", "https://seller.example/.well-known/oauth-protected-resource"},
+		{"https://seller.example/tenant%2Fa/mcp?x=1", "https://seller.example/.well-known/oauth-protected-resource/tenant%2Fa/mcp"},
+		{"/mcp", ""},
+	} {
+		got, err := mcpserver.ProtectedResourceMetadataURL(c.resource)
+		if got != c.want || (err != nil) != (c.want == "") {
+			t.Errorf("%q: %q %v, want %q", c.resource, got, err, c.want)
+		}
+	}
+}
+
 // TestInputSchemas: tools/list publishes each request schema bundled into
 // one document that a validator compiles without any other file, and that
 // accepts and refuses what the tree's schema does.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +26,13 @@ type OAuthConfig struct {
 	// metadata (serve it with auth.ProtectedResourceMetadataHandler); it
 	// goes into the WWW-Authenticate challenge so clients find the issuer.
 	ResourceMetadataURL string
+	// ResourceMetadataURLFor, when set, names the metadata of the resource
+	// a request is for, and wins over ResourceMetadataURL where it returns
+	// a URL: a seller serving MCP at /mcp and A2A at /a2a has a resource,
+	// and a metadata document, per endpoint
+	// (/.well-known/oauth-protected-resource/mcp and .../a2a, RFC 9728
+	// section 3.1; see ProtectedResourceMetadataURL).
+	ResourceMetadataURLFor func(r *http.Request) string
 	// Scopes must all be granted to the token.
 	Scopes []string
 	// Realm names the protection space in the challenge.
@@ -36,7 +44,28 @@ func OAuth(cfg OAuthConfig) seller.Authenticator { return &oauth{cfg} }
 
 type oauth struct{ cfg OAuthConfig }
 
+// refusal is an Authenticate error carrying the metadata URL of the
+// resource the refused request was for, which Challenge puts in the
+// header (an Authenticator's challenge sees only the error).
+type refusal struct {
+	err      error
+	metadata string
+}
+
+func (e *refusal) Error() string { return e.err.Error() }
+func (e *refusal) Unwrap() error { return e.err }
+
 func (o *oauth) Authenticate(r *http.Request) (seller.Principal, error) {
+	p, err := o.authenticate(r)
+	if err != nil && o.cfg.ResourceMetadataURLFor != nil {
+		if u := o.cfg.ResourceMetadataURLFor(r); u != "" {
+			err = &refusal{err: err, metadata: u}
+		}
+	}
+	return p, err
+}
+
+func (o *oauth) authenticate(r *http.Request) (seller.Principal, error) {
 	token, err := seller.BearerToken(r)
 	if err != nil {
 		return seller.Principal{}, err
@@ -65,8 +94,12 @@ func (o *oauth) Challenge(err error) string {
 	if o.cfg.Realm != "" {
 		params = append(params, "realm="+strconv.Quote(o.cfg.Realm))
 	}
-	if o.cfg.ResourceMetadataURL != "" {
-		params = append(params, "resource_metadata="+strconv.Quote(o.cfg.ResourceMetadataURL))
+	metadata := o.cfg.ResourceMetadataURL
+	if r := (*refusal)(nil); errors.As(err, &r) {
+		metadata = r.metadata
+	}
+	if metadata != "" {
+		params = append(params, "resource_metadata="+strconv.Quote(metadata))
 	}
 	if len(o.cfg.Scopes) > 0 {
 		params = append(params, "scope="+strconv.Quote(strings.Join(o.cfg.Scopes, " ")))
@@ -78,4 +111,22 @@ func (o *oauth) Challenge(err error) string {
 		return "Bearer"
 	}
 	return "Bearer " + strings.Join(params, ", ")
+}
+
+// ProtectedResourceMetadataURL is where RFC 9728 (section 3.1) puts the
+// metadata of the protected resource identified by resource: the
+// well-known path inserted between its origin and its path
+// ("https://seller.example/mcp" gives
+// "https://seller.example/.well-known/oauth-protected-resource/mcp"). A
+// query or fragment is dropped.
+func ProtectedResourceMetadataURL(resource string) (string, error) {
+	u, err := url.Parse(resource)
+	if err != nil {
+		return "", fmt.Errorf("mcpserver: resource %q: %w", resource, err)
+	}
+	if u.Scheme == "" || u.Host == "" {
+		return "", fmt.Errorf("mcpserver: resource %q is not an absolute URL", resource)
+	}
+	path := strings.TrimSuffix(u.EscapedPath(), "/")
+	return u.Scheme + "://" + u.Host + "/.well-known/oauth-protected-resource" + path, nil
 }

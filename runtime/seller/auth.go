@@ -109,6 +109,50 @@ func (a *apiKeys) Challenge(err error) string {
 	return BearerChallenge(a.realm, err)
 }
 
+// FirstOf authenticates with each of auths in turn and takes the first
+// principal one returns: a seller that accepts static API keys and OAuth
+// 2.0 access tokens (both sent as "Authorization: Bearer") lists both.
+// When none accepts the request, the error joins theirs: ErrNoCredentials
+// when none saw credentials, else ErrBadCredentials with the refusals
+// (a credential one authenticator refused is never taken for "no
+// credentials" by another). The challenge is the first authenticator's:
+// list the one whose challenge tells buyers most (OAuth's names its
+// protected-resource metadata) first.
+func FirstOf(auths ...Authenticator) Authenticator { return firstOf(auths) }
+
+type firstOf []Authenticator
+
+func (f firstOf) Authenticate(r *http.Request) (Principal, error) {
+	var missing, refused []error
+	for _, a := range f {
+		p, err := a.Authenticate(r)
+		switch {
+		case err == nil && p.ID != "":
+			return p, nil
+		case err == nil:
+			refused = append(refused, errors.New("authenticator returned an empty principal"))
+		case errors.Is(err, ErrNoCredentials) && !errors.Is(err, ErrBadCredentials):
+			missing = append(missing, err)
+		default:
+			refused = append(refused, err)
+		}
+	}
+	if len(refused) > 0 {
+		return Principal{}, errors.Join(append([]error{ErrBadCredentials}, refused...)...)
+	}
+	if len(missing) == 0 {
+		return Principal{}, ErrNoCredentials
+	}
+	return Principal{}, errors.Join(missing...)
+}
+
+func (f firstOf) Challenge(err error) string {
+	if len(f) == 0 {
+		return BearerChallenge("", err)
+	}
+	return f[0].Challenge(err)
+}
+
 // BearerToken reads "Authorization: Bearer TOKEN" (the scheme is case
 // insensitive). It returns ErrNoCredentials without an Authorization
 // header and an error wrapping ErrBadCredentials for another scheme or a

@@ -49,3 +49,60 @@ func TestAuthorize(t *testing.T) {
 		t.Error("the anonymous principal reported as authenticated")
 	}
 }
+
+// headerKey authenticates "X-Key: KEY" (not a bearer token), to combine
+// with APIKeys in FirstOf.
+type headerKey struct{ key, id string }
+
+func (h headerKey) Authenticate(r *http.Request) (seller.Principal, error) {
+	switch v := r.Header.Get("X-Key"); v {
+	case "":
+		return seller.Principal{}, seller.ErrNoCredentials
+	case h.key:
+		return seller.Principal{ID: h.id}, nil
+	}
+	return seller.Principal{}, seller.ErrBadCredentials
+}
+
+func (headerKey) Challenge(error) string { return "XKey" }
+
+// TestFirstOf: the first authenticator that accepts wins; a credential
+// one of them refused is refused even when another saw none; the
+// challenge is the first authenticator's.
+func TestFirstOf(t *testing.T) {
+	auth := seller.FirstOf(seller.APIKeys("https://seller.example/mcp", map[string]string{"key-alice": "alice"}), headerKey{"xk-bob", "bob"})
+	s := sellertest.NewSeller(t, seller.Config{Authenticator: auth})
+	for _, c := range []struct {
+		name, bearer, xkey, tool string
+		wantID                   string
+		wantChallenge            string
+	}{
+		{name: "the first accepts", bearer: "key-alice", tool: "list_creatives", wantID: "alice"},
+		{name: "the second accepts", xkey: "xk-bob", tool: "list_creatives", wantID: "bob"},
+		{name: "the first wins", bearer: "key-alice", xkey: "xk-bob", tool: "list_creatives", wantID: "alice"},
+		{name: "none presented, public tool", tool: "get_products"},
+		{name: "none presented", tool: "list_creatives", wantChallenge: `Bearer realm="https://seller.example/mcp"`},
+		{name: "refused by the first, none for the second", bearer: "key-mallory", tool: "get_products", wantChallenge: `Bearer realm="https://seller.example/mcp", error="invalid_token"`},
+		{name: "refused by the second, none for the first", xkey: "xk-mallory", tool: "get_products", wantChallenge: `Bearer realm="https://seller.example/mcp", error="invalid_token"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+			if c.bearer != "" {
+				r.Header.Set("Authorization", "Bearer "+c.bearer)
+			}
+			if c.xkey != "" {
+				r.Header.Set("X-Key", c.xkey)
+			}
+			p, fail := s.Authorize(r, c.tool)
+			if c.wantChallenge == "" {
+				if fail != nil || p.ID != c.wantID {
+					t.Fatalf("got %+v %+v", p, fail)
+				}
+				return
+			}
+			if fail == nil || fail.Status != http.StatusUnauthorized || fail.Challenge != c.wantChallenge {
+				t.Fatalf("got %+v %+v", p, fail)
+			}
+		})
+	}
+}
