@@ -138,13 +138,33 @@ func (f firstOf) Authenticate(r *http.Request) (Principal, error) {
 		}
 	}
 	if len(refused) > 0 {
-		return Principal{}, errors.Join(append([]error{ErrBadCredentials}, refused...)...)
+		return Principal{}, &authErrors{ErrBadCredentials, refused}
 	}
-	if len(missing) == 0 {
-		return Principal{}, ErrNoCredentials
-	}
-	return Principal{}, errors.Join(missing...)
+	return Principal{}, &authErrors{ErrNoCredentials, missing}
 }
+
+// authErrors is why FirstOf refused a request: the verdict (ErrNoCredentials
+// or ErrBadCredentials) and each authenticator's error, all reachable with
+// errors.Is and errors.As, on one line.
+type authErrors struct {
+	verdict error
+	errs    []error
+}
+
+func (e *authErrors) Error() string {
+	msgs := make([]string, 0, len(e.errs))
+	for _, err := range e.errs {
+		if m := strings.TrimPrefix(err.Error(), e.verdict.Error()+": "); m != e.verdict.Error() {
+			msgs = append(msgs, m)
+		}
+	}
+	if len(msgs) == 0 {
+		return e.verdict.Error()
+	}
+	return e.verdict.Error() + ": " + strings.Join(msgs, "; ")
+}
+
+func (e *authErrors) Unwrap() []error { return append([]error{e.verdict}, e.errs...) }
 
 func (f firstOf) Challenge(err error) string {
 	if len(f) == 0 {

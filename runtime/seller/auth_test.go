@@ -3,6 +3,7 @@ package seller_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/adcpgen/adcpgen/internal/sellertest"
@@ -102,6 +103,9 @@ func TestFirstOf(t *testing.T) {
 			}
 			if fail == nil || fail.Status != http.StatusUnauthorized || fail.Challenge != c.wantChallenge {
 				t.Fatalf("got %+v %+v", p, fail)
+			}
+			if msg := fail.Err.Error(); strings.Contains(msg, "\n") || strings.Count(msg, "credentials refused") > 1 {
+				t.Errorf("log reason %q", msg)
 			}
 		})
 	}
