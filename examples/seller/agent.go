@@ -54,11 +54,20 @@ type config struct {
 	BaseURL string
 	// APIKey is the buyers' bearer key.
 	APIKey string
+	// OAuthClientID and OAuthClientSecret are the buyers' OAuth client
+	// credentials at the seller's own authorization server (issuer.go),
+	// the other way in: the tokens stand for the same principal as
+	// APIKey.
+	OAuthClientID, OAuthClientSecret string
 	// WebhookLoopback lets buyers register http:// loopback webhook URLs
 	// (a seller running on loopback, for local buyers and test runners).
 	WebhookLoopback bool
 	Logger          *slog.Logger
 }
+
+// principal is the one buyer this seller knows, by API key or OAuth
+// client.
+const principal = "buyer"
 
 // agent is the running seller: the handler serving /mcp, /a2a and the
 // agent card, and the task manager to drain on shutdown.
@@ -66,6 +75,7 @@ type agent struct {
 	handler http.Handler
 	tasks   *sellertask.Manager
 	sales   *sales
+	oauth   *issuer
 }
 
 // newAgent builds the seller: the typed handlers of sales, strict request
@@ -94,12 +104,21 @@ func newAgent(cfg config) (*agent, error) {
 		Logger:  cfg.Logger,
 		Refresh: s.completeOnPoll,
 	})
+	oauth, err := newIssuer(cfg.BaseURL, []string{"/mcp", "/a2a"}, cfg.OAuthClientID, cfg.OAuthClientSecret, principal, nil)
+	if err != nil {
+		return nil, err
+	}
 	srv, err := seller.New(adcp.Spec(), seller.Config{
 		Logger:            cfg.Logger,
 		Schemas:           tree,
 		ValidateResponses: true,
-		Authenticator:     seller.APIKeys(cfg.BaseURL, map[string]string{cfg.APIKey: "buyer"}),
-		Tasks:             tasks,
+		// OAuth first: its challenge names the protected-resource
+		// metadata, where OAuth clients find the issuer.
+		Authenticator: seller.FirstOf(
+			mcpserver.OAuth(mcpserver.OAuthConfig{Verifier: oauth.verify, ResourceMetadataURLFor: oauth.metadataURL}),
+			seller.APIKeys(cfg.BaseURL, map[string]string{cfg.APIKey: principal}),
+		),
+		Tasks: tasks,
 		// Synchronous results are posted to the request's webhook too, as
 		// sellers on the JavaScript SDK do (after the idempotency layer, so
 		// a replay posts nothing).
@@ -111,6 +130,7 @@ func newAgent(cfg config) (*agent, error) {
 	}
 	seller.Handle(srv, adcp.Tools.GetProducts, s.getProducts)
 	seller.Handle(srv, adcp.Tools.CreateMediaBuy, s.createMediaBuy)
+	seller.HandleSync(srv, adcp.Tools.ListCreatives, s.listCreatives)
 	tasks.ServeStatusTools(srv)
 
 	mcp, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{Stateless: true, JSONResponse: true})
@@ -123,12 +143,13 @@ func newAgent(cfg config) (*agent, error) {
 	a2aOpts := a2aserver.A2AOptions{URL: cfg.BaseURL + "/a2a", Name: "adcpgen example seller", ErrorTask: a2aserver.ErrorTaskFollowsDialect}
 	card := a2aserver.NewCardHandler(srv, a2aOpts)
 	mux := http.NewServeMux()
+	oauth.routes(mux)
 	mux.Handle("/mcp", jsonAccept(mcp))
 	mux.Handle("/a2a", a2aserver.NewA2AHandler(srv, a2aOpts))
 	// Buyers look for the card at the root and under the A2A endpoint.
 	mux.Handle("GET "+a2aserver.CardPath, card)
 	mux.Handle("GET /a2a"+a2aserver.CardPath, card)
-	return &agent{handler: mux, tasks: tasks, sales: s}, nil
+	return &agent{handler: mux, tasks: tasks, sales: s, oauth: oauth}, nil
 }
 
 // capabilities is the base of the automatic get_adcp_capabilities answer:

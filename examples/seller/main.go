@@ -8,8 +8,13 @@
 //
 //	go generate && go run . [-addr 127.0.0.1:8080] [-api-key KEY]
 //
-// It prints `listening http://ADDR` and then `api-key KEY` (a random key
-// unless -api-key sets one); buyers send it as "Authorization: Bearer KEY".
+// It prints `listening http://ADDR`, then `api-key KEY` (a random key
+// unless -api-key sets one), then `oauth-client ID SECRET`. Buyers send the
+// key as "Authorization: Bearer KEY", or an access token of the seller's
+// own OAuth authorization server: the client credentials grant at
+// /oauth/token (metadata at /.well-known/oauth-authorization-server; each
+// endpoint's protected-resource metadata at
+// /.well-known/oauth-protected-resource/mcp and .../a2a).
 package main
 
 import (
@@ -35,16 +40,25 @@ func main() {
 	}
 }
 
+func randomHex() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
 func run() error {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	apiKey := flag.String("api-key", "", "the buyers' API key (default: a random one, printed)")
+	clientID := flag.String("oauth-client-id", "buyer", "the buyers' OAuth client id at the built-in authorization server")
+	clientSecret := flag.String("oauth-client-secret", "", "the buyers' OAuth client secret, 16 characters or more (default: a random one, printed)")
 	loopback := flag.String("webhook-loopback", "auto", `accept http:// loopback webhook URLs: "true", "false", or "auto" (when listening on loopback)`)
 	flag.Parse()
-	key := *apiKey
+	key, secret := *apiKey, *clientSecret
 	if key == "" {
-		var b [16]byte
-		_, _ = rand.Read(b[:])
-		key = hex.EncodeToString(b[:])
+		key = randomHex()
+	}
+	if secret == "" {
+		secret = randomHex()
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -58,13 +72,14 @@ func run() error {
 		allowLoopback = ip != nil && ip.IsLoopback()
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	a, err := newAgent(config{BaseURL: base, APIKey: key, WebhookLoopback: allowLoopback, Logger: logger})
+	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback, Logger: logger})
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	fmt.Println("listening " + base)
 	fmt.Println("api-key " + key)
+	fmt.Println("oauth-client " + *clientID + " " + secret)
 
 	hs := &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

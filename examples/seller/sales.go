@@ -59,6 +59,14 @@ func (s *sales) getProducts(_ context.Context, req *adcp.GetProductsRequest) (*a
 	}, nil
 }
 
+// listCreatives answers the buyer's creative library: this seller takes
+// no creatives (it has no sync_creatives), so the library is empty. It is
+// the protected, read-only task buyers and the compliance runner probe
+// authentication with.
+func (s *sales) listCreatives(context.Context, *adcp.ListCreativesRequest) (*adcp.ListCreativesResponse, error) {
+	return &adcp.ListCreativesResponse{Creatives: []adcp.ListCreativesResponseCreative{}}, nil
+}
+
 // createMediaBuy checks the request against the catalog and the calendar,
 // then creates the buy, or answers submitted when po_number begins with
 // "async" (the task completes on the buyer's first status poll).

@@ -32,15 +32,27 @@ import (
 // client and a2a-go's A2A client, each answer read back through adcpgen's
 // extraction and the generated 3.0.26 types.
 
-const testKey = "example-test-key-0123456789"
+const (
+	testKey          = "example-test-key-0123456789"
+	testClientID     = "buyer-client"
+	testClientSecret = "example-client-secret-0123456789"
+)
 
 // startAgent serves newAgent on an httptest server.
 func startAgent(t *testing.T) string {
 	t.Helper()
+	base, _ := startAgentOf(t)
+	return base
+}
+
+// startAgentOf is startAgent returning the agent too.
+func startAgentOf(t *testing.T) (string, *agent) {
+	t.Helper()
 	var h http.Handler
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(ts.Close)
-	a, err := newAgent(config{BaseURL: ts.URL, APIKey: testKey, WebhookLoopback: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	a, err := newAgent(config{BaseURL: ts.URL, APIKey: testKey, OAuthClientID: testClientID, OAuthClientSecret: testClientSecret,
+		WebhookLoopback: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +62,7 @@ func startAgent(t *testing.T) string {
 		defer cancel()
 		_ = a.tasks.Wait(ctx)
 	})
-	return ts.URL
+	return ts.URL, a
 }
 
 type bearer struct {
