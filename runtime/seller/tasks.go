@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/task"
@@ -36,6 +38,23 @@ type TaskManager interface {
 // ErrTaskNotFound is the one error for a task that does not exist or is not
 // the caller's.
 var ErrTaskNotFound = errors.New("task not found")
+
+// TaskIDStarter is a TaskManager that can start a task under an id the
+// seller chose (StartTaskWithID). MemoryTasks and runtime/sellertask's
+// Manager are.
+type TaskIDStarter interface {
+	// StartWithID is Start with the task's id given: an id already taken,
+	// by any principal, is an error wrapping ErrTaskIDTaken.
+	StartWithID(ctx context.Context, call *Call, id string) error
+}
+
+// ErrTaskIDTaken says a task id given to StartTaskWithID names a task
+// already.
+var ErrTaskIDTaken = errors.New("task id already taken")
+
+// MaxTaskIDLength bounds a task id given to StartTaskWithID (AdCP's
+// task_id schemas allow 128 characters).
+const MaxTaskIDLength = 128
 
 // TaskEvent is one update of a task.
 type TaskEvent struct {
@@ -95,6 +114,43 @@ func StartTask[Q, R, S, W, I any](ctx context.Context, tool task.Tool[Q, R, S, W
 		c.started = &startedTask{id: id}
 	}
 	return &TaskHandle[R, S, W, I]{srv: c.srv, id: c.started.id, principal: c.Principal.ID, call: c}, nil
+}
+
+// StartTaskWithID is StartTask with the task's id chosen by the seller
+// rather than made up: for an id a buyer fixed in advance, such as the
+// task_id of a sandbox's force_create_media_buy_arm directive
+// (comply_test_controller), which the next create_media_buy must answer
+// with and tasks/get must then know. The server's TaskManager must be a
+// TaskIDStarter. id is 1 to MaxTaskIDLength characters of valid UTF-8; an id
+// already taken is an error wrapping ErrTaskIDTaken (whoever took it: task
+// ids are one namespace, so let buyers choose ids only where that does not
+// matter, as in a sandbox). Called again in the same call with the same
+// id, it returns the same task.
+func StartTaskWithID[Q, R, S, W, I any](ctx context.Context, tool task.Tool[Q, R, S, W, I], id string) (*TaskHandle[R, S, W, I], error) {
+	c := callFrom(ctx)
+	if c == nil || c.srv == nil {
+		return nil, errors.New("seller: StartTaskWithID outside a handler's call")
+	}
+	if c.Tool.Name != tool.Name() || tool.Version() != c.srv.spec.Version() {
+		return nil, fmt.Errorf("seller: StartTaskWithID for %s %s in a call of %s", tool.Name(), tool.Version(), c.Tool.Name)
+	}
+	if id == "" || len(id) > MaxTaskIDLength || !utf8.ValidString(id) || strings.ContainsRune(id, 0) {
+		return nil, fmt.Errorf("seller: task id %q is not 1-%d characters of text", truncateName(id), MaxTaskIDLength)
+	}
+	switch {
+	case c.started != nil && c.started.id != id:
+		return nil, fmt.Errorf("seller: this call started task %s already", c.started.id)
+	case c.started == nil:
+		starter, ok := c.srv.tasks.(TaskIDStarter)
+		if !ok {
+			return nil, fmt.Errorf("seller: the TaskManager (%T) cannot start a task under a given id", c.srv.tasks)
+		}
+		if err := starter.StartWithID(ctx, c, id); err != nil {
+			return nil, fmt.Errorf("seller: start task %s: %w", truncateName(id), err)
+		}
+		c.started = &startedTask{id: id}
+	}
+	return &TaskHandle[R, S, W, I]{srv: c.srv, id: id, principal: c.Principal.ID, call: c}, nil
 }
 
 // ID is the task's AdCP id.
@@ -173,13 +229,25 @@ func NewTaskID() string {
 }
 
 // Start implements TaskManager.
-func (m *MemoryTasks) Start(_ context.Context, c *Call) (string, error) {
-	id := NewTaskID()
+func (m *MemoryTasks) Start(ctx context.Context, c *Call) (string, error) {
+	for {
+		id := NewTaskID()
+		if err := m.StartWithID(ctx, c, id); !errors.Is(err, ErrTaskIDTaken) {
+			return id, err
+		}
+	}
+}
+
+// StartWithID implements TaskIDStarter.
+func (m *MemoryTasks) StartWithID(_ context.Context, c *Call, id string) error {
 	now := m.now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if _, taken := m.tasks[id]; taken {
+		return fmt.Errorf("seller: task %q: %w", id, ErrTaskIDTaken)
+	}
 	m.tasks[id] = &TaskSnapshot{ID: id, Principal: c.Principal.ID, Tool: c.Tool.Name, Status: task.Submitted, CreatedAt: now, UpdatedAt: now}
-	return id, nil
+	return nil
 }
 
 // Update implements TaskManager.

@@ -89,17 +89,28 @@ func principalID(p string) string {
 // fails the call with a correctable INVALID_REQUEST instead of a webhook
 // that can never be delivered.
 func (m *Manager) Start(ctx context.Context, c *seller.Call) (string, error) {
-	t := sellerstore.Task{ID: seller.NewTaskID(), Principal: principalID(c.Principal.ID), Tool: c.Tool.Name, Status: sellerstore.TaskSubmitted}
+	id := seller.NewTaskID()
+	return id, m.StartWithID(ctx, c, id)
+}
+
+// StartWithID implements seller.TaskIDStarter: Start under the id given.
+// An id the store holds already is an error wrapping
+// seller.ErrTaskIDTaken.
+func (m *Manager) StartWithID(ctx context.Context, c *seller.Call, id string) error {
+	t := sellerstore.Task{ID: id, Principal: principalID(c.Principal.ID), Tool: c.Tool.Name, Status: sellerstore.TaskSubmitted}
 	if raw := c.Member("push_notification_config"); wire.Lenient(raw).IsObject() {
 		if e := m.checkPushConfig(c); e != nil {
-			return "", e
+			return e
 		}
 		t.PushConfig = raw
 	}
 	if _, err := m.store.CreateTask(ctx, t); err != nil {
-		return "", fmt.Errorf("sellertask: %w", err)
+		if errors.Is(err, sellerstore.ErrExists) {
+			return fmt.Errorf("sellertask: %w: %w", seller.ErrTaskIDTaken, err)
+		}
+		return fmt.Errorf("sellertask: %w", err)
 	}
-	return t.ID, nil
+	return nil
 }
 
 // Update implements seller.TaskManager: it records the answer as the
