@@ -137,10 +137,11 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	// AdCP errors in a failed task, as the protocol says, except for buyers
-	// speaking the legacy dialect (DataPart "parameters": the JavaScript
-	// SDK 6.11), which read errors only from completed tasks.
-	a2aOpts := a2aserver.A2AOptions{URL: cfg.BaseURL + "/a2a", Name: "adcpgen example seller", ErrorTask: a2aserver.ErrorTaskFollowsDialect}
+	// Answers in the A2A task states the protocol gives them (errors in
+	// failed tasks, submitted in submitted ones), except to buyers speaking
+	// the legacy dialect (DataPart "parameters": the JavaScript SDK 6.11),
+	// which read payloads only from completed tasks.
+	a2aOpts := a2aserver.A2AOptions{URL: cfg.BaseURL + "/a2a", Name: "adcpgen example seller", TaskStates: a2aserver.TaskStatesFollowDialect}
 	card := a2aserver.NewCardHandler(srv, a2aOpts)
 	mux := http.NewServeMux()
 	oauth.routes(mux)

@@ -392,11 +392,13 @@ func TestDisconnect(t *testing.T) {
 	}
 }
 
-// TestErrorTaskModes: each mode answers an AdCP error in the task state
-// it names, by the dialect of the request where it follows it, and the
-// runtime's extraction reads the same code, recovery, retry_after and
-// context from every answer. Successes are the same in every mode.
-func TestErrorTaskModes(t *testing.T) {
+// TestTaskStateModes: each mode answers an AdCP error and a submitted
+// answer in the task state it names, by the dialect of the request where
+// it follows it; the runtime's extraction reads the same code, recovery,
+// retry_after and context from every error, and the same payload (status
+// and task_id included) from every submitted answer. Responses are
+// completed tasks in every mode.
+func TestTaskStateModes(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
 	const input = `{"buying_mode":"brief","brief":"code:BUDGET_TOO_LOW:30","context":{"k":1}}`
 	want := s.Serve(t.Context(), "get_products", &seller.Call{Arguments: json.RawMessage(input)}).Error
@@ -409,28 +411,33 @@ func TestErrorTaskModes(t *testing.T) {
 		current dialect = iota // {"skill", "input"}
 		legacy                 // {"skill", "parameters"}
 	)
+	const (
+		failed    = a2a.TaskStateFailed
+		submitted = a2a.TaskStateSubmitted
+		completed = a2a.TaskStateCompleted
+	)
 	for _, tt := range []struct {
-		name    string
-		mode    a2aserver.ErrorTaskMode
-		dialect dialect
-		state   a2a.TaskState
+		name                   string
+		mode                   a2aserver.TaskStateMode
+		dialect                dialect
+		errorState, asyncState a2a.TaskState
 	}{
-		{"failed/input", a2aserver.ErrorTaskFailed, current, a2a.TaskStateFailed},
-		{"failed/parameters", a2aserver.ErrorTaskFailed, legacy, a2a.TaskStateFailed},
-		{"completed/input", a2aserver.ErrorTaskCompleted, current, a2a.TaskStateCompleted},
-		{"completed/parameters", a2aserver.ErrorTaskCompleted, legacy, a2a.TaskStateCompleted},
-		{"dialect/input", a2aserver.ErrorTaskFollowsDialect, current, a2a.TaskStateFailed},
-		{"dialect/parameters", a2aserver.ErrorTaskFollowsDialect, legacy, a2a.TaskStateCompleted},
+		{"protocol/input", a2aserver.TaskStatesProtocol, current, failed, submitted},
+		{"protocol/parameters", a2aserver.TaskStatesProtocol, legacy, failed, submitted},
+		{"completed/input", a2aserver.TaskStatesCompleted, current, completed, completed},
+		{"completed/parameters", a2aserver.TaskStatesCompleted, legacy, completed, completed},
+		{"dialect/input", a2aserver.TaskStatesFollowDialect, current, failed, submitted},
+		{"dialect/parameters", a2aserver.TaskStatesFollowDialect, legacy, completed, completed},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			mux := http.NewServeMux()
 			ts := httptest.NewServer(mux)
 			t.Cleanup(ts.Close)
-			opts := a2aserver.A2AOptions{URL: ts.URL + "/a2a", ErrorTask: tt.mode}
+			opts := a2aserver.A2AOptions{URL: ts.URL + "/a2a", TaskStates: tt.mode}
 			mux.Handle("/a2a", a2aserver.NewA2AHandler(s.Server, opts))
 			mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(s.Server, opts))
 			c := dial(t, ts.URL, "")
-			call := func(in string) json.RawMessage {
+			call := func(in string) (wire.Lenient, *extract.Result) {
 				t.Helper()
 				key := "input"
 				if tt.dialect == legacy {
@@ -441,23 +448,39 @@ func TestErrorTaskModes(t *testing.T) {
 				if err != nil || raw.Error != nil {
 					t.Fatalf("send: %v %s", err, raw.Error)
 				}
-				return raw.Result
+				return wire.Lenient(raw.Result), x.A2A(raw.Result)
 			}
-			result := call(input)
-			task := wire.Lenient(result)
-			if state, _ := task.Get("status").Get("state").AsString(); state != string(tt.state) {
-				t.Errorf("state %q, want %q", state, tt.state)
+			stateOf := func(task wire.Lenient) a2a.TaskState {
+				s, _ := task.Get("status").Get("state").AsString()
+				return a2a.TaskState(s)
 			}
-			r := x.A2A(result)
-			if r.Error == nil || r.Error.Code != want.Code || r.Error.Recovery != want.Recovery || r.Error.RetryAfter != wantRetry || r.State != string(tt.state) {
-				t.Fatalf("extracted %+v (state %s), sent %s/%s/%v", r.Error, r.State, want.Code, want.Recovery, want.RetryAfter)
+
+			task, r := call(input)
+			if stateOf(task) != tt.errorState {
+				t.Errorf("error: state %q, want %q", stateOf(task), tt.errorState)
+			}
+			if r.Error == nil || r.Error.Code != want.Code || r.Error.Recovery != want.Recovery || r.Error.RetryAfter != wantRetry {
+				t.Fatalf("error: extracted %+v, sent %s/%s/%v", r.Error, want.Code, want.Recovery, want.RetryAfter)
 			}
 			if data := task.Get("artifacts").Index(0).Get("parts").Index(1).Get("data"); string(data.Get("context")) != `{"k":1}` {
-				t.Errorf("context not echoed: %s", data)
+				t.Errorf("error: context not echoed: %s", data)
 			}
-			ok := x.A2A(call(`{"buying_mode":"brief"}`))
-			if ok.Error != nil || ok.State != "completed" || !bytes.Contains(ok.Data, []byte("ctv_premium")) {
-				t.Errorf("success: %+v", ok)
+
+			task, r = call(`{"buying_mode":"brief","brief":"async","context":{"k":2}}`)
+			id, _ := task.Get("artifacts").Index(0).Get("metadata").Get("adcp_task_id").AsString()
+			if stateOf(task) != tt.asyncState || id == "" || !task.Get("id").StringIs(id) {
+				t.Errorf("submitted: state %q, want %q; task %s", stateOf(task), tt.asyncState, task)
+			}
+			if r.Error != nil || string(r.Data) != `{"context":{"k":2},"status":"submitted","task_id":"`+id+`"}` {
+				t.Errorf("submitted: extracted %+v %s", r.Error, r.Data)
+			}
+			if interim := task.Get("status").Get("message").Present(); interim != (tt.asyncState == submitted) {
+				t.Errorf("submitted: status.message present %v in state %s", interim, stateOf(task))
+			}
+
+			task, r = call(`{"buying_mode":"brief"}`)
+			if stateOf(task) != completed || r.Error != nil || !bytes.Contains(r.Data, []byte("ctv_premium")) {
+				t.Errorf("success: %s %+v", stateOf(task), r)
 			}
 		})
 	}

@@ -19,13 +19,15 @@
 // TaskManager, scoped by principal.
 //
 // Buyers on the JavaScript SDK 6.11 (and the compliance runner built on it)
-// read an AdCP error only from a completed task and report a failed one as
-// "Task failed", losing its code and context; they are also the buyers
-// that send the legacy key "parameters". A2AOptions.ErrorTask chooses:
-// always failed (the default, the protocol's rule), always completed, or
-// ErrorTaskFollowsDialect, failed for "input" and completed for
-// "parameters", so both kinds of buyer read the error. The artifact is the
-// same in every case, and runtime/extract classifies it identically.
+// read an AdCP payload only from a completed task: an error in a failed
+// one reaches them as "Task failed", losing its code and context, and a
+// submitted one loses its task_id. They are also the buyers that send the
+// legacy key "parameters". A2AOptions.TaskStates chooses: the protocol's
+// states (the default), completed tasks always, or TaskStatesFollowDialect,
+// the protocol's states for "input" and completed tasks for "parameters",
+// so both kinds of buyer read every answer. The artifact is the same in
+// every case, and runtime/extract reads the same error and the same
+// payload from it.
 //
 // The agent card lists every tool as a skill, get_adcp_capabilities
 // included: the JavaScript buyer treats an agent without that skill as

@@ -32,10 +32,10 @@ type A2AOptions struct {
 	Provider *a2a.AgentProvider
 	// Now is the clock for task timestamps; nil means time.Now.
 	Now func() time.Time
-	// ErrorTask is the state of the task that carries an AdCP error:
-	// ErrorTaskFailed (the default, as AdCP's A2A rules want),
-	// ErrorTaskCompleted, or ErrorTaskFollowsDialect (see ErrorTaskMode).
-	ErrorTask ErrorTaskMode
+	// TaskStates says in which A2A task states answers are sent:
+	// TaskStatesProtocol (the default, AdCP's A2A rules),
+	// TaskStatesCompleted, or TaskStatesFollowDialect (see TaskStateMode).
+	TaskStates TaskStateMode
 }
 
 // envelopeSlack is what a JSON-RPC request may add to a call's arguments.
@@ -206,7 +206,7 @@ func (h *handler) send(ctx context.Context, params *a2a.MessageSendParams) *a2a.
 		c.Arguments = input
 		a = h.srv.Serve(ctx, skill, c)
 	}
-	return TaskOf(a, contextID, h.now(), h.opts.ErrorTask.errorState(legacy))
+	return TaskOf(a, contextID, h.now(), h.opts.TaskStates.allCompleted(legacy))
 }
 
 // skillInput reads the skill and the raw input of a message/send body;
@@ -256,7 +256,7 @@ func (h *handler) OnGetTask(ctx context.Context, query *a2a.TaskQueryParams) (*a
 	}
 	cp := *a
 	cp.TaskID = t.ID
-	return TaskOf(&cp, "", t.UpdatedAt, h.opts.ErrorTask.errorState(false)), nil
+	return TaskOf(&cp, "", t.UpdatedAt, h.opts.TaskStates.allCompleted(false)), nil
 }
 
 func (h *handler) OnCancelTask(context.Context, *a2a.TaskIDParams) (*a2a.Task, error) {
@@ -302,12 +302,12 @@ var states = map[task.Status]a2a.TaskState{
 // there is one, beside its own members, as over MCP) and the message as a
 // TextPart, with the AdCP task id at the artifact's metadata
 // "adcp_task_id"; an interim answer also puts the payload in
-// status.message. An error: a task in errorState (failed, as AdCP's A2A
-// rules want, or completed: see ErrorTaskMode; "" means failed) whose
-// artifact "error-result" holds a TextPart and the DataPart {"adcp_error":
-// ..., "context": ...}. The task's id is the AdCP task id when there is
-// one.
-func TaskOf(a *seller.Answer, contextID string, at time.Time, errorState a2a.TaskState) *a2a.Task {
+// status.message. An error: a failed task whose artifact "error-result"
+// holds a TextPart and the DataPart {"adcp_error": ..., "context": ...}.
+// With allCompleted (see TaskStateMode) every answer is a completed task
+// with that artifact, interim and error answers included, and no
+// status.message. The task's id is the AdCP task id when there is one.
+func TaskOf(a *seller.Answer, contextID string, at time.Time, allCompleted bool) *a2a.Task {
 	id := a2a.TaskID(a.TaskID)
 	if id == "" {
 		id = a2a.NewTaskID()
@@ -317,10 +317,12 @@ func TaskOf(a *seller.Answer, contextID string, at time.Time, errorState a2a.Tas
 	if t.Status.State == "" {
 		t.Status.State = a2a.TaskStateUnknown
 	}
+	if allCompleted {
+		t.Status.State = a2a.TaskStateCompleted
+	}
 	if a.Error != nil {
-		t.Status.State = a2a.TaskStateFailed
-		if errorState == a2a.TaskStateCompleted {
-			t.Status.State = a2a.TaskStateCompleted
+		if !allCompleted {
+			t.Status.State = a2a.TaskStateFailed
 		}
 		data, err := seller.ErrorObject(a)
 		if err != nil { // unreachable: Serve checked the error
@@ -347,7 +349,7 @@ func TaskOf(a *seller.Answer, contextID string, at time.Time, errorState a2a.Tas
 		parts = append(parts, a2a.TextPart{Text: a.Message})
 	}
 	t.Artifacts = []*a2a.Artifact{{ID: "result", Metadata: taskMeta(a), Parts: parts}}
-	if a.Status.Interim() {
+	if a.Status.Interim() && !allCompleted {
 		t.Status.Message = &a2a.Message{ID: a2a.NewMessageID(), Role: a2a.MessageRoleAgent, TaskID: id, ContextID: contextID, Parts: parts}
 	}
 	return t
