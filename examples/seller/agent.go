@@ -62,7 +62,10 @@ type config struct {
 	// WebhookLoopback lets buyers register http:// loopback webhook URLs
 	// (a seller running on loopback, for local buyers and test runners).
 	WebhookLoopback bool
-	Logger          *slog.Logger
+	// Sandbox serves comply_test_controller (sandbox.go), for the
+	// compliance runner; never in production.
+	Sandbox bool
+	Logger  *slog.Logger
 }
 
 // principal is the one buyer this seller knows, by API key or OAuth
@@ -87,11 +90,17 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat, err := loadCatalog()
+	validator, err := validate.New(tree, validate.Options{})
 	if err != nil {
 		return nil, err
 	}
-	validator, err := validate.New(tree, validate.Options{})
+	cat, err := loadCatalog(func(product []byte) error {
+		issues, err := validator.Validate("core/product.json", product)
+		if err == nil && len(issues) > 0 {
+			err = fmt.Errorf("%s", issues[0])
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +140,9 @@ func newAgent(cfg config) (*agent, error) {
 	seller.Handle(srv, adcp.Tools.GetProducts, s.getProducts)
 	seller.Handle(srv, adcp.Tools.CreateMediaBuy, s.createMediaBuy)
 	seller.HandleSync(srv, adcp.Tools.ListCreatives, s.listCreatives)
+	if cfg.Sandbox {
+		seller.HandleSync(srv, adcp.Tools.ComplyTestController, s.complyTestController)
+	}
 	tasks.ServeStatusTools(srv)
 
 	mcp, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{Stateless: true, JSONResponse: true})

@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"sync"
 
 	"example.com/seller/adcp"
 )
@@ -53,41 +56,239 @@ var catalogJSON = []string{`{
   }
 }`}
 
-// catalog holds the products by id, in catalog order, and the ids of
-// each product's pricing options.
+// catalog holds the products, in catalog order, and the ids of each
+// product's pricing options. In a sandbox the compliance runner adds
+// products (seed_product, seed_pricing_option), after the catalog's own;
+// it is safe for concurrent use.
 type catalog struct {
-	products []adcp.Product
-	byID     map[string]*adcp.Product
+	mu       sync.RWMutex
+	products []adcp.Product // what get_products answers
+	byID     map[string]int // index into products
 	pricing  map[string][]string
+	seeded   map[string]*seed // sandbox products, by id
+	check    func(product []byte) error
 }
 
-func loadCatalog() (*catalog, error) {
-	c := &catalog{byID: map[string]*adcp.Product{}, pricing: map[string][]string{}}
-	c.products = make([]adcp.Product, len(catalogJSON))
+// seed is a sandbox product as the runner described it: its members and
+// its pricing options (JSON), turned into a Product once it has pricing.
+type seed struct {
+	members map[string]json.RawMessage
+	pricing []json.RawMessage
+	ids     []string
+}
+
+// loadCatalog decodes the catalog; check validates a product (JSON) the
+// sandbox seeds against the spec's Product schema.
+func loadCatalog(check func(product []byte) error) (*catalog, error) {
+	c := &catalog{byID: map[string]int{}, pricing: map[string][]string{}, seeded: map[string]*seed{}, check: check}
 	for i, raw := range catalogJSON {
-		p := &c.products[i]
-		if err := adcp.Decode([]byte(raw), p); err != nil {
+		if err := c.add([]byte(raw)); err != nil {
 			return nil, fmt.Errorf("catalog product %d: %w", i, err)
 		}
-		// The catalog is this program's own JSON: encoding/json may read
-		// the pricing option ids out of it.
-		var ids struct {
-			PricingOptions []struct {
-				ID string `json:"pricing_option_id"`
-			} `json:"pricing_options"`
-		}
-		if err := json.Unmarshal([]byte(raw), &ids); err != nil {
-			return nil, fmt.Errorf("catalog product %d: %w", i, err)
-		}
-		for _, o := range ids.PricingOptions {
-			c.pricing[p.ProductID] = append(c.pricing[p.ProductID], o.ID)
-		}
-		c.byID[p.ProductID] = p
 	}
 	return c, nil
 }
 
+// add decodes a product (JSON) strictly and puts it in the catalog,
+// replacing the one with its id.
+func (c *catalog) add(raw []byte) error {
+	var p adcp.Product
+	if err := adcp.Decode(raw, &p); err != nil {
+		return err
+	}
+	// The product has passed the strict decoder: encoding/json may read
+	// the pricing option ids out of it.
+	var ids struct {
+		PricingOptions []struct {
+			ID string `json:"pricing_option_id"`
+		} `json:"pricing_options"`
+	}
+	if err := json.Unmarshal(raw, &ids); err != nil {
+		return err
+	}
+	c.pricing[p.ProductID] = nil
+	for _, o := range ids.PricingOptions {
+		c.pricing[p.ProductID] = append(c.pricing[p.ProductID], o.ID)
+	}
+	if i, ok := c.byID[p.ProductID]; ok {
+		c.products[i] = p
+		return nil
+	}
+	c.byID[p.ProductID] = len(c.products)
+	c.products = append(c.products, p)
+	return nil
+}
+
+// all returns the products, in catalog order.
+func (c *catalog) all() []adcp.Product {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return slices.Clone(c.products)
+}
+
+// product returns the product id.
+func (c *catalog) product(id string) (adcp.Product, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	i, ok := c.byID[id]
+	if !ok {
+		return adcp.Product{}, false
+	}
+	return c.products[i], true
+}
+
 // hasPricing reports whether product offers the pricing option id.
 func (c *catalog) hasPricing(product, id string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	return slices.Contains(c.pricing[product], id)
+}
+
+// sandboxDefaults are the members a seeded product gets when the runner's
+// fixture leaves them out (the fixtures carry delivery_type, channels and
+// format ids, a Product needs more).
+var sandboxDefaults = map[string]json.RawMessage{
+	"description":          json.RawMessage(`"A sandbox product seeded by the compliance test controller."`),
+	"publisher_properties": json.RawMessage(`[{"publisher_domain":"sandbox.example","selection_type":"all"}]`),
+	"format_ids":           json.RawMessage(`[]`),
+	"delivery_type":        json.RawMessage(`"non_guaranteed"`),
+	"reporting_capabilities": json.RawMessage(`{"available_reporting_frequencies":["daily"],"expected_delay_minutes":240,"timezone":"UTC",` +
+		`"supports_webhooks":false,"available_metrics":["impressions","spend","clicks"],"date_range_support":"date_range"}`),
+}
+
+// defaultFormatAgent is the creative agent of format ids given without one.
+const defaultFormatAgent = "https://creative.adcontextprotocol.org"
+
+// renamedChannels are the AdCP 2 channel names the fixtures still use,
+// with their AdCP 3 names; other unknown channels are left out.
+var renamedChannels = map[string]string{"video": "olv", "audio": "streaming_audio", "retail": "retail_media"}
+
+// seedProduct records the sandbox product id from the runner's fixture
+// (seed_product). Seeding an id again replaces its description, keeping
+// its pricing options. It joins get_products once it has a pricing option.
+func (c *catalog) seedProduct(id string, fixture map[string]json.RawMessage) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, own := c.byID[id]; own && c.seeded[id] == nil {
+		return fmt.Errorf("product %q is one of this seller's own", id)
+	}
+	members := maps.Clone(sandboxDefaults)
+	members["name"], _ = json.Marshal(id)
+	for k, v := range fixture {
+		members[k] = v
+	}
+	members["product_id"], _ = json.Marshal(id)
+	if err := normalizeSeed(members); err != nil {
+		return err
+	}
+	sd := c.seeded[id]
+	if sd == nil {
+		sd = &seed{}
+	}
+	old := sd.members
+	sd.members = members
+	if err := c.publish(id, sd); err != nil {
+		sd.members = old
+		return err
+	}
+	c.seeded[id] = sd
+	return nil
+}
+
+// seedPricing adds (or replaces) pricing option id of the sandbox product
+// (seed_pricing_option).
+func (c *catalog) seedPricing(product, id string, fixture map[string]json.RawMessage) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sd := c.seeded[product]
+	if sd == nil {
+		return errNoSeed
+	}
+	members := maps.Clone(fixture)
+	members["pricing_option_id"], _ = json.Marshal(id)
+	raw, err := json.Marshal(members)
+	if err != nil {
+		return err
+	}
+	pricing, ids := slices.Clone(sd.pricing), slices.Clone(sd.ids)
+	if i := slices.Index(ids, id); i >= 0 {
+		pricing[i] = raw
+	} else {
+		pricing, ids = append(pricing, raw), append(ids, id)
+	}
+	oldPricing, oldIDs := sd.pricing, sd.ids
+	sd.pricing, sd.ids = pricing, ids
+	if err := c.publish(product, sd); err != nil {
+		sd.pricing, sd.ids = oldPricing, oldIDs
+		return err
+	}
+	return nil
+}
+
+// errNoSeed is seed_pricing_option for a product the sandbox does not
+// hold.
+var errNoSeed = errors.New("no sandbox product with this id")
+
+// publish puts a seeded product with pricing options into the catalog,
+// checked against the Product schema; without pricing it waits.
+func (c *catalog) publish(id string, sd *seed) error {
+	if len(sd.pricing) == 0 {
+		return nil
+	}
+	members := maps.Clone(sd.members)
+	members["pricing_options"], _ = json.Marshal(sd.pricing)
+	raw, err := json.Marshal(members)
+	if err != nil {
+		return err
+	}
+	if c.check != nil {
+		if err := c.check(raw); err != nil {
+			return err
+		}
+	}
+	return c.add(raw)
+}
+
+// normalizeSeed makes a fixture's members fit AdCP 3.0: format ids get
+// the default creative agent, AdCP 2 channel names their AdCP 3 ones.
+func normalizeSeed(members map[string]json.RawMessage) error {
+	var formats []map[string]json.RawMessage
+	if err := json.Unmarshal(members["format_ids"], &formats); err != nil {
+		return fmt.Errorf("format_ids: %w", err)
+	}
+	for _, f := range formats {
+		if _, ok := f["agent_url"]; !ok {
+			f["agent_url"], _ = json.Marshal(defaultFormatAgent)
+		}
+	}
+	members["format_ids"], _ = json.Marshal(formats)
+	if raw, ok := members["channels"]; ok {
+		var in, out []string
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return fmt.Errorf("channels: %w", err)
+		}
+		for _, ch := range in {
+			if to, ok := renamedChannels[ch]; ok {
+				ch = to
+			}
+			if slices.Contains(knownChannels(), ch) && !slices.Contains(out, ch) {
+				out = append(out, ch)
+			}
+		}
+		if len(out) == 0 {
+			delete(members, "channels")
+		} else {
+			members["channels"], _ = json.Marshal(out)
+		}
+	}
+	return nil
+}
+
+// knownChannels are the channel values of this spec version.
+func knownChannels() []string {
+	var out []string
+	for _, ch := range adcp.KnownMediaChannelValues() {
+		out = append(out, string(ch))
+	}
+	return out
 }

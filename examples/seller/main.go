@@ -51,6 +51,7 @@ func run() error {
 	apiKey := flag.String("api-key", "", "the buyers' API key (default: a random one, printed)")
 	clientID := flag.String("oauth-client-id", "buyer", "the buyers' OAuth client id at the built-in authorization server")
 	clientSecret := flag.String("oauth-client-secret", "", "the buyers' OAuth client secret, 16 characters or more (default: a random one, printed)")
+	sandbox := flag.Bool("sandbox", false, "serve comply_test_controller, the compliance test controller, for sandbox accounts (never in production)")
 	loopback := flag.String("webhook-loopback", "auto", `accept http:// loopback webhook URLs: "true", "false", or "auto" (when listening on loopback)`)
 	flag.Parse()
 	key, secret := *apiKey, *clientSecret
@@ -72,7 +73,7 @@ func run() error {
 		allowLoopback = ip != nil && ip.IsLoopback()
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback, Logger: logger})
+	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback, Sandbox: *sandbox, Logger: logger})
 	if err != nil {
 		ln.Close()
 		return err

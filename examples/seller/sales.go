@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,28 +25,33 @@ type pendingBuy struct {
 	response  adcp.CreateMediaBuyResponse
 }
 
-// sales is the seller's business: its catalog and the media buys it made.
+// sales is the seller's business: its catalog and the media buys it made,
+// and in a sandbox the test controller's state (sandbox.go).
 type sales struct {
-	catalog *catalog
-	mu      sync.Mutex
-	next    int
-	pending map[string]*pendingBuy // by task id
+	catalog  *catalog
+	mu       sync.Mutex
+	next     int
+	pending  map[string]*pendingBuy     // by task id
+	buys     map[string]string          // media buy id -> principal
+	forced   map[string]forcedArm       // by principal: the next create_media_buy's arm
+	delivery map[string]*deliveryTotals // by media buy id: simulated delivery
 }
 
 func newSales(c *catalog) *sales {
-	return &sales{catalog: c, pending: map[string]*pendingBuy{}}
+	return &sales{catalog: c, pending: map[string]*pendingBuy{}, buys: map[string]string{},
+		forced: map[string]forcedArm{}, delivery: map[string]*deliveryTotals{}}
 }
 
 // getProducts answers every buying mode from the catalog: the whole
 // catalog for a brief or wholesale, the products named for a refine.
 func (s *sales) getProducts(_ context.Context, req *adcp.GetProductsRequest) (*adcp.GetProductsResult, error) {
-	products := s.catalog.products
+	products := s.catalog.all()
 	if req.BuyingMode == adcp.GetProductsRequestBuyingModeRefine {
 		var named []adcp.Product
 		for _, r := range req.Refine {
 			if r.Product != nil {
-				if p, ok := s.catalog.byID[r.Product.ProductID]; ok {
-					named = append(named, *p)
+				if p, ok := s.catalog.product(r.Product.ProductID); ok {
+					named = append(named, p)
 				}
 			}
 		}
@@ -74,9 +80,32 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 	if err := s.check(req); err != nil {
 		return nil, err
 	}
+	p, _ := seller.PrincipalFrom(ctx)
+	if req.Account.Brand != nil && req.Account.Brand.Sandbox != nil && *req.Account.Brand.Sandbox {
+		if arm, ok := s.takeForcedArm(p.ID); ok {
+			return s.forcedSubmitted(ctx, p.ID, arm, req)
+		}
+	}
+	id, resp := s.newBuy(p.ID, req)
+	if req.PoNumber == nil || !strings.HasPrefix(*req.PoNumber, "async") {
+		return &adcp.CreateMediaBuyResult{Message: "Media buy " + id + " created.", Response: &resp}, nil
+	}
+	h, err := seller.StartTask(ctx, adcp.Tools.CreateMediaBuy)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.pending[h.ID()] = &pendingBuy{principal: p.ID, handle: h, response: resp}
+	s.mu.Unlock()
+	return &adcp.CreateMediaBuyResult{Status: "submitted", Message: "Media buy queued for approval.", Submitted: &adcp.CreateMediaBuySubmitted{}}, nil
+}
+
+// newBuy makes the principal's media buy and the response that reports it.
+func (s *sales) newBuy(principal string, req *adcp.CreateMediaBuyRequest) (string, adcp.CreateMediaBuyResponse) {
 	s.mu.Lock()
 	s.next++
 	id := "mb_" + strconv.Itoa(s.next)
+	s.buys[id] = principal
 	s.mu.Unlock()
 	success := adcp.CreateMediaBuySuccess{MediaBuyID: id, Packages: []adcp.Package{}}
 	status := adcp.MediaBuyStatusPendingCreatives
@@ -86,19 +115,29 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 			PricingOptionID: &p.PricingOptionID, MeasurementTerms: p.MeasurementTerms, TargetingOverlay: p.TargetingOverlay}
 		success.Packages = append(success.Packages, pkg)
 	}
-	resp := adcp.NewCreateMediaBuyResponseSuccess(success)
-	if req.PoNumber == nil || !strings.HasPrefix(*req.PoNumber, "async") {
-		return &adcp.CreateMediaBuyResult{Message: "Media buy " + id + " created.", Response: &resp}, nil
+	return id, adcp.NewCreateMediaBuyResponseSuccess(success)
+}
+
+// forcedSubmitted answers a sandbox create_media_buy the test controller
+// forced into the submitted arm: the task under the directive's id, which
+// completes, like any async buy here, on the first status poll.
+func (s *sales) forcedSubmitted(ctx context.Context, principal string, arm forcedArm, req *adcp.CreateMediaBuyRequest) (*adcp.CreateMediaBuyResult, error) {
+	h, err := seller.StartTaskWithID(ctx, adcp.Tools.CreateMediaBuy, arm.taskID)
+	if errors.Is(err, seller.ErrTaskIDTaken) {
+		return nil, refuse("INVALID_REQUEST", "The forced task id "+strconv.Quote(arm.taskID)+" is taken; force another one", "")
 	}
-	h, err := seller.StartTask(ctx, adcp.Tools.CreateMediaBuy)
 	if err != nil {
 		return nil, err
 	}
-	p, _ := seller.PrincipalFrom(ctx)
+	_, resp := s.newBuy(principal, req)
 	s.mu.Lock()
-	s.pending[h.ID()] = &pendingBuy{principal: p.ID, handle: h, response: resp}
+	s.pending[h.ID()] = &pendingBuy{principal: principal, handle: h, response: resp}
 	s.mu.Unlock()
-	return &adcp.CreateMediaBuyResult{Status: "submitted", Message: "Media buy queued for approval.", Submitted: &adcp.CreateMediaBuySubmitted{}}, nil
+	message := arm.message
+	if message == "" {
+		message = "Media buy queued for approval."
+	}
+	return &adcp.CreateMediaBuyResult{Status: "submitted", Message: message, Submitted: &adcp.CreateMediaBuySubmitted{}}, nil
 }
 
 // check refuses what the schema cannot: unknown products and pricing
@@ -107,7 +146,7 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 func (s *sales) check(req *adcp.CreateMediaBuyRequest) error {
 	for i, p := range req.Packages {
 		field := fmt.Sprintf("packages[%d]", i)
-		if _, ok := s.catalog.byID[p.ProductID]; !ok {
+		if _, ok := s.catalog.product(p.ProductID); !ok {
 			return refuse("PRODUCT_NOT_FOUND", "No product "+strconv.Quote(p.ProductID)+" in this catalog", field+".product_id")
 		}
 		if !s.catalog.hasPricing(p.ProductID, p.PricingOptionID) {

@@ -45,14 +45,19 @@ func startAgent(t *testing.T) string {
 	return base
 }
 
-// startAgentOf is startAgent returning the agent too.
-func startAgentOf(t *testing.T) (string, *agent) {
+// startAgentOf is startAgent returning the agent too; change adjusts the
+// configuration.
+func startAgentOf(t *testing.T, change ...func(*config)) (string, *agent) {
 	t.Helper()
 	var h http.Handler
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(ts.Close)
-	a, err := newAgent(config{BaseURL: ts.URL, APIKey: testKey, OAuthClientID: testClientID, OAuthClientSecret: testClientSecret,
-		WebhookLoopback: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	cfg := config{BaseURL: ts.URL, APIKey: testKey, OAuthClientID: testClientID, OAuthClientSecret: testClientSecret,
+		WebhookLoopback: true, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	for _, f := range change {
+		f(&cfg)
+	}
+	a, err := newAgent(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
