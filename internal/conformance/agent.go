@@ -23,10 +23,11 @@ type agent struct {
 
 func (a *agent) url(protocol string) string { return a.BaseURL + "/" + protocol }
 
-// sellers starts the seller under test for each transport's pass: a fresh
-// one each time when this program runs it (the storyboards use fixed
-// idempotency keys, so a second pass against the same seller would replay
-// or conflict with the first), or the running one -agent names.
+// sellers starts the seller under test for each storyboard run: a fresh
+// one each time when this program runs it, as a sandbox isolated per run
+// (the storyboards use fixed idempotency keys and fixed forced task ids, so
+// a second run against the same seller would replay or conflict with the
+// first), or the running one -agent names.
 type sellers struct {
 	// Name says which seller it is.
 	Name  string
@@ -76,7 +77,9 @@ func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers,
 			return nil, err
 		}
 		start := func(ctx context.Context) (*agent, error) {
-			s, err := build.Start(ctx, key, os.Stderr)
+			// -sandbox: comply_test_controller, which the storyboards'
+			// controller-driven phases need.
+			s, err := build.Start(ctx, key, os.Stderr, "-sandbox")
 			if err != nil {
 				return nil, err
 			}

@@ -155,23 +155,24 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 	start := time.Now()
 	var results []*result
 	for _, protocol := range cfg.protocols {
-		a, err := src.start(ctx)
-		if err != nil {
-			return false, err
-		}
-		fmt.Fprintf(w, "conformance: %s at %s\n", protocol, a.url(protocol))
 		for _, sb := range cfg.storyboards {
+			a, err := src.start(ctx)
+			if err != nil {
+				return false, err
+			}
+			if cfg.verbose {
+				fmt.Fprintf(w, "conformance: %s %s at %s\n", protocol, sb, a.url(protocol))
+			}
 			runCtx, cancel := context.WithTimeout(ctx, cfg.timeout)
 			results = append(results, runStoryboard(runCtx, env, a, runSpec{
 				protocol: protocol, storyboard: sb, probeTask: cfg.probeTask, clock: cfg.runnerClock, outDir: cfg.out,
 			}))
 			cancel()
+			a.stop()
 			if ctx.Err() != nil {
-				a.stop()
 				return false, ctx.Err()
 			}
 		}
-		a.stop()
 	}
 	return printResults(w, results, cfg, time.Since(start)), nil
 }

@@ -70,11 +70,11 @@ func BuildExampleSeller(ctx context.Context, root, specDir string) (*ExampleSell
 // Remove deletes the build.
 func (b *ExampleSellerBuild) Remove() { os.RemoveAll(b.dir) }
 
-// Start runs the seller with -addr 127.0.0.1:0 and -api-key key; it prints
-// `listening http://ADDR` and `api-key KEY` first. Its later output goes to
-// log.
-func (b *ExampleSellerBuild) Start(ctx context.Context, key string, log io.Writer) (*ExampleSeller, error) {
-	cmd := exec.Command(b.bin, "-addr", "127.0.0.1:0", "-api-key", key)
+// Start runs the seller with -addr 127.0.0.1:0, -api-key key and flags; it
+// prints `listening http://ADDR` and `api-key KEY` first. Its later output
+// goes to log.
+func (b *ExampleSellerBuild) Start(ctx context.Context, key string, log io.Writer, flags ...string) (*ExampleSeller, error) {
+	cmd := exec.Command(b.bin, append([]string{"-addr", "127.0.0.1:0", "-api-key", key}, flags...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -94,10 +94,12 @@ func (b *ExampleSellerBuild) Start(ctx context.Context, key string, log io.Write
 			<-done
 		}
 	}
-	lines := make(chan string, 2)
+	// The seller prints its address, its API key and its OAuth client, in
+	// that order; the OAuth line is read and not passed on to log.
+	lines := make(chan string, 3)
 	go func() {
 		sc := bufio.NewScanner(stdout)
-		for i := 0; i < 2 && sc.Scan(); i++ {
+		for i := 0; i < 3 && sc.Scan(); i++ {
 			lines <- sc.Text()
 		}
 		close(lines)
@@ -116,6 +118,8 @@ func (b *ExampleSellerBuild) Start(ctx context.Context, key string, log io.Write
 				s.BaseURL = strings.TrimRight(rest, "/")
 			} else if rest, ok := strings.CutPrefix(line, "api-key "); ok {
 				s.APIKey = rest
+			} else if strings.HasPrefix(line, "oauth-client ") {
+				continue
 			} else {
 				stop()
 				return nil, fmt.Errorf("examples/seller printed %q; want `listening http://ADDR` then `api-key KEY`", line)
