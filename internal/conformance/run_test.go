@@ -2,6 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -66,5 +71,42 @@ func TestRunAgainstJSSeller(t *testing.T) {
 				t.Logf("output:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// TestRunnerClock: the preload starts node's clock where it is told and
+// lets it run on; parsing, explicit dates, instanceof and subclasses are
+// the real Date's.
+func TestRunnerClock(t *testing.T) {
+	env := jsinterop.Require(t)
+	script := filepath.Join(filepath.Dir(env.Dir), "conformance", runnerClockScript)
+	cmd := exec.CommandContext(t.Context(), env.Node, "--import", (&url.URL{Scheme: "file", Path: script}).String(), "-e", `
+const a = Date.now(); const start = new Date().toISOString();
+class D extends Date {}
+console.log(JSON.stringify({start, iso: new Date(0).toISOString(), parse: Date.parse("2026-01-01T00:00:00Z"),
+  inst: new Date() instanceof Date, sub: new D() instanceof D, subNow: new D().getTime() >= a, str: Date().slice(0, 15)}))`)
+	cmd.Env = append(os.Environ(), "ADCP_RUNNER_CLOCK="+DefaultRunnerClock)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Start, ISO, Str string
+		Parse           int64
+		Inst, Sub       bool
+		SubNow          bool `json:"subNow"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if !strings.HasPrefix(got.Start, "2026-03-01T00:00:0") || got.ISO != "1970-01-01T00:00:00.000Z" || got.Parse != 1767225600000 ||
+		!got.Inst || !got.Sub || !got.SubNow || got.Str != "Sun Mar 01 2026" {
+		t.Fatalf("shifted clock: %s", out)
+	}
+	// Without the variable the preload refuses to run.
+	cmd = exec.CommandContext(t.Context(), env.Node, "--import", (&url.URL{Scheme: "file", Path: script}).String(), "-e", "0")
+	cmd.Env = append(os.Environ(), "ADCP_RUNNER_CLOCK=")
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "ADCP_RUNNER_CLOCK") {
+		t.Fatalf("no clock given: %v %s", err, out)
 	}
 }
