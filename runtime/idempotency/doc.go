@@ -7,6 +7,13 @@
 // IDEMPOTENCY_CONFLICT, IDEMPOTENCY_IN_FLIGHT (or wait-and-replay) and
 // IDEMPOTENCY_EXPIRED, or the nearest codes the spec version has.
 //
+// "The same request" is the same canonical JSON (sellerstore.Canonical)
+// without what a buyer may change when it retries: DefaultExclude leaves
+// out idempotency_key, context, governance_context and
+// push_notification_config.authentication.credentials, as AdCP's exclusion
+// list does. A conflict says nothing of the stored request or answer: on
+// the wire it is {"code", "message"} only.
+//
 //	layer := idempotency.NewLayer(adcp.Spec(), store, idempotency.LayerOptions{})
 //	srv, err := seller.New(adcp.Spec(), seller.Config{
 //		Middleware:   []seller.Middleware{layer.Middleware()},
