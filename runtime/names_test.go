@@ -24,7 +24,6 @@ var conventionalNames = map[string]bool{"New": true}
 var stillShared = map[string][]string{
 	"Call":   {"buyer", "seller"},
 	"Client": {"a2aclient", "buyer"},
-	"Member": {"seller", "wire"},
 	"Result": {"extract", "task"},
 	"Tool":   {"registry", "task"},
 }

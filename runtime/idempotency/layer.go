@@ -281,8 +281,8 @@ func (l *Layer) echoKey(c *seller.Call, a *seller.Answer, key string) *seller.An
 	if l.opts.NoKeyEcho || wire.Lenient(a.Body).Get("idempotency_key").Present() {
 		return a
 	}
-	body, err := seller.SetMembers(a.Body, seller.Member{Name: "idempotency_key", Value: wire.AppendQuoted(nil, key)})
-	if err != nil {
+	body, ok := wire.Lenient(a.Body).WithMember("idempotency_key", wire.AppendQuoted(nil, key))
+	if !ok {
 		return a
 	}
 	if v := l.opts.Validator; v != nil {

@@ -159,15 +159,15 @@ func TestSequentialContract(t *testing.T) {
 	// Same key, same request, another context: the stored answer, marked
 	// replayed, with this call's context.
 	replay := r.call("buyer-a", buy(key1, "5000", `"context":{"correlation_id":"retry"}`))
-	if string(first.Body) != `{"media_buy_id":"mb_1","context":{"correlation_id":"first"},"idempotency_key":"`+key1+`"}` {
+	if string(first.Body) != `{"idempotency_key":"`+key1+`","context":{"correlation_id":"first"},"media_buy_id":"mb_1"}` {
 		t.Fatalf("first call's body: %s", first.Body)
 	}
-	if !replay.Replayed || string(replay.Body) != `{"media_buy_id":"mb_1","idempotency_key":"`+key1+`","context":{"correlation_id":"retry"}}` {
+	if !replay.Replayed || string(replay.Body) != `{"context":{"correlation_id":"retry"},"idempotency_key":"`+key1+`","media_buy_id":"mb_1"}` {
 		t.Fatalf("replay: %s replayed=%v", replay.Body, replay.Replayed)
 	}
 	// Whitespace and member order do not make another request.
 	same := r.call("buyer-a", `{ "packages" : [ {"budget":5000,"product_id":"ctv"} ], "idempotency_key":"`+key1+`" }`)
-	if !same.Replayed || string(same.Body) != `{"media_buy_id":"mb_1","idempotency_key":"`+key1+`"}` {
+	if !same.Replayed || string(same.Body) != `{"idempotency_key":"`+key1+`","media_buy_id":"mb_1"}` {
 		t.Fatalf("reordered replay: %s replayed=%v", same.Body, same.Replayed)
 	}
 	// Same key, another request.
@@ -499,9 +499,9 @@ func TestKeyEcho(t *testing.T) {
 		opts   idempotency.LayerOptions
 		want   string
 	}{
-		{"core/open-response.json", idempotency.LayerOptions{Validator: v}, `{"id":"x","idempotency_key":"key-echo-000000000001"}`},
+		{"core/open-response.json", idempotency.LayerOptions{Validator: v}, `{"idempotency_key":"key-echo-000000000001","id":"x"}`},
 		{"core/closed-response.json", idempotency.LayerOptions{Validator: v}, `{"id":"x"}`},
-		{"core/closed-response.json", idempotency.LayerOptions{}, `{"id":"x","idempotency_key":"key-echo-000000000001"}`},
+		{"core/closed-response.json", idempotency.LayerOptions{}, `{"idempotency_key":"key-echo-000000000001","id":"x"}`},
 		{"core/open-response.json", idempotency.LayerOptions{Validator: v, NoKeyEcho: true}, `{"id":"x"}`},
 	} {
 		d := idempotency.NewLayer(adcpt.Spec(), sellerstore.NewMemory(nil), c.opts).Middleware()(next)

@@ -172,19 +172,24 @@ func ResultOf(a *seller.Answer, terse bool) *mcp.CallToolResult {
 			IsError:           true,
 		}
 	}
-	set := []seller.Member{{Name: "status", Value: quote(string(a.Status)), IfAbsent: true}}
-	if a.TaskID != "" {
-		set = append(set, seller.Member{Name: "task_id", Value: quote(a.TaskID), IfAbsent: true})
-	}
-	if a.Message != "" {
-		set = append(set, seller.Member{Name: "message", Value: quote(a.Message), IfAbsent: true})
-	}
-	if a.Replayed {
-		set = append(set, seller.Member{Name: "replayed", Value: []byte("true"), IfAbsent: true})
-	}
-	body, err := seller.SetMembers(a.Body, set...)
-	if err != nil { // unreachable: Serve checked the body is an object
-		body = a.Body
+	// The envelope's fields, each only where the payload has no member of
+	// that name; each is added first, so the list is in reverse order.
+	body := wire.Lenient(a.Body)
+	for _, m := range []struct {
+		name  string
+		value []byte
+	}{
+		{"replayed", boolValue(a.Replayed)},
+		{"message", quoteNonEmpty(a.Message)},
+		{"task_id", quoteNonEmpty(a.TaskID)},
+		{"status", quote(string(a.Status))},
+	} {
+		if m.value == nil || body.Get(m.name).Present() {
+			continue
+		}
+		if out, ok := body.WithMember(m.name, m.value); ok { // else unreachable: Serve checked the body is an object
+			body = out
+		}
 	}
 	text := string(body)
 	if terse {
@@ -197,3 +202,19 @@ func ResultOf(a *seller.Answer, terse bool) *mcp.CallToolResult {
 }
 
 func quote(s string) []byte { return wire.AppendQuoted(nil, s) }
+
+// quoteNonEmpty is s as a JSON string, or nil when s is empty.
+func quoteNonEmpty(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return quote(s)
+}
+
+// boolValue is true as JSON when b is, else nil.
+func boolValue(b bool) []byte {
+	if b {
+		return []byte("true")
+	}
+	return nil
+}

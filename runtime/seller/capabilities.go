@@ -3,6 +3,7 @@ package seller
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/adcpgen/adcpgen/runtime/registry"
@@ -33,7 +34,7 @@ func (s *Server) capabilitiesEntry(t registry.Tool) *entry {
 			body, err := s.capabilities()
 			if err == nil {
 				if ctxObj := c.Context(); ctxObj != nil {
-					body, err = SetMembers(body, Member{Name: "context", Value: ctxObj})
+					body, err = withMember(body, "context", ctxObj)
 				}
 			}
 			if err == nil {
@@ -64,17 +65,17 @@ func (s *Server) capabilities() ([]byte, error) {
 	if adcp == nil {
 		adcp = []byte("{}")
 	}
-	var set []Member
-	if major := s.majorVersion(); major != "" && !wire.Lenient(adcp).Get("major_versions").Present() {
-		set = append(set, Member{Name: "major_versions", Value: []byte("[" + major + "]")})
-	}
 	if !wire.Lenient(adcp).Get("idempotency").Present() {
-		set = append(set, Member{Name: "idempotency", Value: []byte(`{"supported":false}`)})
+		if adcp, err = withMember(adcp, "idempotency", []byte(`{"supported":false}`)); err != nil {
+			return nil, err
+		}
 	}
-	if adcp, err = SetMembers(adcp, set...); err != nil {
-		return nil, err
+	if major := s.majorVersion(); major != "" && !wire.Lenient(adcp).Get("major_versions").Present() {
+		if adcp, err = withMember(adcp, "major_versions", []byte("["+major+"]")); err != nil {
+			return nil, err
+		}
 	}
-	top := []Member{{Name: "adcp", Value: adcp}}
+	out := []byte(v)
 	if !v.Get("supported_protocols").Present() {
 		var protocols []string
 		for _, p := range sortedProtocols(s.Tools()) {
@@ -86,7 +87,19 @@ func (s *Server) capabilities() ([]byte, error) {
 			protocols = []string{}
 		}
 		raw, _ := json.Marshal(protocols)
-		top = append(top, Member{Name: "supported_protocols", Value: raw})
+		if out, err = withMember(out, "supported_protocols", raw); err != nil {
+			return nil, err
+		}
 	}
-	return SetMembers(v, top...)
+	return withMember(out, "adcp", adcp)
+}
+
+// withMember returns obj, a JSON object, with its top-level member name set
+// to value: replaced where it stands, else added first. obj is not modified.
+func withMember(obj []byte, name string, value []byte) ([]byte, error) {
+	out, ok := wire.Lenient(obj).WithMember(name, value)
+	if !ok {
+		return nil, fmt.Errorf("seller: setting %q: not a JSON object", name)
+	}
+	return out, nil
 }

@@ -169,7 +169,7 @@ func (s *Server) encodePayload(c *Call, status task.Status, p any) ([]byte, erro
 		return nil, err
 	}
 	if ctxObj := c.Context(); ctxObj != nil {
-		if body, err = SetMembers(body, Member{Name: "context", Value: ctxObj}); err != nil {
+		if body, err = withMember(body, "context", ctxObj); err != nil {
 			return nil, err
 		}
 	}

@@ -94,7 +94,7 @@ func (s *Server) finish(c *Call, a *Answer) *Answer {
 		return s.finish(c, ErrorAnswer(s.internalError()))
 	}
 	if ctxObj != nil && out.echoed != c {
-		body, err := SetMembers(out.Body, Member{Name: "context", Value: ctxObj})
+		body, err := withMember(out.Body, "context", ctxObj)
 		if err != nil {
 			s.log.Error("adcp: echoing context", "tool", c.Tool.Name, "err", err.Error())
 			return s.finish(c, ErrorAnswer(s.internalError()))
