@@ -16,14 +16,23 @@ import (
 // convention, always read qualified (extract.New, buyer.New).
 var conventionalNames = map[string]bool{"New": true}
 
-// stillShared lists the names that repeat today, each in exactly these
-// packages, because renaming them means changing packages whose owners are
-// rewriting them (seller, a2aserver, and the JavaScript
-// interoperability tests that use buyer and a2aclient). The test fails when
-// an entry no longer matches, so the list only shrinks.
+// stillShared lists the names that repeat, each in exactly these packages,
+// where each is the plainest word for its thing, always read qualified, and
+// the pair names two ends or two views of the same thing:
+//   - Call: buyer.Call makes a tool call (a function), seller.Call is the
+//     call a seller received (a type, paired with seller.Answer). Request,
+//     the other word for it, would read like net/http's, whose Context()
+//     means the Go context and not the AdCP context object.
+//   - Result: task.Result is a tool's typed outcome, which handlers return
+//     and buyer.Call hands back; extract.Result is what extraction found in
+//     one envelope (Form, Failure). Both appear in README examples.
+//   - Tool: task.Tool is the typed handle generated packages export
+//     (adcp.Tools.GetProducts), registry.Tool the spec's entry for a tool;
+//     renaming either changes every generated package.
+//
+// The test fails when an entry no longer matches, so the list only shrinks.
 var stillShared = map[string][]string{
 	"Call":   {"buyer", "seller"},
-	"Client": {"a2aclient", "buyer"},
 	"Result": {"extract", "task"},
 	"Tool":   {"registry", "task"},
 }

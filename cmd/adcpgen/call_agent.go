@@ -50,7 +50,7 @@ func dialAgent(ctx context.Context, transport, agent string, hc *http.Client) (b
 // file, else under the URL (URL/.well-known/agent-card.json), else, when
 // that is not found, at the URL's origin (sellers serving A2A at /a2a
 // publish the card at the root).
-func dialA2A(ctx context.Context, agent string, hc *http.Client) (*a2aclient.Client, error) {
+func dialA2A(ctx context.Context, agent string, hc *http.Client) (*a2aclient.Conn, error) {
 	u, err := url.Parse(agent)
 	if err != nil {
 		return nil, err

@@ -13,15 +13,15 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/rawrpc"
 )
 
-// Client calls one A2A seller and returns raw responses.
-type Client struct {
+// Conn is a connection to one A2A seller agent: it sends messages and returns the raw responses.
+type Conn struct {
 	sdk  *sdk.Client
 	card *a2a.AgentCard
 }
 
 // Dial reads the agent card at baseURL + /.well-known/agent-card.json with
 // hc (nil means http.DefaultClient) and connects to it.
-func Dial(ctx context.Context, baseURL string, hc *http.Client) (*Client, error) {
+func Dial(ctx context.Context, baseURL string, hc *http.Client) (*Conn, error) {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
@@ -34,7 +34,7 @@ func Dial(ctx context.Context, baseURL string, hc *http.Client) (*Client, error)
 
 // NewFromCard connects to the JSON-RPC interface the card describes. A card
 // or additional interface without a transport means JSON-RPC.
-func NewFromCard(ctx context.Context, card *a2a.AgentCard, hc *http.Client) (*Client, error) {
+func NewFromCard(ctx context.Context, card *a2a.AgentCard, hc *http.Client) (*Conn, error) {
 	if card == nil {
 		return nil, errors.New("a2aclient: nil agent card")
 	}
@@ -52,18 +52,18 @@ func NewFromCard(ctx context.Context, card *a2a.AgentCard, hc *http.Client) (*Cl
 	if err != nil {
 		return nil, fmt.Errorf("a2aclient: %w", err)
 	}
-	return &Client{sdk: client, card: &c}, nil
+	return &Conn{sdk: client, card: &c}, nil
 }
 
 // Card is the agent card in use (with the default transport filled in).
-func (c *Client) Card() *a2a.AgentCard { return c.card }
+func (c *Conn) Card() *a2a.AgentCard { return c.card }
 
 // SDK is the underlying a2a-go client, for what this package does not
 // wrap. Responses to calls made on it directly are not recorded.
-func (c *Client) SDK() *sdk.Client { return c.sdk }
+func (c *Conn) SDK() *sdk.Client { return c.sdk }
 
-// Close releases the client. The caller's http.Client is left alone.
-func (c *Client) Close() error { return c.sdk.Destroy() }
+// Close releases the connection. The caller's http.Client is left alone.
+func (c *Conn) Close() error { return c.sdk.Destroy() }
 
 // AdCPMessage is the message that invokes an AdCP skill: one DataPart
 // {"skill": skill, "input": input}. input must be a JSON object; nil means
@@ -82,19 +82,19 @@ func AdCPMessage(skill string, input json.RawMessage) *a2a.MessageSendParams {
 // arrived: the context ended first (its error is returned), the request
 // failed, or the envelope is malformed (rawrpc.ErrMalformed, with the JSON
 // pointer).
-func (c *Client) SendMessageRaw(ctx context.Context, skill string, input json.RawMessage) (*rawrpc.Response, error) {
+func (c *Conn) SendMessageRaw(ctx context.Context, skill string, input json.RawMessage) (*rawrpc.Response, error) {
 	return c.SendRaw(ctx, AdCPMessage(skill, input))
 }
 
 // SendRaw is SendMessageRaw for a message the caller built.
-func (c *Client) SendRaw(ctx context.Context, params *a2a.MessageSendParams) (*rawrpc.Response, error) {
+func (c *Conn) SendRaw(ctx context.Context, params *a2a.MessageSendParams) (*rawrpc.Response, error) {
 	s := &slot{}
 	_, err := c.sdk.SendMessage(withSlot(ctx, s), params)
 	return s.single(ctx, "message/send", err)
 }
 
 // GetTaskRaw reads a task (tasks/get), for polling an AdCP task.
-func (c *Client) GetTaskRaw(ctx context.Context, taskID string) (*rawrpc.Response, error) {
+func (c *Conn) GetTaskRaw(ctx context.Context, taskID string) (*rawrpc.Response, error) {
 	s := &slot{}
 	_, err := c.sdk.GetTask(withSlot(ctx, s), &a2a.TaskQueryParams{ID: a2a.TaskID(taskID)})
 	return s.single(ctx, "tasks/get", err)
@@ -107,7 +107,7 @@ func (c *Client) GetTaskRaw(ctx context.Context, taskID string) (*rawrpc.Respons
 // request failed, an event is malformed, or a2a-go stopped reading (it
 // gives up on an SSE line over 64 KiB, and on an event it cannot decode):
 // then the events before are returned with it.
-func (c *Client) StreamMessageRaw(ctx context.Context, skill string, input json.RawMessage) ([]*rawrpc.Response, error) {
+func (c *Conn) StreamMessageRaw(ctx context.Context, skill string, input json.RawMessage) ([]*rawrpc.Response, error) {
 	s := &slot{}
 	var sdkErr error
 	for _, err := range c.sdk.SendStreamingMessage(withSlot(ctx, s), AdCPMessage(skill, input)) {

@@ -45,7 +45,7 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.base.RoundTrip(r)
 }
 
-func dial(t *testing.T, replies map[string]testseller.A2AReply) (*a2aclient.Client, *testseller.A2ASeller) {
+func dial(t *testing.T, replies map[string]testseller.A2AReply) (*a2aclient.Conn, *testseller.A2ASeller) {
 	t.Helper()
 	seller := testseller.NewA2ASeller(replies, testseller.A2AOptions{})
 	t.Cleanup(seller.Close)

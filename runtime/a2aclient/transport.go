@@ -10,15 +10,15 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/rawrpc"
 )
 
-// A Client is a buyer.Transport: the typed client (runtime/buyer) calls
+// A Conn is a buyer.Transport: the typed client (runtime/buyer) calls
 // skills through it and reads the seller's exact bytes.
 var (
-	_ buyer.Transport  = (*Client)(nil)
-	_ buyer.ToolLister = (*Client)(nil)
+	_ buyer.Transport  = (*Conn)(nil)
+	_ buyer.ToolLister = (*Conn)(nil)
 )
 
 // Protocol is buyer.A2A.
-func (c *Client) Protocol() buyer.Protocol { return buyer.A2A }
+func (c *Conn) Protocol() buyer.Protocol { return buyer.A2A }
 
 // CallTool invokes the skill call.Tool with call.Args (message/send with
 // one DataPart {"skill", "input"}), in the conversation call.ContextID and
@@ -27,7 +27,7 @@ func (c *Client) Protocol() buyer.Protocol { return buyer.A2A }
 // *buyer.TransportError saying whether the request may have reached the
 // seller and the HTTP status seen; the context's end and a malformed
 // envelope are returned as they are.
-func (c *Client) CallTool(ctx context.Context, call buyer.ToolCall) (*buyer.Exchange, error) {
+func (c *Conn) CallTool(ctx context.Context, call buyer.ToolCall) (*buyer.Exchange, error) {
 	params := AdCPMessage(call.Tool, call.Args)
 	params.Message.ContextID = call.ContextID
 	params.Message.TaskID = a2a.TaskID(call.TaskID)
@@ -45,7 +45,7 @@ func (c *Client) CallTool(ctx context.Context, call buyer.ToolCall) (*buyer.Exch
 }
 
 // ToolNames lists the skills of the seller's agent card, by id.
-func (c *Client) ToolNames(context.Context) ([]string, error) {
+func (c *Conn) ToolNames(context.Context) ([]string, error) {
 	names := make([]string, len(c.card.Skills))
 	for i, s := range c.card.Skills {
 		names[i] = s.ID

@@ -57,7 +57,7 @@ type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-func dial(t *testing.T, base, key string) *a2aclient.Client {
+func dial(t *testing.T, base, key string) *a2aclient.Conn {
 	t.Helper()
 	c, err := a2aclient.Dial(t.Context(), base, bearer(key))
 	if err != nil {
@@ -68,7 +68,7 @@ func dial(t *testing.T, base, key string) *a2aclient.Client {
 }
 
 // send calls skill and extracts the task as a buyer does.
-func send(t *testing.T, c *a2aclient.Client, skill, input string) (*extract.Result, json.RawMessage) {
+func send(t *testing.T, c *a2aclient.Conn, skill, input string) (*extract.Result, json.RawMessage) {
 	t.Helper()
 	resp, err := c.SendMessageRaw(t.Context(), skill, json.RawMessage(input))
 	if err != nil {

@@ -49,7 +49,7 @@ type Exchange struct {
 
 // Transport sends tool calls to one seller agent and returns the seller's
 // exact response bytes. runtime/mcpclient (Session) and runtime/a2aclient
-// (Client) provide Transports over the official MCP Go SDK and a2a-go; the
+// (Conn) provide Transports over the official MCP Go SDK and a2a-go; the
 // client never sees an SDK's decoded maps.
 //
 // CallTool returns an error only when there is no JSON-RPC response to
