@@ -4,11 +4,11 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/retry"
 )
 
 // UpstreamHTTPError is a failed call from a seller to one of its own
@@ -69,7 +69,7 @@ func TranslateUpstream(err error, now func() time.Time) *adcperr.Error {
 			if now == nil {
 				now = time.Now
 			}
-			delay, ok := parseRetryAfterHeader(he.RetryAfter, now())
+			delay, ok := retry.ParseRetryAfter(he.RetryAfter, now())
 			if !ok {
 				delay = upstreamRateLimitDelay
 			}
@@ -79,20 +79,4 @@ func TranslateUpstream(err error, now func() time.Time) *adcperr.Error {
 		}
 	}
 	return &adcperr.Error{Code: "SERVICE_UNAVAILABLE", Message: "An internal error occurred", Recovery: registry.Transient}
-}
-
-// parseRetryAfterHeader reads an HTTP Retry-After value (delay-seconds or
-// an HTTP date) as a normalised delay.
-func parseRetryAfterHeader(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		return adcperr.NormalizeRetryAfter(secs)
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return adcperr.NormalizeRetryAfter(t.Sub(now).Seconds())
-	}
-	return 0, false
 }

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -53,7 +52,8 @@ type SenderOptions struct {
 	// sends is honoured up to MaxDelay. A wait that would pass MaxElapsed
 	// is not waited.
 	BaseDelay, MaxDelay time.Duration
-	// Now is the signer's clock; nil means time.Now.
+	// Now is the clock of signatures and of Retry-After dates; nil means
+	// time.Now.
 	Now func() time.Time
 	// UserAgent is sent on every post; "" sends "adcpgen-webhook".
 	UserAgent string
@@ -294,7 +294,8 @@ func (s *Sender) post(ctx context.Context, target string, p Push, signer *HMAC) 
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return resp.StatusCode, 0, nil
 	}
-	return resp.StatusCode, parseRetryAfter(resp.Header.Get("Retry-After")), fmt.Errorf("%w: HTTP %d", ErrRejectedByReceiver, resp.StatusCode)
+	retryAfter, _ := retry.ParseRetryAfter(resp.Header.Get("Retry-After"), s.now())
+	return resp.StatusCode, retryAfter, fmt.Errorf("%w: HTTP %d", ErrRejectedByReceiver, resp.StatusCode)
 }
 
 func (s *Sender) now() time.Time {
@@ -311,14 +312,4 @@ func retryable(status int, err error) bool {
 		return !errors.Is(err, untrusted.ErrURLInternal)
 	}
 	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
-}
-
-// parseRetryAfter reads Retry-After in seconds (the HTTP-date form is not
-// used by webhook receivers and is ignored).
-func parseRetryAfter(v string) time.Duration {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n <= 0 {
-		return 0
-	}
-	return time.Duration(min(n, 3600)) * time.Second
 }

@@ -124,6 +124,14 @@ func TestSenderGivesUp(t *testing.T) {
 			w.Header().Set("Retry-After", "3600")
 			http.Error(w, "slow down", http.StatusTooManyRequests)
 		}, webhook.SenderOptions{MaxAttempts: 2}, 2, 429, false},
+		{"a Retry-After date is honoured", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", retryAfterClock().Add(time.Hour).Format(http.TimeFormat))
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		}, webhook.SenderOptions{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Hour, Now: retryAfterClock}, 1, 429, false},
+		{"a past Retry-After date is a short wait", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", retryAfterClock().Add(-time.Hour).Format(http.TimeFormat))
+			http.Error(w, "slow down", http.StatusServiceUnavailable)
+		}, webhook.SenderOptions{MaxAttempts: 2, BaseDelay: time.Hour, MaxDelay: time.Hour, Now: retryAfterClock}, 2, 503, false},
 		{"timeouts are retried", hang,
 			webhook.SenderOptions{MaxAttempts: 3, AttemptTimeout: 20 * time.Millisecond}, 3, 0, false},
 		{"total time bounds the attempts", hang,
@@ -304,3 +312,6 @@ func FuzzParsePushConfig(f *testing.F) {
 		_ = s.Check(cfg)
 	})
 }
+
+// retryAfterClock is the sender's clock in the Retry-After date cases.
+func retryAfterClock() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) }
