@@ -3,7 +3,6 @@ package seller
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -221,12 +220,9 @@ func NewMemoryTasks(now func() time.Time) *MemoryTasks {
 	return &MemoryTasks{now: now, tasks: map[string]*TaskSnapshot{}}
 }
 
-// NewTaskID returns a random task id ("task_" and 32 hex digits).
-func NewTaskID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return "task_" + hex.EncodeToString(b[:])
-}
+// NewTaskID returns a random task id: "task_" and crypto/rand.Text (26
+// base32 characters, 130 random bits).
+func NewTaskID() string { return "task_" + rand.Text() }
 
 // Start implements TaskManager.
 func (m *MemoryTasks) Start(ctx context.Context, c *Call) (string, error) {

@@ -3,7 +3,6 @@ package sellerstore
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"time"
 )
 
@@ -28,13 +27,9 @@ type Purged struct {
 	Tasks       int
 }
 
-// NewToken returns 128 random bits in hex: claim tokens, and task ids for
-// a framework that has no scheme of its own.
-func NewToken() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return hex.EncodeToString(b[:])
-}
+// NewToken returns a random claim token: crypto/rand.Text (26 base32
+// characters, 130 random bits).
+func NewToken() string { return rand.Text() }
 
 // PurgeCutoff is the instant Purge compares with: cutoff in UTC, truncated
 // to the microsecond like every time a store records.

@@ -2,7 +2,6 @@ package webhook
 
 import (
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,13 +37,10 @@ type MCPPayload struct {
 	Result json.RawMessage
 }
 
-// NewEventKey returns a fresh webhook idempotency key: "whk_" and 32 hex
-// digits (128 random bits), within the pattern ^[A-Za-z0-9_.:-]{16,255}$.
-func NewEventKey() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return "whk_" + hex.EncodeToString(b[:])
-}
+// NewEventKey returns a fresh webhook idempotency key: "whk_" and
+// crypto/rand.Text (26 base32 characters, 130 random bits), within the
+// pattern ^[A-Za-z0-9_.:-]{16,255}$.
+func NewEventKey() string { return "whk_" + rand.Text() }
 
 // Encode writes the payload as compact JSON (the bytes to sign and send).
 // Task id, task type, a known status and the idempotency key are required;

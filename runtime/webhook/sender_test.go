@@ -247,7 +247,7 @@ func TestSenderBearerAndToken(t *testing.T) {
 func TestMCPPayloadEncode(t *testing.T) {
 	body := completedPayload(t)
 	want := `{"idempotency_key":"whk_","operation_id":"op_1","task_id":"task_1","task_type":"create_thing","protocol":"media-buy","status":"completed","timestamp":"2027-01-15T08:00:00Z","result":{"thing":{"thing_id":"th_1"}}}`
-	key := string(body[len(`{"idempotency_key":"whk_`) : len(`{"idempotency_key":"whk_`)+32])
+	key := string(body[len(`{"idempotency_key":"whk_`) : len(`{"idempotency_key":"whk_`)+26])
 	if got := strings.Replace(string(body), key, "", 1); got != want {
 		t.Fatalf("encoded\n%s\nwant\n%s", got, want)
 	}
