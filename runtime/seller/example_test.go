@@ -9,7 +9,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
-	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/task"
 )
 
 // The seller flow: answer a tool call with data or with an AdCP error,
@@ -45,7 +45,7 @@ func Example_sellerFlow() {
 	show(seller.NewA2AFailedTask("task_456", "", adcpErr, "", time.Date(2025, 1, 22, 10, 30, 0, 0, time.UTC)))
 
 	// Long-running work reported as an MCP Task.
-	status, _ := seller.MCPTaskStatus(sellerstore.TaskSubmitted)
+	status, _ := seller.MCPTaskStatus(task.Submitted)
 	fmt.Println("MCP task status:", status)
 	// Output:
 	// {"content":[{"type":"text","text":"Found 1 product."}],"structuredContent":{"products":[{"product_id":"ctv_premium"}]}}

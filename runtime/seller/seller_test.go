@@ -12,7 +12,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
-	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/task"
 )
 
 // x is a buyer that classifies the codes these tests send.
@@ -200,21 +200,21 @@ func TestTranslateUpstream(t *testing.T) {
 }
 
 func TestMCPTaskStatus(t *testing.T) {
-	for s, want := range map[sellerstore.TaskStatus]string{
-		sellerstore.TaskWorking: "working", sellerstore.TaskSubmitted: "working", sellerstore.TaskInputRequired: "input_required",
-		sellerstore.TaskCompleted: "completed", sellerstore.TaskFailed: "failed", sellerstore.TaskRejected: "failed",
-		sellerstore.TaskCanceled: "cancelled", sellerstore.TaskAuthRequired: "input_required",
+	for s, want := range map[task.Status]string{
+		task.Working: "working", task.Submitted: "working", task.InputRequired: "input_required",
+		task.Completed: "completed", task.Failed: "failed", task.Rejected: "failed",
+		task.Canceled: "cancelled", task.AuthRequired: "input_required",
 	} {
 		if got, ok := seller.MCPTaskStatus(s); !ok || got != want {
 			t.Errorf("MCPTaskStatus(%s) = %q, %v; want %q", s, got, ok, want)
 		}
 	}
-	if _, ok := seller.MCPTaskStatus(sellerstore.TaskStatus("unknown")); ok {
+	if _, ok := seller.MCPTaskStatus(task.Status("unknown")); ok {
 		t.Error("unknown status mapped")
 	}
-	for mcpStatus, want := range map[string]sellerstore.TaskStatus{
-		"working": sellerstore.TaskWorking, "input_required": sellerstore.TaskInputRequired, "completed": sellerstore.TaskCompleted,
-		"failed": sellerstore.TaskFailed, "cancelled": sellerstore.TaskCanceled,
+	for mcpStatus, want := range map[string]task.Status{
+		"working": task.Working, "input_required": task.InputRequired, "completed": task.Completed,
+		"failed": task.Failed, "cancelled": task.Canceled,
 	} {
 		if got, ok := seller.TaskStatusFromMCP(mcpStatus); !ok || got != want {
 			t.Errorf("TaskStatusFromMCP(%s) = %q", mcpStatus, got)

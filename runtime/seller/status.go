@@ -1,6 +1,6 @@
 package seller
 
-import "github.com/adcpgen/adcpgen/runtime/sellerstore"
+import "github.com/adcpgen/adcpgen/runtime/task"
 
 // MCP Task statuses (MCP Tasks use British "cancelled" and underscores).
 const (
@@ -12,22 +12,22 @@ const (
 )
 
 // mcpTaskStatus is the AdCP MCP guide's mapping table.
-var mcpTaskStatus = map[sellerstore.TaskStatus]string{
-	sellerstore.TaskWorking:       MCPTaskWorking,
-	sellerstore.TaskSubmitted:     MCPTaskWorking,       // queued: say so in statusMessage
-	sellerstore.TaskInputRequired: MCPTaskInputRequired, // elicitation via tasks/result
-	sellerstore.TaskCompleted:     MCPTaskCompleted,
-	sellerstore.TaskFailed:        MCPTaskFailed,
-	sellerstore.TaskRejected:      MCPTaskFailed, // the reason goes in statusMessage
-	sellerstore.TaskCanceled:      MCPTaskCancelled,
-	sellerstore.TaskAuthRequired:  MCPTaskInputRequired, // elicitation requests credentials
+var mcpTaskStatus = map[task.Status]string{
+	task.Working:       MCPTaskWorking,
+	task.Submitted:     MCPTaskWorking,       // queued: say so in statusMessage
+	task.InputRequired: MCPTaskInputRequired, // elicitation via tasks/result
+	task.Completed:     MCPTaskCompleted,
+	task.Failed:        MCPTaskFailed,
+	task.Rejected:      MCPTaskFailed, // the reason goes in statusMessage
+	task.Canceled:      MCPTaskCancelled,
+	task.AuthRequired:  MCPTaskInputRequired, // elicitation requests credentials
 }
 
 // MCPTaskStatus maps an AdCP status to the MCP Task status a server
 // reports. submitted and rejected have no MCP equivalent of their own
 // (working and failed; explain in statusMessage), auth-required becomes
 // input_required. ok is false for unknown statuses.
-func MCPTaskStatus(s sellerstore.TaskStatus) (status string, ok bool) {
+func MCPTaskStatus(s task.Status) (status string, ok bool) {
 	status, ok = mcpTaskStatus[s]
 	return status, ok
 }
@@ -35,18 +35,18 @@ func MCPTaskStatus(s sellerstore.TaskStatus) (status string, ok bool) {
 // TaskStatusFromMCP maps an MCP Task status back to AdCP. The mapping
 // loses information (working may have been submitted, failed rejected,
 // input_required auth-required); it returns the primary reading.
-func TaskStatusFromMCP(status string) (sellerstore.TaskStatus, bool) {
+func TaskStatusFromMCP(status string) (task.Status, bool) {
 	switch status {
 	case MCPTaskWorking:
-		return sellerstore.TaskWorking, true
+		return task.Working, true
 	case MCPTaskInputRequired:
-		return sellerstore.TaskInputRequired, true
+		return task.InputRequired, true
 	case MCPTaskCompleted:
-		return sellerstore.TaskCompleted, true
+		return task.Completed, true
 	case MCPTaskFailed:
-		return sellerstore.TaskFailed, true
+		return task.Failed, true
 	case MCPTaskCancelled:
-		return sellerstore.TaskCanceled, true
+		return task.Canceled, true
 	}
 	return "", false
 }

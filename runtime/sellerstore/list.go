@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/task"
 )
 
 // Page sizes of ListTasks.
@@ -18,7 +20,7 @@ const (
 // TaskQuery selects and pages the principal's tasks.
 type TaskQuery struct {
 	// Statuses keeps tasks in one of these statuses; empty keeps all.
-	Statuses []TaskStatus
+	Statuses []task.Status
 	// Tools keeps tasks of one of these tools (AdCP task_type); empty keeps
 	// all.
 	Tools []string
@@ -52,7 +54,7 @@ func (q TaskQuery) PageSize() (int, error) {
 // cursor.
 func (q TaskQuery) Validate() error {
 	for _, s := range q.Statuses {
-		if !s.Known() {
+		if !StorableStatus(s) {
 			return fmt.Errorf("sellerstore: list tasks: unknown status %q: %w", s, ErrInvalid)
 		}
 	}

@@ -3,7 +3,10 @@ package sellerstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/task"
 )
 
 // TaskStore keeps async tasks, scoped by principal.
@@ -23,54 +26,21 @@ type TaskStore interface {
 	ListTasks(ctx context.Context, principal string, q TaskQuery) (TaskPage, error)
 }
 
-// TaskStatus is an AdCP task status (enums/task-status.json).
-type TaskStatus string
+// StorableStatus reports whether a store accepts s: every AdCP task status
+// but task.Unknown, a reader's verdict on a status it cannot determine,
+// never one a seller records.
+func StorableStatus(s task.Status) bool { return s.Known() && s != task.Unknown }
 
-// The statuses a seller records. "unknown", also in the AdCP enum, is a
-// reader's verdict on a status it cannot determine, never one a seller
-// stores.
-const (
-	TaskSubmitted     TaskStatus = "submitted"
-	TaskWorking       TaskStatus = "working"
-	TaskInputRequired TaskStatus = "input-required"
-	TaskAuthRequired  TaskStatus = "auth-required"
-	TaskCompleted     TaskStatus = "completed"
-	TaskFailed        TaskStatus = "failed"
-	TaskCanceled      TaskStatus = "canceled"
-	TaskRejected      TaskStatus = "rejected"
-)
-
-// TaskStatuses lists every status a store accepts, interim ones first.
-func TaskStatuses() []TaskStatus {
-	return []TaskStatus{TaskSubmitted, TaskWorking, TaskInputRequired, TaskAuthRequired,
-		TaskCompleted, TaskFailed, TaskCanceled, TaskRejected}
-}
-
-// Known reports whether s is a status a store accepts.
-func (s TaskStatus) Known() bool {
-	switch s {
-	case TaskSubmitted, TaskWorking, TaskInputRequired, TaskAuthRequired,
-		TaskCompleted, TaskFailed, TaskCanceled, TaskRejected:
-		return true
-	}
-	return false
-}
-
-// Final reports whether s ends the task: completed, failed, canceled and
-// rejected are final in AdCP, and a final task never changes again.
-func (s TaskStatus) Final() bool {
-	switch s {
-	case TaskCompleted, TaskFailed, TaskCanceled, TaskRejected:
-		return true
-	}
-	return false
+// StorableStatuses lists every status a store accepts, interim ones first.
+func StorableStatuses() []task.Status {
+	return slices.DeleteFunc(task.Statuses(), func(s task.Status) bool { return !StorableStatus(s) })
 }
 
 // CanTransition reports whether a task in status from may move to status
 // to: any known status may follow an interim one (including itself, for a
 // progress update); nothing follows a final one.
-func CanTransition(from, to TaskStatus) bool {
-	return from.Known() && to.Known() && !from.Final()
+func CanTransition(from, to task.Status) bool {
+	return StorableStatus(from) && StorableStatus(to) && !from.Final()
 }
 
 // Task is one async task. Body fields are opaque bytes the framework
@@ -80,7 +50,7 @@ type Task struct {
 	ID         string
 	Principal  string
 	Tool       string
-	Status     TaskStatus
+	Status     task.Status
 	CreatedAt  time.Time
 	UpdatedAt  time.Time // for a final task: when it finished (completed_at)
 	PushConfig []byte
@@ -97,7 +67,7 @@ func (t Task) ValidateNew() error {
 			return err
 		}
 	}
-	if !t.Status.Known() {
+	if !StorableStatus(t.Status) {
 		return fmt.Errorf("sellerstore: create task %q: unknown status %q: %w", t.ID, t.Status, ErrInvalid)
 	}
 	return nil
@@ -106,14 +76,14 @@ func (t Task) ValidateNew() error {
 // TaskUpdate is one UpdateTask. A nil Progress or Result keeps the stored
 // one.
 type TaskUpdate struct {
-	Status   TaskStatus
+	Status   task.Status
 	Progress []byte
 	Result   []byte
 }
 
 // Validate reports an unknown status.
 func (u TaskUpdate) Validate() error {
-	if !u.Status.Known() {
+	if !StorableStatus(u.Status) {
 		return fmt.Errorf("sellerstore: update task: unknown status %q: %w", u.Status, ErrInvalid)
 	}
 	return nil
@@ -126,7 +96,7 @@ func TaskNotFoundError(id string) error {
 }
 
 // TaskFinalError is the error of UpdateTask on a final task.
-func TaskFinalError(id string, status TaskStatus) error {
+func TaskFinalError(id string, status task.Status) error {
 	return fmt.Errorf("sellerstore: task %q is %s: %w", id, status, ErrTaskFinal)
 }
 

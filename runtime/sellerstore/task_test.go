@@ -2,26 +2,31 @@ package sellerstore_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/task"
 )
 
 func TestCanTransition(t *testing.T) {
-	interim := []sellerstore.TaskStatus{sellerstore.TaskSubmitted, sellerstore.TaskWorking, sellerstore.TaskInputRequired, sellerstore.TaskAuthRequired}
-	final := []sellerstore.TaskStatus{sellerstore.TaskCompleted, sellerstore.TaskFailed, sellerstore.TaskCanceled, sellerstore.TaskRejected}
+	interim := []task.Status{task.Submitted, task.Working, task.InputRequired, task.AuthRequired}
+	final := []task.Status{task.Completed, task.Failed, task.Canceled, task.Rejected}
 	for _, from := range append(interim, final...) {
 		for _, to := range append(interim, final...) {
 			if got, want := sellerstore.CanTransition(from, to), !from.Final(); got != want {
 				t.Errorf("CanTransition(%s, %s) = %v, want %v", from, to, got, want)
 			}
 		}
-		for _, to := range []sellerstore.TaskStatus{"unknown", "", "Completed"} {
+		for _, to := range []task.Status{"unknown", "", "Completed"} {
 			if sellerstore.CanTransition(from, to) || sellerstore.CanTransition(to, from) {
 				t.Errorf("CanTransition accepts %q with %s", to, from)
 			}
 		}
+	}
+	if got := sellerstore.StorableStatuses(); !slices.Equal(got, append(interim, final...)) {
+		t.Errorf("StorableStatuses() = %v, want the interim then the final statuses", got)
 	}
 	for _, s := range final {
 		if !s.Final() {

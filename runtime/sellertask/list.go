@@ -110,10 +110,10 @@ func (m *Manager) listHandler() seller.Dispatch {
 
 // statusFilter reads filters.statuses and filters.status. onlyUnknown
 // reports a filter naming nothing but "unknown", which no stored task has.
-func statusFilter(filters wire.Lenient) (statuses []sellerstore.TaskStatus, onlyUnknown bool) {
+func statusFilter(filters wire.Lenient) (statuses []task.Status, onlyUnknown bool) {
 	named := stringsOf(filters.Get("statuses"), filters.Get("status"))
 	for _, s := range named {
-		if st := sellerstore.TaskStatus(s); st.Known() {
+		if st := task.Status(s); sellerstore.StorableStatus(st) {
 			statuses = append(statuses, st)
 		}
 	}

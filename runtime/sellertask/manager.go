@@ -97,7 +97,7 @@ func (m *Manager) Start(ctx context.Context, c *seller.Call) (string, error) {
 // An id the store holds already is an error wrapping
 // seller.ErrTaskIDTaken.
 func (m *Manager) StartWithID(ctx context.Context, c *seller.Call, id string) error {
-	t := sellerstore.Task{ID: id, Principal: principalID(c.Principal.ID), Tool: c.Tool.Name, Status: sellerstore.TaskSubmitted}
+	t := sellerstore.Task{ID: id, Principal: principalID(c.Principal.ID), Tool: c.Tool.Name, Status: task.Submitted}
 	if raw := c.Member("push_notification_config"); wire.Lenient(raw).IsObject() {
 		if e := m.checkPushConfig(c); e != nil {
 			return e
@@ -129,7 +129,7 @@ func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) error {
 	if err != nil {
 		return fmt.Errorf("sellertask: task %s: %w", ev.ID, err)
 	}
-	u := sellerstore.TaskUpdate{Status: sellerstore.TaskStatus(status)}
+	u := sellerstore.TaskUpdate{Status: status}
 	if status.Final() {
 		u.Result = stored
 	} else {
@@ -171,7 +171,7 @@ func (m *Manager) read(ctx context.Context, principal, id string) (sellerstore.T
 }
 
 func (m *Manager) snapshot(t sellerstore.Task) (seller.TaskSnapshot, error) {
-	s := seller.TaskSnapshot{ID: t.ID, Principal: t.Principal, Tool: t.Tool, Status: task.Status(t.Status), CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+	s := seller.TaskSnapshot{ID: t.ID, Principal: t.Principal, Tool: t.Tool, Status: t.Status, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
 	stored := t.Progress
 	if t.Status.Final() {
 		stored = t.Result

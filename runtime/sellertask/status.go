@@ -118,7 +118,7 @@ func (m *Manager) statusBody(t sellerstore.Task, includeResult bool) ([]byte, er
 			}
 			e.Key("error")
 			e.Raw(w)
-		case t.Status == sellerstore.TaskWorking && hasMembersBut(a.Body, "context"):
+		case t.Status == task.Working && hasMembersBut(a.Body, "context"):
 			// The payload as the seller reported it, the original request's
 			// context included: it is the task's, not this call's.
 			e.Key("progress")

@@ -31,7 +31,7 @@ func (s *Postgres) now() time.Time { return sellerstore.Timestamp(s.clock) }
 // finalStatuses lists the final task statuses, for SQL.
 func finalStatuses() []string {
 	var out []string
-	for _, st := range sellerstore.TaskStatuses() {
+	for _, st := range sellerstore.StorableStatuses() {
 		if st.Final() {
 			out = append(out, string(st))
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -15,7 +16,7 @@ func scanTask(row pgx.Row) (sellerstore.Task, error) {
 	var t sellerstore.Task
 	var status string
 	err := row.Scan(&t.ID, &t.Principal, &t.Tool, &status, &t.CreatedAt, &t.UpdatedAt, &t.PushConfig, &t.Progress, &t.Result)
-	t.Status = sellerstore.TaskStatus(status)
+	t.Status = task.Status(status)
 	t.CreatedAt, t.UpdatedAt = t.CreatedAt.UTC(), t.UpdatedAt.UTC()
 	return t, err
 }
@@ -82,7 +83,7 @@ func (s *Postgres) UpdateTask(ctx context.Context, principal, id string, u selle
 	case err != nil:
 		return sellerstore.Task{}, fmt.Errorf("pgstore: update task %q: %w", id, err)
 	}
-	return sellerstore.Task{}, sellerstore.TaskFinalError(id, sellerstore.TaskStatus(status))
+	return sellerstore.Task{}, sellerstore.TaskFinalError(id, task.Status(status))
 }
 
 // ListTasks implements sellerstore.TaskStore with keyset paging on the

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/task"
 )
 
 var sharedTests = []sharedTest{
@@ -34,9 +35,9 @@ var sharedTests = []sharedTest{
 		claim(t, a, req, sellerstore.Replay)
 	}},
 	{"TaskWrittenOnOneReadOnTheOther", func(t *testing.T, a, b sellerstore.Store, clock *FakeClock) {
-		created := create(t, a, newTask("p1", "task-1", sellerstore.TaskSubmitted))
+		created := create(t, a, newTask("p1", "task-1", task.Submitted))
 		sameTask(t, get(t, b, "p1", "task-1"), created)
-		done := update(t, b, "p1", "task-1", sellerstore.TaskUpdate{Status: sellerstore.TaskCompleted, Result: []byte(`{}`)})
+		done := update(t, b, "p1", "task-1", sellerstore.TaskUpdate{Status: task.Completed, Result: []byte(`{}`)})
 		sameTask(t, get(t, a, "p1", "task-1"), done)
 		_, errOther := b.GetTask(t.Context(), "p2", "task-1")
 		_, errMissing := a.GetTask(t.Context(), "p2", "task-9")

@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/task"
 )
 
-func newTask(principal, id string, status sellerstore.TaskStatus) sellerstore.Task {
+func newTask(principal, id string, status task.Status) sellerstore.Task {
 	return sellerstore.Task{ID: id, Principal: principal, Tool: "create_media_buy", Status: status,
 		PushConfig: []byte(`{"url":"https://buyer.example/hook","token":"t"}`)}
 }
@@ -73,7 +74,7 @@ func notYours(t *testing.T, what string, errOther, errMissing error, otherID, mi
 
 var taskTests = []storeTest{
 	{"CreateThenGet", func(t *testing.T, s sellerstore.Store, clock *FakeClock) {
-		in := newTask("p1", "task-1", sellerstore.TaskSubmitted)
+		in := newTask("p1", "task-1", task.Submitted)
 		in.CreatedAt = time.Unix(1, 0) // ignored: the store's clock decides
 		got := create(t, s, in)
 		want := in
@@ -85,30 +86,30 @@ var taskTests = []storeTest{
 		sameTask(t, get(t, s, "p1", "task-1"), want)
 	}},
 	{"CreateTakenIDFails", func(t *testing.T, s sellerstore.Store, clock *FakeClock) {
-		create(t, s, newTask("p1", "task-1", sellerstore.TaskSubmitted))
+		create(t, s, newTask("p1", "task-1", task.Submitted))
 		for _, principal := range []string{"p1", "p2"} {
-			_, err := s.CreateTask(context.Background(), newTask(principal, "task-1", sellerstore.TaskWorking))
+			_, err := s.CreateTask(context.Background(), newTask(principal, "task-1", task.Working))
 			wantErr(t, "CreateTask with a taken id by "+principal, err, sellerstore.ErrExists)
 		}
-		if got := get(t, s, "p1", "task-1"); got.Status != sellerstore.TaskSubmitted {
+		if got := get(t, s, "p1", "task-1"); got.Status != task.Submitted {
 			t.Fatalf("a failed create changed the task to %s", got.Status)
 		}
 	}},
 	{"CreateInAnyKnownStatus", func(t *testing.T, s sellerstore.Store, clock *FakeClock) {
-		for _, st := range sellerstore.TaskStatuses() {
+		for _, st := range sellerstore.StorableStatuses() {
 			create(t, s, newTask("p1", "task-"+string(st), st))
 		}
 	}},
 	{"Lifecycle", func(t *testing.T, s sellerstore.Store, clock *FakeClock) {
-		created := create(t, s, newTask("p1", "task-1", sellerstore.TaskSubmitted))
+		created := create(t, s, newTask("p1", "task-1", task.Submitted))
 		steps := []sellerstore.TaskUpdate{
-			{Status: sellerstore.TaskWorking, Progress: []byte(`{"percentage":10}`)},
-			{Status: sellerstore.TaskWorking, Progress: []byte(`{"percentage":50}`)},
-			{Status: sellerstore.TaskInputRequired},
-			{Status: sellerstore.TaskAuthRequired},
-			{Status: sellerstore.TaskWorking, Progress: []byte(`{"percentage":90}`)},
-			{Status: sellerstore.TaskSubmitted},
-			{Status: sellerstore.TaskCompleted, Result: []byte(`{"media_buy_id":"mb-1"}`)},
+			{Status: task.Working, Progress: []byte(`{"percentage":10}`)},
+			{Status: task.Working, Progress: []byte(`{"percentage":50}`)},
+			{Status: task.InputRequired},
+			{Status: task.AuthRequired},
+			{Status: task.Working, Progress: []byte(`{"percentage":90}`)},
+			{Status: task.Submitted},
+			{Status: task.Completed, Result: []byte(`{"media_buy_id":"mb-1"}`)},
 		}
 		want := created
 		for _, u := range steps {
@@ -124,34 +125,34 @@ var taskTests = []storeTest{
 			sameTask(t, get(t, s, "p1", "task-1"), want)
 		}
 		clock.Advance(time.Second)
-		for _, st := range sellerstore.TaskStatuses() {
+		for _, st := range sellerstore.StorableStatuses() {
 			_, err := s.UpdateTask(context.Background(), "p1", "task-1", sellerstore.TaskUpdate{Status: st, Result: []byte(`{}`)})
 			wantErr(t, "update of a completed task to "+string(st), err, sellerstore.ErrTaskFinal)
 		}
 		sameTask(t, get(t, s, "p1", "task-1"), want)
 	}},
 	{"FinalStatusesAreFinal", func(t *testing.T, s sellerstore.Store, clock *FakeClock) {
-		for _, final := range []sellerstore.TaskStatus{sellerstore.TaskCompleted, sellerstore.TaskFailed, sellerstore.TaskCanceled, sellerstore.TaskRejected} {
+		for _, final := range []task.Status{task.Completed, task.Failed, task.Canceled, task.Rejected} {
 			id := "task-" + string(final)
-			create(t, s, newTask("p1", id, sellerstore.TaskWorking))
+			create(t, s, newTask("p1", id, task.Working))
 			update(t, s, "p1", id, sellerstore.TaskUpdate{Status: final})
-			_, err := s.UpdateTask(context.Background(), "p1", id, sellerstore.TaskUpdate{Status: sellerstore.TaskWorking})
+			_, err := s.UpdateTask(context.Background(), "p1", id, sellerstore.TaskUpdate{Status: task.Working})
 			wantErr(t, string(final)+" then working", err, sellerstore.ErrTaskFinal)
 		}
 	}},
 	{"OtherPrincipalsTaskIsNotFound", func(t *testing.T, s sellerstore.Store, clock *FakeClock) {
 		ctx := context.Background()
-		mine := create(t, s, newTask("buyer-a", "task-a", sellerstore.TaskWorking))
+		mine := create(t, s, newTask("buyer-a", "task-a", task.Working))
 		_, errOther := s.GetTask(ctx, "buyer-b", "task-a")
 		_, errMissing := s.GetTask(ctx, "buyer-b", "task-zz")
 		notYours(t, "GetTask", errOther, errMissing, "task-a", "task-zz")
-		_, errOther = s.UpdateTask(ctx, "buyer-b", "task-a", sellerstore.TaskUpdate{Status: sellerstore.TaskCanceled})
-		_, errMissing = s.UpdateTask(ctx, "buyer-b", "task-zz", sellerstore.TaskUpdate{Status: sellerstore.TaskCanceled})
+		_, errOther = s.UpdateTask(ctx, "buyer-b", "task-a", sellerstore.TaskUpdate{Status: task.Canceled})
+		_, errMissing = s.UpdateTask(ctx, "buyer-b", "task-zz", sellerstore.TaskUpdate{Status: task.Canceled})
 		notYours(t, "UpdateTask", errOther, errMissing, "task-a", "task-zz")
 		// A final task of another principal is still "not found", never "final".
-		update(t, s, "buyer-a", "task-a", sellerstore.TaskUpdate{Status: sellerstore.TaskCompleted})
+		update(t, s, "buyer-a", "task-a", sellerstore.TaskUpdate{Status: task.Completed})
 		mine = get(t, s, "buyer-a", "task-a")
-		_, errOther = s.UpdateTask(ctx, "buyer-b", "task-a", sellerstore.TaskUpdate{Status: sellerstore.TaskCanceled})
+		_, errOther = s.UpdateTask(ctx, "buyer-b", "task-a", sellerstore.TaskUpdate{Status: task.Canceled})
 		notYours(t, "UpdateTask on a final task", errOther, errMissing, "task-a", "task-zz")
 		sameTask(t, get(t, s, "buyer-a", "task-a"), mine)
 		page, err := s.ListTasks(ctx, "buyer-b", sellerstore.TaskQuery{})
@@ -161,15 +162,15 @@ var taskTests = []storeTest{
 	}},
 	{"InvalidArguments", func(t *testing.T, s sellerstore.Store, clock *FakeClock) {
 		ctx := context.Background()
-		create(t, s, newTask("p1", "task-1", sellerstore.TaskWorking))
+		create(t, s, newTask("p1", "task-1", task.Working))
 		for _, bad := range []sellerstore.Task{
-			newTask("", "task-2", sellerstore.TaskWorking),
-			newTask("p1", "", sellerstore.TaskWorking),
+			newTask("", "task-2", task.Working),
+			newTask("p1", "", task.Working),
 			newTask("p1", "task-2", "unknown"),
 			newTask("p1", "task-2", ""),
-			newTask("p1", "task-\x00", sellerstore.TaskWorking),
-			newTask("p\xc3", "task-2", sellerstore.TaskWorking),
-			{ID: "task-2", Principal: "p1", Status: sellerstore.TaskWorking},
+			newTask("p1", "task-\x00", task.Working),
+			newTask("p\xc3", "task-2", task.Working),
+			{ID: "task-2", Principal: "p1", Status: task.Working},
 		} {
 			_, err := s.CreateTask(ctx, bad)
 			wantErr(t, "CreateTask("+describe(bad)+")", err, sellerstore.ErrInvalid)
@@ -178,7 +179,7 @@ var taskTests = []storeTest{
 		wantErr(t, "UpdateTask to an unknown status", err, sellerstore.ErrInvalid)
 		_, err = s.GetTask(ctx, "", "task-1")
 		wantErr(t, "GetTask without principal", err, sellerstore.ErrInvalid)
-		for _, q := range []sellerstore.TaskQuery{{Limit: -1}, {Cursor: "!!"}, {Cursor: "bm9waXBl"}, {Statuses: []sellerstore.TaskStatus{"unknown"}}} {
+		for _, q := range []sellerstore.TaskQuery{{Limit: -1}, {Cursor: "!!"}, {Cursor: "bm9waXBl"}, {Statuses: []task.Status{"unknown"}}} {
 			_, err = s.ListTasks(ctx, "p1", q)
 			wantErr(t, fmt.Sprintf("ListTasks(%+v)", q), err, sellerstore.ErrInvalid)
 		}
@@ -188,14 +189,14 @@ var taskTests = []storeTest{
 	{"ListPagesNewestFirst", testList},
 	{"ListPagingIgnoresNewerTasks", func(t *testing.T, s sellerstore.Store, clock *FakeClock) {
 		for i := range 5 {
-			create(t, s, newTask("p1", fmt.Sprintf("old-%d", i), sellerstore.TaskWorking))
+			create(t, s, newTask("p1", fmt.Sprintf("old-%d", i), task.Working))
 			clock.Advance(time.Second)
 		}
 		first, err := s.ListTasks(context.Background(), "p1", sellerstore.TaskQuery{Limit: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		create(t, s, newTask("p1", "new", sellerstore.TaskWorking))
+		create(t, s, newTask("p1", "new", task.Working))
 		ids := pageIDs(first.Tasks)
 		for q := (sellerstore.TaskQuery{Limit: 2, Cursor: first.Next}); q.Cursor != ""; {
 			page, err := s.ListTasks(context.Background(), "p1", q)
@@ -210,14 +211,14 @@ var taskTests = []storeTest{
 		}
 	}},
 	{"ConcurrentFinishOneWinner", func(t *testing.T, s sellerstore.Store, clock *FakeClock) {
-		create(t, s, newTask("p1", "task-1", sellerstore.TaskWorking))
+		create(t, s, newTask("p1", "task-1", task.Working))
 		errs := make([]error, Concurrency)
 		var wg sync.WaitGroup
 		start := make(chan struct{})
 		for i := range Concurrency {
 			wg.Go(func() {
 				<-start
-				final := []sellerstore.TaskStatus{sellerstore.TaskCompleted, sellerstore.TaskFailed, sellerstore.TaskCanceled}[i%3]
+				final := []task.Status{task.Completed, task.Failed, task.Canceled}[i%3]
 				_, errs[i] = s.UpdateTask(context.Background(), "p1", "task-1",
 					sellerstore.TaskUpdate{Status: final, Result: fmt.Appendf(nil, `{"by":%d}`, i)})
 			})
@@ -258,16 +259,16 @@ func testList(t *testing.T, s sellerstore.Store, clock *FakeClock) {
 	// descending); p2's tasks interleave and must never show.
 	plan := []struct {
 		principal, id, tool string
-		status              sellerstore.TaskStatus
+		status              task.Status
 		advance             bool
 	}{
-		{"p1", "a", "create_media_buy", sellerstore.TaskCompleted, true},
-		{"p2", "x", "create_media_buy", sellerstore.TaskWorking, true},
-		{"p1", "c", "sync_creatives", sellerstore.TaskWorking, false},
-		{"p1", "b", "create_media_buy", sellerstore.TaskWorking, true},
-		{"p1", "d", "create_media_buy", sellerstore.TaskSubmitted, true},
-		{"p2", "y", "sync_creatives", sellerstore.TaskSubmitted, true},
-		{"p1", "e", "sync_creatives", sellerstore.TaskFailed, true},
+		{"p1", "a", "create_media_buy", task.Completed, true},
+		{"p2", "x", "create_media_buy", task.Working, true},
+		{"p1", "c", "sync_creatives", task.Working, false},
+		{"p1", "b", "create_media_buy", task.Working, true},
+		{"p1", "d", "create_media_buy", task.Submitted, true},
+		{"p2", "y", "sync_creatives", task.Submitted, true},
+		{"p1", "e", "sync_creatives", task.Failed, true},
 	}
 	for _, p := range plan {
 		task := newTask(p.principal, p.id, p.status)
@@ -311,11 +312,11 @@ func testList(t *testing.T, s sellerstore.Store, clock *FakeClock) {
 		{"pages of two", sellerstore.TaskQuery{Limit: 2}, "e d c b a", 3},
 		{"pages of one", sellerstore.TaskQuery{Limit: 1}, "e d c b a", 5},
 		{"exact fit", sellerstore.TaskQuery{Limit: 5}, "e d c b a", 1},
-		{"interim statuses", sellerstore.TaskQuery{Statuses: []sellerstore.TaskStatus{sellerstore.TaskWorking, sellerstore.TaskSubmitted}, Limit: 2}, "d c b", 2},
-		{"one status", sellerstore.TaskQuery{Statuses: []sellerstore.TaskStatus{sellerstore.TaskCompleted}}, "a", 1},
-		{"no match", sellerstore.TaskQuery{Statuses: []sellerstore.TaskStatus{sellerstore.TaskRejected}}, "", 1},
+		{"interim statuses", sellerstore.TaskQuery{Statuses: []task.Status{task.Working, task.Submitted}, Limit: 2}, "d c b", 2},
+		{"one status", sellerstore.TaskQuery{Statuses: []task.Status{task.Completed}}, "a", 1},
+		{"no match", sellerstore.TaskQuery{Statuses: []task.Status{task.Rejected}}, "", 1},
 		{"one tool", sellerstore.TaskQuery{Tools: []string{"sync_creatives"}}, "e c", 1},
-		{"tool and status", sellerstore.TaskQuery{Tools: []string{"create_media_buy"}, Statuses: []sellerstore.TaskStatus{sellerstore.TaskWorking}}, "b", 1},
+		{"tool and status", sellerstore.TaskQuery{Tools: []string{"create_media_buy"}, Statuses: []task.Status{task.Working}}, "b", 1},
 		{"over the maximum", sellerstore.TaskQuery{Limit: sellerstore.MaxPageSize + 1}, "e d c b a", 1},
 	}
 	for _, tt := range tests {
@@ -334,8 +335,8 @@ func testPurge(t *testing.T, s sellerstore.Store, clock *FakeClock) {
 	complete(t, s, done, c.Token, stored)
 	abandoned := request("p1", "abandoned", fpA)
 	claim(t, s, abandoned, sellerstore.Claimed)
-	create(t, s, newTask("p1", "finished", sellerstore.TaskCompleted))
-	create(t, s, newTask("p1", "waiting", sellerstore.TaskInputRequired))
+	create(t, s, newTask("p1", "finished", task.Completed))
+	create(t, s, newTask("p1", "waiting", task.InputRequired))
 	clock.Advance(time.Hour)
 	fresh := request("p1", "fresh", fpA)
 	c = claim(t, s, fresh, sellerstore.Claimed)
@@ -350,7 +351,7 @@ func testPurge(t *testing.T, s sellerstore.Store, clock *FakeClock) {
 		t.Fatalf("Purge before anything expired: %+v, %v", n, err)
 	}
 	clock.Advance(retention)
-	create(t, s, newTask("p1", "finished-later", sellerstore.TaskFailed))
+	create(t, s, newTask("p1", "finished-later", task.Failed))
 	n, err = s.Purge(ctx, at(clock).Add(-30*time.Minute))
 	if err != nil {
 		t.Fatal(err)
