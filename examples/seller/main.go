@@ -95,8 +95,8 @@ func run() error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err = hs.Shutdown(shutdown)
-	if werr := a.tasks.Wait(shutdown); werr != nil {
-		logger.Warn("webhook deliveries still running at exit", "err", werr.Error())
+	if werr := a.tasks.Close(shutdown); werr != nil {
+		logger.Warn("webhook deliveries cancelled at exit", "err", werr.Error())
 	}
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil

@@ -65,7 +65,7 @@ func startAgentOf(t *testing.T, change ...func(*config)) (string, *agent) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_ = a.tasks.Wait(ctx)
+		_ = a.tasks.Close(ctx)
 	})
 	return ts.URL, a
 }

@@ -1,8 +1,6 @@
 package sellertask
 
 import (
-	"context"
-
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/task"
@@ -53,25 +51,30 @@ func (m *Manager) deliver(t sellerstore.Task, a *seller.Answer, status task.Stat
 		return
 	}
 	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		m.log.Error("adcp: task webhook not sent: the manager is closed", "task", t.ID, "status", string(status))
+		return
+	}
 	prev := m.last[t.ID]
 	done := make(chan struct{})
 	m.last[t.ID] = done
-	m.deliveries.Add(1)
+	m.started()
 	m.mu.Unlock()
 	go func() {
-		defer m.deliveries.Done()
 		defer func() {
 			close(done)
 			m.mu.Lock()
 			if m.last[t.ID] == done {
 				delete(m.last, t.ID)
 			}
+			m.finished()
 			m.mu.Unlock()
 		}()
 		if prev != nil {
 			<-prev
 		}
-		if err := m.sender.Send(context.Background(), webhook.Push{Config: cfg, Body: body}); err != nil {
+		if err := m.sender.Send(m.ctx, webhook.Push{Config: cfg, Body: body}); err != nil {
 			m.log.Error("adcp: task webhook not delivered", "task", t.ID, "status", string(status), "err", err.Error())
 		}
 	}()

@@ -13,4 +13,6 @@
 //	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{Store: store, Sender: webhook.NewSender(webhook.SenderOptions{})})
 //	srv, err := seller.New(adcp.Spec(), seller.Config{Tasks: tasks, ...})
 //	tasks.ServeStatusTools(srv)
+//	...
+//	defer tasks.Close(shutdownCtx) // after the HTTP server's Shutdown: deliveries end or are cancelled
 package sellertask

@@ -56,15 +56,23 @@ type Manager struct {
 	now     func() time.Time
 	refresh func(ctx context.Context, principal, id string) error
 
-	mu         sync.Mutex
-	deliveries sync.WaitGroup
-	last       map[string]chan struct{} // per task, the delivery the next one waits for
+	// ctx is the deliveries' context: Close cancels it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	last    map[string]chan struct{} // per task, the delivery the next one waits for
+	running int                      // deliveries under way
+	idle    chan struct{}            // closed while running is 0
+	closed  bool                     // Close was called: no new deliveries
 }
 
 // NewManager returns a Manager for the tasks of a server of spec.
 func NewManager(spec *registry.Spec, opts ManagerOptions) *Manager {
 	m := &Manager{spec: spec, store: opts.Store, sender: opts.Sender, log: opts.Logger, now: opts.Now, refresh: opts.Refresh,
-		last: map[string]chan struct{}{}}
+		last: map[string]chan struct{}{}, idle: make(chan struct{})}
+	close(m.idle)
+	m.ctx, m.cancel = context.WithCancel(context.Background())
 	if m.store == nil {
 		m.store = sellerstore.NewMemory(nil)
 	}
@@ -188,18 +196,49 @@ func (m *Manager) snapshot(t sellerstore.Task) (seller.TaskSnapshot, error) {
 }
 
 // Wait blocks until every webhook delivery started so far has ended (or
-// ctx ends): call it before shutting down.
+// ctx ends).
 func (m *Manager) Wait(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() {
-		m.deliveries.Wait()
-		close(done)
-	}()
+	m.mu.Lock()
+	idle := m.idle
+	m.mu.Unlock()
 	select {
-	case <-done:
+	case <-idle:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// Close ends the Manager's webhook deliveries, before shutting down: no new
+// one starts (updates are still recorded), those under way may finish
+// until ctx ends, then the rest are cancelled (a post in flight is
+// abandoned, retries are dropped). It returns once every delivery has
+// returned, with ctx's error when some were cancelled.
+func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	err := m.Wait(ctx)
+	m.cancel()
+	if err != nil {
+		_ = m.Wait(context.Background()) // cancelled deliveries return promptly
+	}
+	return err
+}
+
+// started and finished count the deliveries under way for Wait; m.mu is
+// held.
+func (m *Manager) started() {
+	if m.running == 0 {
+		m.idle = make(chan struct{})
+	}
+	m.running++
+}
+
+func (m *Manager) finished() {
+	m.running--
+	if m.running == 0 {
+		close(m.idle)
 	}
 }
 
