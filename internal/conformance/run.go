@@ -111,7 +111,7 @@ func runStoryboard(ctx context.Context, env *jsinterop.Env, a *agent, spec runSp
 		if ctx.Err() != nil {
 			err = ctx.Err()
 		} else if runErr != nil {
-			err = fmt.Errorf("%w (runner: %v)", err, runErr)
+			err = fmt.Errorf("%w (runner: %w)", err, runErr)
 		}
 		res.Err = fmt.Errorf("%w; stderr: %s", err, oneLine(lastLines(stderr.String(), 5)))
 		return res

@@ -60,7 +60,7 @@ func Setup(ctx context.Context, logf func(format string, args ...any)) (*Env, er
 	}
 	out, err := exec.CommandContext(ctx, env.Node, "--version").Output()
 	if err != nil {
-		return nil, fmt.Errorf("%w: node --version: %v", ErrNoNode, err)
+		return nil, fmt.Errorf("%w: node --version: %w", ErrNoNode, err)
 	}
 	env.NodeVersion = strings.TrimSpace(string(out))
 	major, err := strconv.Atoi(strings.SplitN(strings.TrimPrefix(env.NodeVersion, "v"), ".", 2)[0])
