@@ -2,7 +2,8 @@
 // seller's stateful layers (idempotency, tasks, webhooks): MCP through
 // go-sdk's streamable HTTP server and client, A2A through a2a-go's server
 // and client, each buyer authenticated with its own API key, and every
-// answer read back through the runtime's own extraction.
+// answer read back from the seller's bytes through the runtime's own
+// extraction.
 package sellerrig
 
 import (
@@ -16,6 +17,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 	"github.com/adcpgen/adcpgen/runtime/mcpserver"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/task"
@@ -52,9 +54,10 @@ func ServeMCP(t testing.TB, srv *seller.Server) string {
 	return hs.URL
 }
 
-// Buyer is one buyer's go-sdk client session.
+// Buyer is one buyer's MCP session (go-sdk's client, through
+// runtime/mcpclient, which keeps the seller's response bytes).
 type Buyer struct {
-	Session *mcp.ClientSession
+	Session *mcpclient.Session
 	x       *extract.Extractor
 }
 
@@ -78,7 +81,7 @@ func ConnectMCP(t testing.TB, url, key string, x *extract.Extractor) *Buyer {
 		hc = http.DefaultClient
 	}
 	ct := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc, DisableStandaloneSSE: true}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "sellerrig-buyer", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	cs, err := mcpclient.Connect(context.Background(), ct, &mcpclient.ConnectOptions{Implementation: &mcp.Implementation{Name: "sellerrig-buyer", Version: "1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,17 +109,17 @@ func (o Outcome) Member(name string) string {
 	return s
 }
 
-// Call calls tool with args (a JSON object) and reads the answer.
+// Call calls tool with args (a JSON object) and reads the answer: the
+// seller's JSON-RPC response, byte for byte, through the MCP extraction.
 func (b *Buyer) Call(ctx context.Context, tool, args string) Outcome {
-	res, err := b.Session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	resp, err := b.Session.CallToolRaw(ctx, tool, json.RawMessage(args))
 	if err != nil {
 		return Outcome{CallErr: err}
 	}
-	raw, err := json.Marshal(res)
-	if err != nil {
-		return Outcome{CallErr: err}
+	r := b.x.MCP(resp.Message)
+	if r.Error == nil && r.Data == nil { // a problem, or nothing to read
+		return Outcome{CallErr: r.Failure()}
 	}
-	r := b.x.MCP(raw)
 	o := Outcome{Data: r.Data, Err: r.Error}
 	d := wire.Lenient(r.Data)
 	status, _ := d.Get("status").AsString()
