@@ -60,14 +60,9 @@ if [ -n "${SELLER_URL:-}" ]; then
 	echo "run.sh: seller at $base (SELLER_URL)"
 else
 	seller_dir=$root/examples/seller
-	[ -d "$seller_dir" ] || fail "no test seller at examples/seller (or set SELLER_URL to a running one)"
-	echo "run.sh: build the test seller (examples/seller)"
-	if [ -f "$seller_dir/go.mod" ]; then
-		# A module of its own generates its bindings as this one does.
-		(cd "$seller_dir" && go generate ./... && go build -o "$tmp/seller" .) || fail "building examples/seller"
-	else
-		(cd "$root" && go build -o "$tmp/seller" ./examples/seller) || fail "building examples/seller"
-	fi
+	[ -f "$seller_dir/go.mod" ] || fail "no test seller module at examples/seller (or set SELLER_URL to a running one)"
+	echo "run.sh: build the test seller (examples/seller, a module that generates its bindings as this one does)"
+	(cd "$seller_dir" && go generate ./... && go build -o "$tmp/seller" .) || fail "building examples/seller"
 	echo "run.sh: start the seller"
 	"$tmp/seller" -addr 127.0.0.1:0 >"$tmp/seller.out" 2>"$tmp/seller.err" &
 	seller_pid=$!
