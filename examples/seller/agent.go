@@ -76,6 +76,7 @@ const principal = "buyer"
 // agent card, and the task manager to drain on shutdown.
 type agent struct {
 	handler http.Handler
+	store   sellerstore.Store
 	tasks   *sellertask.Manager
 	sales   *sales
 	oauth   *issuer
@@ -162,7 +163,7 @@ func newAgent(cfg config) (*agent, error) {
 	// Buyers look for the card at the root and under the A2A endpoint.
 	mux.Handle("GET "+a2aserver.CardPath, card)
 	mux.Handle("GET /a2a"+a2aserver.CardPath, card)
-	return &agent{handler: mux, tasks: tasks, sales: s, oauth: oauth}, nil
+	return &agent{handler: mux, store: store, tasks: tasks, sales: s, oauth: oauth}, nil
 }
 
 // capabilities is the base of the automatic get_adcp_capabilities answer:

@@ -31,6 +31,9 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/idempotency"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 )
 
 func main() {
@@ -87,6 +90,16 @@ func run() error {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
+	// Stores never delete on their own: drop ended tasks and idempotency
+	// records a day past the replay window.
+	go sellerstore.PurgePeriodically(ctx, a.store, sellerstore.PurgeOptions{
+		Every: time.Hour, Keep: idempotency.DefaultRetention,
+		Report: func(_ sellerstore.Purged, err error) {
+			if err != nil {
+				logger.Warn("purge failed", "err", err.Error())
+			}
+		},
+	})
 	select {
 	case err := <-errc:
 		return err

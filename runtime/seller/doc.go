@@ -49,7 +49,8 @@
 //     interim status (Submitted, Working, InputRequired) with its typed
 //     payload, and reports later through the TaskHandle (Working, Complete,
 //     Fail); the TaskManager records each update and may deliver it by
-//     webhook. NewMemoryTasks is the default; tasks are scoped by principal.
+//     webhook. NewMemoryTasks is the default (a task is kept a day after it
+//     ends); tasks are scoped by principal.
 //   - HandleRaw serves a tool without generated types (the status tools
 //     tasks/get, get_task_status), still read strictly and validated.
 //   - Authenticator checks credentials: APIKeys for static bearer keys,

@@ -203,12 +203,22 @@ func (t *TaskHandle[R, S, W, I]) report(ctx context.Context, status task.Status,
 	return t.srv.tasks.Update(ctx, TaskEvent{ID: t.id, Principal: t.principal, Tool: t.call.Tool.Name, Answer: a})
 }
 
+// MemoryTaskRetention is how long MemoryTasks keeps a task after its final
+// update; a buyer polling later is told the task does not exist.
+const MemoryTaskRetention = 24 * time.Hour
+
+// memoryTaskSweep is how often, at most, Start looks for tasks past
+// MemoryTaskRetention: a sweep costs one pass over every task.
+const memoryTaskSweep = time.Minute
+
 // MemoryTasks is the in-memory TaskManager: one replica's tasks, lost on
-// restart. It is safe for concurrent use.
+// restart, each kept until MemoryTaskRetention after it ends (open tasks
+// stay). It is safe for concurrent use.
 type MemoryTasks struct {
 	now   func() time.Time
 	mu    sync.Mutex
 	tasks map[string]*TaskSnapshot
+	swept time.Time // the last sweep for ended tasks
 }
 
 // NewMemoryTasks returns an empty MemoryTasks reading time from now (nil:
@@ -242,8 +252,24 @@ func (m *MemoryTasks) StartWithID(_ context.Context, c *Call, id string) error {
 	if _, taken := m.tasks[id]; taken {
 		return fmt.Errorf("seller: task %q: %w", id, ErrTaskIDTaken)
 	}
+	m.sweep(now)
 	m.tasks[id] = &TaskSnapshot{ID: id, Principal: c.Principal.ID, Tool: c.Tool.Name, Status: task.Submitted, CreatedAt: now, UpdatedAt: now}
 	return nil
+}
+
+// sweep drops tasks that ended more than MemoryTaskRetention before now,
+// at most once per memoryTaskSweep. m.mu is held.
+func (m *MemoryTasks) sweep(now time.Time) {
+	if now.Sub(m.swept) < memoryTaskSweep {
+		return
+	}
+	m.swept = now
+	cutoff := now.Add(-MemoryTaskRetention)
+	for id, t := range m.tasks {
+		if t.Status.Final() && t.UpdatedAt.Before(cutoff) {
+			delete(m.tasks, id)
+		}
+	}
 }
 
 // Update implements TaskManager.

@@ -27,7 +27,8 @@
 //   - Expired: the key completed but its replay window (ClaimRequest.Retention,
 //     counted from completion) has passed (IDEMPOTENCY_EXPIRED). Expired
 //     records are reported until Purge removes them; after that the key is
-//     unknown again.
+//     unknown again. Stores never purge on their own: a long-running seller
+//     runs PurgePeriodically.
 //
 // The fingerprint is the caller's hash of the canonical request; Canonical
 // and Fingerprint compute one.
