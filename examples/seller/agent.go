@@ -62,6 +62,10 @@ type config struct {
 	// WebhookLoopback lets buyers register http:// loopback webhook URLs
 	// (a seller running on loopback, for local buyers and test runners).
 	WebhookLoopback bool
+	// WebhookLoopbackOnly posts webhooks to loopback hosts only, refusing
+	// any other before a DNS lookup: tests and compliance runs, whose
+	// storyboards name public example hosts, stay on the machine.
+	WebhookLoopbackOnly bool
 	// Sandbox serves comply_test_controller (sandbox.go), for the
 	// compliance runner; never in production.
 	Sandbox bool
@@ -109,8 +113,11 @@ func newAgent(cfg config) (*agent, error) {
 	s := newSales(cat)
 	layer := idempotency.NewLayer(adcp.Spec(), store, idempotency.LayerOptions{Validator: validator, Logger: cfg.Logger})
 	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{
-		Store:   store,
-		Sender:  webhook.NewSender(webhook.SenderOptions{Policy: untrusted.PushURLPolicy{AllowLoopback: cfg.WebhookLoopback}}),
+		Store: store,
+		Sender: webhook.NewSender(webhook.SenderOptions{
+			Policy:       untrusted.PushURLPolicy{AllowLoopback: cfg.WebhookLoopback || cfg.WebhookLoopbackOnly},
+			LoopbackOnly: cfg.WebhookLoopbackOnly,
+		}),
 		Logger:  cfg.Logger,
 		Refresh: s.completeOnPoll,
 	})

@@ -55,7 +55,7 @@ func run() error {
 	clientID := flag.String("oauth-client-id", "buyer", "the buyers' OAuth client id at the built-in authorization server")
 	clientSecret := flag.String("oauth-client-secret", "", "the buyers' OAuth client secret, 16 characters or more (default: a random one, printed)")
 	sandbox := flag.Bool("sandbox", false, "serve comply_test_controller, the compliance test controller, for sandbox accounts (never in production)")
-	loopback := flag.String("webhook-loopback", "auto", `accept http:// loopback webhook URLs: "true", "false", or "auto" (when listening on loopback)`)
+	loopback := flag.String("webhook-loopback", "auto", `accept http:// loopback webhook URLs: "true", "false", "auto" (when listening on loopback), or "only" (tests: post to loopback hosts and nowhere else)`)
 	flag.Parse()
 	key, secret := *apiKey, *clientSecret
 	if key == "" {
@@ -69,14 +69,19 @@ func run() error {
 		return err
 	}
 	base := "http://" + ln.Addr().String()
-	allowLoopback := *loopback == "true"
+	switch *loopback {
+	case "true", "false", "auto", "only":
+	default:
+		return fmt.Errorf("-webhook-loopback %q: want true, false, auto or only", *loopback)
+	}
+	allowLoopback := *loopback == "true" || *loopback == "only"
 	if *loopback == "auto" {
 		host, _, _ := net.SplitHostPort(ln.Addr().String())
 		ip := net.ParseIP(host)
 		allowLoopback = ip != nil && ip.IsLoopback()
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback, Sandbox: *sandbox, Logger: logger})
+	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback, WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Logger: logger})
 	if err != nil {
 		ln.Close()
 		return err

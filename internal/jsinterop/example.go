@@ -70,11 +70,12 @@ func BuildExampleSeller(ctx context.Context, root, specDir string) (*ExampleSell
 // Remove deletes the build.
 func (b *ExampleSellerBuild) Remove() { os.RemoveAll(b.dir) }
 
-// Start runs the seller with -addr 127.0.0.1:0, -api-key key and flags; it
-// prints `listening http://ADDR` and `api-key KEY` first. Its later output
-// goes to log.
+// Start runs the seller with -addr 127.0.0.1:0, -api-key key,
+// -webhook-loopback only (storyboards name public webhook hosts; tests talk
+// to loopback only) and flags; it prints `listening http://ADDR` and
+// `api-key KEY` first. Its later output goes to log.
 func (b *ExampleSellerBuild) Start(ctx context.Context, key string, log io.Writer, flags ...string) (*ExampleSeller, error) {
-	cmd := exec.Command(b.bin, append([]string{"-addr", "127.0.0.1:0", "-api-key", key}, flags...)...)
+	cmd := exec.Command(b.bin, append([]string{"-addr", "127.0.0.1:0", "-api-key", key, "-webhook-loopback", "only"}, flags...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -57,6 +58,13 @@ type SenderOptions struct {
 	Now func() time.Time
 	// UserAgent is sent on every post; "" sends "adcpgen-webhook".
 	UserAgent string
+	// LoopbackOnly confines the Sender's own client to loopback hosts (a
+	// loopback address or "localhost"): any other host is refused before
+	// it is resolved, so a test that registers a public URL sends nothing
+	// off the machine, not even a DNS query. URLs are still checked by
+	// Policy, so such a request is accepted and its delivery fails. For
+	// tests only; it needs Policy.AllowLoopback to post anywhere.
+	LoopbackOnly bool
 }
 
 // Sender posts webhooks to buyers: the seller side of AdCP push
@@ -90,7 +98,7 @@ func NewSender(opts SenderOptions) *Sender {
 	}
 	client := opts.Client
 	if client == nil {
-		client = newPushClient(opts.Policy)
+		client = newPushClient(opts.Policy, opts.LoopbackOnly)
 	}
 	return &Sender{opts: opts, client: client}
 }
@@ -98,12 +106,21 @@ func NewSender(opts SenderOptions) *Sender {
 // newPushClient is an HTTP client that connects only to addresses the
 // policy allows, checked on the resolved address at connect time, and
 // neither uses a proxy nor follows redirects.
-func newPushClient(p untrusted.PushURLPolicy) *http.Client {
+func newPushClient(p untrusted.PushURLPolicy, loopbackOnly bool) *http.Client {
 	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: dialControl(p)}
+	dial := dialer.DialContext
+	if loopbackOnly {
+		dial = func(ctx context.Context, network, address string) (net.Conn, error) {
+			if !isLoopbackHost(address) {
+				return nil, fmt.Errorf("webhook: dial %s: %w", address, errNotLoopback)
+			}
+			return dialer.DialContext(ctx, network, address)
+		}
+	}
 	return &http.Client{
 		Transport: &http.Transport{
 			Proxy:                 nil,
-			DialContext:           dialer.DialContext,
+			DialContext:           dial,
 			ForceAttemptHTTP2:     true,
 			TLSHandshakeTimeout:   10 * time.Second,
 			ResponseHeaderTimeout: 30 * time.Second,
@@ -112,6 +129,23 @@ func newPushClient(p untrusted.PushURLPolicy) *http.Client {
 		},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
+}
+
+// errNotLoopback is a LoopbackOnly Sender refusing a host.
+var errNotLoopback = errors.New("not a loopback host (SenderOptions.LoopbackOnly)")
+
+// isLoopbackHost reports a host:port whose host is "localhost" or a
+// loopback address literal: the hosts a LoopbackOnly Sender dials.
+func isLoopbackHost(address string) bool {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	addr, err := netip.ParseAddr(host)
+	return err == nil && addr.Unmap().IsLoopback()
 }
 
 // dialControl refuses a connection to an address the policy forbids.
@@ -309,7 +343,7 @@ func (s *Sender) now() time.Time {
 func retryable(status int, err error) bool {
 	if status == 0 {
 		// An address the policy refuses stays refused.
-		return !errors.Is(err, untrusted.ErrURLInternal)
+		return !errors.Is(err, untrusted.ErrURLInternal) && !errors.Is(err, errNotLoopback)
 	}
 	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
 }

@@ -315,3 +315,25 @@ func FuzzParsePushConfig(f *testing.F) {
 
 // retryAfterClock is the sender's clock in the Retry-After date cases.
 func retryAfterClock() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) }
+
+// A LoopbackOnly sender accepts a public URL (the policy allows it) but
+// refuses to dial it before any DNS lookup, once, and still posts to
+// loopback.
+func TestSenderLoopbackOnly(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { n.Add(1) }))
+	defer srv.Close()
+	s := testSender(webhook.SenderOptions{LoopbackOnly: true})
+	if err := s.Send(t.Context(), webhook.Push{Config: webhook.PushConfig{URL: srv.URL}, Body: completedPayload(t)}); err != nil || n.Load() != 1 {
+		t.Fatalf("loopback post: %v, %d posts; want one", err, n.Load())
+	}
+	public := webhook.PushConfig{URL: "https://buyer.example/webhooks/adcp"}
+	if err := s.Check(public); err != nil {
+		t.Fatalf("Check(%s) = %v; the policy allows it", public.URL, err)
+	}
+	err := s.Send(t.Context(), webhook.Push{Config: public, Body: completedPayload(t)})
+	var de *webhook.DeliveryError
+	if !errors.As(err, &de) || !de.Permanent || de.Attempts != 1 || !strings.Contains(err.Error(), "not a loopback host") {
+		t.Fatalf("Send to a public host = %v; want one permanent refusal of a non-loopback host", err)
+	}
+}
