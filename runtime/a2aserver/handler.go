@@ -1,11 +1,9 @@
 package a2aserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"iter"
 	"net/http"
 	"time"
@@ -38,9 +36,6 @@ type A2AOptions struct {
 	TaskStates TaskStateMode
 }
 
-// envelopeSlack is what a JSON-RPC request may add to a call's arguments.
-const envelopeSlack = 64 << 10
-
 // NewA2AHandler serves srv over A2A JSON-RPC (a2a-go's
 // a2asrv.NewJSONRPCHandler): message/send and message/stream call the
 // skill named in the message's DataPart {"skill": ..., "input": {...}}
@@ -52,23 +47,13 @@ const envelopeSlack = 64 << 10
 func NewA2AHandler(srv *seller.Server, opts A2AOptions) http.Handler {
 	h := &handler{srv: srv, opts: opts}
 	rpc := a2asrv.NewJSONRPCHandler(h)
-	limit := int64(srv.MaxRequestBytes()) + envelopeSlack
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body []byte
+		body, ok := srv.ReadRPCBody(w, r)
+		if !ok {
+			return
+		}
 		tool := ""
-		if r.Method == http.MethodPost && r.Body != nil {
-			var err error
-			body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-			if err != nil {
-				var tooBig *http.MaxBytesError
-				if errors.As(err, &tooBig) {
-					http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
-					return
-				}
-				http.Error(w, "cannot read the request", http.StatusBadRequest)
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
+		if body != nil {
 			tool = calledSkill(body)
 		}
 		p, fail := srv.Authorize(r, tool)

@@ -1,11 +1,8 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"strings"
 
@@ -15,9 +12,6 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
-
-// envelopeSlack is what a JSON-RPC request may add to a call's arguments.
-const envelopeSlack = 64 << 10
 
 // NewStreamableHandler serves srv over MCP streamable HTTP: go-sdk's
 // StreamableHTTPHandler with NewMCPServer's tools, behind Gate. Mount it
@@ -63,21 +57,13 @@ func acceptJSONOnly(next http.Handler) http.Handler {
 // principal reaches the tool handlers through go-sdk's TokenInfo (which
 // also binds a session to its principal).
 func Gate(srv *seller.Server, next http.Handler) http.Handler {
-	limit := int64(srv.MaxRequestBytes()) + envelopeSlack
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := srv.ReadRPCBody(w, r)
+		if !ok {
+			return
+		}
 		tool, id := "", json.RawMessage(nil)
-		if r.Method == http.MethodPost && r.Body != nil {
-			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-			if err != nil {
-				var tooBig *http.MaxBytesError
-				if errors.As(err, &tooBig) {
-					http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
-					return
-				}
-				http.Error(w, "cannot read the request", http.StatusBadRequest)
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
+		if body != nil {
 			tool, id = protectedCall(srv, body)
 		}
 		p, fail := srv.Authorize(r, tool)
