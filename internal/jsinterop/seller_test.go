@@ -63,14 +63,16 @@ func decode[T any](t *testing.T, data []byte) T {
 	return v
 }
 
-func TestSellerMCP(t *testing.T) {
-	s := jsinterop.StartSeller(t, canned)
-	c, err := mcpclient.ConnectHTTP(t.Context(), s.MCPURL, nil, nil)
+// mcpCaller connects to the seller's MCP endpoint for the test's duration
+// and returns the session and a call of one tool, extracted.
+func mcpCaller(t *testing.T, url string) (*mcpclient.Session, func(tool, args string) *extract.Result) {
+	t.Helper()
+	c, err := mcpclient.ConnectHTTP(t.Context(), url, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	call := func(tool string, args string) *extract.Result {
+	t.Cleanup(func() { c.Close() })
+	return c, func(tool, args string) *extract.Result {
 		t.Helper()
 		resp, err := c.CallToolRaw(t.Context(), tool, json.RawMessage(args))
 		if err != nil {
@@ -78,6 +80,11 @@ func TestSellerMCP(t *testing.T) {
 		}
 		return x.MCP(resp.Message)
 	}
+}
+
+func TestSellerMCP(t *testing.T) {
+	s := jsinterop.StartSeller(t, canned)
+	c, call := mcpCaller(t, s.MCPURL)
 
 	tools, err := c.ListTools(t.Context())
 	if err != nil {
@@ -289,19 +296,7 @@ func TestSellerOptions(t *testing.T) {
 		`"reporting_capabilities":{"available_reporting_frequencies":["daily"],"expected_delay_minutes":60,"timezone":"UTC",` +
 		`"supports_webhooks":false,"available_metrics":["impressions"],"date_range_support":"date_range"}}]`
 	s := jsinterop.StartSeller(t, jsinterop.SellerOptions{Products: json.RawMessage(products), AsyncDelay: 1500 * time.Millisecond})
-	c, err := mcpclient.ConnectHTTP(t.Context(), s.MCPURL, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	call := func(tool string, args string) *extract.Result {
-		t.Helper()
-		resp, err := c.CallToolRaw(t.Context(), tool, json.RawMessage(args))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return x.MCP(resp.Message)
-	}
+	_, call := mcpCaller(t, s.MCPURL)
 	if r := call("get_products", getProducts); !bytes.Contains(r.Data, []byte(`"prod_custom"`)) || bytes.Contains(r.Data, []byte(`"prod_display_ron"`)) {
 		t.Errorf("get_products: %s (%v)", r.Data, r.Failure())
 	}
