@@ -10,6 +10,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
 // siteOrigin is where AdCP publishes its schemas. Root-relative $ids
@@ -17,17 +19,11 @@ import (
 // styles name the same absolute URL, which the loader maps to the tree.
 const siteOrigin = "https://adcontextprotocol.org"
 
-// Folders of a tree that are not loaded: bundled/ holds pre-dereferenced
-// copies; core/async-response-refs/ holds copies reusing other files' $ids.
-var skippedDirs = []string{"bundled", "core/async-response-refs"}
-
+// isSkipped: a tree's derived folders (bundled copies, mcp/ projections,
+// async-response-refs copies) are not loaded as schemas of their own.
 func isSkipped(p string) bool {
-	for _, d := range skippedDirs {
-		if p == d || strings.HasPrefix(p, d+"/") {
-			return true
-		}
-	}
-	return false
+	_, ok := spec.DerivedDir(p)
+	return ok
 }
 
 // OutsideTreeError reports a schema URL that does not resolve into the tree.

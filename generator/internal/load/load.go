@@ -34,13 +34,11 @@ type Skipped struct {
 	Reason string
 }
 
-// asyncRefsDir holds copies of other schemas that reuse their $ids.
-const asyncRefsDir = "core/async-response-refs/"
-
-// Load reads every .json file of the tree (ignoring bundled/), parses the
-// schemas and resolves their references.
+// Load reads every .json file of the tree except its derived folders
+// (spec.DerivedDir: bundled copies, mcp/ projections, async-response-refs
+// copies), parses the schemas and resolves their references.
 func Load(tree *spec.Tree) (*Set, error) {
-	paths, err := jsonFiles(tree.FS)
+	paths, derived, err := jsonFiles(tree.FS)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", tree.Source, err)
 	}
@@ -49,6 +47,9 @@ func Load(tree *spec.Tree) (*Set, error) {
 		return nil, err
 	}
 	set := &Set{Tree: tree, Data: map[string][]byte{}, byPath: map[string]*schema.Document{}, byID: map[string]*schema.Document{}}
+	for _, d := range derived {
+		set.Skipped = append(set.Skipped, Skipped{Path: d + "/", Reason: "copies or projections of the canonical schemas, not generated"})
+	}
 	for _, d := range docs {
 		if reason := notSchema(d); reason != "" {
 			set.Skipped = append(set.Skipped, Skipped{Path: d.Path, Reason: reason})
@@ -58,16 +59,7 @@ func Load(tree *spec.Tree) (*Set, error) {
 		if d.ID != "" {
 			key := idKey(d.ID)
 			if prev, dup := set.byID[key]; dup {
-				switch {
-				case strings.HasPrefix(d.Path, asyncRefsDir):
-					set.Skipped = append(set.Skipped, Skipped{Path: d.Path, Reason: "copy of " + prev.Path + " (same $id)"})
-					continue
-				case strings.HasPrefix(prev.Path, asyncRefsDir):
-					set.Skipped = append(set.Skipped, Skipped{Path: prev.Path, Reason: "copy of " + d.Path + " (same $id)"})
-					set.remove(prev)
-				default:
-					return nil, schema.Errorf(schema.Loc{File: d.Path, Pointer: "/$id"}, "duplicate $id %q (also in %s)", d.ID, prev.Path)
-				}
+				return nil, schema.Errorf(schema.Loc{File: d.Path, Pointer: "/$id"}, "duplicate $id %q (also in %s)", d.ID, prev.Path)
 			}
 			set.byID[key] = d
 		}
@@ -82,28 +74,21 @@ func Load(tree *spec.Tree) (*Set, error) {
 	return set, nil
 }
 
-func (s *Set) remove(d *schema.Document) {
-	delete(s.byPath, d.Path)
-	for i, x := range s.Docs {
-		if x == d {
-			s.Docs = append(s.Docs[:i], s.Docs[i+1:]...)
-			return
-		}
-	}
-}
-
 // Doc returns the document at a tree path.
 func (s *Set) Doc(p string) *schema.Document { return s.byPath[p] }
 
-// jsonFiles lists the tree's .json files, sorted, skipping bundled/.
-func jsonFiles(fsys fs.FS) ([]string, error) {
-	var out []string
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+// jsonFiles lists the tree's .json files, sorted, and the derived folders
+// it skipped.
+func jsonFiles(fsys fs.FS) (out, derived []string, err error) {
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && d.Name() == "bundled" {
-			return fs.SkipDir
+		if d.IsDir() {
+			if dir, ok := spec.DerivedDir(p); ok && dir == p {
+				derived = append(derived, p)
+				return fs.SkipDir
+			}
 		}
 		if d.Type().IsRegular() && strings.HasSuffix(p, ".json") {
 			out = append(out, p)
@@ -111,7 +96,7 @@ func jsonFiles(fsys fs.FS) ([]string, error) {
 		return nil
 	})
 	sort.Strings(out)
-	return out, err
+	return out, derived, err
 }
 
 // parseAll reads and parses files on every core; the result keeps paths'
