@@ -305,4 +305,3 @@ func isASCII(s string) bool {
 	}
 	return true
 }
-

@@ -2,9 +2,9 @@ package signing
 
 import (
 	"crypto/sha256"
-	"fmt"
 	"crypto/sha512"
 	"crypto/subtle"
+	"fmt"
 )
 
 // ContentDigest is the RFC 9530 Content-Digest field value for body: its

@@ -195,4 +195,3 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return t.base.RoundTrip(r2)
 }
-
