@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -156,6 +157,9 @@ func canonicalHost(h string) (string, error) {
 	}
 	if strings.IndexByte(h, '%') >= 0 {
 		return "", uriError("percent-encoded host")
+	}
+	if !utf8.ValidString(h) {
+		return "", uriError("host is not UTF-8")
 	}
 	ascii, err := idnaProfile.ToASCII(h)
 	if err != nil {

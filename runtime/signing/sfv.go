@@ -171,6 +171,9 @@ func (p *sfParser) innerList() (sfItem, error) {
 			return sfItem{}, err
 		}
 		out.list = append(out.list, it)
+		if p.pos == len(p.s) {
+			return sfItem{}, p.errorf("inner list is not closed")
+		}
 		if c := p.peek(); c != ' ' && c != ')' {
 			return sfItem{}, p.errorf("want ' ' or ')' in an inner list, got %q", c)
 		}
