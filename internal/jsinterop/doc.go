@@ -22,6 +22,10 @@
 //   - RunBuyer runs a script written with the SDK's client and returns its
 //     JSON summary; Buy drives buyer.mjs (AgentClient: getCapabilities,
 //     getProducts, createMediaBuy then waitForCompletion).
+//   - signing.mjs runs the SDK's RFC 9421 signer and verifiers
+//     (signRequest, signWebhook, verifyRequestSignature,
+//     verifyWebhookSignature) on cases a test hands it; signing_test.go
+//     checks runtime/signing against them in both directions.
 //   - storyboard.mjs runs a compliance storyboard as `adcp storyboard run`
 //     does, with a test kit (internal/conformance uses it).
 //   - BuildExampleSeller builds examples/seller to start, which
