@@ -161,6 +161,9 @@ func canonicalHost(h string) (string, error) {
 	if !utf8.ValidString(h) {
 		return "", uriError("host is not UTF-8")
 	}
+	if a, ok := plainHost(h); ok {
+		return a, nil
+	}
 	ascii, err := idnaProfile.ToASCII(h)
 	if err != nil {
 		return "", &Error{Code: CodeTargetURIMalformed, Where: "@target-uri", Reason: "host is not a valid domain name", Err: err}
@@ -172,6 +175,44 @@ func canonicalHost(h string) (string, error) {
 		return "", uriError("host has an empty DNS label")
 	}
 	return ascii, nil
+}
+
+// plainHost canonicalizes, without IDNA, a host that IDNA would only
+// lowercase: ASCII letters, digits, hyphens and dots, in labels of 1 to 63
+// bytes that neither start nor end with a hyphen nor hold one in their
+// third and fourth bytes (so no A-label, which IDNA must validate), one
+// trailing root dot removed. ok is false for anything else; FuzzPlainHost
+// holds it to the IDNA path.
+func plainHost(h string) (string, bool) {
+	h = strings.TrimSuffix(h, ".")
+	if h == "" || len(h) > 253 {
+		return "", false
+	}
+	lower := true
+	start := 0
+	for i := 0; i <= len(h); i++ {
+		if i < len(h) && h[i] != '.' {
+			c := h[i]
+			switch {
+			case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-':
+			case c >= 'A' && c <= 'Z':
+				lower = false
+			default:
+				return "", false
+			}
+			continue
+		}
+		label := h[start:i]
+		if len(label) == 0 || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' ||
+			len(label) >= 4 && label[2] == '-' && label[3] == '-' {
+			return "", false
+		}
+		start = i + 1
+	}
+	if !lower {
+		h = strings.ToLower(h)
+	}
+	return h, true
 }
 
 // isUnreserved is RFC 3986 §2.3.

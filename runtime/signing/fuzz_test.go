@@ -67,6 +67,27 @@ func FuzzCanonicalURL(f *testing.F) {
 	})
 }
 
+// FuzzPlainHost holds the ASCII fast path to the IDNA path: whatever
+// plainHost accepts, IDNA maps to the same bytes.
+func FuzzPlainHost(f *testing.F) {
+	for _, s := range []string{"seller.example.com", "Seller.Example.COM.", "a--b.example", "xn--bcher-kva.example", "ab--c.example", "-a.example", "1.2.3.4", "a..b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		fast, ok := plainHost(h)
+		if !ok {
+			return
+		}
+		ascii, err := idnaProfile.ToASCII(h)
+		if err != nil {
+			t.Fatalf("%q: the fast path accepts it, IDNA refuses it: %v", h, err)
+		}
+		if slow := strings.TrimSuffix(ascii, "."); slow != fast {
+			t.Fatalf("%q: fast %q, IDNA %q", h, fast, slow)
+		}
+	})
+}
+
 // FuzzParseJWKS: JWK and JWKS parsing never panics; keys that parse can
 // be asked for their public key and purpose.
 func FuzzParseJWKS(f *testing.F) {

@@ -2,6 +2,7 @@ package signing_test
 
 import (
 	"crypto"
+	"encoding/base64"
 	"encoding/json"
 	"testing"
 
@@ -26,3 +27,5 @@ func privateKey(t testing.TB, entry json.RawMessage) (crypto.Signer, *signing.JW
 	}
 	return key, pub
 }
+
+var base64Std = base64.StdEncoding

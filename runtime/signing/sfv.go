@@ -94,7 +94,7 @@ func (p *sfParser) skipOWS() {
 func parseDictionary(s string) ([]sfMember, error) {
 	p := &sfParser{s: s}
 	p.skipSP()
-	var out []sfMember
+	out := make([]sfMember, 0, 2)
 	for p.pos < len(p.s) {
 		key, err := p.key()
 		if err != nil {
@@ -151,7 +151,7 @@ func (p *sfParser) itemOrInnerList() (sfItem, error) {
 
 func (p *sfParser) innerList() (sfItem, error) {
 	p.pos++ // '('
-	out := sfItem{kind: sfInnerList}
+	out := sfItem{kind: sfInnerList, list: make([]sfItem, 0, 6)}
 	for {
 		p.skipSP()
 		if p.peek() == ')' {
@@ -184,7 +184,10 @@ func (p *sfParser) innerList() (sfItem, error) {
 // that occurs twice (the AdCP profile's "tag MUST appear exactly once",
 // applied to every parameter).
 func (p *sfParser) parameters() ([]sfParam, error) {
-	var out []sfParam
+	if p.peek() != ';' {
+		return nil, nil
+	}
+	out := make([]sfParam, 0, 6)
 	for p.peek() == ';' {
 		p.pos++
 		p.skipSP()
@@ -317,6 +320,19 @@ func (p *sfParser) number() (sfItem, error) {
 
 func (p *sfParser) str() (sfItem, error) {
 	p.pos++ // '"'
+	// Fast path: no escape before the closing quote, the value is a slice
+	// of the field.
+	for i := p.pos; i < len(p.s); i++ {
+		c := p.s[i]
+		if c == '"' {
+			text := p.s[p.pos:i]
+			p.pos = i + 1
+			return sfItem{kind: sfString, text: text}, nil
+		}
+		if c == '\\' || c < 0x20 || c > 0x7e {
+			break
+		}
+	}
 	var b strings.Builder
 	for p.pos < len(p.s) {
 		c := p.s[p.pos]

@@ -471,7 +471,7 @@ func (v *Verifier) parseInput(input string) (*sigParams, error) {
 			}
 		}
 	}
-	sp.paramsText = appendItem(nil, entry.val)
+	sp.paramsText = appendItem(make([]byte, 0, len(input)), entry.val)
 	return sp, nil
 }
 
