@@ -13,6 +13,9 @@
 //     A2A tasks and upstream error translation.
 //   - untrusted: sanitising seller strings and checking seller URLs.
 //   - webhook: legacy HMAC-SHA256 webhook signatures.
+//   - signing: RFC 9421 signed requests and webhooks (the AdCP profile,
+//     signer, verifier checklist, keys, replay store, revocation), with
+//     signing/discovery finding an agent's keys.
 //   - registry: the Spec value of one spec version, and the manifest parser.
 //   - wire: the strict JSON reader and writer generated code calls, and the
 //     lenient reader extraction uses.
