@@ -56,7 +56,10 @@ type Decision struct {
 //     credential. Otherwise an unsigned call rests on its other credential.
 //
 // Decide never reads the body to choose the profile; the body is looked at
-// only for the webhook authentication block of an unsigned request.
+// only for the webhook authentication block of an unsigned request. With a
+// webhook profile every message must be signed: an unsigned one is
+// refused with webhook_signature_header_malformed (a buyer that registered
+// HMAC delivery verifies those elsewhere).
 func (v *Verifier) Decide(ctx context.Context, m *Message, mode Mode, fallback bool) Decision {
 	signer, err := v.Verify(ctx, m)
 	switch {

@@ -32,6 +32,8 @@ func TestAgentChain(t *testing.T) {
 		capsErr   error
 		brand     string
 		brandPath string
+		handler   http.HandlerFunc // serves brand.json instead of brand
+		fetcher   *Fetcher
 		code      signing.Code
 	}{
 		{name: "resolves", caps: okCaps, brand: okBrand},
@@ -42,6 +44,13 @@ func TestAgentChain(t *testing.T) {
 		{name: "no brand_json_url", caps: caps(`{}`), code: signing.CodeBrandJSONURLMissing},
 		{name: "http brand_json_url", caps: caps(`{"brand_json_url":"http://www.seller.example/.well-known/brand.json"}`), code: signing.CodeBrandJSONURLMissing},
 		{name: "brand.json missing", caps: okCaps, brandPath: "/elsewhere", code: signing.CodeBrandJSONUnreachable},
+		{name: "brand.json redirects", caps: okCaps, handler: func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "https://agent.other.example/.well-known/brand.json", http.StatusFound)
+		}, code: signing.CodeBrandJSONUnreachable},
+		{name: "brand.json is slow", caps: okCaps, handler: func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
+			fetcher: &Fetcher{AllowLoopback: true, TLSConfig: s.fetcher.TLSConfig, resolve: s.resolve, Timeout: 200 * time.Millisecond}, code: signing.CodeBrandJSONUnreachable},
+		{name: "brand.json on a private address", caps: okCaps, brand: okBrand,
+			fetcher: &Fetcher{TLSConfig: s.fetcher.TLSConfig, resolve: s.resolve}, code: signing.CodeBrandJSONUnreachable},
 		{name: "brand.json with duplicate keys", caps: okCaps, brand: `{"agents":[],"agents":[` + entry(agent) + `]}`, code: signing.CodeBrandJSONMalformed},
 		{name: "brand.json too large", caps: okCaps, brand: `{"agents":[` + entry(agent) + `],"pad":"` + strings.Repeat("x", MaxBrandJSONBytes) + `"}`, code: signing.CodeBrandJSONMalformed},
 		{name: "another site's agent", agentURL: other, caps: okCaps, brand: `{"agents":[` + entry(other) + `]}`, code: signing.CodeBrandOriginMismatch},
@@ -61,7 +70,14 @@ func TestAgentChain(t *testing.T) {
 				path = "/.well-known/brand.json"
 			}
 			s.serve("www.seller.example", path, c.brand)
+			if c.handler != nil {
+				s.handle("www.seller.example", path, c.handler)
+			}
 			defer s.handle("www.seller.example", path, nil)
+			fetcher := s.fetcher
+			if c.fetcher != nil {
+				fetcher = c.fetcher
+			}
 			a := c.agentURL
 			if a == "" {
 				a = agent
@@ -73,7 +89,7 @@ func TestAgentChain(t *testing.T) {
 					t.Errorf("capabilities asked of %s", u)
 				}
 				return []byte(c.caps), c.capsErr
-			}), AgentOptions{Fetcher: s.fetcher})
+			}), AgentOptions{Fetcher: fetcher})
 			got, err := src.LookupKey(context.Background(), "k1")
 			if c.code != "" {
 				if signing.CodeOf(err) != c.code {
