@@ -72,8 +72,8 @@ func TestBodyIntegrityPolicyVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var pol Policy
-			call := Call{Operation: "create_media_buy"}
+			var pol OperationPolicy
+			call := Invocation{Operation: "create_media_buy"}
 			switch c.Mode {
 			case "supported_for":
 				pol.SupportedFor = []string{"create_media_buy"}
@@ -91,7 +91,7 @@ func TestBodyIntegrityPolicyVectors(t *testing.T) {
 				t.Fatalf("mode %q: the harness cannot run it", c.Mode)
 			}
 			if pol.SupportedFor == nil {
-				call = Call{Method: "tasks/cancel"}
+				call = Invocation{Method: "tasks/cancel"}
 			}
 			if err := pol.Validate(); err != nil {
 				t.Fatal(err)
@@ -133,12 +133,12 @@ func TestBodyIntegrityPolicyVectors(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := v.Decide(context.Background(), m, pol.Mode(call), c.FallbackAuthValid)
-			want := map[string]Action{"accept": Accept, "accept_with_warning": AcceptWithWarning, "reject": Reject, "reject_unauthenticated": Unauthenticated}[c.Expected.Action]
+			want := map[string]Verdict{"accept": Accept, "accept_with_warning": AcceptWithWarning, "reject": Reject, "reject_unauthenticated": Unauthenticated}[c.Expected.Action]
 			if want == 0 {
 				t.Fatalf("expected action %q: the harness cannot check it", c.Expected.Action)
 			}
-			if d.Action != want {
-				t.Fatalf("action %s, want %s (%v)", d.Action, want, d.Err)
+			if d.Verdict != want {
+				t.Fatalf("action %s, want %s (%v)", d.Verdict, want, d.Err)
 			}
 			if c.Expected.ErrorCode != "" && string(CodeOf(d.Err)) != c.Expected.ErrorCode {
 				t.Fatalf("code %s, want %s (%v)", CodeOf(d.Err), c.Expected.ErrorCode, d.Err)

@@ -90,8 +90,8 @@ func CanonicalAuthority(host, scheme string) (string, error) {
 	return canonicalAuthority(host, strings.ToLower(scheme))
 }
 
-func uriError(reason string) *Error {
-	return &Error{Code: CodeTargetURIMalformed, Where: "@target-uri", Reason: reason}
+func uriError(reason string) *Rejection {
+	return &Rejection{Code: CodeTargetURIMalformed, Where: "@target-uri", Reason: reason}
 }
 
 // canonicalAuthority applies steps 2 to 4 to an authority.
@@ -166,7 +166,7 @@ func canonicalHost(h string) (string, error) {
 	}
 	ascii, err := idnaProfile.ToASCII(h)
 	if err != nil {
-		return "", &Error{Code: CodeTargetURIMalformed, Where: "@target-uri", Reason: "host is not a valid domain name", Err: err}
+		return "", &Rejection{Code: CodeTargetURIMalformed, Where: "@target-uri", Reason: "host is not a valid domain name", Err: err}
 	}
 	// One trailing dot is the DNS root label, removed on every path; a
 	// second one is an empty label.

@@ -5,14 +5,14 @@ import (
 	"errors"
 )
 
-// Action is what an endpoint does with a request, given its signature,
+// Verdict is what an endpoint does with a request, given its signature,
 // the call's Mode and whether another credential authenticated it.
-type Action uint8
+type Verdict uint8
 
 const (
 	// Accept: proceed. Decision.Signer is the verified signer, or nil when
 	// the request proceeds on its other credential.
-	Accept Action = iota + 1
+	Accept Verdict = iota + 1
 	// AcceptWithWarning: a warn_for call whose signature failed proceeds
 	// on its other credential; record Decision.Err, establish no signer.
 	AcceptWithWarning
@@ -28,15 +28,15 @@ const (
 	Fail
 )
 
-func (a Action) String() string {
+func (a Verdict) String() string {
 	return [...]string{"", "accept", "accept_with_warning", "reject", "reject_unauthenticated", "fail"}[a]
 }
 
 // Decision is the outcome of Verifier.Decide.
 type Decision struct {
-	Action Action
-	Signer *VerifiedSigner
-	Err    error
+	Verdict Verdict
+	Signer  *VerifiedSigner
+	Err     error
 }
 
 // Decide applies the composition rules around the checklist
@@ -64,36 +64,36 @@ func (v *Verifier) Decide(ctx context.Context, m *Message, mode Mode, fallback b
 	signer, err := v.Verify(ctx, m)
 	switch {
 	case err == nil:
-		return Decision{Action: Accept, Signer: signer}
+		return Decision{Verdict: Accept, Signer: signer}
 	case errors.Is(err, ErrUnsigned):
 		if v.o.Profile.kind == Request {
 			if len(m.Body) > v.o.MaxBodyBytes || CarriesWebhookAuthentication(m.Body) {
-				return Decision{Action: Reject, Err: fail(CodeRequired, "0", "body",
+				return Decision{Verdict: Reject, Err: fail(CodeRequired, "0", "body",
 					"a request registering a webhook authentication block must be signed")}
 			}
 			if mode == ModeRequired && !fallback {
-				return Decision{Action: Reject, Err: fail(CodeRequired, "0", "Signature-Input",
+				return Decision{Verdict: Reject, Err: fail(CodeRequired, "0", "Signature-Input",
 					"the operation is in required_for and the request presents no credential")}
 			}
 		} else {
 			// A route verifying RFC 9421 webhooks has no other credential:
 			// a buyer that registered HMAC delivery verifies on another path.
-			return Decision{Action: Reject, Err: fail(CodeWebhookHeaderMalformed, "1", "Signature-Input", "the webhook is not signed")}
+			return Decision{Verdict: Reject, Err: fail(CodeWebhookHeaderMalformed, "1", "Signature-Input", "the webhook is not signed")}
 		}
 		if fallback {
-			return Decision{Action: Accept}
+			return Decision{Verdict: Accept}
 		}
-		return Decision{Action: Unauthenticated}
+		return Decision{Verdict: Unauthenticated}
 	}
-	var e *Error
+	var e *Rejection
 	if !errors.As(err, &e) {
-		return Decision{Action: Fail, Err: err}
+		return Decision{Verdict: Fail, Err: err}
 	}
 	if mode == ModeWarn && e.Code != CodeHeaderMalformed && e.Code != CodeWebhookHeaderMalformed {
 		if fallback {
-			return Decision{Action: AcceptWithWarning, Err: err}
+			return Decision{Verdict: AcceptWithWarning, Err: err}
 		}
-		return Decision{Action: Unauthenticated, Err: err}
+		return Decision{Verdict: Unauthenticated, Err: err}
 	}
-	return Decision{Action: Reject, Err: err}
+	return Decision{Verdict: Reject, Err: err}
 }

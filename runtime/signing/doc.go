@@ -40,7 +40,7 @@
 //
 // A Verifier runs the checklist (security.mdx "Verifier checklist
 // (requests)", or its webhook twin) in its order and returns the verified
-// signer (keyid, the agent URL its key source vouches for) or a *Error
+// signer (keyid, the agent URL its key source vouches for) or a *Rejection
 // with the exact code, the step, and the header, component or parameter at
 // fault:
 //
@@ -71,7 +71,7 @@
 //     nonce is burned.
 //
 // Verifier.Decide adds the rules around the checklist for request
-// endpoints: the call's Mode from the endpoint's Policy (supported_for,
+// endpoints: the call's Mode from the endpoint's OperationPolicy (supported_for,
 // warn_for, required_for and their protocol_methods_ twins), whether
 // another credential (bearer, API key, mTLS) was valid, and that a body
 // registering a webhook authentication block must be signed. Reject

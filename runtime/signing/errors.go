@@ -97,12 +97,12 @@ var webhookCodes = map[Code]Code{
 	CodeRateAbuse:            CodeWebhookRateAbuse,
 }
 
-// Error is a signature check that failed: the spec's code, the checklist
+// Rejection is a signature check that failed: the spec's code, the checklist
 // step that produced it, and the header, component or parameter at fault.
 // Code is what goes on the wire; the rest is for the verifier's logs
 // (security.mdx: "Servers MUST NOT echo internal verification details
 // beyond the stable code").
-type Error struct {
+type Rejection struct {
 	Code Code
 	// Step is the checklist step: "0" for the pre-check, "1" to "14", "9a".
 	Step string
@@ -116,7 +116,7 @@ type Error struct {
 	Err error
 }
 
-func (e *Error) Error() string {
+func (e *Rejection) Error() string {
 	var b strings.Builder
 	b.WriteString(string(e.Code))
 	if e.Step != "" || e.Where != "" {
@@ -142,17 +142,17 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-func (e *Error) Unwrap() error { return e.Err }
+func (e *Rejection) Unwrap() error { return e.Err }
 
-// fail builds an *Error with a formatted reason.
-func fail(code Code, step, where, format string, args ...any) *Error {
-	return &Error{Code: code, Step: step, Where: where, Reason: fmt.Sprintf(format, args...)}
+// fail builds an *Rejection with a formatted reason.
+func fail(code Code, step, where, format string, args ...any) *Rejection {
+	return &Rejection{Code: code, Step: step, Where: where, Reason: fmt.Sprintf(format, args...)}
 }
 
-// CodeOf returns the code of the first *Error in err's chain, or "" when
+// CodeOf returns the code of the first *Rejection in err's chain, or "" when
 // there is none.
 func CodeOf(err error) Code {
-	var e *Error
+	var e *Rejection
 	if errors.As(err, &e) {
 		return e.Code
 	}

@@ -64,14 +64,14 @@ func ExampleVerifier_Decide() {
 		Keys:    signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{pub}}, AgentURL: "https://buyer.example.com/agent"},
 		Scheme:  "http", // this test server has no TLS
 	})
-	policy := signing.Policy{SupportedFor: []string{"create_media_buy"}, RequiredFor: []string{"create_media_buy"}}
+	policy := signing.OperationPolicy{SupportedFor: []string{"create_media_buy"}, RequiredFor: []string{"create_media_buy"}}
 
 	seller := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(io.LimitReader(r.Body, signing.DefaultMaxBodyBytes+1))
-		mode := policy.Mode(signing.CallFromJSONRPC(body))
+		body, _ := io.ReadAll(io.LimitReader(r.Body, signing.DefaultMaxSignedBodyBytes+1))
+		mode := policy.Mode(signing.InvocationFromJSONRPC(body))
 		bearer := r.Header.Get("Authorization") == "Bearer good-token"
 		d := verifier.Decide(r.Context(), signing.MessageFromRequest(r, body, "http"), mode, bearer)
-		switch d.Action {
+		switch d.Verdict {
 		case signing.Accept, signing.AcceptWithWarning:
 			if d.Signer != nil {
 				fmt.Fprintf(w, "signed by %s", d.Signer.AgentURL)

@@ -152,8 +152,8 @@ func publicKeyOf(k *JWK) (crypto.PublicKey, string) {
 // key_ops holding "verify"), scoped to the profile (adcp_use), its alg
 // declared and equal to the signature's, and its kty and crv the ones
 // that alg names (RFC 8037, RFC 7518).
-func (k *JWK) checkPurpose(p Profile, alg Algorithm) *Error {
-	bad := func(format string, args ...any) *Error {
+func (k *JWK) checkPurpose(p Profile, alg Algorithm) *Rejection {
+	bad := func(format string, args ...any) *Rejection {
 		return fail(p.code(CodeKeyPurposeInvalid), "8", "keyid "+strconv.Quote(k.KeyID), format, args...)
 	}
 	if k.Use != "sig" {
@@ -308,8 +308,8 @@ type Key struct {
 }
 
 // KeySource resolves a signature's keyid to its key (checklist step 7).
-// An unknown keyid is a *Error with CodeKeyUnknown (after the source's one
-// refetch, for sources that fetch); a discovery failure is a *Error with
+// An unknown keyid is a *Rejection with CodeKeyUnknown (after the source's one
+// refetch, for sources that fetch); a discovery failure is a *Rejection with
 // the discovery code (request_signature_jwks_unavailable, the
 // request_signature_brand_* codes, ...). The verifier maps codes to the
 // webhook taxonomy on the webhook path.

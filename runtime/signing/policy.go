@@ -7,12 +7,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Policy is an endpoint's request_signing operation lists (security.mdx
+// OperationPolicy is an endpoint's request_signing operation lists (security.mdx
 // "Transport capability advertisement"): which AdCP operations, and which
 // JSON-RPC protocol methods, it verifies signatures for, shadows, or
 // requires them on. The two namespaces never mix: operation names have no
 // "/", protocol methods (tasks/cancel) always have one.
-type Policy struct {
+type OperationPolicy struct {
 	SupportedFor []string
 	WarnFor      []string
 	RequiredFor  []string
@@ -26,7 +26,7 @@ type Policy struct {
 // reject them at configuration time rather than coerce), and the
 // capability schema's x-adcp-validation rules: required and warn entries
 // are supported ones, and no entry is both required and warn.
-func (p *Policy) Validate() error {
+func (p *OperationPolicy) Validate() error {
 	check := func(field string, names []string, method bool) error {
 		for _, n := range names {
 			if n == "" || strings.Contains(n, "/") != method {
@@ -104,17 +104,17 @@ func (m Mode) String() string {
 	return [...]string{"none", "supported_for", "warn_for", "required_for"}[m]
 }
 
-// Call names what a request invokes: an AdCP operation (an MCP tools/call
+// Invocation names what a request invokes: an AdCP operation (an MCP tools/call
 // params.name, an A2A skill) or a JSON-RPC protocol method (tasks/cancel).
 // Set one of the two.
-type Call struct {
+type Invocation struct {
 	Operation string
 	Method    string
 }
 
 // Mode returns the call's mode: required_for > warn_for > supported_for,
 // each list matched in the call's own namespace only.
-func (p *Policy) Mode(c Call) Mode {
+func (p *OperationPolicy) Mode(c Invocation) Mode {
 	req, warn, sup := p.RequiredFor, p.WarnFor, p.SupportedFor
 	name := c.Operation
 	if c.Operation == "" {
@@ -134,23 +134,23 @@ func (p *Policy) Mode(c Call) Mode {
 	return ModeNone
 }
 
-// CallFromJSONRPC reads the call a JSON-RPC request body makes: an MCP
+// InvocationFromJSONRPC reads the call a JSON-RPC request body makes: an MCP
 // tools/call names the operation in params.name; any other method is a
 // protocol method. A body that is not a JSON-RPC request names nothing.
-func CallFromJSONRPC(body []byte) Call {
+func InvocationFromJSONRPC(body []byte) Invocation {
 	v, err := wire.ParseLenient(body)
 	if err != nil {
-		return Call{}
+		return Invocation{}
 	}
 	method, ok := v.Get("method").AsString()
 	if !ok || method == "" {
-		return Call{}
+		return Invocation{}
 	}
 	if method == "tools/call" {
 		name, _ := v.Get("params").Get("name").AsString()
-		return Call{Operation: name}
+		return Invocation{Operation: name}
 	}
-	return Call{Method: method}
+	return Invocation{Method: method}
 }
 
 // CarriesWebhookAuthentication reports whether a request body registers a

@@ -10,46 +10,46 @@ import (
 func TestPolicy(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		p    signing.Policy
+		p    signing.OperationPolicy
 		ok   bool
 	}{
-		{"valid", signing.Policy{SupportedFor: []string{"create_media_buy", "sync_creatives"}, RequiredFor: []string{"create_media_buy"}, WarnFor: []string{"sync_creatives"},
+		{"valid", signing.OperationPolicy{SupportedFor: []string{"create_media_buy", "sync_creatives"}, RequiredFor: []string{"create_media_buy"}, WarnFor: []string{"sync_creatives"},
 			ProtocolMethodsSupportedFor: []string{"tasks/cancel"}, ProtocolMethodsRequiredFor: []string{"tasks/cancel"}}, true},
-		{"method in the operation list", signing.Policy{SupportedFor: []string{"tasks/cancel"}}, false},
-		{"operation in the method list", signing.Policy{ProtocolMethodsSupportedFor: []string{"create_media_buy"}}, false},
-		{"required but not supported", signing.Policy{RequiredFor: []string{"create_media_buy"}}, false},
-		{"warn and required", signing.Policy{SupportedFor: []string{"a"}, WarnFor: []string{"a"}, RequiredFor: []string{"a"}}, false},
+		{"method in the operation list", signing.OperationPolicy{SupportedFor: []string{"tasks/cancel"}}, false},
+		{"operation in the method list", signing.OperationPolicy{ProtocolMethodsSupportedFor: []string{"create_media_buy"}}, false},
+		{"required but not supported", signing.OperationPolicy{RequiredFor: []string{"create_media_buy"}}, false},
+		{"warn and required", signing.OperationPolicy{SupportedFor: []string{"a"}, WarnFor: []string{"a"}, RequiredFor: []string{"a"}}, false},
 	} {
 		if err := c.p.Validate(); (err == nil) != c.ok {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
-	p := signing.Policy{SupportedFor: []string{"a", "b", "c"}, WarnFor: []string{"b"}, RequiredFor: []string{"a"},
+	p := signing.OperationPolicy{SupportedFor: []string{"a", "b", "c"}, WarnFor: []string{"b"}, RequiredFor: []string{"a"},
 		ProtocolMethodsSupportedFor: []string{"tasks/cancel"}, ProtocolMethodsRequiredFor: []string{"tasks/cancel"}}
 	for _, c := range []struct {
-		call signing.Call
+		call signing.Invocation
 		want signing.Mode
 	}{
-		{signing.Call{Operation: "a"}, signing.ModeRequired},
-		{signing.Call{Operation: "b"}, signing.ModeWarn},
-		{signing.Call{Operation: "c"}, signing.ModeSupported},
-		{signing.Call{Operation: "d"}, signing.ModeNone},
-		{signing.Call{Method: "tasks/cancel"}, signing.ModeRequired},
+		{signing.Invocation{Operation: "a"}, signing.ModeRequired},
+		{signing.Invocation{Operation: "b"}, signing.ModeWarn},
+		{signing.Invocation{Operation: "c"}, signing.ModeSupported},
+		{signing.Invocation{Operation: "d"}, signing.ModeNone},
+		{signing.Invocation{Method: "tasks/cancel"}, signing.ModeRequired},
 		// The namespaces never cross: a tools/call named tasks/cancel is not the method.
-		{signing.Call{Operation: "tasks/cancel"}, signing.ModeNone},
-		{signing.Call{Method: "a"}, signing.ModeNone},
+		{signing.Invocation{Operation: "tasks/cancel"}, signing.ModeNone},
+		{signing.Invocation{Method: "a"}, signing.ModeNone},
 	} {
 		if got := p.Mode(c.call); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.call, got, c.want)
 		}
 	}
-	for body, want := range map[string]signing.Call{
+	for body, want := range map[string]signing.Invocation{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_media_buy"}}`: {Operation: "create_media_buy"},
 		`{"jsonrpc":"2.0","id":1,"method":"tasks/cancel","params":{"taskId":"t"}}`:            {Method: "tasks/cancel"},
 		`{"jsonrpc":"2.0","id":1}`: {},
 		`not json`:                 {},
 	} {
-		if got := signing.CallFromJSONRPC([]byte(body)); got != want {
+		if got := signing.InvocationFromJSONRPC([]byte(body)); got != want {
 			t.Errorf("%s: %+v", body, got)
 		}
 	}
@@ -57,7 +57,7 @@ func TestPolicy(t *testing.T) {
 
 func TestChallenge(t *testing.T) {
 	w := httptest.NewRecorder()
-	signing.WriteChallenge(w, &signing.Error{Code: signing.CodeReplayed, Reason: "internal detail"})
+	signing.WriteChallenge(w, &signing.Rejection{Code: signing.CodeReplayed, Reason: "internal detail"})
 	if w.Code != 401 || w.Header().Get("WWW-Authenticate") != `Signature error="request_signature_replayed"` {
 		t.Fatalf("%d %q", w.Code, w.Header().Get("WWW-Authenticate"))
 	}

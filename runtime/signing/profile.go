@@ -6,26 +6,26 @@ import (
 	"strings"
 )
 
-// Kind says which of AdCP's two RFC 9421 profiles a Profile is.
-type Kind uint8
+// ProfileKind says which of AdCP's two RFC 9421 profiles a Profile is.
+type ProfileKind uint8
 
 const (
 	// Request is request signing: a buyer (or any agent calling an AdCP
 	// endpoint) signs, the endpoint verifies. Tag adcp/request-signing/v1.
-	Request Kind = iota + 1
+	Request ProfileKind = iota + 1
 	// Webhook is webhook signing: the seller signs its push notifications,
 	// the buyer's receiver verifies. Tag adcp/webhook-signing/v1.
 	Webhook
 )
 
-func (k Kind) String() string {
+func (k ProfileKind) String() string {
 	switch k {
 	case Request:
 		return "request"
 	case Webhook:
 		return "webhook"
 	}
-	return "Kind(" + strconv.Itoa(int(k)) + ")"
+	return "ProfileKind(" + strconv.Itoa(int(k)) + ")"
 }
 
 // The profiles' tags (security.mdx "AdCP RFC 9421 profile", "Webhook
@@ -86,7 +86,7 @@ const (
 // with the AdCP version the endpoint serves (a generated package's
 // Spec().Version()); it is never chosen from the request.
 type Profile struct {
-	kind     Kind
+	kind     ProfileKind
 	minor    int
 	version  string
 	encoding Encoding
@@ -162,7 +162,7 @@ func (p Profile) WithDigest(d DigestPolicy) (Profile, error) {
 }
 
 // Kind is Request or Webhook; zero for the zero Profile.
-func (p Profile) Kind() Kind { return p.kind }
+func (p Profile) Kind() ProfileKind { return p.kind }
 
 // Version is the AdCP version the profile was chosen for.
 func (p Profile) Version() string { return p.version }

@@ -60,7 +60,7 @@ type vectorSet struct {
 	fsys    fs.FS
 	dir     string // holds keys.json
 	subdirs []string
-	kind    signing.Kind
+	kind    signing.ProfileKind
 	version string // the AdCP version whose profile the verifier uses
 	// keyVersion overrides version for a subdir ("profile-3.2" → "3.2").
 	subVersion map[string]string
@@ -229,7 +229,7 @@ func vectorMessage(vec *vector) *signing.Message {
 	return &signing.Message{Method: vec.Request.Method, URL: vec.Request.URL, Header: h, Body: []byte(vec.Request.Body)}
 }
 
-func runVector(t *testing.T, kind signing.Kind, version string, keys map[string]json.RawMessage, vec *vector) {
+func runVector(t *testing.T, kind signing.ProfileKind, version string, keys map[string]json.RawMessage, vec *vector) {
 	ctx := context.Background()
 	now := time.Unix(vec.ReferenceNow, 0)
 	if vec.ReferenceNow == 0 {
@@ -339,15 +339,15 @@ func runVector(t *testing.T, kind signing.Kind, version string, keys map[string]
 	// harness's verifier accepts no other credential.
 	mode := signing.ModeNone
 	if c := vec.VerifierCapability; kind == signing.Request && c != nil {
-		pol := signing.Policy{
+		pol := signing.OperationPolicy{
 			SupportedFor: union(c.SupportedFor, c.RequiredFor, c.WarnFor), WarnFor: c.WarnFor, RequiredFor: c.RequiredFor,
 			ProtocolMethodsSupportedFor: c.ProtocolMethodsRequiredFor, ProtocolMethodsRequiredFor: c.ProtocolMethodsRequiredFor,
 		}
 		if err := pol.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		call := signing.CallFromJSONRPC(m.Body)
-		if call == (signing.Call{}) {
+		call := signing.InvocationFromJSONRPC(m.Body)
+		if call == (signing.Invocation{}) {
 			if i := strings.Index(vec.Request.URL, "/adcp/"); i >= 0 {
 				call.Operation = path.Base(vec.Request.URL[i:])
 			}
@@ -356,8 +356,8 @@ func runVector(t *testing.T, kind signing.Kind, version string, keys map[string]
 	}
 	d := v.Decide(ctx, m, mode, false)
 	if vec.ExpectedOutcome.Success {
-		if d.Action != signing.Accept || d.Signer == nil {
-			t.Fatalf("want a verified signer, got %s: %v", d.Action, d.Err)
+		if d.Verdict != signing.Accept || d.Signer == nil {
+			t.Fatalf("want a verified signer, got %s: %v", d.Verdict, d.Err)
 		}
 		if d.Signer.AgentURL != "https://agent.example.com" {
 			t.Errorf("agent URL %q", d.Signer.AgentURL)
@@ -365,8 +365,8 @@ func runVector(t *testing.T, kind signing.Kind, version string, keys map[string]
 		resignVector(t, profile, keys, vec, m)
 		return
 	}
-	if d.Action != signing.Reject {
-		t.Fatalf("want a rejection with %s, got %s (%v)", vec.ExpectedOutcome.ErrorCode, d.Action, d.Err)
+	if d.Verdict != signing.Reject {
+		t.Fatalf("want a rejection with %s, got %s (%v)", vec.ExpectedOutcome.ErrorCode, d.Verdict, d.Err)
 	}
 	if got := signing.CodeOf(d.Err); string(got) != vec.ExpectedOutcome.ErrorCode {
 		t.Fatalf("code %s, want %s (%v)", got, vec.ExpectedOutcome.ErrorCode, d.Err)

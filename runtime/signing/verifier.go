@@ -23,12 +23,12 @@ const (
 
 // Default caps on what a verifier reads before any work.
 const (
-	// DefaultMaxHeaderBytes caps each of Signature-Input, Signature and
+	// DefaultMaxSignatureHeaderBytes caps each of Signature-Input, Signature and
 	// Content-Digest.
-	DefaultMaxHeaderBytes = 8 << 10
-	// DefaultMaxBodyBytes caps the body of a signed message; a larger one is
+	DefaultMaxSignatureHeaderBytes = 8 << 10
+	// DefaultMaxSignedBodyBytes caps the body of a signed message; a larger one is
 	// refused before any digest or duplicate-key work.
-	DefaultMaxBodyBytes = 1 << 20
+	DefaultMaxSignedBodyBytes = 1 << 20
 )
 
 // ErrUnsigned is what Verify returns for a message with neither Signature
@@ -53,9 +53,9 @@ type VerifierOptions struct {
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 	// MaxHeaderBytes caps each signature header; 0 is
-	// DefaultMaxHeaderBytes.
+	// DefaultMaxSignatureHeaderBytes.
 	MaxHeaderBytes int
-	// MaxBodyBytes caps a signed message's body; 0 is DefaultMaxBodyBytes.
+	// MaxBodyBytes caps a signed message's body; 0 is DefaultMaxSignedBodyBytes.
 	MaxBodyBytes int
 	// Scheme is the scheme clients use when TLS ends before this server
 	// (VerifyRequest); "" is "https".
@@ -89,10 +89,10 @@ func NewVerifier(o VerifierOptions) (*Verifier, error) {
 		o.Now = time.Now
 	}
 	if o.MaxHeaderBytes <= 0 {
-		o.MaxHeaderBytes = DefaultMaxHeaderBytes
+		o.MaxHeaderBytes = DefaultMaxSignatureHeaderBytes
 	}
 	if o.MaxBodyBytes <= 0 {
-		o.MaxBodyBytes = DefaultMaxBodyBytes
+		o.MaxBodyBytes = DefaultMaxSignedBodyBytes
 	}
 	v := &Verifier{o: o, limit: o.ReplayLimit}
 	if v.limit <= 0 {
@@ -126,7 +126,7 @@ type sigParams struct {
 }
 
 // Verify runs the checklist on m. It returns the verified signer, ErrUnsigned
-// when m carries neither signature header, a *Error with the spec's code
+// when m carries neither signature header, a *Rejection with the spec's code
 // for a signature that fails, or another error when a store or the
 // revocation source failed (answer it as a server error, not a 401).
 func (v *Verifier) Verify(ctx context.Context, m *Message) (*VerifiedSigner, error) {
@@ -188,7 +188,7 @@ func (v *Verifier) Verify(ctx context.Context, m *Message) (*VerifiedSigner, err
 				return nil, fail(code(CodeHeaderMalformed), "1", c, "%d bytes, over the %d-byte cap", len(val), v.o.MaxHeaderBytes)
 			}
 			if digestMembers, err = checkDigestField(val, p.encoding); err != nil {
-				return nil, &Error{Code: code(CodeHeaderMalformed), Step: "1", Where: "Content-Digest", Reason: "not an RFC 9530 dictionary of one value per algorithm", Err: err}
+				return nil, &Rejection{Code: code(CodeHeaderMalformed), Step: "1", Where: "Content-Digest", Reason: "not an RFC 9530 dictionary of one value per algorithm", Err: err}
 			}
 		}
 	}
@@ -249,7 +249,7 @@ func (v *Verifier) Verify(ctx context.Context, m *Message) (*VerifiedSigner, err
 		case revoked:
 			return nil, fail(code(CodeKeyRevoked), "9", "keyid", "keyid %q is in revoked_kids", sp.keyID)
 		case errors.Is(err, ErrRevocationStale):
-			return nil, &Error{Code: code(CodeRevocationStale), Step: "9", Where: "revocation list", Err: err}
+			return nil, &Rejection{Code: code(CodeRevocationStale), Step: "9", Where: "revocation list", Err: err}
 		case err != nil:
 			return nil, fmt.Errorf("signing: revocation source: %w", err)
 		}
@@ -379,7 +379,7 @@ func (v *Verifier) parse(input, sigField string) (*sigParams, error) {
 	}
 	sigs, err := parseDictionary(sigField)
 	if err != nil {
-		return nil, &Error{Code: p.code(CodeHeaderMalformed), Step: "1", Where: "Signature", Reason: "not an RFC 8941 dictionary", Err: err}
+		return nil, &Rejection{Code: p.code(CodeHeaderMalformed), Step: "1", Where: "Signature", Reason: "not an RFC 8941 dictionary", Err: err}
 	}
 	var sig *sfMember
 	for i := range sigs {
@@ -394,7 +394,7 @@ func (v *Verifier) parse(input, sigField string) (*sigParams, error) {
 		return nil, fail(p.code(CodeHeaderMalformed), "1", "Signature", "label %s is a %s, not a byte sequence", sp.label, sig.val.kind)
 	}
 	if sp.sig, err = decodeBinary(sig.val.text, p.encoding); err != nil {
-		return nil, &Error{Code: p.code(CodeHeaderMalformed), Step: "1", Where: "Signature", Reason: "not " + p.encoding.String(), Err: err}
+		return nil, &Rejection{Code: p.code(CodeHeaderMalformed), Step: "1", Where: "Signature", Reason: "not " + p.encoding.String(), Err: err}
 	}
 	return sp, nil
 }
@@ -403,12 +403,12 @@ func (v *Verifier) parse(input, sigField string) (*sigParams, error) {
 // components and its typed parameters.
 func (v *Verifier) parseInput(input string) (*sigParams, error) {
 	p := v.o.Profile
-	bad := func(where, format string, args ...any) *Error {
+	bad := func(where, format string, args ...any) *Rejection {
 		return fail(p.code(CodeHeaderMalformed), "1", where, format, args...)
 	}
 	members, err := parseDictionary(input)
 	if err != nil {
-		return nil, &Error{Code: p.code(CodeHeaderMalformed), Step: "1", Where: "Signature-Input", Reason: "not an RFC 8941 dictionary", Err: err}
+		return nil, &Rejection{Code: p.code(CodeHeaderMalformed), Step: "1", Where: "Signature-Input", Reason: "not an RFC 8941 dictionary", Err: err}
 	}
 	// Exactly one label is processed: sig1, or the only one there is.
 	var entry *sfMember
@@ -512,23 +512,23 @@ func (v *Verifier) checkComponents(components []string, m *Message) error {
 // codes pass through; on the webhook path every failure to resolve is
 // webhook_signature_key_unknown, wrapping the discovery error.
 func (v *Verifier) keyError(keyID string, err error) error {
-	var e *Error
+	var e *Rejection
 	if !errors.As(err, &e) {
-		e = &Error{Code: CodeJWKSUnavailable, Step: "7", Where: "keyid " + strconv.Quote(keyID), Err: err}
+		e = &Rejection{Code: CodeJWKSUnavailable, Step: "7", Where: "keyid " + strconv.Quote(keyID), Err: err}
 	}
 	if v.o.Profile.kind == Webhook {
 		if e.Code == CodeKeyUnknown {
-			return &Error{Code: CodeWebhookKeyUnknown, Step: "7", Where: e.Where, Reason: e.Reason, Err: e.Err}
+			return &Rejection{Code: CodeWebhookKeyUnknown, Step: "7", Where: e.Where, Reason: e.Reason, Err: e.Err}
 		}
-		return &Error{Code: CodeWebhookKeyUnknown, Step: "7", Where: "keyid " + strconv.Quote(keyID), Reason: "the signer's keys could not be resolved", Err: e}
+		return &Rejection{Code: CodeWebhookKeyUnknown, Step: "7", Where: "keyid " + strconv.Quote(keyID), Reason: "the signer's keys could not be resolved", Err: e}
 	}
 	return e
 }
 
-// remap gives an *Error from canonicalization the profile's code and the
+// remap gives an *Rejection from canonicalization the profile's code and the
 // step.
 func (v *Verifier) remap(err error, step string) error {
-	var e *Error
+	var e *Rejection
 	if errors.As(err, &e) {
 		c := *e
 		c.Code, c.Step = v.o.Profile.code(e.Code), step

@@ -82,7 +82,7 @@ type Agent struct {
 
 	mu       sync.Mutex
 	res      *Resolution
-	jwks     *JWKS
+	jwks     *JWKSEndpoint
 	resolved time.Time
 	failed   time.Time
 	failErr  error
@@ -127,7 +127,7 @@ func (a *Agent) Resolve(ctx context.Context) (*Resolution, error) {
 	return r, err
 }
 
-func (a *Agent) resolve(ctx context.Context) (*Resolution, *JWKS, error) {
+func (a *Agent) resolve(ctx context.Context) (*Resolution, *JWKSEndpoint, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	now := a.o.Now()
@@ -143,14 +143,14 @@ func (a *Agent) resolve(ctx context.Context) (*Resolution, *JWKS, error) {
 		return nil, nil, err
 	}
 	if a.jwks == nil || a.jwks.URL() != r.JWKSURI {
-		a.jwks = NewJWKS(r.JWKSURI, r.AgentURL, JWKSOptions{Fetcher: a.o.Fetcher, TTL: a.o.TTL, Now: a.o.Now})
+		a.jwks = NewJWKSEndpoint(r.JWKSURI, r.AgentURL, JWKSOptions{Fetcher: a.o.Fetcher, TTL: a.o.TTL, Now: a.o.Now})
 	}
 	a.res, a.resolved, a.failErr = r, now, nil
 	return r, a.jwks, nil
 }
 
-func discoveryError(code signing.Code, where, format string, args ...any) *signing.Error {
-	return &signing.Error{Code: code, Step: "7", Where: where, Reason: fmt.Sprintf(format, args...)}
+func discoveryError(code signing.Code, where, format string, args ...any) *signing.Rejection {
+	return &signing.Rejection{Code: code, Step: "7", Where: where, Reason: fmt.Sprintf(format, args...)}
 }
 
 // strict reads a counterparty document with runtime/wire's strict reader.
@@ -170,11 +170,11 @@ func (a *Agent) chain(ctx context.Context) (*Resolution, error) {
 	// Step 1: the agent's capabilities.
 	raw, err := a.caps.GetAdCPCapabilities(ctx, agent)
 	if err != nil {
-		return nil, &signing.Error{Code: signing.CodeCapabilitiesUnreachable, Step: "7", Where: "get_adcp_capabilities", Err: err}
+		return nil, &signing.Rejection{Code: signing.CodeCapabilitiesUnreachable, Step: "7", Where: "get_adcp_capabilities", Err: err}
 	}
 	caps, err := strict(raw)
 	if err != nil || !caps.IsObject() {
-		return nil, &signing.Error{Code: signing.CodeCapabilitiesUnreachable, Step: "7", Where: "get_adcp_capabilities", Reason: "the response is not a strict JSON object", Err: err}
+		return nil, &signing.Rejection{Code: signing.CodeCapabilitiesUnreachable, Step: "7", Where: "get_adcp_capabilities", Reason: "the response is not a strict JSON object", Err: err}
 	}
 	// Step 2: identity.brand_json_url, https.
 	identity := caps.Get("identity")
@@ -199,11 +199,11 @@ func (a *Agent) chain(ctx context.Context) (*Resolution, error) {
 		if errors.As(err, &fe) && fe.Kind == TooLarge {
 			code = signing.CodeBrandJSONMalformed
 		}
-		return nil, &signing.Error{Code: code, Step: "7", Where: "brand.json", Err: err}
+		return nil, &signing.Rejection{Code: code, Step: "7", Where: "brand.json", Err: err}
 	}
 	brand, err := strict(resp.Body)
 	if err != nil || !brand.IsObject() {
-		return nil, &signing.Error{Code: signing.CodeBrandJSONMalformed, Step: "7", Where: "brand.json", Reason: "not a strict JSON object", Err: err}
+		return nil, &signing.Rejection{Code: signing.CodeBrandJSONMalformed, Step: "7", Where: "brand.json", Reason: "not a strict JSON object", Err: err}
 	}
 	res := &Resolution{AgentURL: agent, BrandJSONURL: brandURL}
 	if !sameSite {

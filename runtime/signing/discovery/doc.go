@@ -8,7 +8,7 @@
 //     (no loopback, private, link-local, CGNAT or reserved address, IPv4
 //     inside IPv6 included) and the connection made to the checked address,
 //     5 s to connect, 10 s in all, a body cap per document, no proxy.
-//   - JWKS is a signing.KeySource over a jwks_uri: cached (5 minutes by
+//   - JWKSEndpoint is a signing.KeySource over a jwks_uri: cached (5 minutes by
 //     default, at most 30), refetched at once for an unknown kid unless the
 //     last refetch was within 30 s, a failure remembered 10 s. Documents
 //     are read with runtime/wire's strict reader; a duplicate key anywhere
@@ -23,7 +23,7 @@
 //   - RevocationPoller keeps a signing.Revocations fresh from the
 //     operator's signed revocation list.
 //
-// Every failure is a *signing.Error carrying its code, so a verifier
+// Every failure is a *signing.Rejection carrying its code, so a verifier
 // answers it as is (request path) or as webhook_signature_key_unknown
 // (webhook path). Tests reach httptest TLS servers on loopback with
 // Fetcher.AllowLoopback; production code never sets it.

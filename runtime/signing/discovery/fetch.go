@@ -156,8 +156,8 @@ func (f *Fetcher) timeout() time.Duration {
 	return DefaultTimeout
 }
 
-// Response is a fetched document.
-type Response struct {
+// Document is a fetched document.
+type Document struct {
 	Body      []byte
 	Header    http.Header
 	Status    int // 200, or 304 for a conditional fetch that was not modified
@@ -166,9 +166,9 @@ type Response struct {
 
 // Get fetches rawURL, refusing a body over maxBytes. hdr adds request
 // headers (If-None-Match for conditional fetches); a 304 answer to one is a
-// Response with Status 304 and no body.
-func (f *Fetcher) Get(ctx context.Context, rawURL string, maxBytes int64, hdr http.Header) (*Response, error) {
-	fail := func(k FetchErrorKind, status int, err error) (*Response, error) {
+// Document with Status 304 and no body.
+func (f *Fetcher) Get(ctx context.Context, rawURL string, maxBytes int64, hdr http.Header) (*Document, error) {
+	fail := func(k FetchErrorKind, status int, err error) (*Document, error) {
 		return nil, &FetchError{URL: rawURL, Kind: k, Status: status, Err: err}
 	}
 	u, err := url.Parse(rawURL)
@@ -211,7 +211,7 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string, maxBytes int64, hdr ht
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusNotModified && hdr != nil:
-		return &Response{Header: resp.Header, Status: resp.StatusCode, FetchedAt: time.Now()}, nil
+		return &Document{Header: resp.Header, Status: resp.StatusCode, FetchedAt: time.Now()}, nil
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
 		return fail(Untrusted, resp.StatusCode, errRedirect)
 	case resp.StatusCode != http.StatusOK:
@@ -226,7 +226,7 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string, maxBytes int64, hdr ht
 	if int64(len(body)) > maxBytes {
 		return fail(TooLarge, resp.StatusCode, fmt.Errorf("over the %d-byte cap", maxBytes))
 	}
-	return &Response{Body: body, Header: resp.Header, Status: resp.StatusCode, FetchedAt: time.Now()}, nil
+	return &Document{Body: body, Header: resp.Header, Status: resp.StatusCode, FetchedAt: time.Now()}, nil
 }
 
 // canonicalAuthority is a URL's (or bare host's) authority as AdCP's URL

@@ -8,7 +8,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/signing"
 )
 
-func asError(err error, target **signing.Error) bool { return errors.As(err, target) }
+func asError(err error, target **signing.Rejection) bool { return errors.As(err, target) }
 
 func signedList(t interface{ Fatal(...any) }, key crypto.Signer, kid, payload string) string {
 	b64 := base64.RawURLEncoding.EncodeToString

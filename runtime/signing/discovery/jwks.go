@@ -37,10 +37,10 @@ type JWKSOptions struct {
 	Now func() time.Time
 }
 
-// JWKS is a signing.KeySource over a JWKS fetched from an HTTPS URL (an
+// JWKSEndpoint is a signing.KeySource over a JWKS fetched from an HTTPS URL (an
 // agents[] entry's jwks_uri), its keys belonging to AgentURL. It is safe
 // for concurrent use; concurrent lookups share one fetch.
-type JWKS struct {
+type JWKSEndpoint struct {
 	url, agentURL string
 	o             JWKSOptions
 
@@ -54,8 +54,8 @@ type JWKS struct {
 	fetches int
 }
 
-// NewJWKS returns a key source for the JWKS at url.
-func NewJWKS(url, agentURL string, o JWKSOptions) *JWKS {
+// NewJWKSEndpoint returns a key source for the JWKS at url.
+func NewJWKSEndpoint(url, agentURL string, o JWKSOptions) *JWKSEndpoint {
 	if o.Fetcher == nil {
 		o.Fetcher = &Fetcher{}
 	}
@@ -74,11 +74,11 @@ func NewJWKS(url, agentURL string, o JWKSOptions) *JWKS {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &JWKS{url: url, agentURL: agentURL, o: o}
+	return &JWKSEndpoint{url: url, agentURL: agentURL, o: o}
 }
 
 // URL is the JWKS URL.
-func (s *JWKS) URL() string { return s.url }
+func (s *JWKSEndpoint) URL() string { return s.url }
 
 // LookupKey implements signing.KeySource: the cached JWKS (fetched when
 // absent or older than TTL), refetched once for a kid it lacks unless the
@@ -86,7 +86,7 @@ func (s *JWKS) URL() string { return s.url }
 // request_signature_jwks_unavailable (transient) or
 // request_signature_jwks_untrusted (an SSRF refusal, a redirect, a
 // document over 64 KiB or not strict JSON).
-func (s *JWKS) LookupKey(ctx context.Context, kid string) (*signing.Key, error) {
+func (s *JWKSEndpoint) LookupKey(ctx context.Context, kid string) (*signing.Key, error) {
 	set, err := s.current(ctx, false)
 	if err != nil {
 		return nil, err
@@ -109,12 +109,12 @@ func (s *JWKS) LookupKey(ctx context.Context, kid string) (*signing.Key, error) 
 			return &signing.Key{JWK: k, AgentURL: s.agentURL}, nil
 		}
 	}
-	return nil, &signing.Error{Code: signing.CodeKeyUnknown, Step: "7", Where: "keyid " + strconv.Quote(kid),
+	return nil, &signing.Rejection{Code: signing.CodeKeyUnknown, Step: "7", Where: "keyid " + strconv.Quote(kid),
 		Reason: "not in the JWKS at " + s.url + " (refetched at most every 30 s)"}
 }
 
 // Fetches counts the fetches made, for tests and metrics.
-func (s *JWKS) Fetches() int {
+func (s *JWKSEndpoint) Fetches() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.fetches
@@ -122,7 +122,7 @@ func (s *JWKS) Fetches() int {
 
 // current returns the JWKS, fetching it when it is absent, expired or
 // force is set; a failed refresh of a set already held keeps that set.
-func (s *JWKS) current(ctx context.Context, force bool) (*signing.JWKS, error) {
+func (s *JWKSEndpoint) current(ctx context.Context, force bool) (*signing.JWKS, error) {
 	s.mu.Lock()
 	now := s.o.Now()
 	if s.set != nil && !force && now.Sub(s.fetched) < s.o.TTL {
@@ -166,7 +166,7 @@ func (s *JWKS) current(ctx context.Context, force bool) (*signing.JWKS, error) {
 	return set, nil
 }
 
-func (s *JWKS) fetch(ctx context.Context) (*signing.JWKS, error) {
+func (s *JWKSEndpoint) fetch(ctx context.Context) (*signing.JWKS, error) {
 	resp, err := s.o.Fetcher.Get(ctx, s.url, MaxJWKSBytes, nil)
 	if err != nil {
 		code := signing.CodeJWKSUnavailable
@@ -174,11 +174,11 @@ func (s *JWKS) fetch(ctx context.Context) (*signing.JWKS, error) {
 		if errors.As(err, &fe) && fe.Kind != Unavailable {
 			code = signing.CodeJWKSUntrusted
 		}
-		return nil, &signing.Error{Code: code, Step: "7", Where: "jwks_uri", Err: err}
+		return nil, &signing.Rejection{Code: code, Step: "7", Where: "jwks_uri", Err: err}
 	}
 	set, err := signing.ParseJWKS(resp.Body)
 	if err != nil {
-		return nil, &signing.Error{Code: signing.CodeJWKSUntrusted, Step: "7", Where: "jwks_uri", Reason: "not a strict JWKS", Err: err}
+		return nil, &signing.Rejection{Code: signing.CodeJWKSUntrusted, Step: "7", Where: "jwks_uri", Reason: "not a strict JWKS", Err: err}
 	}
 	return set, nil
 }

@@ -49,7 +49,7 @@ func TestJWKSRefetch(t *testing.T) {
 	_, k2 := newKey(t, "k2")
 	s.serve("keys.seller.example", "/jwks.json", jwksDoc(t, k1))
 	clk := &fakeClock{t: time.Unix(1776520800, 0)}
-	src := NewJWKS(s.url("keys.seller.example", "/jwks.json"), "https://agent.seller.example/mcp", JWKSOptions{Fetcher: s.fetcher, Now: clk.Now})
+	src := NewJWKSEndpoint(s.url("keys.seller.example", "/jwks.json"), "https://agent.seller.example/mcp", JWKSOptions{Fetcher: s.fetcher, Now: clk.Now})
 	ctx := context.Background()
 	fetches := func() int { return s.count("keys.seller.example", "/jwks.json") }
 
@@ -117,7 +117,7 @@ func TestJWKSHostile(t *testing.T) {
 		{"/missing.json", s.fetcher, signing.CodeJWKSUnavailable},
 	} {
 		t.Run(c.path, func(t *testing.T) {
-			src := NewJWKS(s.url("keys.seller.example", c.path), "", JWKSOptions{Fetcher: c.f})
+			src := NewJWKSEndpoint(s.url("keys.seller.example", c.path), "", JWKSOptions{Fetcher: c.f})
 			for i := 0; i < 3; i++ {
 				if _, err := src.LookupKey(context.Background(), "k1"); signing.CodeOf(err) != c.code {
 					t.Fatalf("%v, want %s", err, c.code)
@@ -131,21 +131,21 @@ func TestJWKSHostile(t *testing.T) {
 	// On a verifier's webhook path the same failure is key_unknown,
 	// wrapping the discovery code.
 	p, _ := signing.WebhookProfile("3.2.0-beta.5")
-	v, _ := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: NewJWKS(s.url("keys.seller.example", "/dup.json"), "", JWKSOptions{Fetcher: s.fetcher})})
+	v, _ := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: NewJWKSEndpoint(s.url("keys.seller.example", "/dup.json"), "", JWKSOptions{Fetcher: s.fetcher})})
 	key, jwk := newKey(t, "k1")
 	_ = jwk
 	sg, _ := signing.NewSigner(signing.SignerOptions{Profile: p, KeyID: "k1", Key: key})
 	m := &signing.Message{Method: "POST", URL: "https://buyer.example/hook", Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{}`)}
 	_ = sg.Sign(m)
 	_, err := v.Verify(context.Background(), m)
-	var inner *signing.Error
+	var inner *signing.Rejection
 	if signing.CodeOf(err) != signing.CodeWebhookKeyUnknown || !errorsAsInner(err, &inner) || inner.Code != signing.CodeJWKSUntrusted {
 		t.Fatalf("webhook path: %v", err)
 	}
 }
 
-func errorsAsInner(err error, target **signing.Error) bool {
-	var outer *signing.Error
+func errorsAsInner(err error, target **signing.Rejection) bool {
+	var outer *signing.Rejection
 	if !asError(err, &outer) || outer.Err == nil {
 		return false
 	}
