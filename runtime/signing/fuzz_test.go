@@ -88,12 +88,21 @@ func FuzzPlainHost(f *testing.F) {
 	})
 }
 
-// FuzzParseJWKS: JWK and JWKS parsing never panics; keys that parse can
+var revocationKeys = func() KeySource {
+	pub, _, _ := ed25519.GenerateKey(nil)
+	k, _ := PublicJWK(pub, "ops")
+	return StaticKeys{Set: &JWKS{Keys: []*JWK{k}}}
+}()
+
+// FuzzParseJWKS: JWK, JWKS, revocation-list and revocation-JWS parsing
+// never panics; keys that parse can
 // be asked for their public key and purpose.
 func FuzzParseJWKS(f *testing.F) {
 	f.Add([]byte(`{"keys":[{"kid":"a","kty":"OKP","crv":"Ed25519","alg":"EdDSA","use":"sig","key_ops":["verify"],"adcp_use":"request-signing","x":"gWUqzATUcUco5Q8fZZXn8aWwb7DQbYGBiqUzLiSDDJo"}]}`))
 	f.Add([]byte(`{"keys":[{"kid":"b","kty":"EC","crv":"P-256","alg":"ES256","x":"vGSQmjzPN1txgDY-oBb108gMsRETA9J5IPxqlBczQOY","y":"JGIbsHoOnHLL_LFqGYUW43BYDAqGYrNRZUylkE7rqSU"}]}`))
 	f.Add([]byte(`{"keys":[{"kid":1,"adcp_use":["x"],"key_ops":"verify"}]}`))
+	f.Add([]byte(`{"payload":"eyJ2ZXJzaW9uIjoxfQ","signatures":[{"protected":"eyJhbGciOiJFZERTQSIsImtpZCI6Im9wcyIsInR5cCI6ImFkY3AtZ292LXJldm9jYXRpb24randzIn0","signature":"AA"}]}`))
+	f.Add([]byte(`eyJhbGciOiJFZERTQSJ9.e30.AA`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		set, err := ParseJWKS(data)
 		if err == nil {
@@ -106,6 +115,7 @@ func FuzzParseJWKS(f *testing.F) {
 		_, _ = ParseJWK(data)
 		_, _, _ = ParsePrivateJWK(data)
 		_, _ = ParseRevocationList(data)
+		_, _ = VerifyRevocationJWS(context.Background(), data, revocationKeys, "")
 	})
 }
 
