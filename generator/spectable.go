@@ -39,13 +39,13 @@ func SpecTable(tree *spec.Tree) (s *registry.Spec, missing []string, err error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	c := registry.SpecConfig{Version: r.Version, Codes: r.Codes, UnknownRecovery: r.UnknownRecovery}
+	c := registry.SpecConfig{Version: r.Version, Codes: r.Codes, UnknownRecovery: r.UnknownRecovery, Envelope: r.Envelope}
 	for _, t := range r.Tools {
 		tool := registry.Tool{Name: t.Name, Protocol: t.Protocol, Mutating: t.Mutating,
 			IdempotencyRequired: t.IdempotencyRequired, Deprecated: t.Deprecated, Summary: t.Summary,
-			RequestSchema: t.RequestSchema, ResponseSchema: t.ResponseSchema}
+			RequestSchema: t.RequestSchema, ResponseSchema: t.ResponseSchema, Envelope: t.Envelope}
 		for _, a := range t.Async {
-			tool.Async = append(tool.Async, registry.AsyncResponse{Status: a.Status, Schema: a.Schema})
+			tool.Async = append(tool.Async, registry.AsyncResponse{Status: a.Status, Schema: a.Schema, Envelope: a.Envelope})
 		}
 		c.Tools = append(c.Tools, tool)
 	}

@@ -47,6 +47,9 @@ type Tool struct {
 	NewResponse func() wire.Value
 	// Async lists the response types for interim statuses.
 	Async []AsyncResponse
+	// Envelope is what the response schema says of the protocol
+	// envelope's members (see EnvelopeFor).
+	Envelope Envelope
 }
 
 // AsyncResponse is the response type a tool returns for an interim status.
@@ -55,6 +58,9 @@ type AsyncResponse struct {
 	Status string
 	Schema string
 	New    func() wire.Value
+	// Envelope is what the schema says of the protocol envelope's
+	// members.
+	Envelope Envelope
 }
 
 // AsyncFor returns the response type for an interim status.

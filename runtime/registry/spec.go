@@ -27,6 +27,10 @@ type SpecConfig struct {
 	// NewBySchema returns an empty value of the type generated for a schema
 	// reference (see SchemaKey), nil when there is none.
 	NewBySchema func(ref string) wire.Value
+	// Envelope lists the members of the version's protocol envelope
+	// (core/protocol-envelope.json's properties, in schema order); nil when
+	// the tree has none.
+	Envelope []string
 }
 
 // WebhookResult is the terminal result type of one task type.
@@ -119,6 +123,10 @@ func (s *Spec) WebhookResult(taskType string) (WebhookResult, bool) {
 func (s *Spec) WebhookResults() []WebhookResult {
 	return append([]WebhookResult(nil), s.c.WebhookResults...)
 }
+
+// Envelope lists the members of the version's protocol envelope
+// (core/protocol-envelope.json), nil when the tree has none (a copy).
+func (s *Spec) Envelope() []string { return append([]string(nil), s.c.Envelope...) }
 
 // NewBySchema returns an empty value of the type generated for a schema
 // reference, nil when there is none.

@@ -30,6 +30,9 @@ func emitSpec(f *jen.File, r *ir.Registry) {
 	if r.UnknownRecovery != "" {
 		cfg[jen.Id("UnknownRecovery")] = recoveryQ(r.UnknownRecovery)
 	}
+	if len(r.Envelope) > 0 {
+		cfg[jen.Id("Envelope")] = stringList(r.Envelope)
+	}
 	if len(r.WebhookResults) > 0 {
 		var results []jen.Code
 		for _, w := range r.WebhookResults {
@@ -99,11 +102,18 @@ func toolValues(r *ir.Registry) []jen.Code {
 		if t.Summary != "" {
 			d[jen.Id("Summary")] = jen.Lit(t.Summary)
 		}
+		if !t.Envelope.IsZero() {
+			d[jen.Id("Envelope")] = envelopeValue(t.Envelope)
+		}
 		var async []jen.Code
 		for _, a := range t.Async {
-			async = append(async, jen.Values(jen.Dict{
+			ad := jen.Dict{
 				jen.Id("Status"): jen.Lit(a.Status), jen.Id("Schema"): jen.Lit(a.Schema), jen.Id("New"): newValue(a.Type),
-			}))
+			}
+			if !a.Envelope.IsZero() {
+				ad[jen.Id("Envelope")] = envelopeValue(a.Envelope)
+			}
+			async = append(async, jen.Values(ad))
 		}
 		if len(async) > 0 {
 			d[jen.Id("Async")] = jen.Index().Add(registryQ("AsyncResponse")).Values(async...)
@@ -111,6 +121,33 @@ func toolValues(r *ir.Registry) []jen.Code {
 		tools = append(tools, jen.Values(d))
 	}
 	return tools
+}
+
+// envelopeValue is a registry.Envelope literal.
+func envelopeValue(e registry.Envelope) jen.Code {
+	d := jen.Dict{}
+	if len(e.Members) > 0 {
+		d[jen.Id("Members")] = stringList(e.Members)
+	}
+	if len(e.Statuses) > 0 {
+		d[jen.Id("Statuses")] = stringList(e.Statuses)
+	}
+	if len(e.Payload) > 0 {
+		d[jen.Id("Payload")] = stringList(e.Payload)
+	}
+	if e.Closed {
+		d[jen.Id("Closed")] = jen.True()
+	}
+	return registryQ("Envelope").Values(d)
+}
+
+// stringList is a []string literal.
+func stringList(list []string) jen.Code {
+	var vs []jen.Code
+	for _, s := range list {
+		vs = append(vs, jen.Lit(s))
+	}
+	return jen.Index().String().Values(vs...)
 }
 
 func codeValues(r *ir.Registry) []jen.Code {

@@ -83,6 +83,16 @@ func fieldDoc(fl *ir.Field) []string {
 		}
 		lines = append(lines, commentLines("When present it is always "+fl.Const.JSON()+".")...)
 	}
+	if fl.Envelope {
+		if len(lines) > 0 {
+			lines = append(lines, "//")
+		}
+		what := "the task's " + strings.ReplaceAll(fl.JSONName, "_", " ")
+		if fl.JSONName == "status" {
+			what = "the task status (completed for a response)"
+		}
+		lines = append(lines, commentLines("The protocol envelope's "+fl.JSONName+": the seller framework sends "+what+"; leave it empty (a handler's different value is refused).")...)
+	}
 	if fl.Deprecated {
 		if len(lines) > 0 {
 			lines = append(lines, "//")

@@ -160,6 +160,9 @@ type Field struct {
 	// Indirect makes a required field a pointer, to break a recursive
 	// value type.
 	Indirect bool
+	// Envelope marks a member of the protocol envelope in a tool's
+	// payload, which the seller framework fills (registry.Envelope).
+	Envelope bool
 }
 
 // EnumValue is one enum constant.

@@ -25,6 +25,9 @@ type Registry struct {
 	Index []*IndexEntry
 	// Version is the spec version ("" when the tree does not say).
 	Version string
+	// Envelope lists the members of core/protocol-envelope.json, in
+	// schema order (nil when the tree has none).
+	Envelope []string
 	// Missing lists what the tree could not tell, for the report.
 	Missing []string
 }
@@ -41,7 +44,10 @@ type Tool struct {
 	Request        *Type
 	Response       *Type
 	Async          []*AsyncResponse
-	Deprecated     bool
+	// Envelope is what the response schema says of the protocol
+	// envelope's members.
+	Envelope   registry.Envelope
+	Deprecated bool
 	// Summary is the manifest's one-line description ("" when none).
 	Summary string
 
@@ -57,6 +63,9 @@ type AsyncResponse struct {
 	Status string // "submitted", "working", "input-required"
 	Schema string // tree path
 	Type   *Type
+	// Envelope is what the schema says of the protocol envelope's
+	// members.
+	Envelope registry.Envelope
 }
 
 // WebhookResult is the terminal result type of one webhook task type.

@@ -270,3 +270,27 @@ func TestBuildInclude(t *testing.T) {
 		}
 	}
 }
+
+// allOf merges enums as JSON Schema does: a value is one every merged
+// schema lists (3.1's create_media_buy success status is both a TaskStatus
+// and a MediaBuyStatus, so only completed, canceled and rejected are
+// valid); an empty intersection keeps the first list.
+func TestAllOfEnumIntersection(t *testing.T) {
+	for _, tc := range []struct {
+		doc  string
+		want []string
+	}{
+		{`{"allOf":[{"enum":["submitted","completed","failed","canceled"]},{"enum":["active","completed","canceled"]}]}`, []string{`"completed"`, `"canceled"`}},
+		{`{"enum":["a","b"],"allOf":[{"enum":["b","c"]}]}`, []string{`"b"`}},
+		{`{"allOf":[{"enum":["a"]},{"enum":["b"]}]}`, []string{`"a"`}},
+	} {
+		_, ty := lowerDoc(t, `{"type":"string",`+strings.TrimPrefix(tc.doc, "{"))
+		var got []string
+		for _, v := range ty.Values {
+			got = append(got, v.Value.JSON())
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: values %v, want %v", tc.doc, got, tc.want)
+		}
+	}
+}

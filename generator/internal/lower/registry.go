@@ -64,6 +64,7 @@ func BuildRegistry(set *load.Set, pkg *ir.Package) (*ir.Registry, error) {
 		}
 	}
 	deriveDetails(set, r, typeOf)
+	envelopes(set, r)
 	r.Version = set.Tree.Version
 	buildIndex(set, pkg, r, typeOf)
 	return r, nil

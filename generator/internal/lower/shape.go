@@ -135,8 +135,8 @@ func (sh *shape) collect(s *schema.Schema, visiting map[*schema.Schema]bool) {
 	if len(s.ItemsTuple) > 0 && sh.tuple == nil {
 		sh.tuple = s.ItemsTuple
 	}
-	if len(s.Enum) > 0 && !sh.hasEnum {
-		sh.enum, sh.hasEnum = s.Enum, true
+	if len(s.Enum) > 0 {
+		sh.mergeEnum(s.Enum)
 	}
 	if s.Const != nil && sh.konst == nil {
 		sh.konst = s.Const
@@ -157,6 +157,32 @@ func (sh *shape) collect(s *schema.Schema, visiting map[*schema.Schema]bool) {
 		if len(kw.arms) > 0 && typeBearing(kw.arms) && !sh.hasUnion(s, kw.name) {
 			sh.unions = append(sh.unions, &unionSrc{keyword: kw.name, node: s, arms: kw.arms})
 		}
+	}
+}
+
+// mergeEnum narrows the shape's enum to the values enum also lists: every
+// schema merged must hold (allOf), so a value one of them refuses is no
+// value of the type (3.1's create_media_buy success status is both a
+// TaskStatus and a MediaBuyStatus). Values keep the first enum's order; an
+// empty intersection keeps the first enum, and the validator refuses
+// every value.
+func (sh *shape) mergeEnum(enum []schema.Value) {
+	if !sh.hasEnum {
+		sh.enum, sh.hasEnum = enum, true
+		return
+	}
+	allowed := map[string]bool{}
+	for _, v := range enum {
+		allowed[v.JSON()] = true
+	}
+	var kept []schema.Value
+	for _, v := range sh.enum {
+		if allowed[v.JSON()] {
+			kept = append(kept, v)
+		}
+	}
+	if len(kept) > 0 {
+		sh.enum = kept
 	}
 }
 

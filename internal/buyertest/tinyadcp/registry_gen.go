@@ -150,18 +150,30 @@ func Spec() *registry.Spec {
 			},
 			Tools: registry.Tools{{
 				Async: []registry.AsyncResponse{{
+					Envelope: registry.Envelope{
+						Members:  []string{"status", "task_id", "message"},
+						Statuses: []string{"submitted"},
+					},
 					New: func() wire.Value {
 						return new(CreateThingSubmitted)
 					},
 					Schema: "media-buy/create-thing-async-response-submitted.json",
 					Status: "submitted",
 				}, {
+					Envelope: registry.Envelope{
+						Members:  []string{"status", "task_id"},
+						Statuses: []string{"working"},
+					},
 					New: func() wire.Value {
 						return new(CreateThingWorking)
 					},
 					Schema: "media-buy/create-thing-async-response-working.json",
 					Status: "working",
 				}, {
+					Envelope: registry.Envelope{
+						Members:  []string{"status", "task_id"},
+						Statuses: []string{"input-required"},
+					},
 					New: func() wire.Value {
 						return new(CreateThingInputRequired)
 					},
@@ -195,7 +207,8 @@ func Spec() *registry.Spec {
 				ResponseSchema: "media-buy/delete-thing-response.json",
 				Summary:        "Delete a thing; mutating without an idempotency key.",
 			}, {
-				Name: "get_task_status",
+				Envelope: registry.Envelope{Payload: []string{"status", "task_id"}},
+				Name:     "get_task_status",
 				NewRequest: func() wire.Value {
 					return new(GetTaskStatusRequest)
 				},
