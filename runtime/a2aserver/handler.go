@@ -235,13 +235,7 @@ func (h *handler) OnGetTask(ctx context.Context, query *a2a.TaskQueryParams) (*a
 		h.srv.Logger().Error("adcp: a2a tasks/get", "err", err.Error())
 		return nil, a2a.ErrInternalError
 	}
-	a := t.Answer
-	if a == nil {
-		a = &seller.Answer{Status: t.Status, TaskID: t.ID, Body: json.RawMessage("{}")}
-	}
-	cp := *a
-	cp.TaskID = t.ID
-	return TaskOf(&cp, "", t.UpdatedAt, h.opts.TaskStates.allCompleted(false)), nil
+	return TaskOf(h.srv.TaskAnswer(t), "", t.UpdatedAt, h.opts.TaskStates.allCompleted(false)), nil
 }
 
 func (h *handler) OnCancelTask(context.Context, *a2a.TaskIDParams) (*a2a.Task, error) {
@@ -283,8 +277,8 @@ var states = map[task.Status]a2a.TaskState{
 
 // TaskOf is the A2A task of an answer, as AdCP's A2A extraction reads it.
 // A response: the artifact "result" holds the response object as its
-// first part (a DataPart, with the envelope's status, and task_id when
-// there is one, beside its own members, as over MCP) and the message as a
+// first part (a DataPart: the answer's body, which the seller completed
+// with the protocol envelope's members, as over MCP) and the message as a
 // TextPart, with the AdCP task id at the artifact's metadata
 // "adcp_task_id"; an interim answer also puts the payload in
 // status.message. An error: a failed task whose artifact "error-result"
@@ -320,15 +314,6 @@ func TaskOf(a *seller.Answer, contextID string, at time.Time, allCompleted bool)
 		return t
 	}
 	data := members(a.Body)
-	if _, ok := data["status"]; !ok {
-		data["status"] = json.RawMessage(wire.AppendQuoted(nil, string(a.Status)))
-	}
-	if _, ok := data["task_id"]; !ok && a.TaskID != "" {
-		data["task_id"] = json.RawMessage(wire.AppendQuoted(nil, a.TaskID))
-	}
-	if _, ok := data["replayed"]; !ok && a.Replayed {
-		data["replayed"] = json.RawMessage("true")
-	}
 	parts := a2a.ContentParts{a2a.DataPart{Data: data}}
 	if a.Message != "" {
 		parts = append(parts, a2a.TextPart{Text: a.Message})

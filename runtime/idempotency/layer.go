@@ -256,7 +256,7 @@ func (l *Layer) run(ctx context.Context, c *seller.Call, key sellerstore.Idempot
 			l.release(ctx, key, token)
 		} else {
 			a = l.echoKey(c, a, key.Key)
-			l.complete(ctx, key, token, a)
+			l.complete(ctx, c, key, token, a)
 		}
 		if p != nil {
 			panic(p) // the server answers a panic; the key is free again
@@ -306,18 +306,25 @@ func (l *Layer) echoKey(c *seller.Call, a *seller.Answer, key string) *seller.An
 	return &out
 }
 
-func (l *Layer) complete(ctx context.Context, key sellerstore.IdempotencyKey, token string, a *seller.Answer) {
+func (l *Layer) complete(ctx context.Context, c *seller.Call, key sellerstore.IdempotencyKey, token string, a *seller.Answer) {
 	status := a.Status
 	if status == "" {
 		status = task.Completed
 	}
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
-	// The stored body leaves out the request's context: a replay echoes
-	// the context of the call it answers.
+	// The stored body leaves out the request's context, and the
+	// envelope's conversation id where the schema has one: a replay echoes
+	// those of the call it answers. Everything else, the envelope's status,
+	// task_id and message included, is replayed byte for byte.
 	body, ok := wire.Lenient(a.Body).WithoutMember("context")
 	if !ok {
 		body = a.Body
+	}
+	if c.Tool.EnvelopeFor(string(status)).Owns(registry.MemberContextID, "") {
+		if out, ok := wire.Lenient(body).WithoutMember(registry.MemberContextID); ok {
+			body = out
+		}
 	}
 	err := l.store.Complete(ctx, key, token, sellerstore.StoredResponse{Body: body, Status: string(status), TaskID: a.TaskID})
 	if err != nil {

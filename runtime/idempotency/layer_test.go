@@ -105,7 +105,7 @@ func (r *rig) createMediaBuy(ctx context.Context, req *adcpt.CreateMediaBuyReque
 		if err != nil {
 			return nil, err
 		}
-		return &adcpt.CreateMediaBuyResult{Status: task.Submitted, TaskID: h.ID(), Submitted: &adcpt.CreateMediaBuySubmitted{}}, nil
+		return &adcpt.CreateMediaBuyResult{Status: task.Submitted, TaskID: h.ID(), Message: "Queued for approval.", Submitted: &adcpt.CreateMediaBuySubmitted{}}, nil
 	}
 	resp := adcpt.NewCreateMediaBuyResponseSuccess(adcpt.CreateMediaBuySuccess{MediaBuyID: fmt.Sprintf("mb_%d", n)})
 	return &adcpt.CreateMediaBuyResult{Message: "Created.", Response: &resp}, nil
@@ -159,15 +159,18 @@ func TestSequentialContract(t *testing.T) {
 	// Same key, same request, another context: the stored answer, marked
 	// replayed, with this call's context.
 	replay := r.call("buyer-a", buy(key1, "5000", `"context":{"correlation_id":"retry"}`))
-	if string(first.Body) != `{"idempotency_key":"`+key1+`","context":{"correlation_id":"first"},"media_buy_id":"mb_1"}` {
+	// The stored answer is the whole response object, the envelope's
+	// members (status, message) included.
+	if string(first.Body) != `{"idempotency_key":"`+key1+`","context":{"correlation_id":"first"},"status":"completed","message":"Created.","media_buy_id":"mb_1"}` {
 		t.Fatalf("first call's body: %s", first.Body)
 	}
-	if !replay.Replayed || string(replay.Body) != `{"context":{"correlation_id":"retry"},"idempotency_key":"`+key1+`","media_buy_id":"mb_1"}` {
+	if !replay.Replayed || replay.Message != "Created." ||
+		string(replay.Body) != `{"context":{"correlation_id":"retry"},"replayed":true,"idempotency_key":"`+key1+`","status":"completed","message":"Created.","media_buy_id":"mb_1"}` {
 		t.Fatalf("replay: %s replayed=%v", replay.Body, replay.Replayed)
 	}
 	// Whitespace and member order do not make another request.
 	same := r.call("buyer-a", `{ "packages" : [ {"budget":5000,"product_id":"ctv"} ], "idempotency_key":"`+key1+`" }`)
-	if !same.Replayed || string(same.Body) != `{"idempotency_key":"`+key1+`","media_buy_id":"mb_1"}` {
+	if !same.Replayed || string(same.Body) != `{"replayed":true,"idempotency_key":"`+key1+`","status":"completed","message":"Created.","media_buy_id":"mb_1"}` {
 		t.Fatalf("reordered replay: %s replayed=%v", same.Body, same.Replayed)
 	}
 	// Same key, another request.
@@ -244,7 +247,8 @@ func TestCodesTheVersionHas(t *testing.T) {
 	}
 }
 
-// An async answer is replayed with its task id.
+// An async answer is replayed with its task id and its message, byte for
+// byte but for the replayed flag.
 func TestReplaySubmitted(t *testing.T) {
 	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{}, nil)
 	first := r.call("buyer-a", buy(key1, "5000", `"po_number":"async-1"`))
@@ -252,8 +256,9 @@ func TestReplaySubmitted(t *testing.T) {
 		t.Fatalf("first: %s %q", first.Status, first.TaskID)
 	}
 	again := r.call("buyer-a", buy(key1, "5000", `"po_number":"async-1"`))
-	if !again.Replayed || again.Status != task.Submitted || again.TaskID != first.TaskID || string(again.Body) != string(first.Body) {
-		t.Fatalf("replay: %s %q %s, want %q %s", again.Status, again.TaskID, again.Body, first.TaskID, first.Body)
+	if !again.Replayed || again.Status != task.Submitted || again.TaskID != first.TaskID || again.Message != "Queued for approval." ||
+		string(again.Body) != `{"replayed":true,`+string(first.Body[1:]) || !strings.Contains(string(first.Body), `"message":"Queued for approval."`) {
+		t.Fatalf("replay: %s %q %q %s, want %q %s", again.Status, again.TaskID, again.Message, again.Body, first.TaskID, first.Body)
 	}
 	if _, err := r.srv.Tasks().Get(context.Background(), "buyer-a", first.TaskID); err != nil {
 		t.Fatalf("the replayed task id does not name a task: %v", err)

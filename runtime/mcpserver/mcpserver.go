@@ -154,10 +154,9 @@ func tokenInfo(p seller.Principal, requestCtx context.Context) *auth.TokenInfo {
 }
 
 // ResultOf is the MCP result of an answer. A response: structuredContent
-// is the response object with the protocol envelope's fields beside its
-// own (status, task_id, message, replayed, each only when the payload has
-// no member of that name), and the text content is its JSON text (or the
-// answer's message with terse). An error: isError, structuredContent
+// is the answer's body, the response object the seller completed with the
+// protocol envelope's members (seller.Answer.Body), and the text content
+// is its JSON text (or the answer's message with terse). An error: isError, structuredContent
 // {"adcp_error": ..., "context": ...} and the same JSON as content[0].text,
 // then a terse sentence.
 func ResultOf(a *seller.Answer, terse bool) *mcp.CallToolResult {
@@ -172,25 +171,7 @@ func ResultOf(a *seller.Answer, terse bool) *mcp.CallToolResult {
 			IsError:           true,
 		}
 	}
-	// The envelope's fields, each only where the payload has no member of
-	// that name; each is added first, so the list is in reverse order.
-	body := wire.Lenient(a.Body)
-	for _, m := range []struct {
-		name  string
-		value []byte
-	}{
-		{"replayed", boolValue(a.Replayed)},
-		{"message", quoteNonEmpty(a.Message)},
-		{"task_id", quoteNonEmpty(a.TaskID)},
-		{"status", quote(string(a.Status))},
-	} {
-		if m.value == nil || body.Get(m.name).Present() {
-			continue
-		}
-		if out, ok := body.WithMember(m.name, m.value); ok { // else unreachable: Serve checked the body is an object
-			body = out
-		}
-	}
+	body := a.Body
 	text := string(body)
 	if terse {
 		text = a.Message

@@ -81,6 +81,17 @@ func (c *Call) Context() json.RawMessage {
 	return ctx
 }
 
+// echoedContextID is the conversation id an answer carries when its
+// handler gave none: an MCP call's own context_id argument, echoed (A2A
+// carries the conversation in the task's contextId instead).
+func (c *Call) echoedContextID() string {
+	if c.Transport == TransportA2A {
+		return ""
+	}
+	s, _ := c.StringMember("context_id")
+	return s
+}
+
 // Answer is what the server sends for a call, before a transport puts it
 // in its envelope: a response or interim payload (Body), or an AdCP error.
 // Middleware may return one instead of calling the handler; the
@@ -93,10 +104,18 @@ type Answer struct {
 	// TaskID is the AdCP task id; empty for a synchronous answer.
 	TaskID string
 	// Message is a short human-readable summary (MCP text content, A2A
-	// TextPart). Never put secrets or upstream detail in it.
+	// TextPart, and the envelope's message in the body where the schema
+	// has one). Never put secrets or upstream detail in it.
 	Message string
-	// Body is the response or interim payload object, encoded, with the
-	// request's context echoed. nil when Error is set.
+	// ContextID is the seller's conversation id (task.Result.ContextID):
+	// the envelope's context_id in the body where the schema has one.
+	// Empty for none; an MCP call's own context_id is echoed then.
+	ContextID string
+	// Body is the response object as it goes on the wire: the payload,
+	// encoded, with the protocol envelope's members the server fills
+	// (status, task_id, message, context_id, replayed: see
+	// registry.Envelope) and the request's context echoed. nil when Error
+	// is set.
 	Body json.RawMessage
 	// Error is the AdCP error sent instead of a body.
 	Error *adcperr.Error

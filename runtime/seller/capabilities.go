@@ -32,7 +32,12 @@ func (s *Server) capabilitiesEntry(t registry.Tool) *entry {
 		},
 		run: func(_ context.Context, c *Call) *Answer {
 			body, err := s.capabilities()
-			if err == nil {
+			if err != nil {
+				s.log.Error("adcp: automatic get_adcp_capabilities not sent: Config.Capabilities is not a JSON object", "err", err.Error())
+				return ErrorAnswer(s.internalError())
+			}
+			v := envelopeValues{status: string(task.Completed), contextID: c.echoedContextID()}
+			if body, err = fillEnvelope(c.Tool.Name, body, c.Tool.Envelope, v, false); err == nil {
 				if ctxObj := c.Context(); ctxObj != nil {
 					body, err = withMember(body, "context", ctxObj)
 				}
@@ -41,7 +46,11 @@ func (s *Server) capabilitiesEntry(t registry.Tool) *entry {
 				err = s.checkResponse(c.Tool, task.Completed, body)
 			}
 			if err != nil {
-				s.log.Error("adcp: automatic get_adcp_capabilities not sent (set Config.Capabilities)", "err", err.Error())
+				what := "complete Config.Capabilities with what the schema asks of this seller"
+				if len(s.cfg.Capabilities) == 0 {
+					what = "set Config.Capabilities"
+				}
+				s.log.Error("adcp: automatic get_adcp_capabilities not sent: "+what, "err", err.Error())
 				return ErrorAnswer(s.internalError())
 			}
 			return &Answer{Status: task.Completed, Body: body, echoed: c}

@@ -43,7 +43,7 @@ func Handle[Q, R, S, W, I any](s *Server, tool task.Tool[Q, R, S, W, I], h func(
 				s.log.Error("adcp: handler returned neither a result nor an error", "tool", c.Tool.Name)
 				return ErrorAnswer(s.internalError())
 			}
-			return s.resultAnswer(c, res.Status, res.TaskID, res.Message, res.Response, res.Submitted, res.Working, res.InputRequired)
+			return s.resultAnswer(c, res.Status, res.TaskID, res.Message, res.ContextID, res.Response, res.Submitted, res.Working, res.InputRequired)
 		},
 	})
 }
@@ -124,9 +124,9 @@ func (s *Server) errorAnswer(c *Call, err error) *Answer {
 }
 
 // resultAnswer encodes a handler's Result: the payload for the status,
-// the request's context echoed, validated when the server validates
-// responses.
-func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message string, resp, submitted, working, inputRequired any) *Answer {
+// the protocol envelope's members filled in, the request's context echoed,
+// validated when the server validates responses.
+func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message, contextID string, resp, submitted, working, inputRequired any) *Answer {
 	if status == "" {
 		status = task.Completed
 	}
@@ -153,19 +153,29 @@ func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message strin
 			return ErrorAnswer(s.internalError())
 		}
 	}
-	body, err := s.encodePayload(c, status, payload)
+	if contextID == "" {
+		contextID = c.echoedContextID()
+	}
+	v := envelopeValues{status: string(status), taskID: taskID, message: message, contextID: contextID}
+	body, err := s.encodePayload(c, v, payload)
 	if err != nil {
 		s.log.Error("adcp: response not sent", "tool", c.Tool.Name, "status", string(status), "err", err.Error())
 		return ErrorAnswer(s.internalError())
 	}
-	return &Answer{Status: status, TaskID: taskID, Message: message, Body: body, echoed: c}
+	return &Answer{Status: status, TaskID: taskID, Message: message, ContextID: contextID, Body: body, echoed: c}
 }
 
-// encodePayload encodes p (a generated value, or nil) with the request's
-// context echoed, and validates it against the schema for status.
-func (s *Server) encodePayload(c *Call, status task.Status, p any) ([]byte, error) {
+// encodePayload encodes p (a generated value, or nil) with the protocol
+// envelope's members filled from v (a handler's contradicting value is an
+// *EnvelopeError) and the request's context echoed, and validates it
+// against the schema for v.status.
+func (s *Server) encodePayload(c *Call, v envelopeValues, p any) ([]byte, error) {
+	status := task.Status(v.status)
 	body, err := encodeValue(p, status.Interim())
 	if err != nil {
+		return nil, err
+	}
+	if body, err = fillEnvelope(c.Tool.Name, body, c.Tool.EnvelopeFor(v.status), v, true); err != nil {
 		return nil, err
 	}
 	if ctxObj := c.Context(); ctxObj != nil {
@@ -212,28 +222,36 @@ func (e *ResponseError) Error() string {
 }
 
 // checkResponse validates body against the schema for status when the
-// server validates responses.
+// server validates responses, then refuses a top-level identifier sent
+// empty ("task_id":"", "media_buy_id":""), which AdCP's schemas mostly let
+// through.
 func (s *Server) checkResponse(t registry.Tool, status task.Status, body []byte) error {
 	if !s.cfg.ValidateResponses || s.validator == nil {
 		return nil
 	}
 	schema := t.ResponseSchema
 	if status.Interim() {
-		a, ok := t.AsyncFor(string(status))
-		if !ok {
-			return nil // the spec gives this status no payload schema
+		if a, ok := t.AsyncFor(string(status)); ok {
+			schema = a.Schema
+		} else {
+			schema = "" // the spec gives this status no payload schema
 		}
-		schema = a.Schema
 	}
-	if schema == "" {
-		return nil
+	if schema != "" {
+		issues, err := s.validator.Validate(schema, body)
+		if err != nil {
+			return fmt.Errorf("validating against %s: %w", schema, err)
+		}
+		if len(issues) > 0 {
+			return &ResponseError{Tool: t.Name, Schema: schema, Issues: issues}
+		}
 	}
-	issues, err := s.validator.Validate(schema, body)
-	if err != nil {
-		return fmt.Errorf("validating against %s: %w", schema, err)
-	}
-	if len(issues) > 0 {
-		return &ResponseError{Tool: t.Name, Schema: schema, Issues: issues}
+	if ptrs := emptyIDs(body); len(ptrs) > 0 {
+		issues := make([]validate.Issue, len(ptrs))
+		for i, p := range ptrs {
+			issues[i] = validate.Issue{Pointer: p, Keyword: "minLength", Message: "an identifier sent empty"}
+		}
+		return &ResponseError{Tool: t.Name, Schema: "(no empty identifiers)", Issues: issues}
 	}
 	return nil
 }

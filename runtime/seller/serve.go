@@ -73,7 +73,8 @@ func (s *Server) runEntry(ctx context.Context, c *Call) *Answer {
 }
 
 // finish makes a copy of a fit to send: status set, the error's recovery
-// filled in and checked, the request's context echoed.
+// filled in and checked, the protocol envelope's members filled in, the
+// request's context echoed.
 func (s *Server) finish(c *Call, a *Answer) *Answer {
 	out := *a
 	ctxObj := c.Context()
@@ -92,6 +93,22 @@ func (s *Server) finish(c *Call, a *Answer) *Answer {
 	if !wire.Lenient(out.Body).IsObject() {
 		s.log.Error("adcp: answer without a JSON object body", "tool", c.Tool.Name, "status", string(out.Status))
 		return s.finish(c, ErrorAnswer(s.internalError()))
+	}
+	// Answers middleware made (a replay) or a raw handler wrote get the
+	// envelope's members they lack; a typed handler's have them already.
+	if out.ContextID == "" {
+		out.ContextID = c.echoedContextID()
+	}
+	env := c.Tool.EnvelopeFor(string(out.Status))
+	v := envelopeValues{status: string(out.Status), taskID: out.TaskID, message: out.Message, contextID: out.ContextID, replayed: out.Replayed}
+	body, err := fillEnvelope(c.Tool.Name, out.Body, env, v, false)
+	if err != nil {
+		s.log.Error("adcp: answer not sent", "tool", c.Tool.Name, "err", err.Error())
+		return s.finish(c, ErrorAnswer(s.internalError()))
+	}
+	out.Body = body
+	if out.Message == "" {
+		out.Message = messageOf(body, env)
 	}
 	if ctxObj != nil && out.echoed != c {
 		body, err := withMember(out.Body, "context", ctxObj)

@@ -203,14 +203,16 @@ func TestUpstreamRateLimit(t *testing.T) {
 func TestAutomaticCapabilities(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
 	a := serve(s, "get_adcp_capabilities", `{}`)
-	want := `{"adcp":{"major_versions":[3],"idempotency":{"supported":false}},"supported_protocols":["creative","media_buy"]}`
+	// The envelope's status goes beside the payload (the test schema does
+	// not declare it).
+	want := `{"status":"completed","adcp":{"major_versions":[3],"idempotency":{"supported":false}},"supported_protocols":["creative","media_buy"]}`
 	if a.Error != nil || string(a.Body) != want {
 		t.Errorf("got %s %v\nwant %s", a.Body, a.Error, want)
 	}
 	// The seller's base is kept and completed.
 	s = sellertest.NewSeller(t, seller.Config{Capabilities: json.RawMessage(`{"adcp":{"idempotency":{"supported":true,"replay_ttl_seconds":86400}},"extensions_supported":["acme"]}`)})
 	a = serve(s, "get_adcp_capabilities", `{}`)
-	want = `{"supported_protocols":["creative","media_buy"],"adcp":{"major_versions":[3],"idempotency":{"supported":true,"replay_ttl_seconds":86400}},"extensions_supported":["acme"]}`
+	want = `{"status":"completed","supported_protocols":["creative","media_buy"],"adcp":{"major_versions":[3],"idempotency":{"supported":true,"replay_ttl_seconds":86400}},"extensions_supported":["acme"]}`
 	if string(a.Body) != want {
 		t.Errorf("got  %s\nwant %s", a.Body, want)
 	}
@@ -284,7 +286,8 @@ func TestTasks(t *testing.T) {
 	alice := seller.Principal{ID: "alice"}
 	a := s.Serve(context.Background(), "get_products", &seller.Call{Principal: alice,
 		Arguments: json.RawMessage(`{"buying_mode":"brief","brief":"async","context":{"k":1}}`)})
-	if a.Error != nil || a.Status != task.Submitted || a.TaskID == "" || string(a.Body) != `{"context":{"k":1}}` || a.Message != "Queued." {
+	body := `{"context":{"k":1},"status":"submitted","task_id":"` + a.TaskID + `","message":"Queued."}`
+	if a.Error != nil || a.Status != task.Submitted || a.TaskID == "" || string(a.Body) != body || a.Message != "Queued." {
 		t.Fatalf("answer %+v %s", a, a.Body)
 	}
 	ctx := context.Background()
@@ -356,7 +359,7 @@ func TestMiddleware(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{Middleware: []seller.Middleware{mw}})
 	a := s.Serve(context.Background(), "create_media_buy", &seller.Call{Principal: seller.Principal{ID: "p1"},
 		Arguments: json.RawMessage(`{"packages":[{"budget":5,"product_id":"x"}],"idempotency_key":"replay-me-please-0001","context":{"c":true}}`)})
-	if string(a.Body) != `{"context":{"c":true},"media_buy_id":"mb_stored"}` || !a.Replayed || s.Calls("create_media_buy") != 0 {
+	if string(a.Body) != `{"context":{"c":true},"status":"completed","replayed":true,"media_buy_id":"mb_stored"}` || !a.Replayed || s.Calls("create_media_buy") != 0 {
 		t.Errorf("replay: %s replayed=%v calls=%d", a.Body, a.Replayed, s.Calls("create_media_buy"))
 	}
 	want := `create_media_buy p1 replay-me-please-0001 {"packages":[{"budget":5,"product_id":"x"}]}`
@@ -379,7 +382,7 @@ func TestRawTool(t *testing.T) {
 			}
 			return &seller.Answer{Body: json.RawMessage(`{"creatives":[]}`)}
 		}})
-	if a := serve(s, "echo_tool", `{"context":{"x":1}}`); string(a.Body) != `{"context":{"x":1},"creatives":[]}` {
+	if a := serve(s, "echo_tool", `{"context":{"x":1}}`); string(a.Body) != `{"context":{"x":1},"status":"completed","creatives":[]}` {
 		t.Errorf("got %s %v", a.Body, a.Error)
 	}
 	if a := serve(s, "echo_tool", `{"bad":true}`); a.Error == nil || a.Error.Code != "SERVICE_UNAVAILABLE" {

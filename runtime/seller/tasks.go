@@ -190,17 +190,43 @@ func (t *TaskHandle[R, S, W, I]) Fail(ctx context.Context, err error) error {
 }
 
 func (t *TaskHandle[R, S, W, I]) report(ctx context.Context, status task.Status, payload any, message string) error {
-	body, err := t.srv.encodePayload(t.call, status, payload)
+	contextID := t.call.echoedContextID()
+	v := envelopeValues{status: string(status), taskID: t.id, message: message, contextID: contextID}
+	body, err := t.srv.encodePayload(t.call, v, payload)
 	if err != nil {
 		var re *ResponseError
-		if errors.As(err, &re) {
+		var ee *EnvelopeError
+		switch {
+		case errors.As(err, &re):
 			t.srv.log.Error("adcp: task payload not sent", "tool", re.Tool, "task", t.id, "status", string(status), "err", re.Error())
 			return re
+		case errors.As(err, &ee):
+			t.srv.log.Error("adcp: task payload not sent", "tool", ee.Tool, "task", t.id, "status", string(status), "err", ee.Error())
+			return ee
 		}
 		return fmt.Errorf("seller: task %s: %w", t.id, err)
 	}
-	a := &Answer{Status: status, TaskID: t.id, Message: message, Body: body, Context: t.call.Context(), echoed: t.call}
+	a := &Answer{Status: status, TaskID: t.id, Message: message, ContextID: contextID, Body: body, Context: t.call.Context(), echoed: t.call}
 	return t.srv.tasks.Update(ctx, TaskEvent{ID: t.id, Principal: t.principal, Tool: t.call.Tool.Name, Answer: a})
+}
+
+// TaskAnswer is the answer a task stands at, as a status read reports it:
+// the latest answer recorded, with the task's id, or before the first
+// update the task's status alone, with the envelope's members its tool's
+// schema has for it (a submitted payload's status and task_id).
+func (s *Server) TaskAnswer(t TaskSnapshot) *Answer {
+	if t.Answer != nil {
+		cp := *t.Answer
+		cp.TaskID = t.ID
+		return &cp
+	}
+	tool, _ := s.spec.Tool(t.Tool)
+	v := envelopeValues{status: string(t.Status), taskID: t.ID}
+	body, err := fillEnvelope(t.Tool, []byte("{}"), tool.EnvelopeFor(string(t.Status)), v, false)
+	if err != nil { // unreachable: {} is an object
+		body = []byte("{}")
+	}
+	return &Answer{Status: t.Status, TaskID: t.ID, Body: body}
 }
 
 // MemoryTaskRetention is how long MemoryTasks keeps a task after its final

@@ -1,0 +1,184 @@
+package seller
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/untrusted"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// The protocol envelope is the framework's. Every AdCP response carries
+// the envelope's members (core/protocol-envelope.json: the task's status,
+// its task_id, the message, the conversation's context_id, replayed)
+// beside the payload's: from 3.1 every response schema includes the
+// envelope and requires status; before, some payload schemas declare a
+// few of its members themselves. The Spec says, per payload schema, which
+// members are the envelope's (registry.Envelope), and the server writes
+// them into the encoded body from the task and the Result:
+//
+//   - a member the envelope owns takes the framework's value; a handler
+//     that left it empty (the zero value a generated required field
+//     encodes to, "status":"" or "task_id":"") gets it filled, and one
+//     that set another value gets its answer refused (EnvelopeError,
+//     logged; the buyer gets SERVICE_UNAVAILABLE): the documented way to
+//     send a message or a context id is Result.Message and
+//     Result.ContextID;
+//   - a member the framework has no value for (no message, no task) is
+//     the handler's to set, or to leave out;
+//   - a member the schema declares with a meaning of its own (3.0's
+//     create_media_buy status, the media buy's) is the payload's;
+//   - a member the schema does not declare goes beside the payload when
+//     the payload has none of that name, as AdCP's MCP serialisation puts
+//     the envelope beside the payload, unless the schema is closed.
+//
+// The body so completed is what goes on every transport, is validated
+// (Config.ValidateResponses), stored for idempotent replay and in the task
+// store, and posted to webhooks: one response object, byte for byte the
+// same everywhere.
+
+// envelopeValues are the framework's values of the envelope members for
+// one answer; "" (false) is none.
+type envelopeValues struct {
+	status, taskID, message, contextID string
+	replayed                           bool
+}
+
+// value is the JSON of member's value, nil when there is none.
+func (v envelopeValues) value(member string) []byte {
+	str := func(s string) []byte {
+		if s == "" {
+			return nil
+		}
+		return wire.AppendQuoted(nil, s)
+	}
+	switch member {
+	case registry.MemberStatus:
+		return str(v.status)
+	case registry.MemberTaskID:
+		return str(v.taskID)
+	case registry.MemberMessage:
+		return str(v.message)
+	case registry.MemberContextID:
+		return str(v.contextID)
+	case registry.MemberReplayed:
+		if v.replayed {
+			return []byte("true")
+		}
+	}
+	return nil
+}
+
+// EnvelopeError is a handler's payload that set a member of the protocol
+// envelope to another value than the task's: it is never sent.
+type EnvelopeError struct {
+	Tool   string
+	Member string
+	// Got is the handler's value, Want the framework's (JSON).
+	Got, Want string
+	// Shared reports a payload member of the same name that the schema
+	// deprecates in favour of another (3.1's create_media_buy status).
+	Shared bool
+}
+
+func (e *EnvelopeError) Error() string {
+	msg := fmt.Sprintf("%s: the payload's %s %s is the protocol envelope's, which is %s for this answer: leave it empty, the framework sends it",
+		e.Tool, e.Member, untrusted.SanitizeTruncate(e.Got, 64), e.Want)
+	if e.Member == registry.MemberStatus {
+		msg += " (the task status; Result.Status sets it)"
+		if e.Shared {
+			msg += "; the schema's own status of that name is deprecated: send that value in its own member (media_buy_status, say)"
+		}
+	}
+	if e.Member == registry.MemberMessage || e.Member == registry.MemberContextID {
+		msg += " (Result." + map[string]string{registry.MemberMessage: "Message", registry.MemberContextID: "ContextID"}[e.Member] + " sets it)"
+	}
+	return msg
+}
+
+// fillEnvelope writes the envelope's members into body, a JSON object, as
+// env says (see above). strict: body is a handler's payload, and a member
+// the envelope owns that it set to another value is an *EnvelopeError.
+func fillEnvelope(tool string, body []byte, env registry.Envelope, v envelopeValues, strict bool) ([]byte, error) {
+	obj := wire.Lenient(body)
+	members := registry.EnvelopeMembers()
+	// Added members go first, each before the last: reversed, the
+	// envelope reads in its own order.
+	for _, m := range slices.Backward(members) {
+		want := v.value(m)
+		got := obj.Get(m)
+		var out []byte
+		switch {
+		case env.Owns(m, v.status):
+			switch {
+			case want == nil:
+				continue // the handler's, if it set one
+			case !emptyMember(got):
+				if jsonEqual(got, want) || !strict {
+					continue
+				}
+				return nil, &EnvelopeError{Tool: tool, Member: m, Got: string(got.AppendCompact(nil)), Want: string(want),
+					Shared: slices.Contains(env.Payload, m)}
+			}
+			out, _ = obj.WithMember(m, want)
+		case env.Declares(m) || env.Closed || got.Present() || want == nil:
+			continue // the payload's, or nowhere to put it
+		default:
+			out, _ = obj.WithMember(m, want)
+		}
+		if out == nil {
+			return nil, fmt.Errorf("%s: the payload is not a JSON object", tool)
+		}
+		obj = out
+	}
+	return obj, nil
+}
+
+// emptyMember reports an absent member, or one holding "" or null: what a
+// generated required field encodes to when the handler left it unset.
+func emptyMember(v wire.Lenient) bool {
+	if !v.Present() || v.IsNull() {
+		return true
+	}
+	s, ok := v.AsString()
+	return ok && s == ""
+}
+
+// jsonEqual compares two JSON scalars by value ("\u0061" is "a").
+func jsonEqual(got wire.Lenient, want []byte) bool {
+	w := wire.Lenient(want)
+	if gs, ok := got.AsString(); ok {
+		ws, ok := w.AsString()
+		return ok && gs == ws
+	}
+	return string(got.AppendCompact(nil)) == string(w.AppendCompact(nil))
+}
+
+// messageOf is the message a body carries as the envelope's (or beside
+// the payload), for an answer that has none of its own: a replay, a
+// handler that set it in the payload.
+func messageOf(body []byte, env registry.Envelope) string {
+	if slices.Contains(env.Payload, registry.MemberMessage) && !slices.Contains(env.Members, registry.MemberMessage) {
+		return ""
+	}
+	s, _ := wire.Lenient(body).Get(registry.MemberMessage).AsString()
+	return s
+}
+
+// emptyIDs lists the top-level members of body whose name ends in "_id"
+// and whose value is the empty string (as JSON pointers): an identifier a
+// buyer would act on (task_id, media_buy_id), sent empty. AdCP's id
+// schemas rarely set a minLength, so the schema alone lets these through.
+func emptyIDs(body []byte) []string {
+	var out []string
+	wire.Lenient(body).Members(func(k, v wire.Lenient) bool {
+		name, _ := k.AsString()
+		if s, ok := v.AsString(); ok && s == "" && strings.HasSuffix(name, "_id") {
+			out = append(out, "/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(name))
+		}
+		return true
+	})
+	return out
+}
