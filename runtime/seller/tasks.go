@@ -1,8 +1,10 @@
 package seller
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,9 +18,11 @@ import (
 
 // TaskManager keeps the async tasks of a server: the ones handlers start
 // (StartTask) and report on through their TaskHandle. The default keeps
-// them in memory (NewMemoryTasks); a store-backed one shared by replicas,
-// with the status tools and webhook delivery, plugs in through
-// Config.Tasks.
+// them in memory (NewMemoryTasks), for one replica; a store-backed one
+// shared by replicas (runtime/sellertask's Manager on
+// sellerstore/pgstore), with the status tools and webhook delivery, plugs
+// in through Config.Tasks, and then a task belongs to the store, not to
+// the process that started it: any replica reports on it (OpenTask).
 type TaskManager interface {
 	// Start creates a task, status submitted, for call (its tool,
 	// principal and arguments, push_notification_config included) and
@@ -26,7 +30,7 @@ type TaskManager interface {
 	Start(ctx context.Context, call *Call) (id string, err error)
 	// Update records a task's next answer: progress (an interim status and
 	// payload) or its final answer (a response or an AdCP error). A task
-	// that is final takes no update.
+	// that is final takes no update: an error wrapping ErrTaskEnded.
 	Update(ctx context.Context, ev TaskEvent) error
 	// Get returns the task id of principal. A task of another principal is
 	// reported exactly like a missing one: an error wrapping
@@ -37,6 +41,10 @@ type TaskManager interface {
 // ErrTaskNotFound is the one error for a task that does not exist or is not
 // the caller's.
 var ErrTaskNotFound = errors.New("task not found")
+
+// ErrTaskEnded says a task is final already and takes no update: another
+// replica, or an earlier call, completed, failed or canceled it.
+var ErrTaskEnded = errors.New("task ended already")
 
 // TaskIDStarter is a TaskManager that can start a task under an id the
 // seller chose (StartTaskWithID). MemoryTasks and runtime/sellertask's
@@ -76,6 +84,9 @@ type TaskSnapshot struct {
 	// Answer is the latest answer recorded (nil until the first Update):
 	// the final response or error once Status is final.
 	Answer *Answer
+	// Request is the arguments of the call that started the task, as the
+	// buyer sent them (nil when the manager keeps none).
+	Request json.RawMessage
 }
 
 // startedTask is the task a call started.
@@ -279,7 +290,8 @@ func (m *MemoryTasks) StartWithID(_ context.Context, c *Call, id string) error {
 		return fmt.Errorf("seller: task %q: %w", id, ErrTaskIDTaken)
 	}
 	m.sweep(now)
-	m.tasks[id] = &TaskSnapshot{ID: id, Principal: c.Principal.ID, Tool: c.Tool.Name, Status: task.Submitted, CreatedAt: now, UpdatedAt: now}
+	m.tasks[id] = &TaskSnapshot{ID: id, Principal: c.Principal.ID, Tool: c.Tool.Name, Status: task.Submitted, CreatedAt: now, UpdatedAt: now,
+		Request: bytes.Clone(c.Arguments)}
 	return nil
 }
 
@@ -310,7 +322,7 @@ func (m *MemoryTasks) Update(_ context.Context, ev TaskEvent) error {
 		return fmt.Errorf("seller: task %q: %w", ev.ID, ErrTaskNotFound)
 	}
 	if t.Status.Final() {
-		return fmt.Errorf("seller: task %q is %s already", ev.ID, t.Status)
+		return fmt.Errorf("seller: task %q is %s: %w", ev.ID, t.Status, ErrTaskEnded)
 	}
 	a := *ev.Answer
 	a.echoed = nil // keep the answer, not the call it came from

@@ -250,6 +250,7 @@ func (m *Memory) Purge(ctx context.Context, cutoff time.Time) (Purged, error) {
 }
 
 func cloneTask(t Task) Task {
+	t.Request = bytes.Clone(t.Request)
 	t.PushConfig = bytes.Clone(t.PushConfig)
 	t.Progress = bytes.Clone(t.Progress)
 	t.Result = bytes.Clone(t.Result)

@@ -44,8 +44,11 @@ func CanTransition(from, to task.Status) bool {
 }
 
 // Task is one async task. Body fields are opaque bytes the framework
-// encoded: PushConfig the buyer's push_notification_config, Progress the
-// latest progress object, Result the final response (or error).
+// encoded: Request the arguments of the call that started it, as the buyer
+// sent them (what any replica needs to take the task over; its context
+// object is echoed in every answer), PushConfig the buyer's
+// push_notification_config, Progress the latest progress object, Result
+// the final response (or error).
 type Task struct {
 	ID         string
 	Principal  string
@@ -53,6 +56,7 @@ type Task struct {
 	Status     task.Status
 	CreatedAt  time.Time
 	UpdatedAt  time.Time // for a final task: when it finished (completed_at)
+	Request    []byte
 	PushConfig []byte
 	Progress   []byte
 	Result     []byte

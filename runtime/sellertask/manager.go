@@ -105,7 +105,7 @@ func (m *Manager) Start(ctx context.Context, c *seller.Call) (string, error) {
 // An id the store holds already is an error wrapping
 // seller.ErrTaskIDTaken.
 func (m *Manager) StartWithID(ctx context.Context, c *seller.Call, id string) error {
-	t := sellerstore.Task{ID: id, Principal: principalID(c.Principal.ID), Tool: c.Tool.Name, Status: task.Submitted}
+	t := sellerstore.Task{ID: id, Principal: principalID(c.Principal.ID), Tool: c.Tool.Name, Status: task.Submitted, Request: c.Arguments}
 	if raw := c.Member("push_notification_config"); wire.Lenient(raw).IsObject() {
 		if e := m.checkPushConfig(c); e != nil {
 			return e
@@ -145,8 +145,11 @@ func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) error {
 	}
 	t, err := m.store.UpdateTask(ctx, principalID(ev.Principal), ev.ID, u)
 	if err != nil {
-		if errors.Is(err, sellerstore.ErrNotFound) {
+		switch {
+		case errors.Is(err, sellerstore.ErrNotFound):
 			return fmt.Errorf("sellertask: %w: %w", seller.ErrTaskNotFound, err)
+		case errors.Is(err, sellerstore.ErrTaskFinal):
+			return fmt.Errorf("sellertask: %w: %w", seller.ErrTaskEnded, err)
 		}
 		return fmt.Errorf("sellertask: %w", err)
 	}
@@ -179,7 +182,8 @@ func (m *Manager) read(ctx context.Context, principal, id string) (sellerstore.T
 }
 
 func (m *Manager) snapshot(t sellerstore.Task) (seller.TaskSnapshot, error) {
-	s := seller.TaskSnapshot{ID: t.ID, Principal: t.Principal, Tool: t.Tool, Status: t.Status, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt}
+	s := seller.TaskSnapshot{ID: t.ID, Principal: t.Principal, Tool: t.Tool, Status: t.Status, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
+		Request: t.Request}
 	stored := t.Progress
 	if t.Status.Final() {
 		stored = t.Result

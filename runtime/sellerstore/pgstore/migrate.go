@@ -45,6 +45,9 @@ var migrations = []string{
 	);
 	CREATE INDEX adcp_tasks_list ON adcp_tasks (principal, created_at DESC, id DESC);
 	CREATE INDEX adcp_tasks_updated ON adcp_tasks (updated_at);`,
+	// 2: the arguments of the call that started a task, so that any
+	// replica can take the task over.
+	`ALTER TABLE adcp_tasks ADD COLUMN request bytea;`,
 }
 
 // SchemaVersion is the schema version this package migrates to.

@@ -10,12 +10,12 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-const taskColumns = `id, principal, tool, status, created_at, updated_at, push_config, progress, result`
+const taskColumns = `id, principal, tool, status, created_at, updated_at, push_config, progress, result, request`
 
 func scanTask(row pgx.Row) (sellerstore.Task, error) {
 	var t sellerstore.Task
 	var status string
-	err := row.Scan(&t.ID, &t.Principal, &t.Tool, &status, &t.CreatedAt, &t.UpdatedAt, &t.PushConfig, &t.Progress, &t.Result)
+	err := row.Scan(&t.ID, &t.Principal, &t.Tool, &status, &t.CreatedAt, &t.UpdatedAt, &t.PushConfig, &t.Progress, &t.Result, &t.Request)
 	t.Status = task.Status(status)
 	t.CreatedAt, t.UpdatedAt = t.CreatedAt.UTC(), t.UpdatedAt.UTC()
 	return t, err
@@ -28,8 +28,8 @@ func (s *Postgres) CreateTask(ctx context.Context, t sellerstore.Task) (sellerst
 	}
 	now := s.now()
 	t.CreatedAt, t.UpdatedAt = now, now
-	tag, err := s.pool.Exec(ctx, `INSERT INTO adcp_tasks (`+taskColumns+`) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8)
-		ON CONFLICT (id) DO NOTHING`, t.ID, t.Principal, t.Tool, string(t.Status), now, t.PushConfig, t.Progress, t.Result)
+	tag, err := s.pool.Exec(ctx, `INSERT INTO adcp_tasks (`+taskColumns+`) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)
+		ON CONFLICT (id) DO NOTHING`, t.ID, t.Principal, t.Tool, string(t.Status), now, t.PushConfig, t.Progress, t.Result, t.Request)
 	if err != nil {
 		return sellerstore.Task{}, fmt.Errorf("pgstore: create task %q: %w", t.ID, err)
 	}

@@ -16,6 +16,7 @@ import (
 
 func newTask(principal, id string, status task.Status) sellerstore.Task {
 	return sellerstore.Task{ID: id, Principal: principal, Tool: "create_media_buy", Status: status,
+		Request:    []byte(`{"idempotency_key":"k-0123456789abcdef","context":{"trace":"t1"}}`),
 		PushConfig: []byte(`{"url":"https://buyer.example/hook","token":"t"}`)}
 }
 
@@ -50,14 +51,15 @@ func sameTask(t *testing.T, got, want sellerstore.Task) {
 	t.Helper()
 	if got.ID != want.ID || got.Principal != want.Principal || got.Tool != want.Tool || got.Status != want.Status ||
 		!got.CreatedAt.Equal(want.CreatedAt) || !got.UpdatedAt.Equal(want.UpdatedAt) ||
-		!bytes.Equal(got.PushConfig, want.PushConfig) || !bytes.Equal(got.Progress, want.Progress) || !bytes.Equal(got.Result, want.Result) {
+		!bytes.Equal(got.Request, want.Request) || !bytes.Equal(got.PushConfig, want.PushConfig) ||
+		!bytes.Equal(got.Progress, want.Progress) || !bytes.Equal(got.Result, want.Result) {
 		t.Fatalf("task\n got %s\nwant %s", describe(got), describe(want))
 	}
 }
 
 func describe(t sellerstore.Task) string {
-	return fmt.Sprintf("{%s %s %s %s created %v updated %v push %q progress %q result %q}",
-		t.ID, t.Principal, t.Tool, t.Status, t.CreatedAt, t.UpdatedAt, t.PushConfig, t.Progress, t.Result)
+	return fmt.Sprintf("{%s %s %s %s created %v updated %v request %q push %q progress %q result %q}",
+		t.ID, t.Principal, t.Tool, t.Status, t.CreatedAt, t.UpdatedAt, t.Request, t.PushConfig, t.Progress, t.Result)
 }
 
 // notYours checks that asking for another principal's task id fails
@@ -79,9 +81,11 @@ var taskTests = []storeTest{
 		got := create(t, s, in)
 		want := in
 		want.PushConfig = bytes.Clone(in.PushConfig)
+		want.Request = bytes.Clone(in.Request)
 		want.CreatedAt, want.UpdatedAt = at(clock), at(clock)
 		sameTask(t, got, want)
 		in.PushConfig[0] = 'X' // the store keeps its own copy
+		in.Request[0] = 'X'
 		clock.Advance(time.Second)
 		sameTask(t, get(t, s, "p1", "task-1"), want)
 	}},
