@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/adcpgen/adcpgen/runtime/rawrpc"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // slot receives the raw response of one call: its request's id and the
@@ -67,6 +68,12 @@ func (s *slot) parse(method string, msg []byte) (*rawrpc.Response, error) {
 	r, err := rawrpc.Parse(msg)
 	if err != nil {
 		return nil, fmt.Errorf("a2aclient: %s: %w", method, err)
+	}
+	if r.Error != nil && wire.Lenient(r.ID).IsNull() {
+		// JSON-RPC 2.0: a server that cannot tell the request's id (a body
+		// refused before it was read whole) answers with id null; this
+		// HTTP exchange carried one request, so it is the answer.
+		return r, nil
 	}
 	key, err := rawrpc.IDKey(r.ID)
 	if err != nil {

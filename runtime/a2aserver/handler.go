@@ -61,6 +61,9 @@ func NewA2AHandler(srv *seller.Server, opts A2AOptions) http.Handler {
 			writeAuthFailure(w, fail, body)
 			return
 		}
+		if !srv.CheckRPCBody(w, body) {
+			return
+		}
 		ctx := context.WithValue(r.Context(), requestKey{}, &request{body: body, principal: p})
 		rpc.ServeHTTP(w, r.WithContext(ctx))
 	})

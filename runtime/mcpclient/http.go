@@ -10,6 +10,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/internal/bodytap"
 	"github.com/adcpgen/adcpgen/runtime/rawrpc"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // wrapHTTP returns a copy of hc (nil means http.DefaultClient) whose
@@ -34,9 +35,11 @@ type recordingTransport struct {
 
 func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	cl := claimFor(req.Context(), t.rec)
+	reqKey := ""
 	if cl != nil && req.Method == http.MethodPost {
 		if key, ok := rawrpc.RequestID(req); ok {
 			t.rec.register(cl, key)
+			reqKey = key
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
@@ -65,6 +68,11 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 			if s := stub(answered); s != nil {
 				body = s
 			}
+		} else if r, err := rawrpc.Parse(body); err == nil && r.Error != nil && reqKey != "" && wire.Lenient(r.ID).IsNull() {
+			// JSON-RPC 2.0: a server that cannot tell the request's id (a
+			// body refused before it was read whole) answers with id null;
+			// this POST carried one request, so it is the answer.
+			t.rec.recordResponse(reqKey, r)
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		resp.ContentLength = int64(len(body))

@@ -71,6 +71,9 @@ func Gate(srv *seller.Server, next http.Handler) http.Handler {
 			WriteAuthFailure(w, fail, id)
 			return
 		}
+		if !srv.CheckRPCBody(w, body) {
+			return
+		}
 		if r.Method == http.MethodPost {
 			// go-sdk runs tool handlers on the session's context, not the
 			// request's: a buyer whose connection drops would leave its

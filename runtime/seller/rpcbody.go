@@ -2,21 +2,39 @@ package seller
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"strconv"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
 )
 
 // rpcEnvelopeSlack is what a JSON-RPC request may add to a call's
 // arguments (method, id, params and the transport's own members).
 const rpcEnvelopeSlack = 64 << 10
 
+// JSON-RPC 2.0's own codes for a request refused before any method runs.
+const (
+	JSONRPCParseError     int64 = -32700
+	JSONRPCInvalidRequest int64 = -32600
+)
+
 // ReadRPCBody reads the body of a POST for a transport's gate, which must
 // see the exact bytes before an SDK decodes them, capped at
 // MaxRequestBytes plus the JSON-RPC envelope; it puts the bytes back in
-// r.Body for the SDK behind the gate. A body over the cap is answered 413
-// and one that cannot be read 400, and ok is false. Other methods read
-// nothing: nil, true.
+// r.Body for the SDK behind the gate. Other methods read nothing: nil,
+// true.
+//
+// A refused body is answered in the protocol, so a buyer's extractor reads
+// the refusal as any AdCP error: a JSON-RPC error response (to the
+// request's id when the bytes read name one, else null, as JSON-RPC 2.0
+// says) whose data.adcp_error is a correctable INVALID_REQUEST saying what
+// to change. A body over the cap gets HTTP 413 (JSON-RPC -32600, the sizes
+// in the message), one that cannot be read 400 (-32600); ok is false. The
+// gate then authenticates, and refuses what is not JSON with CheckRPCBody.
 func (s *Server) ReadRPCBody(w http.ResponseWriter, r *http.Request) (body []byte, ok bool) {
 	if r.Method != http.MethodPost || r.Body == nil {
 		return nil, true
@@ -26,12 +44,108 @@ func (s *Server) ReadRPCBody(w http.ResponseWriter, r *http.Request) (body []byt
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
+			size := "more than " + strconv.FormatInt(limit, 10) + " bytes"
+			if r.ContentLength > limit {
+				size = strconv.FormatInt(r.ContentLength, 10) + " bytes"
+			}
+			e := s.newError(s.pickCode("INVALID_REQUEST"), fmt.Sprintf(
+				"The request is %s, over the %d this agent accepts (%d of arguments and the JSON-RPC envelope): send less per call",
+				size, limit, s.maxBytes))
+			s.writeRPCError(w, http.StatusRequestEntityTooLarge, leadingID(body), JSONRPCInvalidRequest, "Request too large", e)
 			return nil, false
 		}
-		http.Error(w, "cannot read the request", http.StatusBadRequest)
+		e := s.newError(s.pickCode("INVALID_REQUEST"), "The request body could not be read")
+		s.writeRPCError(w, http.StatusBadRequest, nil, JSONRPCInvalidRequest, "Invalid request", e)
 		return nil, false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	return body, true
+}
+
+// CheckRPCBody refuses, as ReadRPCBody does, a body that is not JSON: HTTP
+// 400 and a JSON-RPC parse error (-32700) carrying a correctable
+// INVALID_REQUEST, where the SDK behind the gate would answer without an
+// AdCP error. Gates call it once the request is authenticated, so a caller
+// without credentials learns nothing but that it needs some. ok is false
+// when it answered.
+func (s *Server) CheckRPCBody(w http.ResponseWriter, body []byte) (ok bool) {
+	if body == nil || json.Valid(body) {
+		return true
+	}
+	e := s.newError(s.pickCode("INVALID_REQUEST"), "The request is not JSON: send one JSON-RPC 2.0 request object")
+	s.writeRPCError(w, http.StatusBadRequest, leadingID(body), JSONRPCParseError, "Parse error", e)
+	return false
+}
+
+// writeRPCError answers a request the gate refuses with a JSON-RPC error
+// response whose data is {"adcp_error": e}.
+func (s *Server) writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int64, message string, e *adcperr.Error) {
+	data, err := adcpErrorJSON(e)
+	if err != nil { // unreachable: newError makes a sendable error
+		data = nil
+	}
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	out, _ := json.Marshal(JSONRPCErrorResponse{JSONRPC: "2.0", ID: id, Error: &JSONRPCError{Code: code, Message: message, Data: data}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(out)
+}
+
+// leadingID is the id of a JSON-RPC request whose bytes may be cut short
+// (a body read up to a cap) or broken further on: the top-level "id"
+// member, when it comes before the bytes end or break, as SDKs write it
+// (before params). nil when there is none to be read.
+func leadingID(prefix []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(prefix))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if key != "id" {
+			if skipValue(dec) != nil {
+				return nil
+			}
+			continue
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		switch v := tok.(type) {
+		case json.Number:
+			return json.RawMessage(v)
+		case string:
+			out, _ := json.Marshal(v)
+			return out
+		}
+		return nil // null, or not an id
+	}
+	return nil
+}
+
+// skipValue reads one value's tokens.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package seller_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -8,37 +9,74 @@ import (
 	"testing"
 
 	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 )
 
-// ReadRPCBody: the bytes the gate sees are the bytes the SDK behind it
-// reads, a body past MaxRequestBytes plus the envelope is 413, and a GET
-// reads nothing.
+// ReadRPCBody and CheckRPCBody: the bytes the gate sees are the bytes the
+// SDK behind it reads; a refused body is a JSON-RPC error response
+// carrying a correctable INVALID_REQUEST the extractor reads, to the
+// request's id when the bytes read name one: 413 past MaxRequestBytes plus
+// the envelope, 400 for what is not JSON; a GET reads nothing.
 func TestReadRPCBody(t *testing.T) {
 	srv, err := seller.New(adcpt.Spec(), seller.Config{MaxRequestBytes: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	small := `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`
-	huge := strings.Repeat(" ", 100+64<<10+1)
+	limit := 100 + 64<<10
+	pad := func(n int) string { // a request of n bytes
+		head := `{"jsonrpc":"2.0","id":"req-7","method":"tools/call","params":{"a":"`
+		return head + strings.Repeat("x", n-len(head)-3) + `"}}`
+	}
 	for _, tc := range []struct {
 		name, method, body string
 		ok                 bool
 		status             int
+		id                 string // of the refusal
+		rpcCode            float64
+		message            string // in the adcp_error
 	}{
-		{"a call", http.MethodPost, small, true, http.StatusOK},
-		{"the cap exactly", http.MethodPost, huge[1:], true, http.StatusOK},
-		{"past the cap", http.MethodPost, huge, false, http.StatusRequestEntityTooLarge},
-		{"a GET", http.MethodGet, "", true, http.StatusOK},
+		{name: "a call", method: http.MethodPost, body: small, ok: true, status: http.StatusOK},
+		{name: "the cap exactly", method: http.MethodPost, body: pad(limit), ok: true, status: http.StatusOK},
+		{name: "past the cap", method: http.MethodPost, body: pad(limit + 1), status: http.StatusRequestEntityTooLarge,
+			id: `"req-7"`, rpcCode: -32600, message: "over the 65636 this agent accepts"},
+		{name: "past the cap, no id first", method: http.MethodPost, body: `{"params":"` + strings.Repeat("x", limit) + `","id":1}`,
+			status: http.StatusRequestEntityTooLarge, id: "null", rpcCode: -32600, message: "over the 65636"},
+		{name: "not JSON", method: http.MethodPost, body: `{"jsonrpc":"2.0","id":5,"method":`, status: http.StatusBadRequest,
+			id: "5", rpcCode: -32700, message: "not JSON"},
+		{name: "a GET", method: http.MethodGet, ok: true, status: http.StatusOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := httptest.NewRecorder()
 			r := httptest.NewRequest(tc.method, "/mcp", strings.NewReader(tc.body))
 			body, ok := srv.ReadRPCBody(w, r)
+			if ok && tc.name == "not JSON" {
+				ok = srv.CheckRPCBody(w, body)
+			}
 			if ok != tc.ok || w.Code != tc.status {
 				t.Fatalf("ok %v, status %d; want %v, %d", ok, w.Code, tc.ok, tc.status)
 			}
-			if !ok || tc.method != http.MethodPost {
+			if !ok {
+				var resp struct {
+					ID    json.RawMessage `json:"id"`
+					Error struct {
+						Code float64 `json:"code"`
+					} `json:"error"`
+				}
+				if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil || w.Header().Get("Content-Type") != "application/json" ||
+					string(resp.ID) != tc.id || resp.Error.Code != tc.rpcCode {
+					t.Fatalf("refusal %s %q (%v), want id %s code %v", w.Header().Get("Content-Type"), w.Body, err, tc.id, tc.rpcCode)
+				}
+				res := extract.New(adcpt.Spec()).MCP(w.Body.Bytes())
+				if res.Error == nil || res.Error.Code != "INVALID_REQUEST" || res.Error.Recovery != registry.Correctable ||
+					!strings.Contains(res.Error.Message, tc.message) {
+					t.Fatalf("extracted %+v from %s", res.Error, w.Body)
+				}
+				return
+			}
+			if tc.method != http.MethodPost {
 				if body != nil {
 					t.Fatalf("body %d bytes, want none", len(body))
 				}
