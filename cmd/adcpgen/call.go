@@ -13,13 +13,14 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/buyer"
+	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/rawrpc"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-const callSynopsis = "adcpgen call --agent URL [--transport mcp|a2a] --spec VERSION --tool NAME [--request FILE|-] [--header K=V]... [--validate] [--wait]"
+const callSynopsis = "adcpgen call --agent URL [--transport mcp|a2a] --spec VERSION --tool NAME [--request FILE|-] [--header K=V]... [--validate] [--wait] [--max-payload BYTES]"
 
 const callDescription = `
 Call one tool of a live AdCP agent and print what it answered, read from the
@@ -74,12 +75,19 @@ a final status, its async response schema for submitted, working and
 input-required, core/error.json for an AdCP error; schema null when the spec
 has none, and nothing is checked).
 
---wait follows a submitted or working task to its end by polling the spec's
-status tool (get_task_status from 3.1; the tasks/get tool before), the first
+--wait follows a submitted or working task to its end by polling the status
+tool the agent lists (tools/list, the agent card's skills): get_task_status
+or the tasks/get tool, the spec's own (get_task_status from 3.1, tasks/get
+before) when it lists both or the list cannot be read; the first
 poll after --poll-interval, each later one twice as late up to 30 s (a
 seller's hint replaces it within those bounds), printing each interim status
 on stderr. It stops at completed, failed, canceled, rejected, input-required
 or auth-required, and at --timeout.
+
+--max-payload caps the seller's payload (MCP structuredContent and each text
+item) at BYTES instead of AdCP's 1 MiB (1048576), for an agent known to
+answer more; a payload over the cap is refused with an error naming its size
+and the cap.
 
 Exit status: 0 the call succeeded (completed, or an interim status); 1 the
 seller answered an AdCP error, a failed, canceled or rejected task, a payload
@@ -99,6 +107,7 @@ type callFlags struct {
 	wait      bool
 	timeout   time.Duration
 	poll      time.Duration
+	maxBytes  int
 }
 
 func runCall(e *env, args []string) int {
@@ -114,6 +123,7 @@ func runCall(e *env, args []string) int {
 	fs.BoolVar(&f.wait, "wait", false, "follow a submitted or working task to its end by polling, progress on stderr")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "give up after this long, waiting included (0: never)")
 	fs.DurationVar(&f.poll, "poll-interval", buyer.DefaultPollInterval, "with --wait, the first wait before polling (doubling up to 30s)")
+	fs.IntVar(&f.maxBytes, "max-payload", extract.DefaultPayloadCap, "cap on the seller's payload in `BYTES` (MCP structuredContent and each text item)")
 	rest, done, code := parseArgs(e, "call", fs, args)
 	if done {
 		return code
@@ -162,7 +172,7 @@ func runCall(e *env, args []string) int {
 		return exitUsage
 	}
 	defer closeTransport(ctx)
-	client, err := buyer.New(sp, transport, buyer.WithoutRetries(), buyer.WithPolling(buyer.Polling{Interval: f.poll}))
+	client, err := buyer.New(sp, transport, buyer.WithoutRetries(), buyer.WithPolling(buyer.Polling{Interval: f.poll}), buyer.WithPayloadCap(f.maxBytes))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "adcpgen call: %v\n", err)
 		return exitUsage
@@ -199,6 +209,8 @@ func (f *callFlags) check(e *env, rest []string) (int, bool) {
 		return usageError(e, "call", "--timeout %s is negative", f.timeout), false
 	case f.poll <= 0:
 		return usageError(e, "call", "--poll-interval %s is not positive", f.poll), false
+	case f.maxBytes <= 0:
+		return usageError(e, "call", "--max-payload %d is not positive", f.maxBytes), false
 	}
 	u, err := url.Parse(f.agent)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -509,3 +509,22 @@ func writeFile(t *testing.T, name, content string) {
 		t.Fatal(err)
 	}
 }
+
+// A payload over AdCP's 1 MiB cap is refused with its size and the cap;
+// --max-payload raises the cap.
+func TestCallMaxPayload(t *testing.T) {
+	big := `{"things":[{"thing_id":"t-1","name":"` + strings.Repeat("x", 2<<20) + `"}]}`
+	seller := startSeller(t, "mcp", map[string][]sellerAnswer{"get_things": {{payload: big}}})
+	args := append([]string{"--spec", callSpecDir, "--tool", "get_things"}, seller.args...)
+	r := runCallCmd(t, "", args...)
+	if r.code != 1 || !strings.Contains(r.stderr, "structuredContent is 2097193 bytes, over the cap of 1048576") {
+		t.Fatalf("default cap: exit %d: %s", r.code, r.stderr)
+	}
+	r = runCallCmd(t, "", append(args, "--max-payload", "4194304")...)
+	if r.code != 0 || member(t, outputOf(t, r), "status") != "completed" {
+		t.Fatalf("--max-payload 4194304: exit %d: %s", r.code, r.stderr)
+	}
+	if r = runCallCmd(t, "", append(args, "--max-payload", "0")...); r.code != 2 || !strings.Contains(r.stderr, "--max-payload 0 is not positive") {
+		t.Fatalf("--max-payload 0: exit %d: %s", r.code, r.stderr)
+	}
+}

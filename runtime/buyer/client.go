@@ -25,6 +25,13 @@ type Client struct {
 	poller    TaskPoller
 	// statusTool overrides the status tool's name ("" derives it).
 	statusTool string
+	// payloadCap is WithPayloadCap's (0: the extractor's default).
+	payloadCap int
+
+	// statusMu guards polled: the status tool chosen from the seller's
+	// list ("" until one was read).
+	statusMu sync.Mutex
+	polled   string
 
 	// contextOK caches, per tool, whether its request schema lets a
 	// context_id member in (see contextAllowed).
@@ -52,10 +59,17 @@ func WithPolling(p Polling) ClientOption { return func(c *Client) { c.poll = p }
 // the spec's status tool through the Transport).
 func WithTaskPoller(p TaskPoller) ClientOption { return func(c *Client) { c.poller = p } }
 
-// WithStatusTool names the status tool Wait polls, for a seller that
-// serves it under another name than the spec's (get_task_status from 3.1,
-// tasks/get before).
+// WithStatusTool names the status tool Wait polls, instead of the one
+// the seller lists (see Wait).
 func WithStatusTool(name string) ClientOption { return func(c *Client) { c.statusTool = name } }
+
+// WithPayloadCap caps the seller's payload (MCP structuredContent and each
+// text item) at n bytes instead of AdCP's 1 MiB (extract.DefaultPayloadCap),
+// for a seller known to answer more (a large get_products). A payload over
+// the cap is refused with an error wrapping extract.ErrTooLarge that names
+// its size and the cap. It is ignored with WithExtractor, whose extractor
+// has a cap of its own.
+func WithPayloadCap(n int) ClientOption { return func(c *Client) { c.payloadCap = n } }
 
 // WithExtractor replaces the extractor built from the spec, to pass
 // extract options (a payload cap, the recovery of unlisted codes). It must
@@ -104,7 +118,7 @@ func New(spec *registry.Spec, t Transport, opts ...ClientOption) (*Client, error
 		o(c)
 	}
 	if c.x == nil {
-		c.x = extract.New(spec)
+		c.x = extract.New(spec, extract.WithPayloadCap(c.payloadCap))
 	} else if c.x.Spec() != spec {
 		return nil, errors.New("buyer: the extractor was built from another spec")
 	}

@@ -265,3 +265,76 @@ func TestInvokeWithManifestSpec(t *testing.T) {
 		t.Errorf("%+v; calls %+v", out, calls)
 	}
 }
+
+// Wait polls the status tool the seller lists: a 3.0 client (no
+// get_task_status in its spec) of a seller listing only get_task_status
+// polls it, a 3.1 client of a seller listing only tasks/get polls that,
+// and a seller listing both is polled with the version's own.
+func TestWaitPollsTheListedStatusTool(t *testing.T) {
+	completed := `{"task_id":"t-1","status":"completed","result":{"thing":{"thing_id":"t-1","name":"n"}},` +
+		`"history":[{"timestamp":"2026-01-01T00:01:00Z","type":"response","data":{"thing":{"thing_id":"t-1","name":"n"}}}]}`
+	v30 := withoutTool(tinyadcp.Spec(), "get_task_status")
+	for _, tc := range []struct {
+		name   string
+		spec   *registry.Spec
+		listed []string
+		want   string
+	}{
+		{"3.0 client, seller lists get_task_status", v30, []string{"create_thing", "get_task_status"}, "get_task_status"},
+		{"3.1 client, seller lists tasks/get", tinyadcp.Spec(), []string{"create_thing", "tasks/get"}, "tasks/get"},
+		{"3.0 client, seller lists both", v30, []string{"create_thing", "get_task_status", "tasks/get"}, "tasks/get"},
+		{"3.1 client, seller lists both", tinyadcp.Spec(), []string{"create_thing", "get_task_status", "tasks/get"}, "get_task_status"},
+	} {
+		for _, f := range framings {
+			t.Run(tc.name+"/"+string(f), func(t *testing.T) {
+				r := newRigConfig(t, f, scripted(map[string][]answer{tc.want: {{payload: completed}}}), rigConfig{tools: tc.listed})
+				c, err := buyer.New(tc.spec, r.client.Transport(), buyer.WithPolling(buyer.Polling{Interval: 1, MaxInterval: 1}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := buyer.Wait(t.Context(), c, tinyadcp.Tools.CreateThing, "t-1")
+				if err != nil {
+					t.Fatal(err)
+				}
+				calls := r.calls()
+				if res.Status != task.Completed || len(calls) != 1 || calls[0].Tool != tc.want {
+					t.Errorf("%+v; calls %+v", res, calls)
+				}
+			})
+		}
+	}
+}
+
+// The status member is the task's only where the tool's schemas make it
+// the envelope's: a payload whose schema declares a status of its own
+// (3.0's create_media_buy status, the media buy's: "completed" and
+// "rejected" are values of both) is a completed response, while the
+// interim status its submitted arm fixes is still read.
+func TestPayloadStatusOfItsOwn(t *testing.T) {
+	tools := tinyadcp.Spec().Tools()
+	for i := range tools {
+		if tools[i].Name == "create_thing" {
+			tools[i].Envelope = registry.Envelope{Members: []string{"status", "task_id"}, Statuses: []string{"submitted"}, Payload: []string{"status"}}
+		}
+	}
+	base := tinyadcp.Spec()
+	spec := registry.NewSpec(registry.SpecConfig{Version: base.Version(), Tools: tools, Codes: base.Codes(),
+		NewDetails: base.NewDetails, NewBySchema: base.NewBySchema})
+	for _, tc := range []struct {
+		payload string
+		want    task.Status
+	}{
+		{`{"status":"rejected","thing":{"thing_id":"t-1","name":"n"}}`, task.Completed},
+		{`{"status":"submitted","task_id":"t-2"}`, task.Submitted},
+	} {
+		r := newRig(t, mcpJSON, scripted(map[string][]answer{"create_thing": {{payload: tc.payload}}}))
+		c, err := buyer.New(spec, r.client.Transport())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := c.Invoke(t.Context(), "create_thing", json.RawMessage(`{"name":"n"}`))
+		if err != nil || out.Status != tc.want {
+			t.Errorf("%s: %+v %v, want %s", tc.payload, out, err, tc.want)
+		}
+	}
+}

@@ -14,8 +14,9 @@ import (
 // Status detection: what a seller's answer says about the task, read from
 // the exact bytes. Extraction follows AdCP's algorithms (runtime/extract);
 // on top of it:
-//   - MCP: the payload's status (absent: completed), task_id, context_id
-//     and message;
+//   - MCP: the payload's status (absent, or a status of the payload's own
+//     where the tool's schema declares one, as the Spec's envelope tables
+//     say: completed), task_id, context_id and message;
 //   - A2A: the task state (A2A 1.0 TASK_STATE_* names included), except
 //     that a completed task whose payload says submitted, working or
 //     input-required is that interim status (the AdCP task goes on after
@@ -54,7 +55,7 @@ func (c *Client) detectMCP(out *Reply) error {
 	wire.Lenient(r.Data).Fields(payloadKeys, f[:])
 	out.Status = task.Completed
 	if s, ok := f[0].AsString(); ok {
-		out.Status = payloadStatus(s)
+		out.Status = c.payloadStatus(out.Tool, s)
 	}
 	out.TaskID, _ = f[1].AsString()
 	out.ContextID, _ = f[2].AsString()
@@ -102,7 +103,7 @@ func (c *Client) detectA2A(out *Reply) error {
 	wire.Lenient(r.Data).Fields(payloadKeys, f[:])
 	out.Status = status
 	if s, ok := f[0].AsString(); ok && out.Status == task.Completed {
-		if ps := payloadStatus(s); ps.Interim() {
+		if ps := c.payloadStatus(out.Tool, s); ps.Interim() {
 			out.Status = ps
 		}
 	}
@@ -122,14 +123,20 @@ func (c *Client) detectA2A(out *Reply) error {
 	return nil
 }
 
-// payloadStatus reads an AdCP status member. A value that is no task
-// status (an older payload's domain status, say) means completed: the
-// payload is the response and its decoder has the last word.
-func payloadStatus(s string) task.Status {
-	if st := task.Status(s); st.Known() {
-		return st
+// payloadStatus reads a payload's status member: the task's status where
+// the tool's schemas make it the envelope's (registry.Tool.StatusIsTask),
+// else completed, as is a value that is no task status: a status of the
+// payload's own (3.0's create_media_buy status, the media buy's, whose
+// "completed" and "rejected" are no task's), for the payload's decoder.
+func (c *Client) payloadStatus(tool, s string) task.Status {
+	st := task.Status(s)
+	if !st.Known() {
+		return task.Completed
 	}
-	return task.Completed
+	if t, ok := c.spec.Tool(tool); ok && !t.StatusIsTask(s) {
+		return task.Completed
+	}
+	return st
 }
 
 // a2aStatus maps a normalised A2A task state to an AdCP status.

@@ -54,12 +54,15 @@
 // # Waiting for a task
 //
 // Wait (and WaitForCompletion) follow a submitted or working task by
-// polling the version's status tool: get_task_status (3.1 and later, asking
-// include_result) or, before it, the tasks/get tool (core/tasks-get-*.json,
+// polling the status tool the seller lists (tools/list, the agent card's
+// skills; read once): get_task_status (the tool of 3.1 and later, asking
+// include_result) or the tasks/get tool (before 3.1: core/tasks-get-*.json,
 // no tool of the 3.0 manifest, found through the Spec's NewBySchema; asking
-// include_history, whose last response entry is the result). 2.5.3 has the
-// same schemas (its derived tool table calls the tool tasks_get; the client
-// calls it tasks/get, as sellers serve it; WithStatusTool says otherwise). The
+// include_history, whose last response entry is the result), the version's
+// own when the seller lists both, or the list cannot be read. 2.5.3 has the
+// tasks/get schemas too (its derived tool table calls the tool tasks_get;
+// the client calls it tasks/get, as sellers serve it); WithStatusTool names
+// another. The
 // interval starts at one second and doubles up to thirty (WithPolling), a
 // seller's hint replaces it within those bounds, and the caller's context
 // ends the wait.

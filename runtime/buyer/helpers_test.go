@@ -94,6 +94,8 @@ type rigConfig struct {
 	hc *http.Client
 	// repeatResult: every JSON-RPC response has its result member twice.
 	repeatResult bool
+	// tools the seller lists (nil: tools).
+	tools []string
 }
 
 func newRigConfig(t *testing.T, f framing, script func(call) answer, cfg rigConfig, opts ...buyer.ClientOption) *rig {
@@ -110,8 +112,12 @@ func newRigConfig(t *testing.T, f framing, script func(call) answer, cfg rigConf
 	r := &rig{}
 	switch f {
 	case mcpSSE, mcpJSON:
+		listed := tools
+		if cfg.tools != nil {
+			listed = cfg.tools
+		}
 		canned := map[string]testseller.MCPReply{}
-		for _, name := range tools {
+		for _, name := range listed {
 			canned[name] = testseller.MCPReply{}
 		}
 		seller := testseller.NewMCPSeller(canned, testseller.MCPOptions{JSONResponse: f == mcpJSON, RepeatResult: cfg.repeatResult,
@@ -134,8 +140,12 @@ func newRigConfig(t *testing.T, f framing, script func(call) answer, cfg rigConf
 		}
 		r.headers = seller.Headers
 	case a2aRPC:
+		listed := tools
+		if cfg.tools != nil {
+			listed = cfg.tools
+		}
 		canned := map[string]testseller.A2AReply{}
-		for _, name := range tools {
+		for _, name := range listed {
 			canned[name] = testseller.A2AReply{}
 		}
 		seller := testseller.NewA2ASeller(canned, testseller.A2AOptions{RepeatResult: cfg.repeatResult,

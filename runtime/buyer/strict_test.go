@@ -2,6 +2,7 @@ package buyer_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -84,13 +85,25 @@ func TestLargePayload(t *testing.T) {
 					t.Errorf("default cap: got %v", err)
 				}
 			}
-			big := newRig(t, f, script, buyer.WithExtractor(extract.New(tinyadcp.Spec(), extract.WithPayloadCap(4<<20))))
-			res, err := buyer.Call(t.Context(), big.client, tinyadcp.Tools.GetThings, &tinyadcp.GetThingsRequest{})
-			if err != nil {
-				t.Fatal(err)
+			for _, opt := range []buyer.ClientOption{buyer.WithPayloadCap(4 << 20), buyer.WithExtractor(extract.New(tinyadcp.Spec(), extract.WithPayloadCap(4<<20)))} {
+				big := newRig(t, f, script, opt)
+				res, err := buyer.Call(t.Context(), big.client, tinyadcp.Tools.GetThings, &tinyadcp.GetThingsRequest{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := res.Response.Things[0].Name; len(got) != len(name) {
+					t.Errorf("name of %d bytes, want %d", len(got), len(name))
+				}
 			}
-			if got := res.Response.Things[0].Name; len(got) != len(name) {
-				t.Errorf("name of %d bytes, want %d", len(got), len(name))
+			// Over the cap (MCP's: AdCP caps structuredContent and text
+			// items), the error names the payload's size and the cap.
+			if f == a2aRPC {
+				return
+			}
+			small := newRig(t, f, script, buyer.WithPayloadCap(1<<20), buyer.WithoutRetries())
+			_, err := buyer.Call(t.Context(), small.client, tinyadcp.Tools.GetThings, &tinyadcp.GetThingsRequest{})
+			if !errors.Is(err, extract.ErrTooLarge) || !strings.Contains(err.Error(), fmt.Sprintf("is %d bytes, over the cap of 1048576", len(payload))) {
+				t.Errorf("1 MiB cap: got %v", err)
 			}
 		})
 	}

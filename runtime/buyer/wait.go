@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/extract"
@@ -28,9 +29,11 @@ type TaskRef struct {
 // TaskPoller reads the current state of a task for Wait: a Reply of
 // ref.Tool whose Data, once the task completed, is the tool's response.
 //
-// The default polls the spec's status tool through the Transport
-// (get_task_status from 3.1; the tasks/get tool before, whose schemas are
-// core/tasks-get-request.json and core/tasks-get-response.json). A
+// The default polls a status tool through the Transport: the one the
+// seller lists (tools/list, the agent card's skills) of get_task_status
+// (from 3.1) and the tasks/get tool (before, whose schemas are
+// core/tasks-get-request.json and core/tasks-get-response.json), the
+// version's own when it lists both or the list cannot be read. A
 // Transport that implements TaskPoller itself is used instead; this is
 // where MCP Tasks (the tasks/get and tasks/result protocol methods) will
 // plug in once the Go SDK supports them (v1.8 does not).
@@ -106,7 +109,7 @@ func (c *Client) await(ctx context.Context, first *Reply, s callSettings) (*Repl
 type statusToolPoller struct{}
 
 func (statusToolPoller) PollTask(ctx context.Context, c *Client, ref TaskRef) (*Reply, error) {
-	name, args := c.statusCall(ref.TaskID)
+	name, args := c.statusCall(ctx, ref.TaskID)
 	tc := ToolCall{Tool: name, Args: args}
 	if c.transport.Protocol() == A2A {
 		tc.ContextID = ref.ContextID
@@ -120,21 +123,55 @@ func (statusToolPoller) PollTask(ctx context.Context, c *Client, ref TaskRef) (*
 // task: with its result where the version can say include_result
 // (get_task_status), else with its history, whose last response is the
 // result (tasks/get).
-func (c *Client) statusCall(taskID string) (string, []byte) {
-	name := c.statusTool
-	if name == "" {
-		name = "tasks/get"
-		if _, ok := c.spec.Tool("get_task_status"); ok {
-			name = "get_task_status"
-		}
-	}
+func (c *Client) statusCall(ctx context.Context, taskID string) (string, []byte) {
+	name := c.statusToolName(ctx)
 	args := append([]byte(`{"task_id":`), wire.AppendQuoted(nil, taskID)...)
-	if name == "get_task_status" {
+	if name == toolGetTaskStatus {
 		args = append(args, `,"include_result":true}`...)
 	} else {
 		args = append(args, `,"include_history":true}`...)
 	}
 	return name, args
+}
+
+// Status tool names.
+const (
+	toolGetTaskStatus = "get_task_status"
+	toolTasksGet      = "tasks/get"
+)
+
+// statusToolName is the status tool to poll: WithStatusTool's, else the
+// one the seller lists of the version's own (get_task_status where the
+// spec has it, else tasks/get) and the other, the version's own when the
+// seller lists both or neither. The list is read once, on the first poll;
+// a list that cannot be read is asked again at the next one.
+func (c *Client) statusToolName(ctx context.Context) string {
+	if c.statusTool != "" {
+		return c.statusTool
+	}
+	own, other := toolTasksGet, toolGetTaskStatus
+	if _, ok := c.spec.Tool(toolGetTaskStatus); ok {
+		own, other = other, own
+	}
+	c.statusMu.Lock()
+	defer c.statusMu.Unlock()
+	if c.polled != "" {
+		return c.polled
+	}
+	l, ok := c.transport.(ToolLister)
+	if !ok {
+		c.polled = own
+		return own
+	}
+	names, err := l.ToolNames(ctx)
+	if err != nil {
+		return own
+	}
+	c.polled = own
+	if !slices.Contains(names, own) && slices.Contains(names, other) {
+		c.polled = other
+	}
+	return c.polled
 }
 
 // statusResponse is an empty value of the status tool's response type,
@@ -143,7 +180,7 @@ func (c *Client) statusResponse(name string) wire.Value {
 	if info, ok := c.spec.Tool(name); ok && info.NewResponse != nil {
 		return info.NewResponse()
 	}
-	if name == "tasks/get" {
+	if name == toolTasksGet {
 		return c.spec.NewBySchema("core/tasks-get-response.json")
 	}
 	return nil

@@ -43,7 +43,7 @@ func (x *Extractor) detect(v wire.Lenient, r *Result, f *found, prefix string) b
 	if m.isError {
 		if sc := m.structuredContent; sc.IsObject() {
 			if overCap(sc, x.payloadCap) {
-				f.tooLarge = true
+				f.skipped("structuredContent", sc.CompactLen(), x.payloadCap)
 			} else if ae := sc.Get("adcp_error"); ae.Truthy() {
 				x.setError(r, f, ae, prefix+"structuredContent.adcp_error")
 				return true

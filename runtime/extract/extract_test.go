@@ -218,6 +218,24 @@ func TestSizeCaps(t *testing.T) {
 	runCases(t, testExtractor(extract.WithPayloadCap(10)), []extractCase{
 		{name: "custom cap", transport: mcp, env: `{"structuredContent":{"a":"0123456789"}}`, problem: extract.ErrTooLarge},
 	})
+	// The problem names what was skipped, its size and the cap.
+	for _, tc := range []struct {
+		x    *extract.Extractor
+		env  string
+		want string
+	}{
+		{testExtractor(), `{"structuredContent":` + tooBig + `}`, "structuredContent is 1048577 bytes, over the cap of 1048576"},
+		{testExtractor(extract.WithPayloadCap(10)), `{"content":[{"type":"text","text":"{\"a\":\"0123456789\"}"}]}`, "content[0].text is 18 bytes, over the cap of 10"},
+		{testExtractor(), `{"error":{"data":{"adcp_error":` + errOf(5000) + `}}}`, "error.data.adcp_error is 5000 bytes, over the cap of 4096"},
+	} {
+		r := tc.x.DetectError([]byte(tc.env))
+		if tc.env[2] == 's' || tc.env[2] == 'c' {
+			r = tc.x.MCP([]byte(tc.env))
+		}
+		if r.Problem == nil || !strings.Contains(r.Problem.Error(), tc.want) {
+			t.Errorf("%.40s: problem %v, want %q", tc.env, r.Problem, tc.want)
+		}
+	}
 }
 
 func TestJSONRPC(t *testing.T) {

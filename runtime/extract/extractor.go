@@ -106,7 +106,7 @@ func (x *Extractor) setError(r *Result, f *found, cand wire.Lenient, path string
 	case err == nil:
 		r.Error = x.buildError(cand, path)
 	case errors.Is(err, adcperr.ErrOversized):
-		f.tooLarge = true
+		f.skipped(path, cand.CompactLen(), adcperr.MaxErrorBytes)
 	}
 }
 

@@ -105,7 +105,7 @@ func (x *Extractor) mcpData(m mcpView, f *found, prefix string) (json.RawMessage
 	if sc := m.structuredContent; sc.IsObject() {
 		switch {
 		case overCap(sc, x.payloadCap):
-			f.tooLarge = true // skipped: fall through to the text items
+			f.skipped("structuredContent", sc.CompactLen(), x.payloadCap) // fall through to the text items
 		case sc.OnlyKey("adcp_error"):
 			f.errorOnly = true
 			return nil, ""
@@ -144,8 +144,8 @@ func (x *Extractor) textItems(content wire.Lenient, f *found, fn func(i int, obj
 		if !text.IsString() || !text.Truthy() {
 			return true
 		}
-		if text.TextLen() > x.payloadCap {
-			f.tooLarge = true
+		if n := text.TextLen(); n > x.payloadCap {
+			f.skipped("content["+strconv.Itoa(i)+"].text", n, x.payloadCap)
 			return true
 		}
 		doc, err := wire.ParseLenient(text.Text(nil))
@@ -160,7 +160,7 @@ func (x *Extractor) textItems(content wire.Lenient, f *found, fn func(i int, obj
 func (x *Extractor) mcpError(m mcpView, r *Result, f *found, prefix string) {
 	if sc := m.structuredContent; sc.IsObject() {
 		if overCap(sc, x.payloadCap) {
-			f.tooLarge = true
+			f.skipped("structuredContent", sc.CompactLen(), x.payloadCap)
 		} else if ae := sc.Get("adcp_error"); ae.Truthy() {
 			x.setError(r, f, ae, prefix+"structuredContent.adcp_error")
 			return

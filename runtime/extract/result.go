@@ -148,8 +148,11 @@ func parse(envelope []byte, r *Result) (wire.Lenient, bool) {
 
 // found tracks side observations during one extraction.
 type found struct {
-	// tooLarge: some input was skipped for exceeding a size cap.
-	tooLarge bool
+	// tooLarge: some input was skipped for exceeding a size cap; the
+	// largest such, with its size and cap, says which.
+	tooLarge        bool
+	bigWhat         string
+	bigSize, bigCap int
 	// errorOnly: an adcp_error-only object was met where success data was
 	// looked for (an error response missing its isError flag).
 	errorOnly bool
@@ -164,7 +167,15 @@ func (r *Result) finish(f *found, generic bool) {
 		r.Action = adcperr.ActionGeneric
 	}
 	if r.Problem == nil && r.Data == nil && r.Error == nil && f.tooLarge {
-		r.Problem = ErrTooLarge
+		r.Problem = fmt.Errorf("%w: %s is %d bytes, over the cap of %d (extract.WithPayloadCap raises it)", ErrTooLarge, f.bigWhat, f.bigSize, f.bigCap)
+	}
+}
+
+// skipped records what was skipped for exceeding a size cap.
+func (f *found) skipped(what string, size, limit int) {
+	f.tooLarge = true
+	if size > f.bigSize {
+		f.bigWhat, f.bigSize, f.bigCap = what, size, limit
 	}
 }
 
