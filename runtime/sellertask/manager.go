@@ -37,7 +37,9 @@ type ManagerOptions struct {
 	// status tools, and Get for A2A's tasks/get) with the caller's
 	// principal and the task id asked for, so a seller can bring the task
 	// up to date lazily (ask an upstream system, then report through its
-	// TaskHandle). An error is logged; the task is read as it is.
+	// TaskHandle, or seller.OpenTask on any replica). An error is logged;
+	// the task is read as it is. Reads of the Manager from within Refresh
+	// do not call it again.
 	Refresh func(ctx context.Context, principal, id string) error
 }
 
@@ -171,15 +173,19 @@ func (m *Manager) Get(ctx context.Context, principal, id string) (seller.TaskSna
 	return m.snapshot(t)
 }
 
-// read returns the principal's task after Refresh.
+// read returns the principal's task after Refresh. Reads made from
+// within Refresh (seller.OpenTask calls Get) do not refresh again.
 func (m *Manager) read(ctx context.Context, principal, id string) (sellerstore.Task, error) {
-	if m.refresh != nil {
-		if err := m.refresh(ctx, principal, id); err != nil {
+	if m.refresh != nil && ctx.Value(refreshing{}) == nil {
+		if err := m.refresh(context.WithValue(ctx, refreshing{}, true), principal, id); err != nil {
 			m.log.Error("adcp: task refresh failed", "task", id, "err", err.Error())
 		}
 	}
 	return m.store.GetTask(ctx, principalID(principal), id)
 }
+
+// refreshing marks the context of a Refresh call.
+type refreshing struct{}
 
 func (m *Manager) snapshot(t sellerstore.Task) (seller.TaskSnapshot, error) {
 	s := seller.TaskSnapshot{ID: t.ID, Principal: t.Principal, Tool: t.Tool, Status: t.Status, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
