@@ -1,4 +1,4 @@
-.PHONY: example example-seller example-buyer
+.PHONY: example example-seller example-buyer example-versions
 
 # example: the example modules end to end. examples/downstream generates the
 # 3.0.26 bindings through `go tool adcpgen` from the published bundles
@@ -19,3 +19,15 @@ example-seller:
 # SELLER_URL (and SELLER_API_KEY) run it against a seller already running.
 example-buyer:
 	ADCP_SPEC_DIR="$${ADCP_SPEC_DIR:-$(abspath $(SPEC_DIR))}" ./examples/buyer/run.sh
+
+# example-versions: examples/versioned, the seller built for a version
+# published only as a schema tree, on 3.1.19 and 3.2.0-beta.5: generate
+# from the tree and embed it, vet, build, then two replicas on one
+# PostgreSQL database ($$ADCPGEN_TEST_PG, else a throwaway cluster: needs
+# initdb and pg_ctl, which .ci/postgres.sh installs) driven by the typed
+# buyer and by adcpgen call --validate --wait, async included.
+EXAMPLE_VERSIONS ?= 3.1.19 3.2.0-beta.5
+example-versions:
+	@for v in $(EXAMPLE_VERSIONS); do \
+	  ADCP_SPEC_DIR="$${ADCP_SPEC_DIR:-$(abspath $(SPEC_DIR))}" ./examples/versioned/run.sh $$v || exit 1; \
+	done

@@ -25,7 +25,8 @@ import (
 // is the task's owner (the Principal.ID of the call that started it, ""
 // for an anonymous one): a task of another principal, or of another tool,
 // is reported exactly like a missing one, as an error wrapping
-// ErrTaskNotFound. req is nil when the TaskManager kept no request (a task
+// ErrTaskNotFound; a task that ended is an error wrapping ErrTaskEnded.
+// req is nil when the TaskManager kept no request (a task
 // started before it did).
 //
 // Two replicas may both try to finish a task: the store lets one final
@@ -47,6 +48,9 @@ func OpenTask[Q, R, S, W, I any](ctx context.Context, srv *Server, tool task.Too
 	}
 	if snap.Tool != tool.Name() {
 		return nil, nil, fmt.Errorf("seller: open task %s: %w", truncateName(id), ErrTaskNotFound)
+	}
+	if snap.Status.Final() {
+		return nil, nil, fmt.Errorf("seller: open task %s: it is %s: %w", truncateName(id), snap.Status, ErrTaskEnded)
 	}
 	args := snap.Request
 	if len(args) > 0 {

@@ -166,6 +166,10 @@ func StartTaskWithID[Q, R, S, W, I any](ctx context.Context, tool task.Tool[Q, R
 // ID is the task's AdCP id.
 func (t *TaskHandle[R, S, W, I]) ID() string { return t.id }
 
+// Request is the arguments of the call that started the task, as the
+// buyer sent them ({} when the TaskManager kept none).
+func (t *TaskHandle[R, S, W, I]) Request() json.RawMessage { return t.call.Arguments }
+
 // Working reports progress with the working payload (nil for none).
 func (t *TaskHandle[R, S, W, I]) Working(ctx context.Context, payload *W, message string) error {
 	return t.report(ctx, task.Working, payload, message)

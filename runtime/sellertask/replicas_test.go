@@ -72,9 +72,14 @@ func TestTaskOnAnotherReplica(t *testing.T) {
 	if err := h.Complete(ctx, &resp, "Approved."); err != nil {
 		t.Fatal(err)
 	}
-	again, _, _ := seller.OpenTask(ctx, a, adcpt.Tools.CreateMediaBuy, "buyer-a", id)
-	if err := again.Complete(ctx, &resp, "Approved twice."); !errors.Is(err, seller.ErrTaskEnded) {
+	if err := h.Complete(ctx, &resp, "Approved twice."); !errors.Is(err, seller.ErrTaskEnded) {
 		t.Fatalf("a second completion: %v, want ErrTaskEnded", err)
+	}
+	if _, _, err := seller.OpenTask(ctx, a, adcpt.Tools.CreateMediaBuy, "buyer-a", id); !errors.Is(err, seller.ErrTaskEnded) {
+		t.Fatalf("opening an ended task: %v, want ErrTaskEnded", err)
+	}
+	if string(h.Request()) != `{"idempotency_key":"k-0123456789abcdef","po_number":"async-1","packages":[{"product_id":"p","budget":5}],"context":{"trace":"t-7"}}` {
+		t.Fatalf("the handle's request: %s", h.Request())
 	}
 
 	got := a.Serve(ctx, "tasks/get", &seller.Call{Principal: buyer, Transport: seller.TransportMCP, Arguments: []byte(`{"task_id":"` + id + `"}`)})
