@@ -1,4 +1,4 @@
-.PHONY: example example-seller example-buyer example-versions
+.PHONY: example example-seller example-buyer example-versions example-replicas
 
 # example: the example modules end to end. examples/downstream generates the
 # 3.0.26 bindings through `go tool adcpgen` from the published bundles
@@ -31,3 +31,9 @@ example-versions:
 	@for v in $(EXAMPLE_VERSIONS); do \
 	  ADCP_SPEC_DIR="$${ADCP_SPEC_DIR:-$(abspath $(SPEC_DIR))}" ./examples/versioned/run.sh $$v || exit 1; \
 	done
+
+# example-replicas: every example seller as two replicas on one PostgreSQL
+# database: examples/seller (3.0.26, after example-seller built it) with
+# adcpgen call across the replicas, then example-versions.
+example-replicas: example-versions
+	ADCP_SPEC_DIR="$${ADCP_SPEC_DIR:-$(abspath $(SPEC_DIR))}" ./examples/seller/replicas.sh

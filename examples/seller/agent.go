@@ -69,7 +69,12 @@ type config struct {
 	// Sandbox serves comply_test_controller (sandbox.go), for the
 	// compliance runner; never in production.
 	Sandbox bool
-	Logger  *slog.Logger
+	// Store keeps idempotency records and tasks; nil keeps them in memory
+	// (one replica). Replicas sharing a store (pgstore) serve the same
+	// buyers: a retry on another replica replays, a task started on one is
+	// finished by whichever the buyer's poll reaches.
+	Store  sellerstore.Store
+	Logger *slog.Logger
 }
 
 // principal is the one buyer this seller knows, by API key or OAuth
@@ -109,7 +114,10 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	store := sellerstore.NewMemory(nil)
+	store := cfg.Store
+	if store == nil {
+		store = sellerstore.NewMemory(nil)
+	}
 	s := newSales(cat)
 	layer := idempotency.NewLayer(adcp.Spec(), store, idempotency.LayerOptions{Validator: validator, Logger: cfg.Logger})
 	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{
@@ -145,6 +153,7 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.srv = srv
 	seller.Handle(srv, adcp.Tools.GetProducts, s.getProducts)
 	seller.Handle(srv, adcp.Tools.CreateMediaBuy, s.createMediaBuy)
 	seller.HandleSync(srv, adcp.Tools.ListCreatives, s.listCreatives)

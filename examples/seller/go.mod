@@ -6,7 +6,9 @@ tool github.com/adcpgen/adcpgen/cmd/adcpgen
 
 require (
 	github.com/a2aproject/a2a-go v0.3.3
-	github.com/adcpgen/adcpgen v0.0.0-00010101000000-000000000000
+	github.com/adcpgen/adcpgen v0.0.0
+	github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore v0.0.0-00010101000000-000000000000
+	github.com/jackc/pgx/v5 v5.12.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	golang.org/x/oauth2 v0.35.0
 )
@@ -15,6 +17,9 @@ require (
 	github.com/dave/jennifer v1.7.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
@@ -30,4 +35,10 @@ require (
 	google.golang.org/protobuf v1.36.6 // indirect
 )
 
-replace github.com/adcpgen/adcpgen => ../..
+// The adcpgen module and its PostgreSQL store (a module of its own, so
+// adcpgen needs no database driver), from this repository. Outside it,
+// require released versions instead and drop these lines.
+replace (
+	github.com/adcpgen/adcpgen => ../..
+	github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore => ../../runtime/sellerstore/pgstore
+)

@@ -6,7 +6,12 @@
 // at /mcp and A2A at /a2a, with the agent card at
 // /.well-known/agent-card.json, on one address.
 //
-//	go generate && go run . [-addr 127.0.0.1:8080] [-api-key KEY]
+//	go generate && go run . [-addr 127.0.0.1:8080] [-api-key KEY] [-postgres DSN [-purge=false]]
+//
+// With -postgres its idempotency records and tasks are in PostgreSQL
+// (runtime/sellerstore/pgstore), so several replicas serve the same buyers
+// (MCP is stateless); exactly one replica of a database should purge
+// (-purge, the default).
 //
 // It prints `listening http://ADDR`, then `api-key KEY` (a random key
 // unless -api-key sets one), then `oauth-client ID SECRET`. Buyers send the
@@ -32,8 +37,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/adcpgen/adcpgen/runtime/idempotency"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
 )
 
 func main() {
@@ -56,6 +64,8 @@ func run() error {
 	clientSecret := flag.String("oauth-client-secret", "", "the buyers' OAuth client secret, 16 characters or more (default: a random one, printed)")
 	sandbox := flag.Bool("sandbox", false, "serve comply_test_controller, the compliance test controller, for sandbox accounts (never in production)")
 	loopback := flag.String("webhook-loopback", "auto", `accept http:// loopback webhook URLs: "true", "false", "auto" (when listening on loopback), or "only" (tests: post to loopback hosts and nowhere else)`)
+	dsn := flag.String("postgres", "", "PostgreSQL DSN of the store the replicas share (default: in memory, one replica)")
+	purge := flag.Bool("purge", true, "purge ended tasks and idempotency records hourly; on one replica of a database")
 	flag.Parse()
 	key, secret := *apiKey, *clientSecret
 	if key == "" {
@@ -63,6 +73,21 @@ func run() error {
 	}
 	if secret == "" {
 		secret = randomHex()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var store sellerstore.Store = sellerstore.NewMemory(nil)
+	if *dsn != "" {
+		pool, err := pgxpool.New(ctx, *dsn)
+		if err != nil {
+			return err
+		}
+		defer pool.Close()
+		pg := pgstore.New(pool, nil)
+		if err := pg.Migrate(ctx); err != nil { // safe from every replica at once
+			return err
+		}
+		store = pg
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -81,7 +106,8 @@ func run() error {
 		allowLoopback = ip != nil && ip.IsLoopback()
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback, WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Logger: logger})
+	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback,
+		WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Store: store, Logger: logger})
 	if err != nil {
 		ln.Close()
 		return err
@@ -91,20 +117,20 @@ func run() error {
 	fmt.Println("oauth-client " + *clientID + " " + secret)
 
 	hs := &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	// Stores never delete on their own: drop ended tasks and idempotency
-	// records a day past the replay window.
-	go sellerstore.PurgePeriodically(ctx, a.store, sellerstore.PurgeOptions{
-		Every: time.Hour, Keep: idempotency.DefaultRetention,
-		Report: func(_ sellerstore.Purged, err error) {
-			if err != nil {
-				logger.Warn("purge failed", "err", err.Error())
-			}
-		},
-	})
+	// records a day past the replay window (one replica per database).
+	if *purge {
+		go sellerstore.PurgePeriodically(ctx, a.store, sellerstore.PurgeOptions{
+			Every: time.Hour, Keep: idempotency.DefaultRetention,
+			Report: func(_ sellerstore.Purged, err error) {
+				if err != nil {
+					logger.Warn("purge failed", "err", err.Error())
+				}
+			},
+		})
+	}
 	select {
 	case err := <-errc:
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"strconv"
@@ -15,31 +16,21 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/seller"
 )
 
-// buyTask is the handle of a create_media_buy task answered submitted.
-type buyTask = seller.TaskHandle[adcp.CreateMediaBuyResponse, adcp.CreateMediaBuySubmitted, adcp.CreateMediaBuyWorking, adcp.CreateMediaBuyInputRequired]
-
-// pendingBuy is a media buy waiting for its task to complete.
-type pendingBuy struct {
-	principal string
-	handle    *buyTask
-	response  adcp.CreateMediaBuyResponse
-}
-
-// sales is the seller's business: its catalog and the media buys it made,
-// and in a sandbox the test controller's state (sandbox.go).
+// sales is the seller's business: its catalog and, in a sandbox, the test
+// controller's state (sandbox.go), which one replica keeps. Its tasks live
+// in the store (a submitted buy is completed from the request its task
+// kept), so replicas sharing a PostgreSQL store serve the same buyers.
 type sales struct {
 	catalog  *catalog
+	srv      *seller.Server
 	mu       sync.Mutex
-	next     int
-	pending  map[string]*pendingBuy     // by task id
-	buys     map[string]string          // media buy id -> principal
+	buys     map[string]string          // media buy id -> principal, for the sandbox's simulate_delivery
 	forced   map[string]forcedArm       // by principal: the next create_media_buy's arm
 	delivery map[string]*deliveryTotals // by media buy id: simulated delivery
 }
 
 func newSales(c *catalog) *sales {
-	return &sales{catalog: c, pending: map[string]*pendingBuy{}, buys: map[string]string{},
-		forced: map[string]forcedArm{}, delivery: map[string]*deliveryTotals{}}
+	return &sales{catalog: c, buys: map[string]string{}, forced: map[string]forcedArm{}, delivery: map[string]*deliveryTotals{}}
 }
 
 // getProducts answers every buying mode from the catalog: the whole
@@ -75,7 +66,8 @@ func (s *sales) listCreatives(context.Context, *adcp.ListCreativesRequest) (*adc
 
 // createMediaBuy checks the request against the catalog and the calendar,
 // then creates the buy, or answers submitted when po_number begins with
-// "async" (the task completes on the buyer's first status poll).
+// "async" (the task completes on the buyer's first status poll, on any
+// replica: completeOnPoll).
 func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequest) (*adcp.CreateMediaBuyResult, error) {
 	if err := s.check(req); err != nil {
 		return nil, err
@@ -83,28 +75,24 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 	p, _ := seller.PrincipalFrom(ctx)
 	if req.Account.Brand != nil && req.Account.Brand.Sandbox != nil && *req.Account.Brand.Sandbox {
 		if arm, ok := s.takeForcedArm(p.ID); ok {
-			return s.forcedSubmitted(ctx, p.ID, arm, req)
+			return s.forcedSubmitted(ctx, arm)
 		}
 	}
-	id, resp := s.newBuy(p.ID, req)
 	if req.PoNumber == nil || !strings.HasPrefix(*req.PoNumber, "async") {
+		id, resp := s.newBuy(p.ID, req)
 		return &adcp.CreateMediaBuyResult{Message: "Media buy " + id + " created.", Response: &resp}, nil
 	}
-	h, err := seller.StartTask(ctx, adcp.Tools.CreateMediaBuy)
-	if err != nil {
+	if _, err := seller.StartTask(ctx, adcp.Tools.CreateMediaBuy); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	s.pending[h.ID()] = &pendingBuy{principal: p.ID, handle: h, response: resp}
-	s.mu.Unlock()
 	return &adcp.CreateMediaBuyResult{Status: "submitted", Message: "Media buy queued for approval.", Submitted: &adcp.CreateMediaBuySubmitted{}}, nil
 }
 
 // newBuy makes the principal's media buy and the response that reports it.
+// Ids are random, so replicas never hand out the same one.
 func (s *sales) newBuy(principal string, req *adcp.CreateMediaBuyRequest) (string, adcp.CreateMediaBuyResponse) {
+	id := "mb_" + strings.ToLower(rand.Text()[:12])
 	s.mu.Lock()
-	s.next++
-	id := "mb_" + strconv.Itoa(s.next)
 	s.buys[id] = principal
 	s.mu.Unlock()
 	success := adcp.CreateMediaBuySuccess{MediaBuyID: id, Packages: []adcp.Package{}}
@@ -121,18 +109,14 @@ func (s *sales) newBuy(principal string, req *adcp.CreateMediaBuyRequest) (strin
 // forcedSubmitted answers a sandbox create_media_buy the test controller
 // forced into the submitted arm: the task under the directive's id, which
 // completes, like any async buy here, on the first status poll.
-func (s *sales) forcedSubmitted(ctx context.Context, principal string, arm forcedArm, req *adcp.CreateMediaBuyRequest) (*adcp.CreateMediaBuyResult, error) {
-	h, err := seller.StartTaskWithID(ctx, adcp.Tools.CreateMediaBuy, arm.taskID)
+func (s *sales) forcedSubmitted(ctx context.Context, arm forcedArm) (*adcp.CreateMediaBuyResult, error) {
+	_, err := seller.StartTaskWithID(ctx, adcp.Tools.CreateMediaBuy, arm.taskID)
 	if errors.Is(err, seller.ErrTaskIDTaken) {
 		return nil, refuse("INVALID_REQUEST", "The forced task id "+strconv.Quote(arm.taskID)+" is taken; force another one", "")
 	}
 	if err != nil {
 		return nil, err
 	}
-	_, resp := s.newBuy(principal, req)
-	s.mu.Lock()
-	s.pending[h.ID()] = &pendingBuy{principal: principal, handle: h, response: resp}
-	s.mu.Unlock()
 	message := arm.message
 	if message == "" {
 		message = "Media buy queued for approval."
@@ -183,16 +167,24 @@ func refuse(code, message, field string) error {
 	return &adcperr.Error{Code: code, Message: message, Field: field}
 }
 
-// completeOnPoll completes a pending media buy when its buyer first asks
-// for the task's status (sellertask's Refresh hook).
+// completeOnPoll completes a submitted media buy when its buyer first asks
+// for the task's status (sellertask's Refresh hook), on whichever replica
+// the poll reaches: the task and the request that started it are read from
+// the store (seller.OpenTask). Two replicas polled at once may both try;
+// the store lets one through, and the other's ErrTaskEnded is ignored.
 func (s *sales) completeOnPoll(ctx context.Context, principal, id string) error {
-	s.mu.Lock()
-	p := s.pending[id]
-	if p == nil || p.principal != principal {
-		s.mu.Unlock()
-		return nil
+	h, req, err := seller.OpenTask(ctx, s.srv, adcp.Tools.CreateMediaBuy, principal, id)
+	switch {
+	case errors.Is(err, seller.ErrTaskNotFound), errors.Is(err, seller.ErrTaskEnded):
+		return nil // no create_media_buy task of this buyer's, or done already
+	case err != nil:
+		return err
+	case req == nil: // a task of a store that kept no requests
+		return h.Fail(ctx, refuse("INVALID_REQUEST", "This task's request is lost; send the request again with a new idempotency_key", ""))
 	}
-	delete(s.pending, id)
-	s.mu.Unlock()
-	return p.handle.Complete(ctx, &p.response, "Media buy approved.")
+	_, resp := s.newBuy(principal, req)
+	if err := h.Complete(ctx, &resp, "Media buy approved."); err != nil && !errors.Is(err, seller.ErrTaskEnded) {
+		return err
+	}
+	return nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/webhook"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -384,5 +385,44 @@ func TestTypedClient(t *testing.T) {
 				t.Fatalf("create_media_buy: %v %+v", err, res)
 			}
 		})
+	}
+}
+
+// Two replicas sharing one store, as two processes on one PostgreSQL
+// database: a buy submitted to the first is polled on the second, which
+// finishes it from the request its task kept (the first's memory holds
+// nothing of it), and a retry with the same key on the second replays the
+// first answer, task id and message included.
+func TestTwoReplicas(t *testing.T) {
+	store := sellerstore.NewMemory(nil)
+	shared := func(c *config) { c.Store = store }
+	baseA, _ := startAgentOf(t, shared)
+	baseB, _ := startAgentOf(t, shared)
+	ctx := t.Context()
+	typed := func(base string) *buyer.Client {
+		s, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		c, err := buyer.New(adcp.Spec(), s, buyer.WithPolling(buyer.Polling{Interval: 10 * time.Millisecond, MaxInterval: 50 * time.Millisecond}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	a, b := typed(baseA), typed(baseB)
+	args := json.RawMessage(buyArgs(buyer.NewIdempotencyKey(), "async-replicas", ""))
+	sub, err := a.Invoke(ctx, "create_media_buy", args)
+	if err != nil || sub.Status != task.Submitted || sub.TaskID == "" {
+		t.Fatalf("submitted on a: %v %+v", err, sub)
+	}
+	replay, err := b.Invoke(ctx, "create_media_buy", args)
+	if err != nil || replay.TaskID != sub.TaskID || replay.Message != "Media buy queued for approval." || !wire.Lenient(replay.Data).Get("replayed").Truthy() {
+		t.Fatalf("replayed on b: %v %+v", err, replay)
+	}
+	done, err := buyer.Wait(ctx, b, adcp.Tools.CreateMediaBuy, sub.TaskID)
+	if err != nil || done.Status != task.Completed || done.Response == nil || done.Response.Success == nil || done.Message != "Media buy approved." {
+		t.Fatalf("waited on b: %v %+v", err, done)
 	}
 }

@@ -4,7 +4,7 @@
 # in production, two replicas on one PostgreSQL database, driven end to end:
 # generate the bindings from the tree and embed the tree (go generate, via
 # the tool directive), check go.mod is tidy, vet, build; start PostgreSQL
-# ($ADCPGEN_TEST_PG, else a throwaway cluster: pg.sh), then replicas a and b
+# ($ADCPGEN_TEST_PG, else a throwaway cluster: ../pg.sh), then replicas a and b
 # (b does not purge: one purger per database); run the typed buyer (drive:
 # over MCP and A2A, an async buy submitted to a, replayed on b, finished on
 # b); then adcpgen call --validate --wait, an async buy over MCP to a and
@@ -33,7 +33,7 @@ pids=
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null || true; done
 	for p in $pids; do wait "$p" 2>/dev/null || true; done
-	[ -n "$pgdir" ] && "$here/pg.sh" stop "$pgdir"
+	[ -n "$pgdir" ] && "$here/../pg.sh" stop "$pgdir"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
@@ -55,8 +55,8 @@ go build -o bin/drive ./drive || fail "go build ./drive"
 dsn=${ADCPGEN_TEST_PG:-}
 if [ -z "$dsn" ]; then
 	pgdir=$(mktemp -u /tmp/adcpgen-pg-XXXXXX)
-	echo "run.sh $version: start PostgreSQL (pg.sh start $pgdir)"
-	dsn=$("$here/pg.sh" start "$pgdir") || { pgdir=; fail "PostgreSQL did not start"; }
+	echo "run.sh $version: start PostgreSQL (../pg.sh start $pgdir)"
+	dsn=$("$here/../pg.sh" start "$pgdir") || { pgdir=; fail "PostgreSQL did not start"; }
 fi
 
 key=key-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
