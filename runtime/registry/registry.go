@@ -1,6 +1,7 @@
 // Package registry describes one AdCP spec version as a generated package
 // exports it: tools, error codes and their recovery classes, error-details
-// types and webhook result types, in one immutable Spec value.
+// types, webhook result types, and which members of the protocol envelope
+// each payload schema carries (Envelope), in one immutable Spec value.
 package registry
 
 import (

@@ -21,7 +21,16 @@
 //     type, a missing field or a schema violation (with Config.Schemas) get a
 //     correctable INVALID_REQUEST with issues[] (pointer, keyword, message)
 //     and field, and the handler never runs. An adcp_major_version other
-//     than the spec's is VERSION_UNSUPPORTED.
+//     than the spec's is VERSION_UNSUPPORTED. A transport's gate refuses a
+//     body over the cap (HTTP 413) or that is not JSON (400) before any SDK
+//     reads it, with a JSON-RPC error carrying the same AdCP error
+//     (ReadRPCBody, CheckRPCBody).
+//   - The protocol envelope is the framework's: status, task_id, message,
+//     context_id and replayed are written into the response from the
+//     Result and the task, as the Spec says of the payload's schema
+//     (registry.Envelope; 3.1 and later require status on every response).
+//     A handler leaves them empty; one that sets another value has its
+//     answer refused (EnvelopeError, logged). See envelope.go.
 //   - The request's context object is echoed, byte for byte, in every
 //     answer and every error.
 //   - A handler's *adcperr.Error goes out as it is (with the spec's recovery
@@ -50,7 +59,11 @@
 //     payload, and reports later through the TaskHandle (Working, Complete,
 //     Fail); the TaskManager records each update and may deliver it by
 //     webhook. NewMemoryTasks is the default (a task is kept a day after it
-//     ends); tasks are scoped by principal.
+//     ends); tasks are scoped by principal. With a TaskManager on a store
+//     replicas share (runtime/sellertask on sellerstore/pgstore), any
+//     replica reports on any task: OpenTask returns its handle and the
+//     request that started it, which is also how a task whose replica died
+//     is taken over.
 //   - HandleRaw serves a tool without generated types (the status tools
 //     tasks/get, get_task_status), still read strictly and validated.
 //   - Authenticator checks credentials: APIKeys for static bearer keys,

@@ -105,7 +105,10 @@ type TaskHandle[R, S, W, I any] struct {
 
 // StartTask starts the task of the call ctx belongs to (the ctx a handler
 // got) and returns its handle. The handler then answers with an interim
-// Result (Status Submitted, say); its TaskID may be left empty. Calling it
+// Result (Status Submitted, say) with its typed payload; the Result's
+// TaskID, and the payload's task_id and status where the version's schema
+// has them (3.1 and later require task_id in a submitted payload), may be
+// left empty: the server fills them from this task. Calling it
 // again in the same call returns the same task. tool must be the called
 // tool.
 func StartTask[Q, R, S, W, I any](ctx context.Context, tool task.Tool[Q, R, S, W, I]) (*TaskHandle[R, S, W, I], error) {

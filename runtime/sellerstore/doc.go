@@ -36,7 +36,8 @@
 // # Tasks
 //
 // A task is created for a response with status submitted (or any status the
-// framework wants to keep pollable), read and updated by (principal, id). A
+// framework wants to keep pollable), with the request that started it (so
+// any replica can take the task over), read and updated by (principal, id). A
 // task of another principal is indistinguishable from a missing one: both
 // give the same error value and message, wrapping ErrNotFound. completed,
 // failed, canceled and rejected are final (AdCP task-status); interim states

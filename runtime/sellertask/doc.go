@@ -10,6 +10,11 @@
 // authenticated principal: another buyer's task answers exactly like a
 // missing one.
 //
+// Replicas sharing one store (sellerstore/pgstore) share their tasks: the
+// store keeps each task's request, so whichever replica learns a task's
+// work is done reports it with seller.OpenTask, and ManagerOptions.Refresh,
+// which runs on the replica a buyer's poll reaches, is a place to do it.
+//
 //	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{Store: store, Sender: webhook.NewSender(webhook.SenderOptions{})})
 //	srv, err := seller.New(adcp.Spec(), seller.Config{Tasks: tasks, ...})
 //	tasks.ServeStatusTools(srv)

@@ -1,10 +1,17 @@
 // Package pgstore is a sellerstore.Store in PostgreSQL, for sellers running
-// more than one replica. It lives in its own Go module so the adcpgen module
-// needs no database driver.
+// more than one replica. It lives in its own Go module,
+// github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore, so the adcpgen
+// module needs no database driver: require it beside adcpgen, at the same
+// version (working from a checkout, a replace for each module, the
+// module's directory runtime/sellerstore/pgstore).
 //
 //	pool, err := pgxpool.New(ctx, dsn)
 //	store := pgstore.New(pool, nil)
 //	err = store.Migrate(ctx) // once at start-up; safe from every replica at once
+//
+// Give every replica the store (idempotency.NewLayer, sellertask's
+// Manager), serve MCP stateless, and run sellerstore.PurgePeriodically on
+// one replica only.
 //
 // Claim is one INSERT ... ON CONFLICT DO UPDATE: PostgreSQL's row lock on
 // the primary key makes exactly one of any number of concurrent claims,
