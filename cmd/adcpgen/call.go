@@ -172,7 +172,7 @@ func runCall(e *env, args []string) int {
 		return exitUsage
 	}
 	defer closeTransport(ctx)
-	client, err := buyer.New(sp, transport, buyer.WithoutRetries(), buyer.WithPolling(buyer.Polling{Interval: f.poll}), buyer.WithPayloadCap(f.maxBytes))
+	client, err := buyer.New(sp, transport, buyer.WithoutRetries(), buyer.WithPolling(buyer.Polling{Interval: f.poll}), buyer.WithMaxPayload(f.maxBytes))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "adcpgen call: %v\n", err)
 		return exitUsage
@@ -333,6 +333,9 @@ func reportCallError(e *env, tool string, err error, check *payloadCheck) int {
 			return exitUsage
 		}
 		return exitFailure
+	}
+	if errors.Is(err, extract.ErrTooLarge) {
+		err = fmt.Errorf("%w (--max-payload raises the cap)", err)
 	}
 	fmt.Fprintf(e.stderr, "adcpgen call: %v\n", err)
 	if transportFailure(err) {

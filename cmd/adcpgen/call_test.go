@@ -517,7 +517,7 @@ func TestCallMaxPayload(t *testing.T) {
 	seller := startSeller(t, "mcp", map[string][]sellerAnswer{"get_things": {{payload: big}}})
 	args := append([]string{"--spec", callSpecDir, "--tool", "get_things"}, seller.args...)
 	r := runCallCmd(t, "", args...)
-	if r.code != 1 || !strings.Contains(r.stderr, "structuredContent is 2097193 bytes, over the cap of 1048576") {
+	if r.code != 1 || !strings.Contains(r.stderr, "structuredContent is 2097193 bytes, over the cap of 1048576 (--max-payload raises the cap)") {
 		t.Fatalf("default cap: exit %d: %s", r.code, r.stderr)
 	}
 	r = runCallCmd(t, "", append(args, "--max-payload", "4194304")...)

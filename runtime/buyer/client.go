@@ -25,7 +25,7 @@ type Client struct {
 	poller    TaskPoller
 	// statusTool overrides the status tool's name ("" derives it).
 	statusTool string
-	// payloadCap is WithPayloadCap's (0: the extractor's default).
+	// payloadCap is WithMaxPayload's (0: the extractor's default).
 	payloadCap int
 
 	// statusMu guards polled: the status tool chosen from the seller's
@@ -63,13 +63,13 @@ func WithTaskPoller(p TaskPoller) ClientOption { return func(c *Client) { c.poll
 // the seller lists (see Wait).
 func WithStatusTool(name string) ClientOption { return func(c *Client) { c.statusTool = name } }
 
-// WithPayloadCap caps the seller's payload (MCP structuredContent and each
+// WithMaxPayload caps the seller's payload (MCP structuredContent and each
 // text item) at n bytes instead of AdCP's 1 MiB (extract.DefaultPayloadCap),
 // for a seller known to answer more (a large get_products). A payload over
 // the cap is refused with an error wrapping extract.ErrTooLarge that names
 // its size and the cap. It is ignored with WithExtractor, whose extractor
 // has a cap of its own.
-func WithPayloadCap(n int) ClientOption { return func(c *Client) { c.payloadCap = n } }
+func WithMaxPayload(n int) ClientOption { return func(c *Client) { c.payloadCap = n } }
 
 // WithExtractor replaces the extractor built from the spec, to pass
 // extract options (a payload cap, the recovery of unlisted codes). It must

@@ -85,7 +85,7 @@ func TestLargePayload(t *testing.T) {
 					t.Errorf("default cap: got %v", err)
 				}
 			}
-			for _, opt := range []buyer.ClientOption{buyer.WithPayloadCap(4 << 20), buyer.WithExtractor(extract.New(tinyadcp.Spec(), extract.WithPayloadCap(4<<20)))} {
+			for _, opt := range []buyer.ClientOption{buyer.WithMaxPayload(4 << 20), buyer.WithExtractor(extract.New(tinyadcp.Spec(), extract.WithPayloadCap(4<<20)))} {
 				big := newRig(t, f, script, opt)
 				res, err := buyer.Call(t.Context(), big.client, tinyadcp.Tools.GetThings, &tinyadcp.GetThingsRequest{})
 				if err != nil {
@@ -100,7 +100,7 @@ func TestLargePayload(t *testing.T) {
 			if f == a2aRPC {
 				return
 			}
-			small := newRig(t, f, script, buyer.WithPayloadCap(1<<20), buyer.WithoutRetries())
+			small := newRig(t, f, script, buyer.WithMaxPayload(1<<20), buyer.WithoutRetries())
 			_, err := buyer.Call(t.Context(), small.client, tinyadcp.Tools.GetThings, &tinyadcp.GetThingsRequest{})
 			if !errors.Is(err, extract.ErrTooLarge) || !strings.Contains(err.Error(), fmt.Sprintf("is %d bytes, over the cap of 1048576", len(payload))) {
 				t.Errorf("1 MiB cap: got %v", err)

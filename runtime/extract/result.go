@@ -167,7 +167,7 @@ func (r *Result) finish(f *found, generic bool) {
 		r.Action = adcperr.ActionGeneric
 	}
 	if r.Problem == nil && r.Data == nil && r.Error == nil && f.tooLarge {
-		r.Problem = fmt.Errorf("%w: %s is %d bytes, over the cap of %d (extract.WithPayloadCap raises it)", ErrTooLarge, f.bigWhat, f.bigSize, f.bigCap)
+		r.Problem = fmt.Errorf("%w: %s is %d bytes, over the cap of %d", ErrTooLarge, f.bigWhat, f.bigSize, f.bigCap)
 	}
 }
 
