@@ -87,11 +87,7 @@ func fieldDoc(fl *ir.Field) []string {
 		if len(lines) > 0 {
 			lines = append(lines, "//")
 		}
-		what := "the task's " + strings.ReplaceAll(fl.JSONName, "_", " ")
-		if fl.JSONName == "status" {
-			what = "the task status (completed for a response)"
-		}
-		lines = append(lines, commentLines("The protocol envelope's "+fl.JSONName+": the seller framework sends "+what+"; leave it empty (a handler's different value is refused).")...)
+		lines = append(lines, commentLines("The protocol envelope's "+fl.JSONName+": "+envelopeDoc[fl.JSONName])...)
 	}
 	if fl.Deprecated {
 		if len(lines) > 0 {
@@ -100,6 +96,16 @@ func fieldDoc(fl *ir.Field) []string {
 		lines = append(lines, "// Deprecated: the schema marks this field deprecated.")
 	}
 	return lines
+}
+
+// envelopeDoc says who sets each member of the protocol envelope
+// (registry.EnvelopeMembers), for the doc comment of a field holding one.
+var envelopeDoc = map[string]string{
+	"status":     "the seller framework sends the task status (completed for a response); leave it empty, a handler's different value is refused.",
+	"task_id":    "the seller framework sends the task's id; leave it empty, a handler's different value is refused.",
+	"message":    "the seller framework sends the Result's Message; set that instead, a different value here is refused.",
+	"context_id": "the seller framework sends the Result's ContextID, else the MCP request's own; set that instead, a different value here is refused.",
+	"replayed":   "the seller framework sends true on an idempotent replay; leave it empty.",
 }
 
 func patternName(t *ir.Type, i int) string { return "pat" + t.Name + strconv.Itoa(i) }
