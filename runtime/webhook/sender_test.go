@@ -161,7 +161,9 @@ func TestSenderGivesUp(t *testing.T) {
 			if c.attempts >= 0 && made != c.attempts {
 				t.Fatalf("%d attempts, want %d", made, c.attempts)
 			}
-			if c.attempts < 0 && (made < 2 || made > 5) {
+			// MaxElapsed, not MaxAttempts, ends it: at most 100ms/30ms+1
+			// attempts (a loaded machine makes fewer, never more).
+			if c.attempts < 0 && (made < 1 || made > 5) {
 				t.Fatalf("%d attempts within 100ms of 30ms each", made)
 			}
 		})
