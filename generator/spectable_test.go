@@ -121,7 +121,7 @@ func TestSpecTableNilTree(t *testing.T) {
 // Manifests before 3.2 say nothing of idempotency_requirement; a tool
 // whose request schema requires idempotency_key requires one all the same.
 func TestSpecTableKeyRequiredBySchema(t *testing.T) {
-	for _, source := range []string{"protocol/3.0.26.tgz", "schemas/3.1.19", "schemas/3.2.0-beta.3"} {
+	for _, source := range []string{"protocol/3.0.26.tgz", "schemas/3.1.19", "schemas/3.2.0-beta.3", "schemas/3.2.0-beta.5"} {
 		s, _, err := SpecTable(openCorpus(t, source))
 		if err != nil {
 			t.Fatal(err)

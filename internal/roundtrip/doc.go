@@ -7,6 +7,7 @@
 // as JSON lines, what happened.
 //
 // The tests here drive it: round trips and mutations of synthesised
-// instances of every schema of 3.1.19 and 3.2.0-beta.3 (internal/synth),
+// instances of every schema of 3.1.19, 3.2.0-beta.3 and 3.2.0-beta.5
+// (internal/synth),
 // and the example payloads of the 3.0.26 bundle and the test vectors.
 package roundtrip

@@ -19,9 +19,9 @@ import (
 var update = flag.Bool("update", false, "rewrite the expectation files in testdata from this run")
 
 // harnessVersions are the versions the shared harness is built with: every
-// published version (TestNullEverywhere walks them all; the two latest are
+// published version (TestNullEverywhere walks them all; the three latest are
 // synthesised in full, and 3.0.26 has the bundle's own examples).
-var harnessVersions = []string{"2.5.3", "3.0.0", "3.0.26", "3.1.19", "3.2.0-beta.3"}
+var harnessVersions = []string{"2.5.3", "3.0.0", "3.0.26", "3.1.19", "3.2.0-beta.3", "3.2.0-beta.5"}
 
 var shared struct {
 	once sync.Once

@@ -21,7 +21,7 @@ import (
 )
 
 // roundTripVersions are synthesised schema by schema.
-var roundTripVersions = []string{"3.1.19", "3.2.0-beta.3"}
+var roundTripVersions = []string{"3.1.19", "3.2.0-beta.3", "3.2.0-beta.5"}
 
 // maxVariants bounds the arm variants per schema (a union of more arms is
 // covered up to this many).
@@ -66,7 +66,7 @@ var wantKind = map[string]string{
 	synth.OpUnknown:      "unknown_field",
 }
 
-// Every schema the generated packages of 3.1.19 and 3.2.0-beta.3 have a
+// Every schema the generated packages of 3.1.19, 3.2.0-beta.3 and 3.2.0-beta.5 have a
 // type for (SchemaRefs) gets synthesised instances: minimal and maximal,
 // once per union arm (up to maxVariants). Each valid one decodes strictly,
 // decodes in exact mode (unless it has unknown members), re-encodes to

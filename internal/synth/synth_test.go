@@ -2,6 +2,7 @@ package synth
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -287,5 +288,33 @@ func TestMembers(t *testing.T) {
 	}
 	if _, _, err := st.Members("core/nope.json"); err == nil {
 		t.Error("unknown schema: no error")
+	}
+}
+
+// Copies and projections (bundled/, mcp/, core/async-response-refs/) are
+// not schemas of the tree: their nullable locations would otherwise be
+// counted as unreached, and their $ids clash with the originals'.
+func TestLoadSkipsDerivedFolders(t *testing.T) {
+	fsys := fstest.MapFS{
+		"core/a.json":                         {Data: []byte(`{"type": ["string", "null"]}`)},
+		"mcp/2026-07-28/media-buy/x.json":     {Data: []byte(`{"type": ["string", "null"]}`)},
+		"bundled/core/a.json":                 {Data: []byte(`{"type": ["string", "null"]}`)},
+		"core/async-response-refs/copy.json":  {Data: []byte(`{"type": ["string", "null"]}`)},
+		"core/async-response-refs-not/b.json": {Data: []byte(`{"type": "string"}`)},
+	}
+	st, err := Load(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ref, want := range map[string]bool{
+		"core/a.json": true, "core/async-response-refs-not/b.json": true,
+		"mcp/2026-07-28/media-buy/x.json": false, "bundled/core/a.json": false, "core/async-response-refs/copy.json": false,
+	} {
+		if got := st.Has(ref); got != want {
+			t.Errorf("Has(%s) = %v, want %v", ref, got, want)
+		}
+	}
+	if got := st.NullableLocations(); !slices.Equal(got, []string{"core/a.json#"}) {
+		t.Errorf("NullableLocations = %v, want only core/a.json#", got)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
 // Tree holds the parsed schema documents of one spec tree, keyed by tree
@@ -31,11 +33,10 @@ type node struct {
 	cond bool
 }
 
-// skipDirs are folders whose files reuse other files' $ids.
-var skipDirs = []string{"bundled/", "core/async-response-refs/"}
-
 // Load parses every JSON file of fsys (a schema tree rooted at its schemas
-// folder), leaving out bundled/ and core/async-response-refs/.
+// folder), leaving out the folders of copies and projections
+// (spec.DerivedDir: bundled/, mcp/, core/async-response-refs/), as the
+// generator and the validator do.
 func Load(fsys fs.FS) (*Tree, error) {
 	t := &Tree{docs: map[string]any{}}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -43,10 +44,8 @@ func Load(fsys fs.FS) (*Tree, error) {
 			return err
 		}
 		if d.IsDir() {
-			for _, s := range skipDirs {
-				if p+"/" == s {
-					return fs.SkipDir
-				}
+			if _, derived := spec.DerivedDir(p); derived {
+				return fs.SkipDir
 			}
 			return nil
 		}

@@ -83,12 +83,15 @@ func Path(t testing.TB, elem ...string) string {
 	return filepath.Join(append([]string{Dir(t)}, elem...)...)
 }
 
-// Versions lists the five published versions and their sources relative to
-// the spec directory.
+// Versions lists the published versions, oldest first, and their sources
+// relative to the spec directory. 3.2.0-beta.5 is a schema tree as
+// published, with its mcp/ projections (which the generator and the
+// validator skip: spec.DerivedDir).
 var Versions = []struct{ Version, Source string }{
 	{"2.5.3", "schemas/2.5.3"},
 	{"3.0.0", "protocol/3.0.0.tgz"},
 	{"3.0.26", "protocol/3.0.26.tgz"},
 	{"3.1.19", "schemas/3.1.19"},
 	{"3.2.0-beta.3", "schemas/3.2.0-beta.3"},
+	{"3.2.0-beta.5", "schemas/3.2.0-beta.5"},
 }

@@ -21,7 +21,7 @@ import (
 
 // differentialVersions are the versions whose every root schema runs
 // through both validators.
-var differentialVersions = []string{"3.0.26", "3.1.19", "3.2.0-beta.3"}
+var differentialVersions = []string{"3.0.26", "3.1.19", "3.2.0-beta.3", "3.2.0-beta.5"}
 
 // referenceOnly lists the root schemas allowed off the fast path, by
 // version, with the reason. It is empty: the fast path covers the corpus.
