@@ -8,7 +8,9 @@
 // arguments (CallToolParamsRaw.Arguments, never a decoded map) and answers
 // through seller.Server.Serve. tools/list publishes each tool's request
 // schema as its input schema, bundled into one document that stands alone
-// (MCPOptions.MinimalInputSchemas publishes {"type": "object"} instead).
+// (MCPOptions.MinimalInputSchemas publishes {"type": "object"} instead;
+// MCPOptions.Projections the version's own MCP projection, where AdCP
+// publishes one, from 3.2: mcp/<date>/, with its output schemas on request).
 //
 // Results are as AdCP's MCP binding says: a response is structuredContent
 // (the response object, with the envelope's status, task_id and message

@@ -27,6 +27,21 @@ type MCPOptions struct {
 	// schema bundled from seller.Config.Schemas (also the fallback when
 	// the server has no Schemas).
 	MinimalInputSchemas bool
+	// Projections publishes, for each tool the version's MCP projection
+	// covers, the projection's inputSchema as the tool's input schema
+	// instead of the bundled request schema. AdCP publishes projections
+	// from 3.2 (mcp/<date>/ in seller.Config.Schemas, draft 2020-12
+	// schemas made for tools/list; the newest date is used). Tools it does
+	// not cover, and versions that ship none, keep the bundled schema.
+	Projections bool
+	// OutputSchemas, with Projections, also publishes the projection's
+	// outputSchema of each such tool as its output schema. A client may
+	// then check every structuredContent against it: the official
+	// TypeScript MCP client does, for AdCP errors ({"adcp_error": ...})
+	// too, and fails those calls, which is why the JavaScript AdCP SDK's
+	// seller declares no output schema. Publish them for clients that
+	// check successful results only.
+	OutputSchemas bool
 	// TerseText sends the answer's one-line message as the text content
 	// instead of the JSON text of structuredContent (which MCP asks of
 	// tools that return structured content, for older clients).
@@ -59,19 +74,54 @@ func NewMCPServer(srv *seller.Server, opts MCPOptions) (*mcp.Server, error) {
 		impl = &mcp.Implementation{Name: "adcp-seller", Version: srv.Spec().Version()}
 	}
 	server := mcp.NewServer(impl, opts.Server)
-	for _, t := range srv.Tools() {
-		schema := minimalInputSchema
-		if !opts.MinimalInputSchemas && srv.Schemas() != nil && t.RequestSchema != "" {
-			b, err := bundleSchema(srv.Schemas(), t.RequestSchema)
-			if err != nil {
-				return nil, fmt.Errorf("mcpserver: tool %s: input schema: %w", t.Name, err)
-			}
-			schema = b
+	var proj *projection
+	if opts.Projections && !opts.MinimalInputSchemas && srv.Schemas() != nil {
+		var err error
+		if proj, err = loadProjection(srv.Schemas()); err != nil {
+			return nil, fmt.Errorf("mcpserver: MCP projection: %w", err)
 		}
-		server.AddTool(&mcp.Tool{Name: t.Name, Description: t.Summary, InputSchema: schema, Annotations: annotations(t)},
-			toolHandler(srv, t.Name, opts))
+	}
+	for _, t := range srv.Tools() {
+		tool := &mcp.Tool{Name: t.Name, Description: t.Summary, Annotations: annotations(t)}
+		if err := setSchemas(tool, t, srv, proj, opts); err != nil {
+			return nil, fmt.Errorf("mcpserver: tool %s: %w", t.Name, err)
+		}
+		server.AddTool(tool, toolHandler(srv, t.Name, opts))
 	}
 	return server, nil
+}
+
+// setSchemas sets the input schema tools/list publishes for a tool (the
+// projection's, the bundled request schema or any object) and, when
+// asked, the projection's output schema.
+func setSchemas(tool *mcp.Tool, t registry.Tool, srv *seller.Server, proj *projection, opts MCPOptions) error {
+	tool.InputSchema = minimalInputSchema
+	if opts.MinimalInputSchemas || srv.Schemas() == nil {
+		return nil
+	}
+	if pt, ok := proj.tool(t.Name); ok && pt.input != "" {
+		in, err := schemaFile(srv.Schemas(), pt.input, true)
+		if err != nil {
+			return fmt.Errorf("input schema: %w", err)
+		}
+		tool.InputSchema = in
+		if opts.OutputSchemas && pt.output != "" {
+			out, err := schemaFile(srv.Schemas(), pt.output, false)
+			if err != nil {
+				return fmt.Errorf("output schema: %w", err)
+			}
+			tool.OutputSchema = out
+		}
+		return nil
+	}
+	if t.RequestSchema != "" {
+		b, err := bundleSchema(srv.Schemas(), t.RequestSchema)
+		if err != nil {
+			return fmt.Errorf("input schema: %w", err)
+		}
+		tool.InputSchema = b
+	}
+	return nil
 }
 
 func annotations(t registry.Tool) *mcp.ToolAnnotations {
