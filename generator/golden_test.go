@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // goldenCases are the schema trees under testdata/schemas, one per group of
 // shapes; each generates the package testdata/golden/<case>, which the
 // decode tests import, so the goldens must compile.
-var goldenCases = []string{"foundation", "unions", "maps", "refs", "manifest", "nullable"}
+var goldenCases = []string{"foundation", "unions", "maps", "refs", "manifest", "nullable", "collisions"}
 
 func generateCase(t *testing.T, name string) *Result {
 	t.Helper()

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
+
+	"github.com/adcpgen/adcpgen/internal/gocomment"
 )
 
 //go:embed *.tmpl
@@ -27,20 +29,16 @@ func Render(name string, data any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// comment renders text as // comment lines; control characters become
-// spaces so nothing can end the comment early.
+// comment renders text as // comment lines, each cleaned as the
+// generator cleans schema text (gocomment.Line), so nothing can end the
+// comment early.
 func comment(text string) string {
 	var b strings.Builder
 	for i, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		line = strings.Map(func(r rune) rune {
-			if r < 0x20 && r != '\t' || r == 0x7f || r == '\u2028' || r == '\u2029' || r == 0x85 {
-				return ' '
-			}
-			return r
-		}, line)
+		line = gocomment.Line(line)
 		if strings.TrimSpace(line) == "" {
 			b.WriteString("//")
 		} else {

@@ -160,7 +160,7 @@ func JSONPathLite(pointer string) string {
 	}
 	var b strings.Builder
 	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		tok = wire.UnescapePointerToken(tok)
 		if isIndex(tok) {
 			b.WriteString("[" + tok + "]")
 			continue

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // errUnsupported marks a schema the fast path does not handle; such a
@@ -79,7 +81,7 @@ func (c *programCompiler) at(u, ptr string) (*snode, error) {
 			if x, err := url.PathUnescape(tok); err == nil {
 				tok = x
 			}
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			tok = wire.UnescapePointerToken(tok)
 			switch dd := d.(type) {
 			case map[string]any:
 				d = dd[tok]
@@ -585,7 +587,5 @@ func (c *programCompiler) fillApplicators(n *snode, m map[string]any, u, ptr str
 // escapeLoc escapes a token of a schema or instance location as the
 // reference validator writes it.
 func escapeLoc(token string) string {
-	token = strings.ReplaceAll(token, "~", "~0")
-	token = strings.ReplaceAll(token, "/", "~1")
-	return url.PathEscape(token)
+	return url.PathEscape(wire.PointerToken(token)[1:])
 }

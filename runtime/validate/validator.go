@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/adcpgen/adcpgen/runtime/spec"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -169,7 +170,7 @@ func (v *Validator) checkFragment(p, frag string) error {
 		if u, err := url.PathUnescape(tok); err == nil {
 			tok = u
 		}
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		tok = wire.UnescapePointerToken(tok)
 		switch d := doc.(type) {
 		case map[string]any:
 			next, ok := d[tok]

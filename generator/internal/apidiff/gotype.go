@@ -4,9 +4,10 @@ import (
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
 )
 
-// The functions here spell Go types the way package emit declares them
-// (emit.goType, emit.fieldType, the union arm fields). They are kept in step
-// with emit by TestGoTypesMatchEmittedSource, which parses generated code.
+// The functions here spell Go types the way package emit declares them,
+// from the decisions the IR makes (ir.GoString, Field.Pointer,
+// Arm.Pointer); TestGoTypesMatchEmittedSource parses generated code to
+// hold them to it.
 
 // namer gives a type's name on the side being rendered. Renames map old
 // names to new ones so a field that only follows a rename can be told apart.
@@ -14,48 +15,8 @@ type namer func(*ir.Type) string
 
 func plainName(t *ir.Type) string { return t.Name }
 
-var builtinGo = map[ir.Builtin]string{
-	ir.String: "string", ir.Int: "int64", ir.Float: "float64", ir.Bool: "bool",
-	ir.Raw: "json.RawMessage", ir.DateTime: "wire.DateTime", ir.Date: "wire.Date",
-}
-
-// refGo spells a type expression.
-func refGo(r *ir.Ref, name namer) string {
-	if r == nil {
-		return "json.RawMessage"
-	}
-	switch r.Kind {
-	case ir.RefNamed:
-		return name(r.Named)
-	case ir.RefSlice:
-		return "[]" + refGo(r.Elem, name)
-	case ir.RefMap:
-		return "map[string]" + refGo(r.Elem, name)
-	case ir.RefNullable:
-		return "wire.Nullable[" + refGo(r.Elem, name) + "]"
-	}
-	if s, ok := builtinGo[r.Builtin]; ok {
-		return s
-	}
-	return "json.RawMessage"
-}
-
-// byPointer reports types an optional field or a union arm holds as *T.
-func byPointer(r *ir.Ref) bool {
-	if r == nil {
-		return false
-	}
-	switch r.Kind {
-	case ir.RefBuiltin:
-		return r.Builtin != ir.Raw
-	case ir.RefNamed:
-		switch r.Named.Kind {
-		case ir.KindStruct, ir.KindEnum, ir.KindScalar:
-			return true
-		}
-	}
-	return false
-}
+// refGo spells a type expression as the generated code does.
+func refGo(r *ir.Ref, name namer) string { return ir.GoString(r, name) }
 
 // fieldGo spells a struct field's Go type; "" for a fixed member, which has
 // no Go field.
@@ -64,7 +25,7 @@ func fieldGo(fl *ir.Field, name namer) string {
 		return ""
 	}
 	s := refGo(fl.Type, name)
-	if fl.Indirect || (!fl.Required && (fl.Const != nil || byPointer(fl.Type))) {
+	if fl.Pointer() {
 		s = "*" + s
 	}
 	return s
@@ -88,7 +49,7 @@ func fieldShape(fl *ir.Field, name namer) string {
 // armGo spells a union arm's Go field type.
 func armGo(a *ir.Arm, name namer) string {
 	s := refGo(a.Type, name)
-	if byPointer(a.Type) {
+	if a.Pointer() {
 		s = "*" + s
 	}
 	return s

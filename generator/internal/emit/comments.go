@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/adcpgen/adcpgen/internal/gocomment"
 )
 
 // commentLines turns schema text into comment lines: one per line of text,
@@ -136,20 +138,8 @@ func wrap(line string, width int) []string {
 	return append(out, line)
 }
 
-func cleanLine(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteRune(' ')
-		case r < 0x20 || r == 0x7f || r == 0x85 || r == '\u2028' || r == '\u2029' || r == '\uFEFF' || r == utf8.RuneError:
-			b.WriteRune(' ')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// cleanLine makes one line of text safe inside a // comment.
+func cleanLine(s string) string { return gocomment.Line(s) }
 
 // comments renders lines as jennifer comments, one statement per line.
 func comments(lines []string) []jen.Code {

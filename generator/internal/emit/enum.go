@@ -6,7 +6,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
-	"github.com/adcpgen/adcpgen/generator/internal/naming"
 )
 
 // enumDoc is an enum type's doc comment.
@@ -72,7 +71,7 @@ func emitEnum(f *jen.File, s *descSet, t *ir.Type) {
 
 // knownValues writes Known<T>Values, reading the enum's Desc.
 func knownValues(f *jen.File, t *ir.Type, desc jen.Code) {
-	fn := naming.KnownValuesFunc(t)
+	fn := t.KnownValues
 	values := "EnumValues"
 	if t.EnumBase == ir.Int {
 		values = "EnumInts"

@@ -51,6 +51,7 @@ func TestSchemaRef(t *testing.T) {
 	}
 }
 
+// goType (jennifer) and ir.GoString spell every type expression alike.
 func TestGoTypeAndByPointer(t *testing.T) {
 	st := &ir.Type{Kind: ir.KindStruct, Name: "Thing"}
 	en := &ir.Type{Kind: ir.KindEnum, Name: "Color"}
@@ -81,8 +82,11 @@ func TestGoTypeAndByPointer(t *testing.T) {
 		if got := fmt.Sprintf("%#v", goType(tc.ref)); got != tc.goType {
 			t.Errorf("goType = %s, want %s", got, tc.goType)
 		}
-		if got := byPointer(tc.ref); got != tc.pointer {
-			t.Errorf("byPointer(%s) = %v, want %v", tc.goType, got, tc.pointer)
+		if got := ir.GoString(tc.ref, nil); got != tc.goType {
+			t.Errorf("ir.GoString = %s, want %s (the spelling emit writes)", got, tc.goType)
+		}
+		if got := ir.ByPointer(tc.ref); got != tc.pointer {
+			t.Errorf("ir.ByPointer(%s) = %v, want %v", tc.goType, got, tc.pointer)
 		}
 	}
 }

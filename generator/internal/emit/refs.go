@@ -7,8 +7,8 @@ import (
 )
 
 const (
-	wirePkg = "github.com/adcpgen/adcpgen/runtime/wire"
-	jsonPkg = "encoding/json"
+	wirePkg = ir.WirePkg
+	jsonPkg = ir.JSONPkg
 )
 
 func wireQ(name string) *jen.Statement { return jen.Qual(wirePkg, name) }
@@ -30,37 +30,11 @@ func goType(r *ir.Ref) *jen.Statement {
 	case ir.RefNullable:
 		return wireQ("Nullable").Types(goType(r.Elem))
 	}
-	switch r.Builtin {
-	case ir.String:
-		return jen.String()
-	case ir.Int:
-		return jen.Int64()
-	case ir.Float:
-		return jen.Float64()
-	case ir.Bool:
-		return jen.Bool()
-	case ir.Raw:
-		return jen.Qual(jsonPkg, "RawMessage")
-	case ir.DateTime:
-		return wireQ("DateTime")
-	default:
-		return wireQ("Date")
+	pkg, name := r.Builtin.Go()
+	if pkg == "" {
+		return jen.Id(name)
 	}
-}
-
-// byPointer reports types an optional field holds as *T (absent = nil).
-// Slices, maps, raw JSON and unions have a zero value meaning absent.
-func byPointer(r *ir.Ref) bool {
-	switch r.Kind {
-	case ir.RefBuiltin:
-		return r.Builtin != ir.Raw
-	case ir.RefNamed:
-		switch r.Named.Kind {
-		case ir.KindStruct, ir.KindEnum, ir.KindScalar:
-			return true
-		}
-	}
-	return false
+	return jen.Qual(pkg, name)
 }
 
 // absentTest renders the condition "field is present" for an optional

@@ -7,7 +7,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
-	"github.com/adcpgen/adcpgen/generator/internal/naming"
 )
 
 // The compiler's peak memory grows with the number of functions in a
@@ -172,11 +171,11 @@ func emitReexport(f *jen.File, s *descSet, t *ir.Type) {
 // unionConstructors writes New<Union><Arm> for every arm.
 func unionConstructors(f *jen.File, t *ir.Type) {
 	for _, a := range t.Union.Arms {
-		name := naming.ArmConstructor(t, a)
+		name := a.Constructor
 		f.Comment("// " + name + " returns a " + t.Name + " holding the " + a.GoName + " arm.")
 		var body []jen.Code
 		val := jen.Id("v")
-		if armPointer(a) {
+		if a.Pointer() {
 			val = jen.Op("&").Id("v")
 		} else if a.Type.Kind == ir.RefSlice || a.Type.Kind == ir.RefMap {
 			body = append(body, jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Id("v").Op("=").Add(goType(a.Type)).Values()))

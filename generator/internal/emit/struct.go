@@ -13,14 +13,10 @@ import (
 // structs are pointers (nil when absent); so are required fields that
 // would make a recursive value type.
 func fieldType(fl *ir.Field) *jen.Statement {
-	if holdsPointer(fl) {
+	if fl.Pointer() {
 		return jen.Op("*").Add(goType(fl.Type))
 	}
 	return goType(fl.Type)
-}
-
-func holdsPointer(fl *ir.Field) bool {
-	return fl.Indirect || (!fl.Required && fl.Const == nil && byPointer(fl.Type)) || (!fl.Required && fl.Const != nil)
 }
 
 // structDoc is a struct type's doc comment.

@@ -8,13 +8,10 @@ import (
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
 )
 
-// armPointer reports arms held as *T (nil when not chosen).
-func armPointer(a *ir.Arm) bool { return byPointer(a.Type) }
-
 func armField(a *ir.Arm) *jen.Statement { return jen.Id("u").Dot(a.GoName) }
 
 func armSet(a *ir.Arm) *jen.Statement {
-	if armPointer(a) {
+	if a.Pointer() {
 		return armField(a).Op("!=").Nil()
 	}
 	return presentTest(a.Type, armField(a))
@@ -33,7 +30,7 @@ func emitUnion(f *jen.File, s *descSet, t *ir.Type) {
 	for _, a := range u.Arms {
 		fields = append(fields, comments(armDoc(a))...)
 		typ := goType(a.Type)
-		if armPointer(a) {
+		if a.Pointer() {
 			typ = jen.Op("*").Add(typ)
 		}
 		fields = append(fields, jen.Id(a.GoName).Add(typ))

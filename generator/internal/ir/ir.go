@@ -108,6 +108,9 @@ type Type struct {
 	// KindEnum
 	EnumBase Builtin // String or Int
 	Values   []*EnumValue
+	// KnownValues names the func listing Values (naming sets it:
+	// Known<Name>Values, numbered when taken).
+	KnownValues string
 
 	// KindScalar, KindSlice, KindMap: the underlying type; KindSlice/KindMap
 	// use Elem.Elem of a RefSlice/RefMap.
@@ -202,6 +205,9 @@ type Union struct {
 type Arm struct {
 	Label  string // name hint
 	GoName string
+	// Constructor names the func returning a union holding this arm
+	// (naming sets it: New<Union><GoName>, numbered when taken).
+	Constructor string
 	// KindConst is the arm's constant of the union's KindType.
 	KindConst string
 	Type      *Ref

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/adcpgen/adcpgen/generator/internal/naming"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // anchorInlineTypes names every inline type after the nearest enclosing
@@ -21,7 +22,7 @@ func (b *builder) anchorInlineTypes() {
 		if doc == nil {
 			continue
 		}
-		tokens := splitPointer(node.Pointer)
+		tokens := wire.SplitPointer(node.Pointer)
 		for i := len(tokens) - 1; i >= 0; i-- {
 			anc := doc.At(joinPointer(tokens[:i]))
 			if anc == nil {
@@ -48,22 +49,10 @@ func (b *builder) anchorInlineTypes() {
 	}
 }
 
-func splitPointer(p string) []string {
-	if p == "" {
-		return nil
-	}
-	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for i, s := range parts {
-		parts[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-	}
-	return parts
-}
-
 func joinPointer(tokens []string) string {
 	var b strings.Builder
 	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1"))
+		b.WriteString(wire.PointerToken(t))
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
 	"github.com/adcpgen/adcpgen/generator/internal/jsonsrc"
+	"github.com/adcpgen/adcpgen/generator/internal/naming"
 	"github.com/adcpgen/adcpgen/generator/internal/schema"
 )
 
@@ -565,7 +566,7 @@ func armLabels(arms []*armInfo, disc *discriminator) []string {
 		if label == "" && disc != nil {
 			for _, vals := range disc.values[i] {
 				if len(vals) == 1 {
-					label += valueLabel(vals[0])
+					label += naming.ValueLabel(vals[0])
 				}
 			}
 		}
@@ -590,17 +591,4 @@ func armLabels(arms []*armInfo, disc *discriminator) []string {
 		}
 	}
 	return out
-}
-
-func valueLabel(v schema.Value) string {
-	switch v.Node.Kind {
-	case jsonsrc.String:
-		return goName(v.Node.Str)
-	case jsonsrc.Bool:
-		if v.Node.Bool {
-			return "True"
-		}
-		return "False"
-	}
-	return goName("n" + v.Node.Str)
 }

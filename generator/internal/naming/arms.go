@@ -248,7 +248,7 @@ func nameArms(t *ir.Type, taken map[string]bool) {
 	trimmed := trimLabels(t)
 	for i, a := range t.Union.Arms {
 		a.GoName = unique(used, trimmed[i])
-		numbered(taken, ArmConstructor(t, a))
+		a.Constructor = numbered(taken, "New"+t.Name+a.GoName)
 	}
 	t.Union.KindType = numbered(taken, t.Name+"Kind")
 	for _, a := range t.Union.Arms {
@@ -262,7 +262,7 @@ func numbered(taken map[string]bool, name string) string {
 	for n := 2; taken[out]; n++ {
 		out = name + strconv.Itoa(n)
 	}
-	claim(taken, out)
+	taken[out] = true
 	return out
 }
 

@@ -127,17 +127,7 @@ func nameEnumValues(t *ir.Type, taken map[string]bool) {
 		v.GoName = name
 		taken[name] = true
 	}
-	claim(taken, KnownValuesFunc(t))
-}
-
-// KnownValuesFunc is the name of an enum's list-of-values function.
-func KnownValuesFunc(t *ir.Type) string { return "Known" + t.Name + "Values" }
-
-// ArmConstructor is the name of a union arm's constructor.
-func ArmConstructor(t *ir.Type, a *ir.Arm) string { return "New" + t.Name + a.GoName }
-
-func claim(taken map[string]bool, name string) {
-	taken[name] = true
+	t.KnownValues = numbered(taken, "Known"+t.Name+"Values")
 }
 
 // nameFields names struct fields in their scope; the extra-members field

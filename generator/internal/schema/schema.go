@@ -4,9 +4,8 @@
 package schema
 
 import (
-	"strings"
-
 	"github.com/adcpgen/adcpgen/generator/internal/jsonsrc"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // Loc is where a schema node sits: a tree-relative file and a JSON pointer.
@@ -21,7 +20,7 @@ func (l Loc) String() string { return l.File + "#" + l.Pointer }
 func (l Loc) Child(tokens ...string) Loc {
 	p := l.Pointer
 	for _, t := range tokens {
-		p += "/" + strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+		p += wire.PointerToken(t)
 	}
 	return Loc{File: l.File, Pointer: p}
 }
