@@ -7,6 +7,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/generator/internal/apidiff"
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/generator/internal/naming"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
@@ -52,7 +53,7 @@ func Diff(from, to *spec.Tree, opts DiffOptions) (*DiffReport, error) {
 	var wg sync.WaitGroup
 	for i, tree := range trees {
 		wg.Go(func() {
-			pkgs[i], _, errs[i] = build(tree, opts.Include)
+			pkgs[i], _, errs[i] = build(tree, opts.Include, naming.Keep{})
 			if errs[i] != nil {
 				errs[i] = fmt.Errorf("%s: %w", describeTree(tree), errs[i])
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/adcpgen/adcpgen/generator/internal/load"
 	"github.com/adcpgen/adcpgen/generator/internal/lower"
 	"github.com/adcpgen/adcpgen/generator/internal/naming"
+	"github.com/adcpgen/adcpgen/internal/gocomment"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 	"github.com/adcpgen/adcpgen/templates"
 )
@@ -34,8 +35,13 @@ type Options struct {
 	// Source names the source in the package doc and the regenerate line:
 	// never an absolute path (use a version or a relative path).
 	Source string
-	// Command is the command line that regenerates the package.
+	// Command is the command line that regenerates the package: the
+	// //go:generate directive that ran the generator (see Directive), or
+	// a command to run in the package's directory.
 	Command string
+	// Directive, when go generate ran the generator, is the file holding
+	// the directive, relative to the package's directory ("../gen.go").
+	Directive string
 	// ImportPath is the Go import path of the generated package
 	// ("example.com/app/adcp"), when known. A package of SplitAt types or
 	// more is then compiled in two halves: the package ImportPath/internal/types
@@ -44,6 +50,11 @@ type Options struct {
 	// compiler's peak memory (see the README on what a generated package
 	// costs). Without it, or below SplitAt, everything is one package.
 	ImportPath string
+	// Previous is the generation this one replaces (ReadPrevious of the
+	// output directory): every type generated from a schema it had keeps
+	// the name it had there, and no new type takes one of its names. Nil
+	// names by the policy alone (see the generated doc.go).
+	Previous *Previous
 
 	splitAt int // SplitAt unless set (tests)
 }
@@ -108,7 +119,7 @@ func Generate(opts Options) (res *Result, err error) {
 	if err := CheckPackageName(opts.Package); err != nil {
 		return nil, err
 	}
-	pkg, set, err := build(opts.Tree, opts.Include)
+	pkg, set, err := build(opts.Tree, opts.Include, opts.Previous.keep())
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +157,7 @@ func Generate(opts Options) (res *Result, err error) {
 }
 
 // build runs the pipeline up to naming: load, lower, registries, names.
-func build(tree *spec.Tree, include []string) (*ir.Package, *load.Set, error) {
+func build(tree *spec.Tree, include []string, keep naming.Keep) (*ir.Package, *load.Set, error) {
 	set, err := load.Load(tree)
 	if err != nil {
 		return nil, nil, err
@@ -158,7 +169,7 @@ func build(tree *spec.Tree, include []string) (*ir.Package, *load.Set, error) {
 	if pkg.Registry, err = lower.BuildRegistry(set, pkg); err != nil {
 		return nil, nil, err
 	}
-	naming.Assign(pkg)
+	naming.Assign(pkg, keep)
 	return pkg, set, nil
 }
 
@@ -169,11 +180,12 @@ func docFile(opts Options) (File, error) {
 	}
 	src, err := templates.Render("doc.go.tmpl", map[string]string{
 		"Package":      opts.Package,
-		"SpecName":     opts.SpecName,
-		"Version":      version,
-		"Source":       opts.Source,
+		"SpecName":     gocomment.Line(opts.SpecName),
+		"Version":      gocomment.Line(version),
+		"Source":       gocomment.Line(opts.Source),
 		"Checksum":     opts.Tree.Checksum,
-		"Command":      opts.Command,
+		"Command":      gocomment.Line(opts.Command),
+		"Directive":    gocomment.Line(opts.Directive),
 		"NamingPolicy": naming.Policy,
 	})
 	if err != nil {

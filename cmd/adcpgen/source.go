@@ -68,6 +68,22 @@ func display(p string) string {
 	return filepath.Base(p)
 }
 
+// relativeTo is source as seen from the directory dir: a version as it
+// is, a path relative to dir (never absolute: that would name the machine).
+func relativeTo(dir, source string) string {
+	if spec.IsVersion(source) {
+		return source
+	}
+	abs, err1 := filepath.Abs(source)
+	base, err2 := filepath.Abs(dir)
+	if err1 == nil && err2 == nil {
+		if rel, err := filepath.Rel(base, abs); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.Base(source)
+}
+
 // shellQuote quotes an argument for a command line shown to users.
 func shellQuote(s string) string {
 	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$*?[]{}();&|<>`~#") {

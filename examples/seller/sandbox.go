@@ -52,7 +52,7 @@ type deliveryTotals struct {
 }
 
 // controllerFailure answers a scenario that cannot run.
-func controllerFailure(code adcp.ControllerErrorError, detail string) *adcp.ComplyTestControllerResponse {
+func controllerFailure(code adcp.ControllerErrorValue, detail string) *adcp.ComplyTestControllerResponse {
 	r := adcp.NewComplyTestControllerResponseControllerError(adcp.ControllerError{Error: code, ErrorDetail: &detail})
 	return &r
 }
@@ -76,7 +76,7 @@ func sandboxCall(raw json.RawMessage) bool {
 // complyTestController runs one scenario for the caller.
 func (s *sales) complyTestController(ctx context.Context, req *adcp.ComplyTestControllerRequest) (*adcp.ComplyTestControllerResponse, error) {
 	if !sandboxCall(req.AdditionalProperties["account"]) {
-		return controllerFailure(adcp.ControllerErrorErrorForbidden, "comply_test_controller acts on sandbox accounts only (account.sandbox: true)"), nil
+		return controllerFailure(adcp.ControllerErrorValueForbidden, "comply_test_controller acts on sandbox accounts only (account.sandbox: true)"), nil
 	}
 	p, _ := seller.PrincipalFrom(ctx)
 	params := req.Params
@@ -89,22 +89,22 @@ func (s *sales) complyTestController(ctx context.Context, req *adcp.ComplyTestCo
 		return &r, nil
 	case adcp.ComplyTestControllerRequestScenarioSeedProduct:
 		if params.ProductID == nil || *params.ProductID == "" {
-			return controllerFailure(adcp.ControllerErrorErrorInvalidParams, "seed_product needs params.product_id"), nil
+			return controllerFailure(adcp.ControllerErrorValueInvalidParams, "seed_product needs params.product_id"), nil
 		}
 		if err := s.catalog.seedProduct(*params.ProductID, params.Fixture); err != nil {
-			return controllerFailure(adcp.ControllerErrorErrorInvalidParams, "product "+strconv.Quote(*params.ProductID)+": "+err.Error()), nil
+			return controllerFailure(adcp.ControllerErrorValueInvalidParams, "product "+strconv.Quote(*params.ProductID)+": "+err.Error()), nil
 		}
 		return seeded("Product " + *params.ProductID + " seeded."), nil
 	case adcp.ComplyTestControllerRequestScenarioSeedPricingOption:
 		if params.ProductID == nil || params.PricingOptionID == nil || *params.PricingOptionID == "" {
-			return controllerFailure(adcp.ControllerErrorErrorInvalidParams, "seed_pricing_option needs params.product_id and params.pricing_option_id"), nil
+			return controllerFailure(adcp.ControllerErrorValueInvalidParams, "seed_pricing_option needs params.product_id and params.pricing_option_id"), nil
 		}
 		err := s.catalog.seedPricing(*params.ProductID, *params.PricingOptionID, params.Fixture)
 		if errors.Is(err, errNoSeed) {
-			return controllerFailure(adcp.ControllerErrorErrorNotFound, "no sandbox product "+strconv.Quote(*params.ProductID)+" (seed_product first)"), nil
+			return controllerFailure(adcp.ControllerErrorValueNotFound, "no sandbox product "+strconv.Quote(*params.ProductID)+" (seed_product first)"), nil
 		}
 		if err != nil {
-			return controllerFailure(adcp.ControllerErrorErrorInvalidParams, "pricing option "+strconv.Quote(*params.PricingOptionID)+": "+err.Error()), nil
+			return controllerFailure(adcp.ControllerErrorValueInvalidParams, "pricing option "+strconv.Quote(*params.PricingOptionID)+": "+err.Error()), nil
 		}
 		return seeded("Pricing option " + *params.PricingOptionID + " seeded on " + *params.ProductID + "."), nil
 	case adcp.ComplyTestControllerRequestScenarioForceCreateMediaBuyArm:
@@ -112,7 +112,7 @@ func (s *sales) complyTestController(ctx context.Context, req *adcp.ComplyTestCo
 	case adcp.ComplyTestControllerRequestScenarioSimulateDelivery:
 		return s.simulateDelivery(p.ID, params), nil
 	}
-	return controllerFailure(adcp.ControllerErrorErrorUnknownScenario, "Scenario not supported: "+string(req.Scenario)), nil
+	return controllerFailure(adcp.ControllerErrorValueUnknownScenario, "Scenario not supported: "+string(req.Scenario)), nil
 }
 
 func seeded(message string) *adcp.ComplyTestControllerResponse {
@@ -124,10 +124,10 @@ func seeded(message string) *adcp.ComplyTestControllerResponse {
 // create_media_buy. Only the submitted arm is implemented.
 func (s *sales) forceArm(principal string, params *adcp.ComplyTestControllerRequestParams) *adcp.ComplyTestControllerResponse {
 	if params.Arm == nil || *params.Arm != adcp.ComplyTestControllerRequestParamsArmSubmitted {
-		return controllerFailure(adcp.ControllerErrorErrorInvalidParams, "this sandbox forces the submitted arm only (params.arm: submitted)")
+		return controllerFailure(adcp.ControllerErrorValueInvalidParams, "this sandbox forces the submitted arm only (params.arm: submitted)")
 	}
 	if params.TaskID == nil || *params.TaskID == "" || len(*params.TaskID) > seller.MaxTaskIDLength {
-		return controllerFailure(adcp.ControllerErrorErrorInvalidParams, "the submitted arm needs params.task_id (1-128 characters)")
+		return controllerFailure(adcp.ControllerErrorValueInvalidParams, "the submitted arm needs params.task_id (1-128 characters)")
 	}
 	arm := forcedArm{taskID: *params.TaskID}
 	if params.Message != nil {
@@ -157,7 +157,7 @@ func (s *sales) takeForcedArm(principal string) (forcedArm, bool) {
 // buys.
 func (s *sales) simulateDelivery(principal string, params *adcp.ComplyTestControllerRequestParams) *adcp.ComplyTestControllerResponse {
 	if params.MediaBuyID == nil {
-		return controllerFailure(adcp.ControllerErrorErrorInvalidParams, "simulate_delivery needs params.media_buy_id")
+		return controllerFailure(adcp.ControllerErrorValueInvalidParams, "simulate_delivery needs params.media_buy_id")
 	}
 	var add deliveryTotals
 	for _, v := range []struct {
@@ -191,7 +191,7 @@ func (s *sales) simulateDelivery(principal string, params *adcp.ComplyTestContro
 	}
 	s.mu.Unlock()
 	if !ok || owner != principal { // another buyer's buy is not found either
-		return controllerFailure(adcp.ControllerErrorErrorNotFound, "no media buy "+strconv.Quote(*params.MediaBuyID))
+		return controllerFailure(adcp.ControllerErrorValueNotFound, "no media buy "+strconv.Quote(*params.MediaBuyID))
 	}
 	r := adcp.NewComplyTestControllerResponseSimulationSuccess(adcp.SimulationSuccess{
 		Simulated: members(add), Cumulative: members(total),

@@ -8,11 +8,10 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Context is the "Context" schema.
+// Context is the opaque application-level context a caller sends with a task; agents echo it back
+// unchanged.
 //
-// Opaque application-level context a caller sends with a task; agents echo it back unchanged.
-//
-// Schema: /schemas/adcpgen-core/core/context.json#
+// Schema: /schemas/adcpgen-core/core/context.json# ("Context")
 type Context map[string]json.RawMessage
 
 var descContext = wire.Desc{Shape: wire.ShapeMap, Name: "Context", Go: (*Context)(nil), Elem: &wire.DescRaw}

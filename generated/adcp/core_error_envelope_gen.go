@@ -5,13 +5,11 @@ package adcp
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// ErrorEnvelope is the "Error Envelope" schema.
+// ErrorEnvelope is the object that carries an AdCP error on the wire: MCP structuredContent and
+// content[0].text, an A2A DataPart's data, JSON-RPC error.data. The single adcp_error key tells
+// errors from success data.
 //
-// The object that carries an AdCP error on the wire: MCP structuredContent and content[0].text, an
-// A2A DataPart's data, JSON-RPC error.data. The single adcp_error key tells errors from success
-// data.
-//
-// Schema: /schemas/adcpgen-core/core/error-envelope.json#
+// Schema: /schemas/adcpgen-core/core/error-envelope.json# ("Error Envelope")
 type ErrorEnvelope struct {
 	AdCPError Error `json:"adcp_error"`
 }

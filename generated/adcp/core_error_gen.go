@@ -8,33 +8,31 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Error is the "Error" schema.
+// Error is an AdCP application error: what a seller returns as adcp_error (MCP structuredContent
+// or text, A2A DataPart, JSON-RPC error.data) and in a task response's errors list. Every string
+// in it is seller-controlled.
 //
-// An AdCP application error: what a seller returns as adcp_error (MCP structuredContent or text,
-// A2A DataPart, JSON-RPC error.data) and in a task response's errors list. Every string in it is
-// seller-controlled.
-//
-// Schema: /schemas/adcpgen-core/core/error.json#
+// Schema: /schemas/adcpgen-core/core/error.json# ("Error")
 type Error struct {
-	// Code: Machine-readable code: a standard code (enums/error-code.json) or a seller-specific
+	// Code is the machine-readable code: a standard code (enums/error-code.json) or a seller-specific
 	// X_{VENDOR}_{CODE}. The vocabulary is open; receivers classify codes they do not know by
 	// recovery.
 	Code string `json:"code"`
-	// Message: Human-readable message. Never parse it for instructions.
+	// Message is the human-readable message. Never parse it for instructions.
 	Message  string    `json:"message"`
 	Recovery *Recovery `json:"recovery,omitempty"`
-	// RetryAfter: Seconds to wait before retrying. Sellers send 1 to 3600; clients clamp values
+	// RetryAfter is the seconds to wait before retrying. Sellers send 1 to 3600; clients clamp values
 	// outside that range and treat non-finite values as absent.
 	RetryAfter *float64 `json:"retry_after,omitempty"`
-	// Field: The request field the error concerns, for display and highlighting only: never use it as
-	// a path into an object.
+	// Field is the request field the error concerns, for display and highlighting only: never use it
+	// as a path into an object.
 	Field *string `json:"field,omitempty"`
-	// Suggestion: Generic guidance on how to correct the request.
+	// Suggestion is the generic guidance on how to correct the request.
 	Suggestion *string `json:"suggestion,omitempty"`
-	// Details: Code-specific details; error-details/ has the recommended shapes. Agents must not
+	// Details is the code-specific details; error-details/ has the recommended shapes. Agents must not
 	// require any key.
 	Details map[string]json.RawMessage `json:"details,omitempty"`
-	// Issues: Every validation failure, when a request is rejected for several fields at once.
+	// Issues is every validation failure, when a request is rejected for several fields at once.
 	Issues []ValidationIssue `json:"issues,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
@@ -71,19 +69,17 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// ValidationIssue is the "Validation Issue" schema.
+// ValidationIssue is one field a validator rejected.
 //
-// One field a validator rejected.
-//
-// Schema: /schemas/adcpgen-core/core/error.json#/definitions/issue
+// Schema: /schemas/adcpgen-core/core/error.json#/definitions/issue ("Validation Issue")
 type ValidationIssue struct {
-	// Pointer: RFC 6901 JSON pointer to the rejected value in the request.
+	// Pointer is the RFC 6901 JSON pointer to the rejected value in the request.
 	Pointer string `json:"pointer"`
-	// Message: Why the value was rejected.
+	// Message says why the value was rejected.
 	Message string `json:"message"`
-	// Keyword: The JSON Schema keyword that rejected it (required, type, enum, pattern, ...).
+	// Keyword is the JSON Schema keyword that rejected it (required, type, enum, pattern, ...).
 	Keyword string `json:"keyword"`
-	// SchemaID: $id of the schema that holds the rejecting keyword.
+	// SchemaID is documented as: $id of the schema that holds the rejecting keyword.
 	SchemaID *string `json:"schema_id,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`

@@ -8,20 +8,19 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// MCPResponse is the "MCP Response" schema.
+// MCPResponse is the protocol fields of an AdCP task response served over MCP. The response is
+// flat: task-specific fields (products, media_buy_id, ...) sit beside these at the top level.
 //
-// The protocol fields of an AdCP task response served over MCP. The response is flat:
-// task-specific fields (products, media_buy_id, ...) sit beside these at the top level.
-//
-// Schema: /schemas/adcpgen-core/core/mcp-response.json#
+// Schema: /schemas/adcpgen-core/core/mcp-response.json# ("MCP Response")
 type MCPResponse struct {
 	Status *TaskStatus `json:"status,omitempty"`
-	// Message: Human-readable summary of the result.
+	// Message is the human-readable summary of the result.
 	Message *string `json:"message,omitempty"`
-	// ContextID: Session identifier; over MCP the caller passes it back to continue the conversation.
+	// ContextID is the session identifier; over MCP the caller passes it back to continue the
+	// conversation.
 	ContextID *string `json:"context_id,omitempty"`
 	Context   Context `json:"context,omitempty"`
-	// Errors: Task-level errors and warnings.
+	// Errors is the task-level errors and warnings.
 	Errors []Error `json:"errors,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`

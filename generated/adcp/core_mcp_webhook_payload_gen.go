@@ -8,34 +8,32 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// MCPWebhookPayload is the "MCP Webhook Payload" schema.
+// MCPWebhookPayload is the body a seller POSTs to a buyer's webhook when a task served over MCP
+// changes status. result holds the task's AdCP payload: the full task response for completed and
+// failed, a status-specific shape otherwise.
 //
-// The body a seller POSTs to a buyer's webhook when a task served over MCP changes status. result
-// holds the task's AdCP payload: the full task response for completed and failed, a
-// status-specific shape otherwise.
-//
-// Schema: /schemas/adcpgen-core/core/mcp-webhook-payload.json#
+// Schema: /schemas/adcpgen-core/core/mcp-webhook-payload.json# ("MCP Webhook Payload")
 type MCPWebhookPayload struct {
-	// TaskID: The task this update is about.
+	// TaskID is the task this update is about.
 	TaskID string     `json:"task_id"`
 	Status TaskStatus `json:"status"`
-	// Timestamp: When the webhook was generated (ISO 8601).
+	// Timestamp says when the webhook was generated (ISO 8601).
 	Timestamp wire.DateTime `json:"timestamp"`
-	// Domain: The AdCP domain of the task.
+	// Domain is the AdCP domain of the task.
 	Domain *MCPWebhookPayloadDomain `json:"domain,omitempty"`
-	// ContextID: Conversation or session identifier.
+	// ContextID is the conversation or session identifier.
 	ContextID *string `json:"context_id,omitempty"`
-	// Message: Human-readable context about the status change.
+	// Message is the human-readable context about the status change.
 	Message *string `json:"message,omitempty"`
-	// TaskType: The task name; route by URL instead.
+	// TaskType is the task name; route by URL instead.
 	//
 	// Deprecated: the schema marks this field deprecated.
 	TaskType *string `json:"task_type,omitempty"`
-	// OperationID: Correlates updates of one operation; route by URL instead.
+	// OperationID is the correlates updates of one operation; route by URL instead.
 	//
 	// Deprecated: the schema marks this field deprecated.
 	OperationID *string `json:"operation_id,omitempty"`
-	// Result: The task-specific AdCP payload.
+	// Result is the task-specific AdCP payload.
 	Result map[string]json.RawMessage `json:"result,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
@@ -73,7 +71,7 @@ func (v *MCPWebhookPayload) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// MCPWebhookPayloadDomain: The AdCP domain of the task.
+// MCPWebhookPayloadDomain is the AdCP domain of the task.
 //
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.

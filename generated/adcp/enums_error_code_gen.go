@@ -5,16 +5,14 @@ package adcp
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// ErrorCode is the "Error Code" schema.
-//
-// Standard AdCP error codes. The vocabulary is open: sellers may send other codes (seller-specific
-// ones as X_{VENDOR}_{CODE}), which receivers classify by the error's recovery field, or as
-// terminal when it is absent.
+// ErrorCode is the standard AdCP error codes. The vocabulary is open: sellers may send other codes
+// (seller-specific ones as X_{VENDOR}_{CODE}), which receivers classify by the error's recovery
+// field, or as terminal when it is absent.
 //
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/enums/error-code.json#
+// Schema: /schemas/adcpgen-core/enums/error-code.json# ("Error Code")
 type ErrorCode string
 
 const (

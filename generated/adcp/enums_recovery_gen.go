@@ -5,23 +5,22 @@ package adcp
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// Recovery is the "Recovery" schema.
-//
-// How an agent recovers from an error. Receivers treat a value they do not know as terminal.
+// Recovery says how an agent recovers from an error. Receivers treat a value they do not know as
+// terminal.
 //
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/enums/recovery.json#
+// Schema: /schemas/adcpgen-core/enums/recovery.json# ("Recovery")
 type Recovery string
 
 const (
-	// RecoveryTransient: Retry after retry_after seconds, or with exponential backoff.
+	// RecoveryTransient is the retry after retry_after seconds, or with exponential backoff.
 	RecoveryTransient Recovery = "transient"
-	// RecoveryCorrectable: Fix the request (see field and suggestion) and send it again; do not retry
-	// as is.
+	// RecoveryCorrectable is the fix the request (see field and suggestion) and send it again; do not
+	// retry as is.
 	RecoveryCorrectable Recovery = "correctable"
-	// RecoveryTerminal: Needs a human; do not retry.
+	// RecoveryTerminal is the needs a human; do not retry.
 	RecoveryTerminal Recovery = "terminal"
 )
 

@@ -5,34 +5,32 @@ package adcp
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// TaskStatus is the "Task Status" schema.
-//
-// The status of an AdCP task, the same over MCP and A2A. completed, failed, canceled and rejected
-// are final; submitted, working, input-required and auth-required are interim.
+// TaskStatus is the status of an AdCP task, the same over MCP and A2A. completed, failed, canceled
+// and rejected are final; submitted, working, input-required and auth-required are interim.
 //
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/enums/task-status.json#
+// Schema: /schemas/adcpgen-core/enums/task-status.json# ("Task Status")
 type TaskStatus string
 
 const (
-	// TaskStatusSubmitted: Accepted and queued, blocked on an external dependency; expect a webhook or
-	// poll.
+	// TaskStatusSubmitted is the accepted and queued, blocked on an external dependency; expect a
+	// webhook or poll.
 	TaskStatusSubmitted TaskStatus = "submitted"
-	// TaskStatusWorking: Being processed; the result will follow.
+	// TaskStatusWorking is the being processed; the result will follow.
 	TaskStatusWorking TaskStatus = "working"
-	// TaskStatusInputRequired: Waiting for input from the caller.
+	// TaskStatusInputRequired is the waiting for input from the caller.
 	TaskStatusInputRequired TaskStatus = "input-required"
-	// TaskStatusAuthRequired: Waiting for credentials.
+	// TaskStatusAuthRequired is the waiting for credentials.
 	TaskStatusAuthRequired TaskStatus = "auth-required"
-	// TaskStatusCompleted: Finished; the result is final.
+	// TaskStatusCompleted is the finished; the result is final.
 	TaskStatusCompleted TaskStatus = "completed"
-	// TaskStatusFailed: Finished with an error.
+	// TaskStatusFailed is the finished with an error.
 	TaskStatusFailed TaskStatus = "failed"
-	// TaskStatusCanceled: Canceled before it finished.
+	// TaskStatusCanceled is the canceled before it finished.
 	TaskStatusCanceled TaskStatus = "canceled"
-	// TaskStatusRejected: Refused by the agent.
+	// TaskStatusRejected is the refused by the agent.
 	TaskStatusRejected TaskStatus = "rejected"
 )
 

@@ -8,16 +8,14 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// AccountSetupRequiredDetails is the "Account Setup Required Details" schema.
+// AccountSetupRequiredDetails is the details for ACCOUNT_SETUP_REQUIRED. setup_url is
+// seller-provided: accept it only over https, without userinfo, on the seller's own domain.
 //
-// Details for ACCOUNT_SETUP_REQUIRED. setup_url is seller-provided: accept it only over https,
-// without userinfo, on the seller's own domain.
-//
-// Schema: /schemas/adcpgen-core/error-details/account-setup-required.json#
+// Schema: /schemas/adcpgen-core/error-details/account-setup-required.json# ("Account Setup Required Details")
 type AccountSetupRequiredDetails struct {
-	// SetupURL: Where the account setup can be completed.
+	// SetupURL says where the account setup can be completed.
 	SetupURL *string `json:"setup_url,omitempty"`
-	// SetupSteps: Steps left before the account is ready.
+	// SetupSteps is the steps left before the account is ready.
 	SetupSteps []string `json:"setup_steps,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`

@@ -8,15 +8,13 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// AudienceTooSmallDetails is the "Audience Too Small Details" schema.
+// AudienceTooSmallDetails is the details for AUDIENCE_TOO_SMALL.
 //
-// Details for AUDIENCE_TOO_SMALL.
-//
-// Schema: /schemas/adcpgen-core/error-details/audience-too-small.json#
+// Schema: /schemas/adcpgen-core/error-details/audience-too-small.json# ("Audience Too Small Details")
 type AudienceTooSmallDetails struct {
-	// MinimumSize: The smallest audience the seller accepts.
+	// MinimumSize is the smallest audience the seller accepts.
 	MinimumSize *float64 `json:"minimum_size,omitempty"`
-	// CurrentSize: The size of the requested audience.
+	// CurrentSize is the size of the requested audience.
 	CurrentSize *float64 `json:"current_size,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`

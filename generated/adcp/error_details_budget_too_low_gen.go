@@ -8,15 +8,13 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// BudgetTooLowDetails is the "Budget Too Low Details" schema.
+// BudgetTooLowDetails is the details for BUDGET_TOO_LOW.
 //
-// Details for BUDGET_TOO_LOW.
-//
-// Schema: /schemas/adcpgen-core/error-details/budget-too-low.json#
+// Schema: /schemas/adcpgen-core/error-details/budget-too-low.json# ("Budget Too Low Details")
 type BudgetTooLowDetails struct {
-	// MinimumBudget: The seller's minimum budget for the product.
+	// MinimumBudget is the seller's minimum budget for the product.
 	MinimumBudget *float64 `json:"minimum_budget,omitempty"`
-	// Currency: ISO 4217 currency code of minimum_budget.
+	// Currency is the ISO 4217 currency code of minimum_budget.
 	Currency *string `json:"currency,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`

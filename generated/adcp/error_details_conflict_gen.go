@@ -8,17 +8,15 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// ConflictDetails is the "Conflict Details" schema.
+// ConflictDetails is the details for CONFLICT: the resource changed since the caller read it.
 //
-// Details for CONFLICT: the resource changed since the caller read it.
-//
-// Schema: /schemas/adcpgen-core/error-details/conflict.json#
+// Schema: /schemas/adcpgen-core/error-details/conflict.json# ("Conflict Details")
 type ConflictDetails struct {
-	// ResourceID: The conflicting resource.
+	// ResourceID is the conflicting resource.
 	ResourceID *string `json:"resource_id,omitempty"`
-	// ExpectedVersion: The version or ETag the caller worked from.
+	// ExpectedVersion is the version or ETag the caller worked from.
 	ExpectedVersion ConflictDetailsExpectedVersion `json:"expected_version,omitempty"`
-	// CurrentVersion: The version or ETag the seller holds now.
+	// CurrentVersion is the version or ETag the seller holds now.
 	CurrentVersion ConflictDetailsCurrentVersion `json:"current_version,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
@@ -50,7 +48,7 @@ func (v *ConflictDetails) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// ConflictDetailsCurrentVersion: The version or ETag the seller holds now.
+// ConflictDetailsCurrentVersion is the version or ETag the seller holds now.
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
@@ -132,7 +130,7 @@ func (u *ConflictDetailsCurrentVersion) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
-// ConflictDetailsExpectedVersion: The version or ETag the caller worked from.
+// ConflictDetailsExpectedVersion is the version or ETag the caller worked from.
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //

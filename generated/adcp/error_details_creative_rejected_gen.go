@@ -8,17 +8,15 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreativeRejectedDetails is the "Creative Rejected Details" schema.
+// CreativeRejectedDetails is the details for CREATIVE_REJECTED.
 //
-// Details for CREATIVE_REJECTED.
-//
-// Schema: /schemas/adcpgen-core/error-details/creative-rejected.json#
+// Schema: /schemas/adcpgen-core/error-details/creative-rejected.json# ("Creative Rejected Details")
 type CreativeRejectedDetails struct {
-	// PolicyID: The policy the creative violates.
+	// PolicyID is the policy the creative violates.
 	PolicyID *string `json:"policy_id,omitempty"`
-	// PolicyURL: Where the full policy can be read (informational; validate like setup_url).
+	// PolicyURL says where the full policy can be read (informational; validate like setup_url).
 	PolicyURL *string `json:"policy_url,omitempty"`
-	// Reasons: Why the creative was rejected.
+	// Reasons says why the creative was rejected.
 	Reasons []string `json:"reasons,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`

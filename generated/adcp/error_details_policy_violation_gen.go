@@ -8,17 +8,15 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// PolicyViolationDetails is the "Policy Violation Details" schema.
+// PolicyViolationDetails is the details for POLICY_VIOLATION.
 //
-// Details for POLICY_VIOLATION.
-//
-// Schema: /schemas/adcpgen-core/error-details/policy-violation.json#
+// Schema: /schemas/adcpgen-core/error-details/policy-violation.json# ("Policy Violation Details")
 type PolicyViolationDetails struct {
-	// PolicyID: The policy the request violates.
+	// PolicyID is the policy the request violates.
 	PolicyID *string `json:"policy_id,omitempty"`
-	// PolicyURL: Where the full policy can be read (informational; validate like setup_url).
+	// PolicyURL says where the full policy can be read (informational; validate like setup_url).
 	PolicyURL *string `json:"policy_url,omitempty"`
-	// ViolatedRules: The rules that were violated.
+	// ViolatedRules is the rules that were violated.
 	ViolatedRules []string `json:"violated_rules,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`

@@ -8,19 +8,18 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// RateLimitedDetails is the "Rate Limited Details" schema.
+// RateLimitedDetails is the details for RATE_LIMITED: the rate-limit window, so agents can pace
+// requests.
 //
-// Details for RATE_LIMITED: the rate-limit window, so agents can pace requests.
-//
-// Schema: /schemas/adcpgen-core/error-details/rate-limited.json#
+// Schema: /schemas/adcpgen-core/error-details/rate-limited.json# ("Rate Limited Details")
 type RateLimitedDetails struct {
-	// Limit: Requests allowed in the window.
+	// Limit is the requests allowed in the window.
 	Limit *float64 `json:"limit,omitempty"`
-	// Remaining: Requests left in the current window.
+	// Remaining is the requests left in the current window.
 	Remaining *float64 `json:"remaining,omitempty"`
-	// WindowSeconds: Length of the window in seconds.
+	// WindowSeconds is the length of the window in seconds.
 	WindowSeconds *float64 `json:"window_seconds,omitempty"`
-	// Scope: What the limit applies to.
+	// Scope says what the limit applies to.
 	Scope *RateLimitedDetailsScope `json:"scope,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
@@ -53,7 +52,7 @@ func (v *RateLimitedDetails) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// RateLimitedDetailsScope: What the limit applies to.
+// RateLimitedDetailsScope says what the limit applies to.
 //
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.

@@ -112,7 +112,7 @@ func (s *Seller) called(ctx context.Context, tool string) {
 
 // Products are what get_products answers.
 func Products() []adcpt.Product {
-	cpm := adcpt.NewPricingOptionCPM(adcpt.CPM{Rate: 12.5, Currency: "USD"})
+	cpm := adcpt.NewPricingOptionCPM(adcpt.PricingOptionCPM{Rate: 12.5, Currency: "USD"})
 	return []adcpt.Product{
 		{ProductID: "ctv_premium", Name: "Premium CTV", PricingOptions: []adcpt.PricingOption{cpm}},
 		{ProductID: "display_run", Name: "Run of site display"},

@@ -36,7 +36,7 @@ func TestGoTypesMatchEmittedSource(t *testing.T) {
 	if pkg.Registry, err = lower.BuildRegistry(set, pkg); err != nil {
 		t.Fatal(err)
 	}
-	naming.Assign(pkg)
+	naming.Assign(pkg, naming.Keep{})
 	files, err := emit.Emit(pkg, emit.Options{Package: "adcp"})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
 	"github.com/adcpgen/adcpgen/internal/gocomment"
 )
 
@@ -150,22 +151,37 @@ func comments(lines []string) []jen.Code {
 	return out
 }
 
-// docBlock builds a doc comment: a summary naming the identifier, the
-// schema's text, Deprecated and Schema lines.
-func docBlock(name, title, description string, deprecated bool, schemaRef string, notes ...string) []string {
-	var lines []string
-	title = strings.TrimSpace(title)
-	description = strings.TrimSpace(description)
-	switch {
-	case title != "":
-		lines = append(lines, commentLines(name+" is the "+strconvQuote(title)+" schema.")...)
-		if description != "" {
-			lines = append(lines, "//")
-			lines = append(lines, commentLines(description)...)
-		}
-	case description != "":
-		lines = append(lines, commentLines(name+": "+description)...)
+// typeDoc builds a type's doc comment. Its first sentence begins with the
+// name: the schema's description, else a title that says more than the
+// name, else where the type is used (contextSummary). Then the notes,
+// Deprecated, and the Schema line with the title when the summary does
+// not already say it.
+func (s *descSet) typeDoc(t *ir.Type, notes ...string) []string {
+	title := strings.TrimSpace(t.Title)
+	description := strings.TrimSpace(t.Description)
+	summary, titled := summarize(t.Name, description), false
+	if summary == "" && title != "" && addsToName(title, t.Name) {
+		summary, titled = t.Name+" is the schema titled "+strconvQuote(title)+".", true
 	}
+	if summary == "" {
+		p, ok := s.places[t]
+		summary = contextSummary(t, p, ok)
+	}
+	line := "Schema: " + schemaRef(t)
+	if t.Merged.File != "" {
+		line += " merged into " + mergedRef(t)
+	}
+	if title != "" && !titled {
+		line += " (" + strconvQuote(title) + ")"
+	}
+	return docBlock(summary, t.Deprecated, line, notes...)
+}
+
+// docBlock builds a doc comment from its summary (prose beginning with the
+// name), notes, Deprecated and the Schema line (written as it is, never
+// wrapped: tools read it back, see generator.ReadPrevious).
+func docBlock(summary string, deprecated bool, schemaLine string, notes ...string) []string {
+	lines := commentLines(summary)
 	for _, n := range notes {
 		if len(lines) > 0 {
 			lines = append(lines, "//")
@@ -178,11 +194,11 @@ func docBlock(name, title, description string, deprecated bool, schemaRef string
 		}
 		lines = append(lines, "// Deprecated: the schema marks this deprecated.")
 	}
-	if schemaRef != "" {
+	if schemaLine != "" {
 		if len(lines) > 0 {
 			lines = append(lines, "//")
 		}
-		lines = append(lines, commentLines("Schema: "+schemaRef)...)
+		lines = append(lines, "// "+cleanLine(schemaLine))
 	}
 	return lines
 }

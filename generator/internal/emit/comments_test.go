@@ -4,6 +4,9 @@ import (
 	"go/doc/comment"
 	"strings"
 	"testing"
+
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/generator/internal/schema"
 )
 
 func TestCommentLines(t *testing.T) {
@@ -47,29 +50,83 @@ func TestCommentLines(t *testing.T) {
 
 func TestDocBlock(t *testing.T) {
 	tests := []struct {
-		name               string
-		title, description string
-		deprecated         bool
-		ref                string
-		notes              []string
-		want               []string
+		name       string
+		summary    string
+		deprecated bool
+		schema     string
+		notes      []string
+		want       []string
 	}{
-		{"title and a title-like description", "A2UI Component", "A component in an A2UI surface", false, "a2ui/component.json#", nil,
-			[]string{`// T is the "A2UI Component" schema.`, "//", "// A component in an A2UI surface.", "//", "// Schema: a2ui/component.json#"}},
-		{"description only", "", "Filter criteria", false, "", nil, []string{"// T: Filter criteria"}},
-		{"quotes in the title", `The "x" thing`, "", false, "", nil, []string{`// T is the "The 'x' thing" schema.`}},
-		{"deprecated with a note", "", "", true, "x.json#", []string{"Decoded by key presence"},
-			[]string{"// Decoded by key presence.", "//", "// Deprecated: the schema marks this deprecated.", "//", "// Schema: x.json#"}},
-		{"nothing", "", "", false, "", nil, nil},
+		{"summary and schema", "T is the component of an A2UI surface.", false, `Schema: a2ui/component.json# ("A2UI Component")`, nil,
+			[]string{"// T is the component of an A2UI surface.", "//", `// Schema: a2ui/component.json# ("A2UI Component")`}},
+		{"deprecated with a note", "T is the thing.", true, "Schema: x.json#", []string{"Decoded by key presence"},
+			[]string{"// T is the thing.", "//", "// Decoded by key presence.", "//", "// Deprecated: the schema marks this deprecated.", "//", "// Schema: x.json#"}},
+		{"a long schema line is not wrapped", "T is it.", false, "Schema: " + strings.Repeat("a/", 60) + "b.json#/properties/x merged into c.json#/anyOf/0", nil,
+			[]string{"// T is it.", "//", "// Schema: " + strings.Repeat("a/", 60) + "b.json#/properties/x merged into c.json#/anyOf/0"}},
+		{"nothing", "", false, "", nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := docBlock("T", tc.title, tc.description, tc.deprecated, tc.ref, tc.notes...)
+			got := docBlock(tc.summary, tc.deprecated, tc.schema, tc.notes...)
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 				t.Errorf("docBlock =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
 			assertNoHeading(t, got)
 		})
+	}
+}
+
+// The first sentence begins with the name, joined to the description the
+// way its first word asks.
+func TestSummarize(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"A product offered by a seller.", "Product is a product offered by a seller."},
+		{"Response payload for get_products task", "Product is the response payload for get_products task"},
+		{"Whether the buyer accepts it.", "Product says whether the buyer accepts it."},
+		{"How the budget is paced", "Product says how the budget is paced"},
+		{"Declares the formats a seller accepts.", "Product declares the formats a seller accepts."},
+		{"Select which fields to return.", "Product is used to select which fields to return."},
+		{"Request parameters for x", "Product is the request parameters for x"}, // a noun, not an order
+		{"One of the standard metrics", "Product is one of the standard metrics"},
+		{"URL of the product page", "Product is the URL of the product page"}, // initialisms keep their case
+		{"AdCP agent card", "Product is the AdCP agent card"},
+		{"Machine-readable reason", "Product is the machine-readable reason"},
+		{"Product represents inventory.", "Product represents inventory."}, // begins with the name already
+		{"Products of a seller", "Product is the products of a seller"},
+		{"**DEPRECATED**: Use format_ids instead.", "Product is deprecated: use format_ids instead."},
+		{"Deprecated.", "Product is deprecated."},
+		{"`format_id` of the product", "Product is documented as: `format_id` of the product"},
+		{"", ""},
+	} {
+		if got := summarize("Product", tc.text); got != tc.want {
+			t.Errorf("summarize(%q) =\n%q\nwant\n%q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// A type without a description is summarised by a title that says more
+// than its name, else by where it is used; the title that says nothing
+// new goes to the Schema line.
+func TestTypeDoc(t *testing.T) {
+	owner := &ir.Type{Kind: ir.KindStruct, Name: "Order", Loc: schema.Loc{File: "core/order.json"}}
+	member := &ir.Type{Kind: ir.KindStruct, Name: "OrderLine", Loc: schema.Loc{File: "core/order.json", Pointer: "/properties/lines/items"}}
+	titled := &ir.Type{Kind: ir.KindStruct, Name: "HTML5", Title: "Canonical Format: HTML5 Banner", Loc: schema.Loc{File: "formats/html5.json"}}
+	plain := &ir.Type{Kind: ir.KindStruct, Name: "Order", Title: "Order", Description: "A customer's order.", Loc: schema.Loc{File: "core/order.json"}}
+	loose := &ir.Type{Kind: ir.KindEnum, Name: "Required", Loc: schema.Loc{File: "core/x.json", Pointer: "/definitions/required"}}
+	owner.Fields = []*ir.Field{{JSONName: "lines", Type: ir.SliceOf(ir.NamedRef(member))}}
+	s := &descSet{places: places([]*ir.Type{owner, member, titled, plain, loose})}
+	for _, tc := range []struct {
+		t    *ir.Type
+		want []string
+	}{
+		{member, []string{"// OrderLine is an item of the lines array of Order.", "//", "// Schema: core/order.json#/properties/lines/items"}},
+		{titled, []string{`// HTML5 is the schema titled "Canonical Format: HTML5 Banner".`, "//", "// Schema: formats/html5.json#"}},
+		{plain, []string{"// Order is a customer's order.", "//", `// Schema: core/order.json# ("Order")`}},
+		{loose, []string{"// Required is defined by core/x.json#/definitions/required.", "//", "// Schema: core/x.json#/definitions/required"}},
+	} {
+		if got := s.typeDoc(tc.t); strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s:\n%s\nwant\n%s", tc.t.Name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
 	}
 }
 
@@ -85,7 +142,7 @@ func TestDocBlockNeverHasHeadings(t *testing.T) {
 		"Version 3.0 of the protocol",
 		"The buyer's view",
 	} {
-		assertNoHeading(t, docBlock("T", "Title", d, true, "x.json#", "A note"))
+		assertNoHeading(t, docBlock(summarize("T", d), true, "Schema: x.json#", "A note"))
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 // emitDefined writes a named type over another Go type (scalar, slice,
 // map, raw JSON), reading and writing through the underlying type.
 func emitDefined(f *jen.File, s *descSet, t *ir.Type) {
-	addDoc(f, definedDoc(t))
+	addDoc(f, s.definedDoc(t))
 	u := t.Underlying
 	f.Type().Id(t.Name).Add(goType(u))
 	var items []kv
@@ -41,8 +41,8 @@ func emitDefined(f *jen.File, s *descSet, t *ir.Type) {
 }
 
 // definedDoc is a defined type's doc comment.
-func definedDoc(t *ir.Type) []string {
-	doc := docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t))
+func (s *descSet) definedDoc(t *ir.Type) []string {
+	doc := s.typeDoc(t)
 	if t.Kind == ir.KindRaw && t.RawReason != "" {
 		doc = append(doc, "//")
 		doc = append(doc, commentLines("Raw JSON: "+t.RawReason)...)

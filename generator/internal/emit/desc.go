@@ -55,6 +55,8 @@ type descSet struct {
 	basePath string
 	inBase   map[*ir.Type]bool
 	isBase   bool
+	// places says where each type is used, for doc comments.
+	places map[*ir.Type]place
 }
 
 // newDescSet collects the descriptors of the package that declares types

@@ -62,6 +62,10 @@ func Emit(pkg *ir.Package, opts Options) ([]File, error) {
 	if sp != nil {
 		baseDescs = newDescSet(pkg.Types, sp, true)
 	}
+	descs.places = places(pkg.Types)
+	if baseDescs != nil {
+		baseDescs.places = descs.places
+	}
 	// Render the biggest files first so both cores finish together.
 	byWeight := append([]string(nil), docs...)
 	sort.SliceStable(byWeight, func(i, j int) bool { return len(byDoc[byWeight[i]]) > len(byDoc[byWeight[j]]) })
@@ -195,12 +199,23 @@ func fileNames(docs []string) map[string]string {
 	return out
 }
 
+// schemaRef names a type's schema: its document's $id (or tree path) and
+// pointer.
 func schemaRef(t *ir.Type) string {
 	id := t.SchemaID
 	if id == "" {
 		id = t.Loc.File
 	}
 	return id + "#" + t.Loc.Pointer
+}
+
+// mergedRef names the schema a merged copy was made for (ir.Type.Merged).
+func mergedRef(t *ir.Type) string {
+	id := t.MergedID
+	if id == "" {
+		id = t.Merged.File
+	}
+	return id + "#" + t.Merged.Pointer
 }
 
 func emitType(f *jen.File, s *descSet, t *ir.Type) {

@@ -9,8 +9,8 @@ import (
 )
 
 // enumDoc is an enum type's doc comment.
-func enumDoc(t *ir.Type) []string {
-	return docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t),
+func (s *descSet) enumDoc(t *ir.Type) []string {
+	return s.typeDoc(t,
 		"Values other than the constants below decode too (forward compatibility); IsKnown tells them apart.")
 }
 
@@ -18,7 +18,7 @@ func enumDoc(t *ir.Type) []string {
 func valueDoc(v *ir.EnumValue) []string {
 	var doc []string
 	if v.Doc != "" {
-		doc = commentLines(v.GoName + ": " + v.Doc)
+		doc = commentLines(summarize(v.GoName, v.Doc))
 	}
 	if v.Deprecated {
 		if len(doc) > 0 {
@@ -34,7 +34,7 @@ func valueDoc(v *ir.EnumValue) []string {
 // rejects them. In the base package (see split.go) Known<T>Values is the
 // main package's.
 func emitEnum(f *jen.File, s *descSet, t *ir.Type) {
-	addDoc(f, enumDoc(t))
+	addDoc(f, s.enumDoc(t))
 	base := jen.String()
 	if t.EnumBase == ir.Int {
 		base = jen.Int64()

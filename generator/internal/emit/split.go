@@ -137,13 +137,13 @@ func namedIn(r *ir.Ref) []*ir.Type {
 func emitReexport(f *jen.File, s *descSet, t *ir.Type) {
 	switch t.Kind {
 	case ir.KindEnum:
-		addDoc(f, enumDoc(t))
+		addDoc(f, s.enumDoc(t))
 	case ir.KindUnion:
-		addDoc(f, unionDoc(t))
+		addDoc(f, s.unionDoc(t))
 	case ir.KindStruct:
-		addDoc(f, structDoc(t))
+		addDoc(f, s.structDoc(t))
 	default:
-		addDoc(f, definedDoc(t))
+		addDoc(f, s.definedDoc(t))
 	}
 	f.Type().Id(t.Name).Op("=").Qual(s.basePath, t.Name)
 	switch t.Kind {

@@ -20,7 +20,7 @@ func fieldType(fl *ir.Field) *jen.Statement {
 }
 
 // structDoc is a struct type's doc comment.
-func structDoc(t *ir.Type) []string {
+func (s *descSet) structDoc(t *ir.Type) []string {
 	var notes []string
 	var fixed []string
 	for _, fl := range t.Fields {
@@ -31,11 +31,11 @@ func structDoc(t *ir.Type) []string {
 	if len(fixed) > 0 {
 		notes = append(notes, "Fixed members (checked when decoding, written when encoding, no field): "+strings.Join(fixed, "; ")+".")
 	}
-	return docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t), notes...)
+	return s.typeDoc(t, notes...)
 }
 
 func emitStruct(f *jen.File, s *descSet, t *ir.Type) {
-	addDoc(f, structDoc(t))
+	addDoc(f, s.structDoc(t))
 	var fields []jen.Code
 	for _, fl := range t.Fields {
 		if fl.Fixed {
@@ -71,7 +71,7 @@ func fieldDoc(fl *ir.Field) []string {
 		text = strings.TrimSpace(fl.Title)
 	}
 	if text != "" {
-		lines = append(lines, commentLines(fl.GoName+": "+text)...)
+		lines = append(lines, commentLines(summarize(fl.GoName, text))...)
 	}
 	if fl.Const != nil && !fl.Fixed {
 		if len(lines) > 0 {

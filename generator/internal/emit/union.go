@@ -25,7 +25,7 @@ var strategyNames = map[ir.Strategy]string{
 // Kind/Variant/IsZero, and a decoder that picks the arm with one look ahead.
 func emitUnion(f *jen.File, s *descSet, t *ir.Type) {
 	u := t.Union
-	addDoc(f, unionDoc(t))
+	addDoc(f, s.unionDoc(t))
 	var fields []jen.Code
 	for _, a := range u.Arms {
 		fields = append(fields, comments(armDoc(a))...)
@@ -45,20 +45,20 @@ func emitUnion(f *jen.File, s *descSet, t *ir.Type) {
 }
 
 // unionDoc is a union type's doc comment.
-func unionDoc(t *ir.Type) []string {
+func (s *descSet) unionDoc(t *ir.Type) []string {
 	u := t.Union
 	rule := "Exactly one field is set. The decoder picks the arm by " + strategyNames[u.Strategy]
 	if len(u.DiscProps) > 0 {
 		rule += " (" + strings.Join(u.DiscProps, ", ") + ")"
 	}
-	return docBlock(t.Name, t.Title, t.Description, t.Deprecated, schemaRef(t), rule+".")
+	return s.typeDoc(t, rule+".")
 }
 
 func armDoc(a *ir.Arm) []string {
 	var lines []string
 	text := strings.TrimSpace(a.Doc)
 	if text != "" {
-		lines = append(lines, commentLines(a.GoName+": "+text)...)
+		lines = append(lines, commentLines(summarize(a.GoName, text))...)
 	}
 	return lines
 }

@@ -12,7 +12,7 @@ import (
 // name of its own, which the emitter declares (a second declaration of
 // one name would not compile). Each constructor builds its own union.
 func TestArmConstructorCollision(t *testing.T) {
-	p := collisions.NewPaymentCardRefund(collisions.PaymentCardRefund2{Amount: 5})
+	p := collisions.NewPaymentCardRefund(collisions.CorePaymentCardRefund{Amount: 5})
 	c := collisions.NewPaymentCardRefund2(collisions.PaymentCardRefund{Reference: "r1"})
 	for _, tc := range []struct {
 		v    wire.Value

@@ -89,7 +89,13 @@ type Type struct {
 	AltParent   *Type
 	AltSuffixes []string
 
-	Loc         schema.Loc
+	Loc schema.Loc
+	// Merged is set on a type made where a schema merges another file's
+	// union into itself (allOf): each arm merged with the merging schema's
+	// own members. It is the location of the merge; Loc is the arm's node,
+	// which has a type of its own too. Key identifies a type by both.
+	Merged      schema.Loc
+	MergedID    string // $id of Merged's document
 	SchemaID    string // $id of the document the type comes from
 	Title       string
 	Description string
@@ -121,6 +127,16 @@ type Type struct {
 
 	// KindRaw
 	RawReason string
+}
+
+// Key identifies the schema a type stands for: its location, and for a
+// merged copy where it was merged ("core/a.json#/anyOf/0 in
+// core/b.json#/anyOf/0"). No two types of a package share one.
+func (t *Type) Key() string {
+	if t.Merged.File == "" {
+		return t.Loc.String()
+	}
+	return t.Loc.String() + " in " + t.Merged.String()
 }
 
 // PatternField is a map of the members whose keys match Pattern.

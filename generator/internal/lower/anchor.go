@@ -14,7 +14,7 @@ import (
 // stays as a fallback candidate.
 func (b *builder) anchorInlineTypes() {
 	for _, t := range b.pkg.Types {
-		if t.Rank != rankInline || t.Parent == nil || t.Loc.Pointer == "" {
+		if t.Rank != rankInline || t.Parent == nil || t.Loc.Pointer == "" || t.Merged.File != "" {
 			continue
 		}
 		node := t.Loc
@@ -44,6 +44,13 @@ func (b *builder) anchorInlineTypes() {
 			}
 			t.AltParent, t.AltSuffixes = t.Parent, t.Suffixes
 			t.Parent, t.Suffixes = at, []string{suffix}
+			if n := len(tokens); n >= 2 && tokens[n-1] == "items" {
+				// Then the array's own name: MetricsWindowsItem, when
+				// another type has MetricsWindow.
+				if whole := structuralSuffix(tokens[i:n-1]) + "Item"; whole != suffix {
+					t.Suffixes = append(t.Suffixes, whole)
+				}
+			}
 			break
 		}
 	}

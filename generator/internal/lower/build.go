@@ -37,6 +37,12 @@ type builder struct {
 	armNodes map[*schema.Schema]*ir.Type
 	// merged holds types of properties with several schemas, by their locations.
 	merged map[string]*ir.Type
+	// copies are the types made by merging schemas (a property several
+	// allOf members declare, a union arm merged with a base of another
+	// place), with the type they were made for.
+	copies map[*ir.Type]*ir.Type
+	// mergedFrom lists the schemas a merged property's copy was made from.
+	mergedFrom map[*ir.Type][]*schema.Schema
 }
 
 type armKey struct {
@@ -51,10 +57,14 @@ func Build(set *load.Set, opts Options) (*ir.Package, error) {
 		return nil, err
 	}
 	b := &builder{set: set, named: map[*schema.Schema]*ir.Type{}, arms: map[armKey]*ir.Type{},
-		armNodes: map[*schema.Schema]*ir.Type{}, merged: map[string]*ir.Type{}, pkg: &ir.Package{}}
+		armNodes: map[*schema.Schema]*ir.Type{}, merged: map[string]*ir.Type{}, copies: map[*ir.Type]*ir.Type{},
+		mergedFrom: map[*ir.Type][]*schema.Schema{},
+		pkg:        &ir.Package{}}
 	for _, d := range roots {
 		b.namedType(d.Root)
 	}
+	b.dedupe()
+	b.locateCopies()
 	b.anchorInlineTypes()
 	b.pkg.Fallbacks = sortedUnique(b.pkg.Fallbacks)
 	wrapNullableRefs(b.pkg.Types)
@@ -124,7 +134,7 @@ func (b *builder) inlineType(s *schema.Schema, parent *ir.Type, suffixes []strin
 	t.Rank = rankInline
 	t.Parent, t.Suffixes = parent, suffixes
 	if s.Title != "" {
-		if h := titleName(s.Title); h != "" {
+		if h := ownName(titleName(s.Title)); h != "" {
 			t.Hints = []string{h}
 		}
 	}

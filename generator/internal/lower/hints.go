@@ -21,6 +21,17 @@ func titleName(title string) string {
 	return goName(title)
 }
 
+// ownName is a title or definition name that may name a type without its
+// file's or parent's name: one of two words or more. A single word
+// ("Required", "Logo", "Unassign") means little out of its context, and
+// is the name a new schema is likeliest to want too.
+func ownName(name string) string {
+	if len(naming.Words(name)) < 2 {
+		return ""
+	}
+	return name
+}
+
 // fileName is the type name a file's base name suggests.
 func fileName(p string) string {
 	return goName(strings.TrimSuffix(path.Base(p), ".json"))
@@ -44,10 +55,14 @@ func absoluteHints(s *schema.Schema) ([]string, int) {
 	case isDefinition(s.Loc.Pointer):
 		name, _, _ := lastTwo(s.Loc.Pointer)
 		def := goName(name)
-		hints = []string{titleName(s.Title), def, file + def, dir + file + def}
+		qualified := naming.JoinName(file, def)
+		if qualified == file+def && naming.Repeats(qualified) {
+			qualified = "" // brand.json#/definitions/brand is not BrandBrand
+		}
+		hints = []string{ownName(titleName(s.Title)), ownName(def), qualified, def, naming.JoinName(dir+file, def)}
 	default:
 		tokens := goName(strings.ReplaceAll(s.Loc.Pointer, "/", " "))
-		hints = []string{titleName(s.Title), file + tokens, dir + file + tokens}
+		hints = []string{ownName(titleName(s.Title)), file + tokens, dir + file + tokens}
 	}
 	return compact(hints), rank
 }
@@ -69,21 +84,26 @@ func compact(list []string) []string {
 	return out
 }
 
-// itemSuffixes names array elements: "issues" items are "Issue", other
-// arrays' items take "Item".
+// itemSuffixes names array elements: "issues" items are "Issue" (then
+// "IssuesItem", when another type has that name), other arrays' items
+// take "Item".
 func itemSuffixes(base []string) []string {
 	if len(base) == 0 {
 		return []string{"Item"}
 	}
-	out := make([]string, len(base))
-	for i, s := range base {
-		if one := naming.Singular(s); one != s {
-			out[i] = one
-		} else {
-			out[i] = s + "Item"
+	var out, then []string
+	for _, s := range base {
+		switch one := naming.Singular(s); {
+		case one != s:
+			out = append(out, one)
+			then = append(then, s+"Item")
+		case strings.HasSuffix(s, "Item"):
+			out = append(out, s+"Entry") // by_catalog_item's items: not ByCatalogItemItem
+		default:
+			out = append(out, s+"Item")
 		}
 	}
-	return out
+	return append(out, then...)
 }
 
 // markIndirect breaks recursive value types: a required (or nullable)

@@ -219,7 +219,7 @@ func (b *builder) need(self *ir.Type, sh *shape, parent *ir.Type, suffixes []str
 		self = b.newType(sh.node)
 		self.Rank = rankInline
 		self.Parent, self.Suffixes = parent, suffixes
-		if h := titleName(sh.node.Title); h != "" {
+		if h := ownName(titleName(sh.node.Title)); h != "" {
 			self.Hints = []string{h}
 		}
 		b.named[sh.node] = self
@@ -377,6 +377,7 @@ func (b *builder) lowerObject(sh *shape, self, parent *ir.Type, suffixes []strin
 		case len(typedSchemas(p.schemas)) > 1:
 			// allOf gave the property several schemas: all of them apply.
 			f.Type = b.mergedRef(typedSchemas(p.schemas), t, goName(p.name))
+			// (Several $refs to one schema are that schema: see typedSchemas.)
 		default:
 			f.Type = b.typeRef(chosen, t, []string{goName(p.name)})
 		}
@@ -408,10 +409,18 @@ func samePatternSchemas(patterns []*schema.PatternProperty) bool {
 }
 
 // typedSchemas lists the schemas that say something about type.
+// Several $refs to one schema count once: merging a schema with itself
+// is that schema.
 func typedSchemas(schemas []*schema.Schema) []*schema.Schema {
 	var out []*schema.Schema
+	seen := map[*schema.Schema]bool{}
 	for _, s := range schemas {
-		if declaresType(s) {
+		def := s
+		if t := aliasTarget(s); t != nil {
+			def = t
+		}
+		if declaresType(s) && !seen[def] {
+			seen[def] = true
 			out = append(out, s)
 		}
 	}
@@ -442,6 +451,7 @@ func (b *builder) mergedRef(schemas []*schema.Schema, parent *ir.Type, suffix st
 		delete(b.merged, key.String())
 		return ref
 	}
+	b.copies[t], b.mergedFrom[t] = parent, schemas
 	return wrapNullable(ref, t.Nullable)
 }
 

@@ -239,7 +239,13 @@ func (b *builder) armRef(u *ir.Type, base *shape, a *armInfo, label string) *ir.
 		delete(b.arms, key)
 		return ref
 	}
-	if a.node != base.node {
+	switch {
+	case !under(a.node.Loc, base.node.Loc):
+		// The union comes from another place (allOf): a copy of its arm
+		// with this schema's members, made for this union.
+		b.copies[t] = u
+		t.Merged, t.MergedID = base.node.Loc, base.node.Doc.ID
+	case a.node != base.node:
 		if _, taken := b.armNodes[a.node]; !taken {
 			b.armNodes[a.node] = t
 		}
@@ -252,7 +258,7 @@ func (b *builder) armRef(u *ir.Type, base *shape, a *armInfo, label string) *ir.
 func detachedType(node *schema.Schema, parent *ir.Type, suffix string, useTitle bool) *ir.Type {
 	t := &ir.Type{Loc: node.Loc, SchemaID: node.Doc.ID, Title: node.Title, Description: node.Description,
 		Rank: rankInline, Parent: parent, Suffixes: []string{suffix}}
-	if h := titleName(node.Title); h != "" && useTitle {
+	if h := ownName(titleName(node.Title)); h != "" && useTitle {
 		t.Hints = []string{h}
 	}
 	return t
@@ -292,6 +298,12 @@ func prefixAll(prefix string, list []string) []string {
 		out[i] = prefix + s
 	}
 	return out
+}
+
+// under reports whether loc is anc or lies inside it.
+func under(loc, anc schema.Loc) bool {
+	return loc.File == anc.File && (anc.Pointer == "" || loc.Pointer == anc.Pointer ||
+		len(loc.Pointer) > len(anc.Pointer) && loc.Pointer[:len(anc.Pointer)] == anc.Pointer && loc.Pointer[len(anc.Pointer)] == '/')
 }
 
 // baseIsEmpty reports a union base that contributes nothing to its arms.

@@ -13,8 +13,9 @@ import (
 // positional matches the labels an arm gets when nothing names it.
 var positional = regexp.MustCompile(`^Variant[0-9]+$`)
 
-// labelArms replaces positional arm labels (Variant2) by what tells the arm
-// apart from its siblings, and renames the arm's own type with it.
+// labelArms replaces positional arm labels (Variant2), and titles that
+// only say the union's own name again, by what tells the arm apart from
+// its siblings, and renames the arm's own type with it.
 func labelArms(types []*ir.Type) {
 	for _, u := range types {
 		if u.Kind != ir.KindUnion || u.Union == nil {
@@ -22,7 +23,7 @@ func labelArms(types []*ir.Type) {
 		}
 		labels := ArmLabels(u.Union)
 		for i, a := range u.Union.Arms {
-			if labels[i] == "" || !positional.MatchString(a.Label) {
+			if labels[i] == "" || !positional.MatchString(a.Label) && !namesUnion(u, a.Label) {
 				continue
 			}
 			old := a.Label
@@ -32,6 +33,20 @@ func labelArms(types []*ir.Type) {
 			}
 		}
 	}
+}
+
+// namesUnion reports an arm label that is the union's own name (the arm
+// titled "PostalArea" of the union titled "Postal Area").
+func namesUnion(u *ir.Type, label string) bool {
+	if strings.EqualFold(GoName(u.Title), label) {
+		return true
+	}
+	for _, n := range append(append([]string(nil), u.Hints...), u.Suffixes...) {
+		if strings.EqualFold(n, label) {
+			return true
+		}
+	}
+	return false
 }
 
 // renameSuffix swaps the suffix an arm type takes after its union.
@@ -63,9 +78,11 @@ func ArmLabels(u *ir.Union) []string {
 		facts[i] = factsOf(u, a)
 	}
 	labels := make([]string, len(u.Arms))
+	keys := make([]string, len(u.Arms))
 	for i := range labels {
-		labels[i] = facts[i].label(facts, i)
+		labels[i], keys[i] = facts[i].label(facts, i)
 	}
+	otherArm(labels, keys, facts)
 	out := make([]string, len(labels))
 	for i, l := range labels {
 		shared := false
@@ -129,7 +146,36 @@ func factsOf(u *ir.Union, a *ir.Arm) armFacts {
 	return f
 }
 
-func (f armFacts) label(all []armFacts, self int) string {
+// otherArm labels "Other" the one arm nothing else labels when every other
+// arm is labelled by a value it fixes and this one fixes none for those
+// keys: it takes the values the others do not (country: {not: {enum:
+// [US, GB, ...]}} beside one arm per country).
+func otherArm(labels, keys []string, facts []armFacts) {
+	other := -1
+	used := map[string]bool{}
+	for i, l := range labels {
+		switch {
+		case l == "" && other < 0:
+			other = i
+		case l == "" || keys[i] == "":
+			return
+		default:
+			used[keys[i]] = true
+		}
+	}
+	if other < 0 || len(labels) < 3 {
+		return
+	}
+	for _, c := range facts[other].consts {
+		if used[c.key] {
+			return
+		}
+	}
+	labels[other] = "Other"
+}
+
+// label returns what tells the arm apart and, when that is a const, its key.
+func (f armFacts) label(all []armFacts, self int) (string, string) {
 	others := func(fn func(o armFacts) bool) bool {
 		for j, o := range all {
 			if j != self && fn(o) {
@@ -150,21 +196,21 @@ func (f armFacts) label(all []armFacts, self int) string {
 			continue
 		}
 		if l := constLabel(c); l != "" {
-			return l
+			return l, c.key
 		}
 	}
 	for _, r := range f.required {
 		if !others(func(o armFacts) bool { return has(o.required, r) }) {
-			return GoName(r)
+			return GoName(r), ""
 		}
 	}
 	if n := len(f.required); n > 0 && n <= 3 && !others(func(o armFacts) bool { return sameSet(o.required, f.required) }) {
-		return GoName(strings.Join(f.required, " "))
+		return GoName(strings.Join(f.required, " ")), ""
 	}
 	if len(f.props) == 1 && !others(func(o armFacts) bool { return has(o.props, f.props[0]) }) {
-		return GoName(f.props[0])
+		return GoName(f.props[0]), ""
 	}
-	return ""
+	return "", ""
 }
 
 // constLabel names an arm after a const it fixes: the value, or for a

@@ -5,6 +5,7 @@
 package naming
 
 import (
+	"maps"
 	"sort"
 	"strconv"
 
@@ -12,30 +13,50 @@ import (
 )
 
 // Policy is the written naming and collision policy.
-const Policy = `1. Types defined by a document root, a definition or another referenced
+const Policy = `1. A type keeps its name across upgrades. Regenerated into the directory
+   holding the package generated before (as go generate does), every
+   type of a schema that package has (its "Schema:" line) keeps the name
+   it has there, and no new type takes one of its names; the rules below
+   name the rest. A fresh directory gets the rules' names alone: the same
+   tree gives the same names on every machine (a checkout that commits
+   the package regenerates to the same files; adcpgen generate
+   --fresh-names ignores the package in the directory).
+2. Types defined by a document root, a definition or another referenced
    node try, in order: the schema's title (when it reads as a name), the
-   file or definition name, the folder plus file name, the full path.
-2. When several types want one name, the one with the best rank keeps it
+   file or definition name, the folder plus file name, the full path. A
+   definition's name or title of one word is joined to its file's name
+   first (brand.json#/definitions/logo is BrandLogo): one word means
+   little out of its context.
+3. When several types want one name, the one with the best rank keeps it
    (document roots, then definitions, then inline types); among equal
    ranks the one whose schema location (file#/pointer) sorts first keeps
-   it. The others move on to their next candidate.
-3. Inline types are named after the type of their nearest enclosing schema
-   in their own file: its name + property name (array elements take the
-   singular, or "Item"; map values "Value"; union arms their label). Words
-   the suffix repeats from the end of the parent's name are said once
-   (AudioDAAST + DAASTVersion = AudioDAASTVersion). Their title wins when
-   unique.
-4. Long inline names are shortened: from 40 characters a name keeps only
-   its anchor (the nearest type named on its own), its parent's segment and
-   its own; from 50 characters only the anchor and its own. The full name
-   is the fallback when the short one is taken.
-5. Union arms are labelled by their title or the referenced schema, else
-   by what tells them apart: a const value no other arm fixes (a boolean
-   flag by its key), a required key or set of required keys no other arm
-   requires, or their only property. Only arms nothing tells apart are
+   it. The others move on to their next candidate, then to their first
+   one after their folder's name (CorePaymentCardRefund); a number only
+   when none is left.
+4. Inline types are named after the type of their nearest enclosing schema
+   in their own file: its name + property name (array items take the
+   singular, then the array's name + "Item"; map values "Value"; union
+   arms their label). Where a schema merges another file's union into
+   itself (allOf), its copies of the arms are its own: named after its
+   file, their Schema line says "merged into" it. Words the suffix repeats
+   from the end of the parent's name are said once (AudioDAAST +
+   DAASTVersion = AudioDAASTVersion), and a suffix that only repeats them
+   takes a word for what the type is instead (Value for a member, Item for
+   an array item, Entry for a map value). An inline type's title of two
+   words or more wins when unique.
+5. Long names are shortened: from 40 characters a name keeps only its
+   anchor (the nearest type named on its own), its parent's segment and its
+   own; from 50 characters the anchor and its own, says once in its own
+   segment a word the anchor already says, and drops a task payload's last
+   word (GetAdCPCapabilities for GetAdCPCapabilitiesResponse). The longer
+   forms are the fallbacks when a short one is taken.
+6. Union arms are labelled by their title or the referenced schema, unless
+   that only repeats the union's name, else by what tells them apart: a
+   const value no other arm fixes (a boolean flag by its key), "Other" for
+   the one arm that fixes none of the values the others fix (country:
+   {not: {enum: [...]}}), a required key or set of required keys no other
+   arm requires, or their only property. Only arms nothing tells apart are
    numbered (Variant1, Variant2).
-6. A type out of candidates takes its last candidate plus a number, numbered
-   in the order of the schema locations.
 7. Enum constants (<Enum><Value>) and helpers derived from a type
    (Known<Enum>Values, New<Union><Arm>, the arm enum <Union>Kind and its
    constants <Union>Kind<Arm>) come after types; a clash appends "Value"
@@ -61,14 +82,32 @@ var (
 	unionMethods  = []string{"DecodeWire", "EncodeWire", "MarshalJSON", "UnmarshalJSON", "Variant", "Kind", "IsZero"}
 )
 
-// Assign names every type, constant, field and arm of pkg.
-func Assign(pkg *ir.Package) {
+// Keep is what an earlier generation of the package declared, which the
+// naming pass keeps: Types maps a type's schema (ir.Type.Key) to the name
+// it had; Helpers are its other package-level names (constants,
+// functions, union kinds, tool aliases), which no new type may take. The
+// zero value names by the policy alone.
+type Keep struct {
+	Types   map[string]string
+	Helpers map[string]bool
+}
+
+// Assign names every type, constant, field and arm of pkg. Types keep[n]
+// names first; the policy names the rest among the names left.
+func Assign(pkg *ir.Package, keep Keep) {
 	taken := map[string]bool{}
 	for _, r := range Reserved {
 		taken[r] = true
 	}
 	labelArms(pkg.Types)
-	nameTypes(pkg.Types, taken)
+	typeTaken := maps.Clone(taken)
+	for n := range keep.Helpers {
+		typeTaken[n] = true
+	}
+	nameTypes(pkg.Types, typeTaken, keep.Types)
+	for _, t := range pkg.Types {
+		taken[t.Name] = true
+	}
 	sorted := append([]*ir.Type(nil), pkg.Types...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	for _, t := range sorted {

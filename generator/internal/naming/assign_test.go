@@ -111,7 +111,7 @@ func TestCollisionRanks(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			types := tc.types()
-			Assign(&ir.Package{Types: types})
+			Assign(&ir.Package{Types: types}, Keep{})
 			got := names(types)
 			for i := range got {
 				if got[i] != tc.want[i] {
@@ -135,17 +135,19 @@ func TestInlineNames(t *testing.T) {
 	metric := inline("goal.json#/oneOf/0", goal, "Metric")
 	metricMetric := inline("goal.json#/oneOf/0/properties/metric", metric, "Metric")
 	types := []*ir.Type{hashed, geo, targeting, execution, mediaBuy, root, audio, version, goal, metric, metricMetric}
-	Assign(&ir.Package{Types: types})
+	Assign(&ir.Package{Types: types}, Keep{})
 	want := map[*ir.Type]string{
 		mediaBuy:  "GetCapsResponseMediaBuy",
 		execution: "GetCapsResponseMediaBuyExecution",
 		// From ShortenAt characters, the segments between the anchor and
 		// the parent go; from LongName, the parent's too.
-		targeting:    "GetCapsResponseExecutionTargeting",
-		geo:          "GetCapsResponseTargetingGeoRegionsExclude",
-		hashed:       "GetCapsResponseSupportedHashedIdentifierKinds",
-		version:      "AudioDaastVersion",            // the repeated word goes
-		metricMetric: "OptimizationGoalMetricMetric", // a suffix that is all repetition stays
+		targeting: "GetCapsResponseExecutionTargeting",
+		geo:       "GetCapsResponseTargetingGeoRegionsExclude",
+		hashed:    "GetCapsResponseSupportedHashedIdentifierKinds",
+		version:   "AudioDaastVersion", // the repeated word goes
+		// A suffix that is all repetition takes a word for what the type
+		// is: a member's Value (an array item's Item, a map value's Entry).
+		metricMetric: "OptimizationGoalMetricValue",
 	}
 	for ty, name := range want {
 		if ty.Name != name {
@@ -165,7 +167,7 @@ func TestArmHomes(t *testing.T) {
 		u.Kind = ir.KindUnion
 		u.Union = &ir.Union{Strategy: ir.ByTrial, Arms: []*ir.Arm{{Label: "Metric", Type: ir.NamedRef(arm)}}}
 	}
-	Assign(&ir.Package{Types: []*ir.Type{budget, copyUnion, arm, goal}})
+	Assign(&ir.Package{Types: []*ir.Type{budget, copyUnion, arm, goal}}, Keep{})
 	if arm.Name != "OptimizationGoalMetric" {
 		t.Errorf("arm named %s, want OptimizationGoalMetric", arm.Name)
 	}
@@ -291,7 +293,7 @@ func TestPositionalArmsRelabelled(t *testing.T) {
 	u.Union = &ir.Union{Strategy: ir.ByPresence, Arms: []*ir.Arm{
 		{Label: "Variant1", Type: ir.NamedRef(a0)}, {Label: "Variant2", Type: ir.NamedRef(a1)},
 	}}
-	Assign(&ir.Package{Types: []*ir.Type{u, a0, a1}})
+	Assign(&ir.Package{Types: []*ir.Type{u, a0, a1}}, Keep{})
 	if a0.Name != "AdAgentsAuthoritativeLocation" || a1.Name != "AdAgentsAuthorizedAgents" {
 		t.Errorf("arm types %s, %s", a0.Name, a1.Name)
 	}

@@ -1,6 +1,7 @@
 package naming
 
 import (
+	"go/token"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,10 +40,16 @@ type typeNamer struct {
 	anchor map[*ir.Type]*ir.Type
 }
 
-// nameTypes resolves type names generation by generation: types with no
-// parent first, then types named after them, and so on.
-func nameTypes(types []*ir.Type, taken map[string]bool) {
+// nameTypes resolves type names: first the names kept from an earlier
+// generation (by schema key), then generation by generation: types with
+// no parent first, then types named after them, and so on.
+func nameTypes(types []*ir.Type, taken map[string]bool, kept map[string]string) {
 	n := &typeNamer{taken: taken, links: map[*ir.Type][]link{}, seg: map[*ir.Type]string{}, anchor: map[*ir.Type]*ir.Type{}}
+	for _, t := range sortedByKey(types) {
+		if name, ok := kept[t.Key()]; ok && token.IsIdentifier(name) && isIdent(name) && !taken[name] {
+			n.settle(t, candidate{name: name, anchor: t})
+		}
+	}
 	homes := armHomes(types)
 	for _, t := range types {
 		var ls []link
@@ -91,12 +98,19 @@ func nameTypes(types []*ir.Type, taken map[string]bool) {
 	for gen := 0; gen <= maxDepth; gen++ {
 		var batch []*ir.Type
 		for _, t := range types {
-			if depth[t] == gen {
+			if depth[t] == gen && t.Name == "" {
 				batch = append(batch, t)
 			}
 		}
 		n.resolve(batch)
 	}
+}
+
+// sortedByKey returns types in the order of their schema keys.
+func sortedByKey(types []*ir.Type) []*ir.Type {
+	out := append([]*ir.Type(nil), types...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Key() < out[j].Key() })
+	return out
 }
 
 // armHomes finds union arms whose type was first met under a union of
@@ -144,29 +158,156 @@ func (n *typeNamer) candidates(t *ir.Type) []candidate {
 	for _, h := range t.Hints {
 		add(h, "", t)
 	}
-	for _, l := range n.links[t] {
+	for i, l := range n.links[t] {
 		suffixes := l.suffixes
 		if len(suffixes) == 0 {
 			suffixes = []string{"Value"}
 		}
 		anchor := n.anchor[l.parent]
 		for _, s := range suffixes {
-			full := JoinName(l.parent.Name, s)
-			if ps := n.seg[l.parent]; len(full) >= ShortenAt && anchor != l.parent && ps != "" {
-				short := JoinName(JoinName(anchor.Name, ps), s)
-				if len(short) >= LongName {
-					add(JoinName(anchor.Name, s), s, anchor)
-				}
-				add(short, s, anchor)
+			s = unrepeated(l.parent.Name, s, t)
+			if i == 0 && t.Merged.File != "" && t.Merged == l.parent.Loc {
+				// An arm of a union merged from another file is named
+				// after its own file (the merge's) first.
+				add(JoinName(fileGoName(t.Merged.File), s), s, anchor)
 			}
-			add(full, s, anchor)
+			prefixes := []string{l.parent.Name}
+			if ps := n.seg[l.parent]; len(JoinName(l.parent.Name, s)) >= ShortenAt && anchor != l.parent && ps != "" {
+				mid := JoinName(anchor.Name, ps)
+				if Repeats(mid) {
+					mid = anchor.Name // the parent's segment only says the anchor again
+				}
+				prefixes = []string{mid, l.parent.Name}
+				if len(JoinName(mid, s)) >= LongName {
+					prefixes = []string{anchor.Name, mid, l.parent.Name}
+				}
+			}
+			for _, p := range prefixes {
+				for _, name := range shortened(p, s, t) {
+					add(name, s, anchor)
+				}
+			}
 			add(l.parent.Name+s, s, anchor)
 		}
 	}
 	if len(out) == 0 {
 		add("Type", "", t)
 	}
+	if q := folderOf(t); q != "" && t.Parent != nil {
+		// Before a number: the first candidate qualified by its folder, as
+		// roots are (core/payment.json's arm CardRefund, when another type
+		// holds PaymentCardRefund, is CorePaymentCardRefund).
+		add(JoinName(q, out[0].name), out[0].seg, out[0].anchor)
+	}
 	return out
+}
+
+// shortened returns prefix joined with suffix and, first, when that is
+// LongName characters or more, shorter forms: the suffix without the words
+// the prefix already says (ProductAudienceEvidenceRequirements +
+// AcceptedEvidenceType = ProductAudienceEvidenceRequirementsAcceptedType),
+// and a task payload's prefix without its last word (GetAdCPCapabilities,
+// not GetAdCPCapabilitiesResponse).
+func shortened(prefix, suffix string, t *ir.Type) []string {
+	name := JoinName(prefix, suffix)
+	if len(name) < LongName {
+		return []string{name}
+	}
+	var out []string
+	once := saidOnce(prefix, suffix)
+	if once == "" {
+		once = unrepeated(prefix, JoinName("", lastWords(prefix, suffix)), t)
+	}
+	if once != suffix {
+		out = append(out, JoinName(prefix, once))
+	}
+	if stem, ok := taskStem(prefix); ok {
+		out = append(out, JoinName(stem, suffix))
+		if once != suffix {
+			out = append(out, JoinName(stem, once))
+		}
+	}
+	return append(out, name)
+}
+
+// saidOnce drops from suffix the words prefix already says (a plural and
+// its singular count as one word); "" when none is left.
+func saidOnce(prefix, suffix string) string {
+	said := map[string]bool{}
+	for _, w := range Words(prefix) {
+		said[strings.ToLower(Singular(w))] = true
+	}
+	var kept []string
+	for _, w := range Words(suffix) {
+		if !said[strings.ToLower(Singular(w))] {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, "")
+}
+
+// lastWords is suffix when it is all said by prefix: what unrepeated then
+// gives a word for what the type is.
+func lastWords(prefix, suffix string) string {
+	pw := Words(prefix)
+	return strings.Join(pw[max(0, len(pw)-len(Words(suffix))):], "")
+}
+
+// taskStem is a task payload's name without its last word: "GetProducts"
+// for "GetProductsResponse"; false for other names.
+func taskStem(name string) (string, bool) {
+	w := Words(name)
+	if len(w) < 3 || w[len(w)-1] != "Request" && w[len(w)-1] != "Response" {
+		return "", false
+	}
+	return strings.Join(w[:len(w)-1], ""), true
+}
+
+// fileGoName is the type name a file's base name suggests
+// ("core/postal-area.json" is PostalArea).
+func fileGoName(file string) string {
+	base := file[strings.LastIndexByte(file, '/')+1:]
+	return GoName(strings.TrimSuffix(base, ".json"))
+}
+
+// folderOf is the Go name of the folder of t's file ("" at the root).
+func folderOf(t *ir.Type) string {
+	file := t.Loc.File
+	if t.Merged.File != "" {
+		file = t.Merged.File
+	}
+	if i := strings.LastIndexByte(file, '/'); i > 0 {
+		return GoName(file[:i])
+	}
+	return ""
+}
+
+// unrepeated returns suffix, or, when the suffix only says again what
+// parent's name ends with (a "claim" member of VerifyPropertyClaim), the
+// suffix with a word for what t is in its parent: "Item" for array
+// elements, "Entry" for map values, "Value" for a member ("Member" when
+// parent already ends with that word). JoinName then says the repeated
+// words once: VerifyPropertyClaimValue, not VerifyPropertyClaimClaim.
+func unrepeated(parent, suffix string, t *ir.Type) string {
+	pw, sw := Words(parent), Words(suffix)
+	if len(sw) == 0 || len(sw) > len(pw) || !strings.EqualFold(strings.Join(pw[len(pw)-len(sw):], " "), strings.Join(sw, " ")) {
+		return suffix
+	}
+	word := "Value"
+	switch last := lastToken(t.Loc.Pointer); {
+	case last == "items":
+		word = "Item"
+	case last == "additionalProperties" || strings.Contains(t.Loc.Pointer, "/patternProperties/"):
+		word = "Entry"
+	}
+	if strings.HasSuffix(parent, word) {
+		word = "Member"
+	}
+	return suffix + word
+}
+
+func lastToken(ptr string) string {
+	return ptr[strings.LastIndexByte(ptr, '/')+1:]
 }
 
 // JoinName appends suffix to name, dropping the words the suffix repeats
@@ -191,7 +332,7 @@ func isIdent(s string) bool {
 
 // resolve names a batch against names already taken, per the policy.
 func (n *typeNamer) resolve(batch []*ir.Type) {
-	sort.SliceStable(batch, func(i, j int) bool { return batch[i].Loc.String() < batch[j].Loc.String() })
+	sort.SliceStable(batch, func(i, j int) bool { return batch[i].Key() < batch[j].Key() })
 	cands := make([][]candidate, len(batch))
 	level := make([]int, len(batch))
 	for i, t := range batch {
@@ -267,7 +408,7 @@ func owner(batch []*ir.Type, members []int) int {
 		case best < 0 || batch[i].Rank < batch[best].Rank:
 			best, tie = i, false
 		case batch[i].Rank == batch[best].Rank:
-			a, b := batch[i].Loc.String(), batch[best].Loc.String()
+			a, b := batch[i].Key(), batch[best].Key()
 			if a < b {
 				best, tie = i, false
 			} else if a == b {

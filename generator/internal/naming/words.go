@@ -1,6 +1,7 @@
 package naming
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -145,4 +146,21 @@ func Singular(name string) string {
 		return name[:len(name)-1]
 	}
 	return name
+}
+
+// Repeats reports a name that says a word, or a run of words, twice in a
+// row, ignoring case ("ClaimClaim", "PostalAreaPostalAreaUS").
+func Repeats(name string) bool {
+	w := Words(name)
+	for i := range w {
+		w[i] = strings.ToLower(w[i])
+	}
+	for k := 1; 2*k <= len(w); k++ {
+		for i := 0; i+2*k <= len(w); i++ {
+			if slices.Equal(w[i:i+k], w[i+k:i+2*k]) {
+				return true
+			}
+		}
+	}
+	return false
 }

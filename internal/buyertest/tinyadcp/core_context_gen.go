@@ -8,11 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// ContextObject is the "Context Object" schema.
+// ContextObject is the opaque caller data echoed back.
 //
-// Opaque caller data echoed back.
-//
-// Schema: /schemas/0.1.0-buyertest/core/context.json#
+// Schema: /schemas/0.1.0-buyertest/core/context.json# ("Context Object")
 type ContextObject map[string]json.RawMessage
 
 var descContextObject = wire.Desc{Shape: wire.ShapeMap, Name: "ContextObject", Go: (*ContextObject)(nil), Elem: &wire.DescRaw}

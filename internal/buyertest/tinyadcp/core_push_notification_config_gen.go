@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// PushNotificationConfig is the "Push Notification Config" schema.
+// PushNotificationConfig is the type of the push_notification_config member of CreateThingRequest.
 //
-// Schema: /schemas/0.1.0-buyertest/core/push-notification-config.json#
+// Schema: /schemas/0.1.0-buyertest/core/push-notification-config.json# ("Push Notification Config")
 type PushNotificationConfig struct {
 	URL   string  `json:"url"`
 	Token *string `json:"token,omitempty"`

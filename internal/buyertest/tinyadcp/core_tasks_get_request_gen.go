@@ -8,11 +8,10 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// TasksGetRequest is the "Tasks Get Request" schema.
+// TasksGetRequest is the status request of versions before get_task_status (served as the
+// tasks/get tool).
 //
-// The status request of versions before get_task_status (served as the tasks/get tool).
-//
-// Schema: /schemas/0.1.0-buyertest/core/tasks-get-request.json#
+// Schema: /schemas/0.1.0-buyertest/core/tasks-get-request.json# ("Tasks Get Request")
 type TasksGetRequest struct {
 	TaskID         string `json:"task_id"`
 	IncludeHistory *bool  `json:"include_history,omitempty"`

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// TasksGetResponse is the "Tasks Get Response" schema.
+// TasksGetResponse is defined by core/tasks-get-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json#
+// Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json# ("Tasks Get Response")
 type TasksGetResponse struct {
 	TaskID  string                        `json:"task_id"`
 	Status  TaskStatus                    `json:"status"`
@@ -45,6 +45,8 @@ func (v *TasksGetResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// TasksGetResponseHistoryItem is an item of the history array of TasksGetResponse.
+//
 // Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json#/properties/history/items
 type TasksGetResponseHistoryItem struct {
 	Timestamp wire.DateTime                   `json:"timestamp"`
@@ -80,11 +82,12 @@ func (v *TasksGetResponseHistoryItem) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// TasksGetResponseHistoryItemType is the type of the type member of TasksGetResponseHistoryItem.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema:
-// /schemas/0.1.0-buyertest/core/tasks-get-response.json#/properties/history/items/properties/type
+// Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json#/properties/history/items/properties/type
 type TasksGetResponseHistoryItemType string
 
 const (

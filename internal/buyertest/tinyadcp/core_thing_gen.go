@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Thing is the "Thing" schema.
+// Thing is the type of the thing member of CreateThingResponse.
 //
-// Schema: /schemas/0.1.0-buyertest/core/thing.json#
+// Schema: /schemas/0.1.0-buyertest/core/thing.json# ("Thing")
 type Thing struct {
 	ThingID string `json:"thing_id"`
 	Name    string `json:"name"`

@@ -5,12 +5,12 @@ package tinyadcp
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// TaskStatus is the "Task Status" schema.
+// TaskStatus is the type of the status member of TasksGetResponse.
 //
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/0.1.0-buyertest/enums/task-status.json#
+// Schema: /schemas/0.1.0-buyertest/enums/task-status.json# ("Task Status")
 type TaskStatus string
 
 const (

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// RateLimitedDetails is the "Rate Limited Details" schema.
+// RateLimitedDetails is defined by error-details/rate-limited.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/error-details/rate-limited.json#
+// Schema: /schemas/0.1.0-buyertest/error-details/rate-limited.json# ("Rate Limited Details")
 type RateLimitedDetails struct {
 	Limit         int64  `json:"limit"`
 	WindowSeconds *int64 `json:"window_seconds,omitempty"`

@@ -8,12 +8,13 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateThingInputRequired is the "Create Thing Input Required" schema.
+// CreateThingInputRequired is defined by
+// media-buy/create-thing-async-response-input-required.json#.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "input-required".
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-input-required.json#
+// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-input-required.json# ("Create Thing Input Required")
 type CreateThingInputRequired struct {
 	// The protocol envelope's task_id: the seller framework sends the task's id; leave it empty, a
 	// handler's different value is refused.

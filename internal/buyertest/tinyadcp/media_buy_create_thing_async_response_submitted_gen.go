@@ -8,12 +8,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateThingSubmitted is the "Create Thing Submitted" schema.
+// CreateThingSubmitted is defined by media-buy/create-thing-async-response-submitted.json#.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "submitted".
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-submitted.json#
+// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-submitted.json# ("Create Thing Submitted")
 type CreateThingSubmitted struct {
 	// The protocol envelope's task_id: the seller framework sends the task's id; leave it empty, a
 	// handler's different value is refused.

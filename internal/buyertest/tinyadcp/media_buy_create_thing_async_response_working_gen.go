@@ -8,12 +8,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateThingWorking is the "Create Thing Working" schema.
+// CreateThingWorking is defined by media-buy/create-thing-async-response-working.json#.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "working".
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-working.json#
+// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-working.json# ("Create Thing Working")
 type CreateThingWorking struct {
 	// The protocol envelope's task_id: the seller framework sends the task's id; leave it empty, a
 	// handler's different value is refused.

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateThingResponse is the "Create Thing Response" schema.
+// CreateThingResponse is defined by media-buy/create-thing-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-response.json#
+// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-response.json# ("Create Thing Response")
 type CreateThingResponse struct {
 	Thing   *Thing                       `json:"thing,omitempty"`
 	Errors  []map[string]json.RawMessage `json:"errors,omitempty"`

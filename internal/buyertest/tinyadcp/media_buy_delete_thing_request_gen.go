@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// DeleteThingRequest is the "Delete Thing Request" schema.
+// DeleteThingRequest is defined by media-buy/delete-thing-request.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/delete-thing-request.json#
+// Schema: /schemas/0.1.0-buyertest/media-buy/delete-thing-request.json# ("Delete Thing Request")
 type DeleteThingRequest struct {
 	ThingID string `json:"thing_id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// DeleteThingResponse is the "Delete Thing Response" schema.
+// DeleteThingResponse is defined by media-buy/delete-thing-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/delete-thing-response.json#
+// Schema: /schemas/0.1.0-buyertest/media-buy/delete-thing-response.json# ("Delete Thing Response")
 type DeleteThingResponse struct {
 	Deleted bool `json:"deleted"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetThingsRequest is the "Get Things Request" schema.
+// GetThingsRequest is defined by media-buy/get-things-request.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/get-things-request.json#
+// Schema: /schemas/0.1.0-buyertest/media-buy/get-things-request.json# ("Get Things Request")
 type GetThingsRequest struct {
 	Filter  *string       `json:"filter,omitempty"`
 	Context ContextObject `json:"context,omitempty"`

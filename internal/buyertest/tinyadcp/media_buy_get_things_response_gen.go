@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetThingsResponse is the "Get Things Response" schema.
+// GetThingsResponse is defined by media-buy/get-things-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/get-things-response.json#
+// Schema: /schemas/0.1.0-buyertest/media-buy/get-things-response.json# ("Get Things Response")
 type GetThingsResponse struct {
 	Things  []Thing       `json:"things"`
 	Context ContextObject `json:"context,omitempty"`

@@ -5,9 +5,9 @@ package tinyadcp
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// LockThingRequest is the "Lock Thing Request" schema.
+// LockThingRequest is defined by media-buy/lock-thing-request.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/lock-thing-request.json#
+// Schema: /schemas/0.1.0-buyertest/media-buy/lock-thing-request.json# ("Lock Thing Request")
 type LockThingRequest struct {
 	ThingID string `json:"thing_id"`
 }

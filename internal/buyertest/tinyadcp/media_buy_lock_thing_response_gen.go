@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// LockThingResponse is the "Lock Thing Response" schema.
+// LockThingResponse is defined by media-buy/lock-thing-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/lock-thing-response.json#
+// Schema: /schemas/0.1.0-buyertest/media-buy/lock-thing-response.json# ("Lock Thing Response")
 type LockThingResponse struct {
 	Locked bool `json:"locked"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

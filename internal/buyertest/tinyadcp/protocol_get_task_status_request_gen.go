@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetTaskStatusRequest is the "Get Task Status Request" schema.
+// GetTaskStatusRequest is defined by protocol/get-task-status-request.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-request.json#
+// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-request.json# ("Get Task Status Request")
 type GetTaskStatusRequest struct {
 	TaskID        string        `json:"task_id"`
 	IncludeResult *bool         `json:"include_result,omitempty"`

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetTaskStatusResponse is the "Get Task Status Response" schema.
+// GetTaskStatusResponse is defined by protocol/get-task-status-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-response.json#
+// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-response.json# ("Get Task Status Response")
 type GetTaskStatusResponse struct {
 	TaskID   string                      `json:"task_id"`
 	TaskType *string                     `json:"task_type,omitempty"`
@@ -51,6 +51,8 @@ func (v *GetTaskStatusResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// GetTaskStatusResponseError is the type of the error member of GetTaskStatusResponse.
+//
 // Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-response.json#/properties/error
 type GetTaskStatusResponseError struct {
 	Code    string                     `json:"code"`

@@ -8,11 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// ContextObject is the "Context Object" schema.
+// ContextObject is the opaque buyer data, echoed unchanged.
 //
-// Opaque buyer data, echoed unchanged.
-//
-// Schema: /schemas/3.90.0-test/core/context.json#
+// Schema: /schemas/3.90.0-test/core/context.json# ("Context Object")
 type ContextObject map[string]json.RawMessage
 
 var descContextObject = wire.Desc{Shape: wire.ShapeMap, Name: "ContextObject", Go: (*ContextObject)(nil), Elem: &wire.DescRaw}

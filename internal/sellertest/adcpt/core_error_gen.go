@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Error is the "Error" schema.
+// Error is an item of the errors array of CreateMediaBuyError.
 //
-// Schema: /schemas/3.90.0-test/core/error.json#
+// Schema: /schemas/3.90.0-test/core/error.json# ("Error")
 type Error struct {
 	Code       string                     `json:"code"`
 	Message    string                     `json:"message"`
@@ -55,6 +55,8 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// ErrorIssue is an item of the issues array of Error.
+//
 // Schema: /schemas/3.90.0-test/core/error.json#/properties/issues/items
 type ErrorIssue struct {
 	Pointer string `json:"pointer"`
@@ -90,6 +92,8 @@ func (v *ErrorIssue) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// ErrorRecovery is the type of the recovery member of Error.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //

@@ -8,50 +8,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CPM is the "CPM" schema.
-//
-// Fixed members (checked when decoding, written when encoding, no field): "model" is always "cpm".
-//
-// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/0
-type CPM struct {
-	Rate     float64 `json:"rate"`
-	Currency string  `json:"currency"`
-	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
-	AdditionalProperties map[string]json.RawMessage `json:"-"`
-}
-
-var descCPM = wire.Desc{Shape: wire.ShapeStruct, Name: "CPM", Go: (*CPM)(nil), Members: []wire.Member{
-	{Name: "model", Desc: &constStringCpm, Required: true, Fixed: true},
-	{Name: "rate", Desc: &wire.DescFloat, Required: true},
-	{Name: "currency", Desc: &wire.DescString, Required: true},
-}}
-
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CPM) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCPM)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CPM) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCPM)
-}
-
-// MarshalJSON encodes v as JSON.
-func (v CPM) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&v)
-}
-
-// UnmarshalJSON decodes data into v strictly (see package wire).
-func (v *CPM) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, v)
-}
-
-// FlatRate is the "Flat Rate" schema.
+// FlatRate is the FlatRate arm of PricingOption.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "model" is always
 // "flat_rate".
 //
-// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/1
+// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/1 ("Flat Rate")
 type FlatRate struct {
 	Amount   float64 `json:"amount"`
 	Currency string  `json:"currency"`
@@ -85,18 +47,18 @@ func (v *FlatRate) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// PricingOption is the "Pricing Option" schema.
+// PricingOption is an item of the pricing_options array of Product.
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (model).
 //
-// Schema: /schemas/3.90.0-test/core/pricing-option.json#
+// Schema: /schemas/3.90.0-test/core/pricing-option.json# ("Pricing Option")
 type PricingOption struct {
-	CPM      *CPM
+	CPM      *PricingOptionCPM
 	FlatRate *FlatRate
 }
 
 // NewPricingOptionCPM returns a PricingOption holding the CPM arm.
-func NewPricingOptionCPM(v CPM) PricingOption {
+func NewPricingOptionCPM(v PricingOptionCPM) PricingOption {
 	return PricingOption{CPM: &v}
 }
 
@@ -143,7 +105,7 @@ func (u PricingOption) IsZero() bool {
 }
 
 var descPricingOption = wire.Desc{Shape: wire.ShapeUnion, Name: "PricingOption", Go: (*PricingOption)(nil), Union: &wire.Union{Name: "PricingOption", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"model"}, Arms: []wire.UnionArm{
-	{Name: "CPM", Desc: &descCPM, Const: [][]string{{"\"cpm\""}}},
+	{Name: "CPM", Desc: &descPricingOptionCPM, Const: [][]string{{"\"cpm\""}}},
 	{Name: "FlatRate", Desc: &descFlatRate, Const: [][]string{{"\"flat_rate\""}}},
 }}}
 
@@ -165,4 +127,42 @@ func (u PricingOption) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes data into u strictly (see package wire).
 func (u *PricingOption) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
+}
+
+// PricingOptionCPM is the CPM arm of PricingOption.
+//
+// Fixed members (checked when decoding, written when encoding, no field): "model" is always "cpm".
+//
+// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/0 ("CPM")
+type PricingOptionCPM struct {
+	Rate     float64 `json:"rate"`
+	Currency string  `json:"currency"`
+	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
+	AdditionalProperties map[string]json.RawMessage `json:"-"`
+}
+
+var descPricingOptionCPM = wire.Desc{Shape: wire.ShapeStruct, Name: "PricingOptionCPM", Go: (*PricingOptionCPM)(nil), Members: []wire.Member{
+	{Name: "model", Desc: &constStringCpm, Required: true, Fixed: true},
+	{Name: "rate", Desc: &wire.DescFloat, Required: true},
+	{Name: "currency", Desc: &wire.DescString, Required: true},
+}}
+
+// DecodeWire reads v from d strictly (see package wire).
+func (v *PricingOptionCPM) DecodeWire(d *wire.Decoder) error {
+	return wire.DecodeWith(d, v, &descPricingOptionCPM)
+}
+
+// EncodeWire writes v as JSON.
+func (v *PricingOptionCPM) EncodeWire(e *wire.Encoder) {
+	wire.EncodeWith(e, v, &descPricingOptionCPM)
+}
+
+// MarshalJSON encodes v as JSON.
+func (v PricingOptionCPM) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
+}
+
+// UnmarshalJSON decodes data into v strictly (see package wire).
+func (v *PricingOptionCPM) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, v)
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Product is the "Product" schema.
+// Product is an item of the products array of GetProductsResponse.
 //
-// Schema: /schemas/3.90.0-test/core/product.json#
+// Schema: /schemas/3.90.0-test/core/product.json# ("Product")
 type Product struct {
 	ProductID      string               `json:"product_id"`
 	Name           string               `json:"name"`
@@ -47,6 +47,8 @@ func (v *Product) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// ProductDeliveryType is the type of the delivery_type member of Product.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// ListCreativesRequest is the "List Creatives Request" schema.
+// ListCreativesRequest is defined by creative/list-creatives-request.json#.
 //
-// Schema: /schemas/3.90.0-test/creative/list-creatives-request.json#
+// Schema: /schemas/3.90.0-test/creative/list-creatives-request.json# ("List Creatives Request")
 type ListCreativesRequest struct {
 	Context ContextObject `json:"context,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

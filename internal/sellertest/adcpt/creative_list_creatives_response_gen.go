@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// ListCreativesResponse is the "List Creatives Response" schema.
+// ListCreativesResponse is defined by creative/list-creatives-response.json#.
 //
-// Schema: /schemas/3.90.0-test/creative/list-creatives-response.json#
+// Schema: /schemas/3.90.0-test/creative/list-creatives-response.json# ("List Creatives Response")
 type ListCreativesResponse struct {
 	Creatives []ListCreativesResponseCreative `json:"creatives"`
 	Context   ContextObject                   `json:"context,omitempty"`
@@ -43,6 +43,8 @@ func (v *ListCreativesResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// ListCreativesResponseCreative is an item of the creatives array of ListCreativesResponse.
+//
 // Schema: /schemas/3.90.0-test/creative/list-creatives-response.json#/properties/creatives/items
 type ListCreativesResponseCreative struct {
 	CreativeID string `json:"creative_id"`

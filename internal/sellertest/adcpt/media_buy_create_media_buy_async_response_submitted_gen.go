@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateMediaBuySubmitted is the "Create Media Buy Submitted" schema.
+// CreateMediaBuySubmitted is defined by media-buy/create-media-buy-async-response-submitted.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-async-response-submitted.json#
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-async-response-submitted.json# ("Create Media Buy Submitted")
 type CreateMediaBuySubmitted struct {
 	Context ContextObject `json:"context,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateMediaBuyWorking is the "Create Media Buy Working" schema.
+// CreateMediaBuyWorking is defined by media-buy/create-media-buy-async-response-working.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-async-response-working.json#
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-async-response-working.json# ("Create Media Buy Working")
 type CreateMediaBuyWorking struct {
 	Percentage *float64      `json:"percentage,omitempty"`
 	Context    ContextObject `json:"context,omitempty"`

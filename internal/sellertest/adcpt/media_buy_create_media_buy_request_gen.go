@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateMediaBuyRequest is the "Create Media Buy Request" schema.
+// CreateMediaBuyRequest is defined by media-buy/create-media-buy-request.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json#
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json# ("Create Media Buy Request")
 type CreateMediaBuyRequest struct {
 	IdempotencyKey         string                                       `json:"idempotency_key"`
 	PoNumber               *string                                      `json:"po_number,omitempty"`
@@ -49,6 +49,8 @@ func (v *CreateMediaBuyRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// CreateMediaBuyRequestPackage is an item of the packages array of CreateMediaBuyRequest.
+//
 // Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json#/properties/packages/items
 type CreateMediaBuyRequestPackage struct {
 	ProductID     string        `json:"product_id"`
@@ -82,8 +84,10 @@ func (v *CreateMediaBuyRequestPackage) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// Schema:
-// /schemas/3.90.0-test/media-buy/create-media-buy-request.json#/properties/push_notification_config
+// CreateMediaBuyRequestPushNotificationConfig is the type of the push_notification_config member
+// of CreateMediaBuyRequest.
+//
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json#/properties/push_notification_config
 type CreateMediaBuyRequestPushNotificationConfig struct {
 	URL string `json:"url"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateMediaBuyError is the "Create Media Buy Error" schema.
+// CreateMediaBuyError is the Error arm of CreateMediaBuyResponse.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/1
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/1 ("Create Media Buy Error")
 type CreateMediaBuyError struct {
 	Errors  []Error       `json:"errors"`
 	Context ContextObject `json:"context,omitempty"`
@@ -43,11 +43,11 @@ func (v *CreateMediaBuyError) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// CreateMediaBuyResponse is the "Create Media Buy Response" schema.
+// CreateMediaBuyResponse is defined by media-buy/create-media-buy-response.json#.
 //
 // Exactly one field is set. The decoder picks the arm by which keys are present.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json# ("Create Media Buy Response")
 type CreateMediaBuyResponse struct {
 	Success *CreateMediaBuySuccess
 	Error   *CreateMediaBuyError
@@ -125,9 +125,9 @@ func (u *CreateMediaBuyResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
-// CreateMediaBuySuccess is the "Create Media Buy Success" schema.
+// CreateMediaBuySuccess is the Success arm of CreateMediaBuyResponse.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/0
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/0 ("Create Media Buy Success")
 type CreateMediaBuySuccess struct {
 	MediaBuyID string                         `json:"media_buy_id"`
 	Packages   []CreateMediaBuySuccessPackage `json:"packages,omitempty"`
@@ -162,8 +162,9 @@ func (v *CreateMediaBuySuccess) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// Schema:
-// /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/0/properties/packages/items
+// CreateMediaBuySuccessPackage is an item of the packages array of CreateMediaBuySuccess.
+//
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/0/properties/packages/items
 type CreateMediaBuySuccessPackage struct {
 	PackageID string `json:"package_id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

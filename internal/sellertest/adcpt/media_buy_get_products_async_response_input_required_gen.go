@@ -8,9 +8,10 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetProductsInputRequired is the "Get Products Input Required" schema.
+// GetProductsInputRequired is defined by
+// media-buy/get-products-async-response-input-required.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-input-required.json#
+// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-input-required.json# ("Get Products Input Required")
 type GetProductsInputRequired struct {
 	Reason  *GetProductsInputRequiredReason `json:"reason,omitempty"`
 	Context ContextObject                   `json:"context,omitempty"`
@@ -43,11 +44,12 @@ func (v *GetProductsInputRequired) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// GetProductsInputRequiredReason is the type of the reason member of GetProductsInputRequired.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema:
-// /schemas/3.90.0-test/media-buy/get-products-async-response-input-required.json#/properties/reason
+// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-input-required.json#/properties/reason
 type GetProductsInputRequiredReason string
 
 const (

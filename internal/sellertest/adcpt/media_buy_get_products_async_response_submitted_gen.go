@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetProductsSubmitted is the "Get Products Submitted" schema.
+// GetProductsSubmitted is defined by media-buy/get-products-async-response-submitted.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-submitted.json#
+// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-submitted.json# ("Get Products Submitted")
 type GetProductsSubmitted struct {
 	EstimatedCompletion *wire.DateTime `json:"estimated_completion,omitempty"`
 	Context             ContextObject  `json:"context,omitempty"`

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetProductsWorking is the "Get Products Working" schema.
+// GetProductsWorking is defined by media-buy/get-products-async-response-working.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-working.json#
+// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-working.json# ("Get Products Working")
 type GetProductsWorking struct {
 	Percentage *float64      `json:"percentage,omitempty"`
 	Context    ContextObject `json:"context,omitempty"`

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetProductsRequest is the "Get Products Request" schema.
+// GetProductsRequest is defined by media-buy/get-products-request.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json#
+// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json# ("Get Products Request")
 type GetProductsRequest struct {
 	AdCPMajorVersion *int64                       `json:"adcp_major_version,omitempty"`
 	BuyingMode       GetProductsRequestBuyingMode `json:"buying_mode"`
@@ -49,6 +49,8 @@ func (v *GetProductsRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// GetProductsRequestBuyingMode is the type of the buying_mode member of GetProductsRequest.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
@@ -93,6 +95,8 @@ func (v *GetProductsRequestBuyingMode) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// GetProductsRequestFilters is the type of the filters member of GetProductsRequest.
+//
 // Schema: /schemas/3.90.0-test/media-buy/get-products-request.json#/properties/filters
 type GetProductsRequestFilters struct {
 	MaxCPM       *float64                               `json:"max_cpm,omitempty"`
@@ -124,11 +128,13 @@ func (v *GetProductsRequestFilters) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// GetProductsRequestFiltersDeliveryType is the type of the delivery_type member of
+// GetProductsRequestFilters.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema:
-// /schemas/3.90.0-test/media-buy/get-products-request.json#/properties/filters/properties/delivery_type
+// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json#/properties/filters/properties/delivery_type
 type GetProductsRequestFiltersDeliveryType string
 
 const (

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetProductsResponse is the "Get Products Response" schema.
+// GetProductsResponse is defined by media-buy/get-products-response.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-response.json#
+// Schema: /schemas/3.90.0-test/media-buy/get-products-response.json# ("Get Products Response")
 type GetProductsResponse struct {
 	Products []Product     `json:"products"`
 	Errors   []Error       `json:"errors,omitempty"`

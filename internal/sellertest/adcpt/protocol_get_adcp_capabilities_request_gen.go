@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetAdCPCapabilitiesRequest is the "Get AdCP Capabilities Request" schema.
+// GetAdCPCapabilitiesRequest is defined by protocol/get-adcp-capabilities-request.json#.
 //
-// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-request.json#
+// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-request.json# ("Get AdCP Capabilities Request")
 type GetAdCPCapabilitiesRequest struct {
 	AdCPMajorVersion *int64        `json:"adcp_major_version,omitempty"`
 	Protocols        []string      `json:"protocols,omitempty"`

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetAdCPCapabilitiesResponse is the "Get AdCP Capabilities Response" schema.
+// GetAdCPCapabilitiesResponse is defined by protocol/get-adcp-capabilities-response.json#.
 //
-// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#
+// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json# ("Get AdCP Capabilities Response")
 type GetAdCPCapabilitiesResponse struct {
 	AdCP               GetAdCPCapabilitiesResponseAdCP                `json:"adcp"`
 	SupportedProtocols []GetAdCPCapabilitiesResponseSupportedProtocol `json:"supported_protocols"`
@@ -45,6 +45,8 @@ func (v *GetAdCPCapabilitiesResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// GetAdCPCapabilitiesResponseAdCP is the type of the adcp member of GetAdCPCapabilitiesResponse.
+//
 // Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#/properties/adcp
 type GetAdCPCapabilitiesResponseAdCP struct {
 	MajorVersions []int64                                    `json:"major_versions"`
@@ -78,8 +80,10 @@ func (v *GetAdCPCapabilitiesResponseAdCP) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// Schema:
-// /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#/properties/adcp/properties/idempotency
+// GetAdCPCapabilitiesResponseAdCPIdempotency is the type of the idempotency member of
+// GetAdCPCapabilitiesResponseAdCP.
+//
+// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#/properties/adcp/properties/idempotency
 type GetAdCPCapabilitiesResponseAdCPIdempotency struct {
 	Supported        bool   `json:"supported"`
 	ReplayTTLSeconds *int64 `json:"replay_ttl_seconds,omitempty"`
@@ -112,11 +116,13 @@ func (v *GetAdCPCapabilitiesResponseAdCPIdempotency) UnmarshalJSON(data []byte) 
 	return wire.Unmarshal(data, v)
 }
 
+// GetAdCPCapabilitiesResponseSupportedProtocol is an item of the supported_protocols array of
+// GetAdCPCapabilitiesResponse.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema:
-// /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#/properties/supported_protocols/items
+// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#/properties/supported_protocols/items
 type GetAdCPCapabilitiesResponseSupportedProtocol string
 
 const (

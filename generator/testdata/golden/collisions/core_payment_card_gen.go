@@ -8,13 +8,11 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// PaymentCard is the "Payment Card" schema.
-//
-// A card operation, told apart by its kind.
+// PaymentCard is a card operation, told apart by its kind.
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (kind).
 //
-// Schema: /schemas/9.1.0/core/payment-card.json#
+// Schema: /schemas/9.1.0/core/payment-card.json# ("Payment Card")
 type PaymentCard struct {
 	Refund *PaymentCardRefund
 	Charge *PaymentCardCharge
@@ -92,6 +90,8 @@ func (u *PaymentCard) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
+// PaymentCardCharge is the Charge arm of PaymentCard.
+//
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always
 // "charge".
 //
@@ -127,6 +127,8 @@ func (v *PaymentCardCharge) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// PaymentCardRefund is the Refund arm of PaymentCard.
+//
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always
 // "refund".
 //

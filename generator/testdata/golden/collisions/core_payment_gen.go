@@ -8,21 +8,56 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Payment is the "Payment" schema.
+// CorePaymentCardRefund is the CardRefund arm of Payment.
 //
-// A payment, told apart by its kind. The arm card_refund gives the constructor
+// Fixed members (checked when decoding, written when encoding, no field): "kind" is always
+// "card_refund".
+//
+// Schema: /schemas/9.1.0/core/payment.json#/oneOf/0
+type CorePaymentCardRefund struct {
+	Amount float64 `json:"amount"`
+	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
+	AdditionalProperties map[string]json.RawMessage `json:"-"`
+}
+
+var descCorePaymentCardRefund = wire.Desc{Shape: wire.ShapeStruct, Name: "CorePaymentCardRefund", Go: (*CorePaymentCardRefund)(nil), Members: []wire.Member{
+	{Name: "kind", Desc: &constStringCardRefund, Required: true, Fixed: true},
+	{Name: "amount", Desc: &wire.DescFloat, Required: true},
+}}
+
+// DecodeWire reads v from d strictly (see package wire).
+func (v *CorePaymentCardRefund) DecodeWire(d *wire.Decoder) error {
+	return wire.DecodeWith(d, v, &descCorePaymentCardRefund)
+}
+
+// EncodeWire writes v as JSON.
+func (v *CorePaymentCardRefund) EncodeWire(e *wire.Encoder) {
+	wire.EncodeWith(e, v, &descCorePaymentCardRefund)
+}
+
+// MarshalJSON encodes v as JSON.
+func (v CorePaymentCardRefund) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&v)
+}
+
+// UnmarshalJSON decodes data into v strictly (see package wire).
+func (v *CorePaymentCardRefund) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, v)
+}
+
+// Payment is a payment, told apart by its kind. The arm card_refund gives the constructor
 // NewPaymentCardRefund, which payment-card.json's refund arm also wants.
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (kind).
 //
-// Schema: /schemas/9.1.0/core/payment.json#
+// Schema: /schemas/9.1.0/core/payment.json# ("Payment")
 type Payment struct {
-	CardRefund *PaymentCardRefund2
+	CardRefund *CorePaymentCardRefund
 	Cash       *PaymentCash
 }
 
 // NewPaymentCardRefund returns a Payment holding the CardRefund arm.
-func NewPaymentCardRefund(v PaymentCardRefund2) Payment {
+func NewPaymentCardRefund(v CorePaymentCardRefund) Payment {
 	return Payment{CardRefund: &v}
 }
 
@@ -69,7 +104,7 @@ func (u Payment) IsZero() bool {
 }
 
 var descPayment = wire.Desc{Shape: wire.ShapeUnion, Name: "Payment", Go: (*Payment)(nil), Union: &wire.Union{Name: "Payment", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"kind"}, Arms: []wire.UnionArm{
-	{Name: "CardRefund", Desc: &descPaymentCardRefund2, Const: [][]string{{"\"card_refund\""}}},
+	{Name: "CardRefund", Desc: &descCorePaymentCardRefund, Const: [][]string{{"\"card_refund\""}}},
 	{Name: "Cash", Desc: &descPaymentCash, Const: [][]string{{"\"cash\""}}},
 }}}
 
@@ -93,41 +128,8 @@ func (u *Payment) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
-// Fixed members (checked when decoding, written when encoding, no field): "kind" is always
-// "card_refund".
+// PaymentCash is the Cash arm of Payment.
 //
-// Schema: /schemas/9.1.0/core/payment.json#/oneOf/0
-type PaymentCardRefund2 struct {
-	Amount float64 `json:"amount"`
-	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
-	AdditionalProperties map[string]json.RawMessage `json:"-"`
-}
-
-var descPaymentCardRefund2 = wire.Desc{Shape: wire.ShapeStruct, Name: "PaymentCardRefund2", Go: (*PaymentCardRefund2)(nil), Members: []wire.Member{
-	{Name: "kind", Desc: &constStringCardRefund, Required: true, Fixed: true},
-	{Name: "amount", Desc: &wire.DescFloat, Required: true},
-}}
-
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PaymentCardRefund2) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descPaymentCardRefund2)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PaymentCardRefund2) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descPaymentCardRefund2)
-}
-
-// MarshalJSON encodes v as JSON.
-func (v PaymentCardRefund2) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&v)
-}
-
-// UnmarshalJSON decodes data into v strictly (see package wire).
-func (v *PaymentCardRefund2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, v)
-}
-
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always "cash".
 //
 // Schema: /schemas/9.1.0/core/payment.json#/oneOf/1

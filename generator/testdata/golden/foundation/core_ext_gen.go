@@ -8,11 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Extension is the "Extension" schema.
+// Extension is the vendor extensions: unknown members are kept and written back.
 //
-// Vendor extensions: unknown members are kept and written back.
-//
-// Schema: /schemas/1.0.0/core/ext.json#
+// Schema: /schemas/1.0.0/core/ext.json# ("Extension")
 type Extension map[string]json.RawMessage
 
 var descExtension = wire.Desc{Shape: wire.ShapeMap, Name: "Extension", Go: (*Extension)(nil), Elem: &wire.DescRaw}

@@ -8,18 +8,16 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Widget is the "Widget" schema.
-//
-// A widget. This text tries to break out of its comment: */ package evil /* and
+// Widget is a widget. This text tries to break out of its comment: */ package evil /* and
 // // go:generate rm -rf /
 // line separator, a tab here and a NUL-ish   bell.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "active".
 //
-// Schema: /schemas/1.0.0/core/widget.json#
+// Schema: /schemas/1.0.0/core/widget.json# ("Widget")
 type Widget struct {
-	// ID: Widget identifier.
+	// ID is the widget identifier.
 	ID         string         `json:"id"`
 	Count      *int64         `json:"count,omitempty"`
 	Price      *float64       `json:"price,omitempty"`
@@ -29,7 +27,7 @@ type Widget struct {
 	LaunchDate *wire.Date     `json:"launch_date,omitempty"`
 	Kind       *WidgetKind    `json:"kind,omitempty"`
 	Level      *Level         `json:"level,omitempty"`
-	// Nickname: Absent, null or a name: three states.
+	// Nickname is the absent, null or a name: three states.
 	Nickname wire.Nullable[string]      `json:"nickname,omitempty"`
 	Owner    Person                     `json:"owner"`
 	Notes    map[string]json.RawMessage `json:"notes,omitempty"`
@@ -40,10 +38,10 @@ type Widget struct {
 	Mode         *string             `json:"mode,omitempty"`
 	Dimensions   *WidgetDimensions   `json:"dimensions,omitempty"`
 	Measurements []WidgetMeasurement `json:"measurements,omitempty"`
-	// Anything: No type, no $ref, no combinator: raw JSON.
+	// Anything is no type, no $ref, no combinator: raw JSON.
 	Anything json.RawMessage `json:"anything,omitempty"`
 	URL      *string         `json:"url,omitempty"`
-	// Type: A Go keyword as a property name.
+	// Type is a Go keyword as a property name.
 	Type *string `json:"type,omitempty"`
 }
 
@@ -91,6 +89,8 @@ func (v *Widget) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// WidgetDimensions is the type of the dimensions member of Widget.
+//
 // Schema: /schemas/1.0.0/core/widget.json#/properties/dimensions
 type WidgetDimensions struct {
 	Width  float64 `json:"width"`
@@ -122,6 +122,8 @@ func (v *WidgetDimensions) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// WidgetMeasurement is an item of the measurements array of Widget.
+//
 // Schema: /schemas/1.0.0/core/widget.json#/properties/measurements/items
 type WidgetMeasurement struct {
 	Unit  *WidgetMeasurementUnit `json:"unit,omitempty"`
@@ -155,6 +157,8 @@ func (v *WidgetMeasurement) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// WidgetMeasurementUnit is the type of the unit member of WidgetMeasurement.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //

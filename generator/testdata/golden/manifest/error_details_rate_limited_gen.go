@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// RateLimitedDetails is the "Rate Limited Details" schema.
+// RateLimitedDetails is defined by error-details/rate-limited.json#.
 //
-// Schema: /schemas/9.0.0-test/error-details/rate-limited.json#
+// Schema: /schemas/9.0.0-test/error-details/rate-limited.json# ("Rate Limited Details")
 type RateLimitedDetails struct {
 	Limit *int64 `json:"limit,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

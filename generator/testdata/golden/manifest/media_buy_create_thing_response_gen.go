@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateThingResponse is the "Create Thing Response" schema.
+// CreateThingResponse is defined by media-buy/create-thing-response.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-response.json#
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-response.json# ("Create Thing Response")
 type CreateThingResponse struct {
 	Thing Thing `json:"thing"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

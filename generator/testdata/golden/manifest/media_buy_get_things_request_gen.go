@@ -5,9 +5,9 @@ package manifest
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// GetThingsRequest is the "Get Things Request" schema.
+// GetThingsRequest is defined by media-buy/get-things-request.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/get-things-request.json#
+// Schema: /schemas/9.0.0-test/media-buy/get-things-request.json# ("Get Things Request")
 type GetThingsRequest struct {
 	Filter *string `json:"filter,omitempty"`
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// ThingDeliveryResult is the "Thing Delivery Result" schema.
+// ThingDeliveryResult is defined by media-buy/thing-delivery-webhook-result.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/thing-delivery-webhook-result.json#
+// Schema: /schemas/9.0.0-test/media-buy/thing-delivery-webhook-result.json# ("Thing Delivery Result")
 type ThingDeliveryResult struct {
 	Delivered int64 `json:"delivered"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

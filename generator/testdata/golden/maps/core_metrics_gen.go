@@ -5,11 +5,9 @@ package maps
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// Metrics is the "Metrics" schema.
+// Metrics is the declared properties plus typed extra members.
 //
-// Declared properties plus typed extra members.
-//
-// Schema: /schemas/1.5.0/core/metrics.json#
+// Schema: /schemas/1.5.0/core/metrics.json# ("Metrics")
 type Metrics struct {
 	Impressions *int64 `json:"impressions,omitempty"`
 	// AdditionalProperties holds the members beyond the declared ones.

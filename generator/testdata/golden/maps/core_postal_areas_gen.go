@@ -8,12 +8,10 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// PostalAreas is the "Postal Areas" schema.
+// PostalAreas is a const is checked wherever it stands: on a property, on array items, on map
+// values, in a union arm and on a named scalar.
 //
-// A const is checked wherever it stands: on a property, on array items, on map values, in a union
-// arm and on a named scalar.
-//
-// Schema: /schemas/3.0.0/core/postal-areas.json#
+// Schema: /schemas/3.0.0/core/postal-areas.json# ("Postal Areas")
 type PostalAreas struct {
 	// When present it is always "postal".
 	System    *string              `json:"system,omitempty"`
@@ -22,8 +20,8 @@ type PostalAreas struct {
 	Flags     map[string]bool      `json:"flags,omitempty"`
 	Precision PostalAreasPrecision `json:"precision,omitempty"`
 	// When present it is always "EU".
-	Region  *string  `json:"region,omitempty"`
-	Regions []Region `json:"regions,omitempty"`
+	Region  *string             `json:"region,omitempty"`
+	Regions []PostalAreasRegion `json:"regions,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
@@ -35,7 +33,7 @@ var descPostalAreas = wire.Desc{Shape: wire.ShapeStruct, Name: "PostalAreas", Go
 	{Name: "flags", Desc: &mapOfConstBoolTrue},
 	{Name: "precision", Desc: &descPostalAreasPrecision},
 	{Name: "region", Desc: &constStringEU},
-	{Name: "regions", Desc: &sliceOfRegion},
+	{Name: "regions", Desc: &sliceOfPostalAreasRegion},
 }}
 
 // DecodeWire reads v from d strictly (see package wire).
@@ -58,6 +56,8 @@ func (v *PostalAreas) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// PostalAreasPrecision is the type of the precision member of PostalAreas.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
 // Schema: /schemas/3.0.0/core/postal-areas.json#/properties/precision
@@ -138,27 +138,29 @@ func (u *PostalAreasPrecision) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
+// PostalAreasRegion is an item of the regions array of PostalAreas.
+//
 // Schema: /schemas/3.0.0/core/postal-areas.json#/definitions/region
-type Region string
+type PostalAreasRegion string
 
-var descRegion = wire.Desc{Shape: wire.ShapeString, Const: "\"EU\"", Value: "EU", Name: "Region"}
+var descPostalAreasRegion = wire.Desc{Shape: wire.ShapeString, Const: "\"EU\"", Value: "EU", Name: "PostalAreasRegion"}
 
 // DecodeWire reads v from d strictly (see package wire).
-func (v *Region) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descRegion)
+func (v *PostalAreasRegion) DecodeWire(d *wire.Decoder) error {
+	return wire.DecodeWith(d, v, &descPostalAreasRegion)
 }
 
 // EncodeWire writes v as JSON.
-func (v *Region) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descRegion)
+func (v *PostalAreasRegion) EncodeWire(e *wire.Encoder) {
+	wire.EncodeWith(e, v, &descPostalAreasRegion)
 }
 
 // MarshalJSON encodes v as JSON.
-func (v Region) MarshalJSON() ([]byte, error) {
+func (v PostalAreasRegion) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&v)
 }
 
 // UnmarshalJSON decodes data into v strictly (see package wire).
-func (v *Region) UnmarshalJSON(data []byte) error {
+func (v *PostalAreasRegion) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }

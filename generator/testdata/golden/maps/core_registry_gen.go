@@ -9,11 +9,9 @@ import (
 	"regexp"
 )
 
-// Registry is the "Registry" schema.
+// Registry is the typed members for keys matching a pattern; any other key is kept raw.
 //
-// Typed members for keys matching a pattern; any other key is kept raw.
-//
-// Schema: /schemas/1.5.0/core/registry.json#
+// Schema: /schemas/1.5.0/core/registry.json# ("Registry")
 type Registry struct {
 	Name string `json:"name"`
 	// Matching1 holds the members whose keys match "^https?://".
@@ -53,6 +51,8 @@ func (v *Registry) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// RegistryMatching1 is defined by core/registry.json#/patternProperties/^https?:~1~1.
+//
 // Schema: /schemas/1.5.0/core/registry.json#/patternProperties/^https?:~1~1
 type RegistryMatching1 struct {
 	Extends string `json:"extends"`
@@ -84,6 +84,8 @@ func (v *RegistryMatching1) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// RegistryMatching2 is defined by core/registry.json#/patternProperties/^x_[a-z]+$.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
 // Schema: /schemas/1.5.0/core/registry.json#/patternProperties/^x_[a-z]+$

@@ -50,7 +50,7 @@ func NewBySchema(ref string) wire.Value {
 	case "core/postal-areas.json#":
 		return new(PostalAreas)
 	case "core/postal-areas.json#/definitions/region":
-		return new(Region)
+		return new(PostalAreasRegion)
 	case "core/registry.json#":
 		return new(Registry)
 	}
@@ -126,4 +126,4 @@ var mapOfString = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]string)(nil),
 var sliceOfAsset = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Asset)(nil), Elem: &descAsset}
 var sliceOfConstInt5 = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]int64)(nil), Elem: &constInt5}
 var sliceOfConstStringPlz = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &constStringPlz}
-var sliceOfRegion = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Region)(nil), Elem: &descRegion}
+var sliceOfPostalAreasRegion = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]PostalAreasRegion)(nil), Elem: &descPostalAreasRegion}

@@ -8,28 +8,26 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Delivery is the "Delivery" schema.
+// Delivery is the merges the metrics through allOf at the root, in a property and in array items:
+// every merged copy keeps null.
 //
-// Merges the metrics through allOf at the root, in a property and in array items: every merged
-// copy keeps null.
-//
-// Schema: /schemas/3.0.0/media-buy/delivery.json#
+// Schema: /schemas/3.0.0/media-buy/delivery.json# ("Delivery")
 type Delivery struct {
 	Totals      *DeliveryTotals         `json:"totals,omitempty"`
 	ByPackage   []DeliveryByPackageItem `json:"by_package,omitempty"`
 	Impressions *float64                `json:"impressions,omitempty"`
-	// Quartiles: An inline object that also allows null.
-	Quartiles wire.Nullable[MetricsQuartiles] `json:"quartiles,omitempty"`
-	Ratio     wire.Nullable[float64]          `json:"ratio,omitempty"`
-	Samples   []wire.Nullable[string]         `json:"samples,omitempty"`
-	Windows   []wire.Nullable[MetricsWindow]  `json:"windows,omitempty"`
-	ByRegion  map[string]wire.Nullable[int64] `json:"by_region,omitempty"`
-	Pacing    wire.Nullable[MetricsPacing]    `json:"pacing,omitempty"`
-	// Window: A $ref whose target allows null.
-	Window         wire.Nullable[Window]      `json:"window,omitempty"`
-	Viewability    wire.Nullable[Viewability] `json:"viewability,omitempty"`
-	ViewabilityAlt wire.Nullable[Viewability] `json:"viewability_alt,omitempty"`
-	// PeerQuartiles: A $ref to another property that allows null.
+	// Quartiles is an inline object that also allows null.
+	Quartiles wire.Nullable[MetricsQuartiles]     `json:"quartiles,omitempty"`
+	Ratio     wire.Nullable[float64]              `json:"ratio,omitempty"`
+	Samples   []wire.Nullable[string]             `json:"samples,omitempty"`
+	Windows   []wire.Nullable[MetricsWindowsItem] `json:"windows,omitempty"`
+	ByRegion  map[string]wire.Nullable[int64]     `json:"by_region,omitempty"`
+	Pacing    wire.Nullable[MetricsPacing]        `json:"pacing,omitempty"`
+	// Window is a $ref whose target allows null.
+	Window         wire.Nullable[MetricsWindow] `json:"window,omitempty"`
+	Viewability    wire.Nullable[Viewability]   `json:"viewability,omitempty"`
+	ViewabilityAlt wire.Nullable[Viewability]   `json:"viewability_alt,omitempty"`
+	// PeerQuartiles is a $ref to another property that allows null.
 	PeerQuartiles wire.Nullable[MetricsQuartiles] `json:"peer_quartiles,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
@@ -42,10 +40,10 @@ var descDelivery = wire.Desc{Shape: wire.ShapeStruct, Name: "Delivery", Go: (*De
 	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
-	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindow},
+	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindowsItem},
 	{Name: "by_region", Desc: &mapOfNullableOfInt},
 	{Name: "pacing", Desc: &nullableOfMetricsPacing},
-	{Name: "window", Desc: &nullableOfWindow},
+	{Name: "window", Desc: &nullableOfMetricsWindow},
 	{Name: "viewability", Desc: &nullableOfViewability},
 	{Name: "viewability_alt", Desc: &nullableOfViewability},
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
@@ -71,21 +69,23 @@ func (v *Delivery) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// DeliveryByPackageItem is an item of the by_package array of Delivery.
+//
 // Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/by_package/items
 type DeliveryByPackageItem struct {
 	Impressions *float64 `json:"impressions,omitempty"`
-	// Quartiles: An inline object that also allows null.
+	// Quartiles is an inline object that also allows null.
 	Quartiles wire.Nullable[DeliveryByPackageItemQuartiles] `json:"quartiles,omitempty"`
 	Ratio     wire.Nullable[float64]                        `json:"ratio,omitempty"`
 	Samples   []wire.Nullable[string]                       `json:"samples,omitempty"`
-	Windows   []wire.Nullable[MetricsWindow]                `json:"windows,omitempty"`
+	Windows   []wire.Nullable[MetricsWindowsItem]           `json:"windows,omitempty"`
 	ByRegion  map[string]wire.Nullable[int64]               `json:"by_region,omitempty"`
 	Pacing    wire.Nullable[MetricsPacing]                  `json:"pacing,omitempty"`
-	// Window: A $ref whose target allows null.
-	Window         wire.Nullable[Window]      `json:"window,omitempty"`
-	Viewability    wire.Nullable[Viewability] `json:"viewability,omitempty"`
-	ViewabilityAlt wire.Nullable[Viewability] `json:"viewability_alt,omitempty"`
-	// PeerQuartiles: A $ref to another property that allows null.
+	// Window is a $ref whose target allows null.
+	Window         wire.Nullable[MetricsWindow] `json:"window,omitempty"`
+	Viewability    wire.Nullable[Viewability]   `json:"viewability,omitempty"`
+	ViewabilityAlt wire.Nullable[Viewability]   `json:"viewability_alt,omitempty"`
+	// PeerQuartiles is a $ref to another property that allows null.
 	PeerQuartiles wire.Nullable[MetricsQuartiles] `json:"peer_quartiles,omitempty"`
 	PackageID     string                          `json:"package_id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -97,10 +97,10 @@ var descDeliveryByPackageItem = wire.Desc{Shape: wire.ShapeStruct, Name: "Delive
 	{Name: "quartiles", Desc: &nullableOfDeliveryByPackageItemQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
-	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindow},
+	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindowsItem},
 	{Name: "by_region", Desc: &mapOfNullableOfInt},
 	{Name: "pacing", Desc: &nullableOfMetricsPacing},
-	{Name: "window", Desc: &nullableOfWindow},
+	{Name: "window", Desc: &nullableOfMetricsWindow},
 	{Name: "viewability", Desc: &nullableOfViewability},
 	{Name: "viewability_alt", Desc: &nullableOfViewability},
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
@@ -127,8 +127,9 @@ func (v *DeliveryByPackageItem) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// Schema:
-// /schemas/3.0.0/media-buy/delivery.json#/properties/by_package/items/allOf/1/properties/quartiles
+// DeliveryByPackageItemQuartiles is the type of the quartiles member of DeliveryByPackageItem.
+//
+// Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/by_package/items/allOf/1/properties/quartiles
 type DeliveryByPackageItemQuartiles struct {
 	Q1 float64 `json:"q1"`
 }
@@ -157,21 +158,23 @@ func (v *DeliveryByPackageItemQuartiles) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// DeliveryTotals is the type of the totals member of Delivery.
+//
 // Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/totals
 type DeliveryTotals struct {
 	Impressions *float64 `json:"impressions,omitempty"`
-	// Quartiles: An inline object that also allows null.
-	Quartiles wire.Nullable[MetricsQuartiles] `json:"quartiles,omitempty"`
-	Ratio     wire.Nullable[float64]          `json:"ratio,omitempty"`
-	Samples   []wire.Nullable[string]         `json:"samples,omitempty"`
-	Windows   []wire.Nullable[MetricsWindow]  `json:"windows,omitempty"`
-	ByRegion  map[string]wire.Nullable[int64] `json:"by_region,omitempty"`
-	Pacing    wire.Nullable[MetricsPacing]    `json:"pacing,omitempty"`
-	// Window: A $ref whose target allows null.
-	Window         wire.Nullable[Window]      `json:"window,omitempty"`
-	Viewability    wire.Nullable[Viewability] `json:"viewability,omitempty"`
-	ViewabilityAlt wire.Nullable[Viewability] `json:"viewability_alt,omitempty"`
-	// PeerQuartiles: A $ref to another property that allows null.
+	// Quartiles is an inline object that also allows null.
+	Quartiles wire.Nullable[MetricsQuartiles]     `json:"quartiles,omitempty"`
+	Ratio     wire.Nullable[float64]              `json:"ratio,omitempty"`
+	Samples   []wire.Nullable[string]             `json:"samples,omitempty"`
+	Windows   []wire.Nullable[MetricsWindowsItem] `json:"windows,omitempty"`
+	ByRegion  map[string]wire.Nullable[int64]     `json:"by_region,omitempty"`
+	Pacing    wire.Nullable[MetricsPacing]        `json:"pacing,omitempty"`
+	// Window is a $ref whose target allows null.
+	Window         wire.Nullable[MetricsWindow] `json:"window,omitempty"`
+	Viewability    wire.Nullable[Viewability]   `json:"viewability,omitempty"`
+	ViewabilityAlt wire.Nullable[Viewability]   `json:"viewability_alt,omitempty"`
+	// PeerQuartiles is a $ref to another property that allows null.
 	PeerQuartiles wire.Nullable[MetricsQuartiles] `json:"peer_quartiles,omitempty"`
 	Spend         *float64                        `json:"spend,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -183,10 +186,10 @@ var descDeliveryTotals = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryTotal
 	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
-	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindow},
+	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindowsItem},
 	{Name: "by_region", Desc: &mapOfNullableOfInt},
 	{Name: "pacing", Desc: &nullableOfMetricsPacing},
-	{Name: "window", Desc: &nullableOfWindow},
+	{Name: "window", Desc: &nullableOfMetricsWindow},
 	{Name: "viewability", Desc: &nullableOfViewability},
 	{Name: "viewability_alt", Desc: &nullableOfViewability},
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},

@@ -8,11 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Completion is the "Completion" schema.
+// Completion is the refers into a fragment of another file.
 //
-// Refers into a fragment of another file.
-//
-// Schema: /schemas/3.0.0/compliance/completion.json#
+// Schema: /schemas/3.0.0/compliance/completion.json# ("Completion")
 type Completion struct {
 	Result *GetBrandSuccess `json:"result,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -8,14 +8,14 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Brand is the "Brand" schema.
+// Brand is the type of the brand member of GetBrandSuccess.
 //
-// Schema: /schemas/3.0.0/core/brand.json#
+// Schema: /schemas/3.0.0/core/brand.json# ("Brand")
 type Brand struct {
-	// PrimaryFont: A $ref with sibling keywords: the description wins for the field doc.
-	PrimaryFont *FontRole `json:"primary_font,omitempty"`
-	Fonts       []Font    `json:"fonts,omitempty"`
-	// Status: allOf of one enum $ref is that enum.
+	// PrimaryFont is a $ref with sibling keywords: the description wins for the field doc.
+	PrimaryFont *FontRole   `json:"primary_font,omitempty"`
+	Fonts       []BrandFont `json:"fonts,omitempty"`
+	// Status is the allOf of one enum $ref is that enum.
 	Status  *BrandStatus `json:"status,omitempty"`
 	Version *string      `json:"version,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -24,7 +24,7 @@ type Brand struct {
 
 var descBrand = wire.Desc{Shape: wire.ShapeStruct, Name: "Brand", Go: (*Brand)(nil), Members: []wire.Member{
 	{Name: "primary_font", Desc: &descFontRole},
-	{Name: "fonts", Desc: &sliceOfFont},
+	{Name: "fonts", Desc: &sliceOfBrandFont},
 	{Name: "status", Desc: &descBrandStatus},
 	{Name: "version", Desc: &wire.DescString},
 }}
@@ -49,41 +49,43 @@ func (v *Brand) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// Font is the "Font" schema.
+// BrandFont is an item of the fonts array of Brand.
 //
-// Schema: /schemas/3.0.0/core/brand.json#/$defs/font
-type Font struct {
+// Schema: /schemas/3.0.0/core/brand.json#/$defs/font ("Font")
+type BrandFont struct {
 	Family string    `json:"family"`
 	Role   *FontRole `json:"role,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descFont = wire.Desc{Shape: wire.ShapeStruct, Name: "Font", Go: (*Font)(nil), Members: []wire.Member{
+var descBrandFont = wire.Desc{Shape: wire.ShapeStruct, Name: "BrandFont", Go: (*BrandFont)(nil), Members: []wire.Member{
 	{Name: "family", Desc: &wire.DescString, Required: true},
 	{Name: "role", Desc: &descFontRole},
 }}
 
 // DecodeWire reads v from d strictly (see package wire).
-func (v *Font) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descFont)
+func (v *BrandFont) DecodeWire(d *wire.Decoder) error {
+	return wire.DecodeWith(d, v, &descBrandFont)
 }
 
 // EncodeWire writes v as JSON.
-func (v *Font) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descFont)
+func (v *BrandFont) EncodeWire(e *wire.Encoder) {
+	wire.EncodeWith(e, v, &descBrandFont)
 }
 
 // MarshalJSON encodes v as JSON.
-func (v Font) MarshalJSON() ([]byte, error) {
+func (v BrandFont) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&v)
 }
 
 // UnmarshalJSON decodes data into v strictly (see package wire).
-func (v *Font) UnmarshalJSON(data []byte) error {
+func (v *BrandFont) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// FontRole is the type of the primary_font member of Brand.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //

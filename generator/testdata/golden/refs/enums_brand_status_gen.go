@@ -5,12 +5,12 @@ package refs
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// BrandStatus is the "Brand Status" schema.
+// BrandStatus is the type of the status member of Brand.
 //
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.0.0/enums/brand-status.json#
+// Schema: /schemas/3.0.0/enums/brand-status.json# ("Brand Status")
 type BrandStatus string
 
 const (

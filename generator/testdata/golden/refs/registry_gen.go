@@ -42,7 +42,7 @@ func NewBySchema(ref string) wire.Value {
 	case "core/brand.json#":
 		return new(Brand)
 	case "core/brand.json#/$defs/font":
-		return new(Font)
+		return new(BrandFont)
 	case "core/brand.json#/definitions/font_role":
 		return new(FontRole)
 	case "core/version-envelope.json#":
@@ -111,6 +111,6 @@ func Spec() *registry.Spec {
 	return spec
 }
 
-var sliceOfFont = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Font)(nil), Elem: &descFont}
+var sliceOfBrandFont = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]BrandFont)(nil), Elem: &descBrandFont}
 var sliceOfFontUse = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]FontUse)(nil), Elem: &descFontUse}
 var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}

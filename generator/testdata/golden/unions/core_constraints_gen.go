@@ -8,11 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Constrained is the "Constrained" schema.
+// Constrained is the constraint-only combinators do not change the Go type.
 //
-// Constraint-only combinators do not change the Go type.
-//
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json# ("Constrained")
 type Constrained struct {
 	A     *string          `json:"a,omitempty"`
 	B     *string          `json:"b,omitempty"`
@@ -49,11 +47,12 @@ func (v *Constrained) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// ConstrainedMode is the type of the mode member of Constrained.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json#/properties/mode
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json#/properties/mode
 type ConstrainedMode string
 
 const (

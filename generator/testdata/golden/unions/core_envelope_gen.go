@@ -8,6 +8,8 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// Envelope is defined by core/envelope.json#.
+//
 // Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/envelope.json#
 type Envelope struct {
 	ContextID   *string `json:"context_id,omitempty"`

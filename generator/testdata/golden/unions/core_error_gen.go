@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Error is the "Error" schema.
+// Error is an item of the errors array of UpdateFailure.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/error.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/error.json# ("Error")
 type Error struct {
 	Code    string  `json:"code"`
 	Message *string `json:"message,omitempty"`

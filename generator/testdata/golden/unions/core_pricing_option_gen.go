@@ -5,11 +5,11 @@ package unions
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// PricingOption is the "Pricing Option" schema.
+// PricingOption is defined by core/pricing-option.json#.
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (pricing_model).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/pricing-option.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/pricing-option.json# ("Pricing Option")
 type PricingOption struct {
 	CPM      *CPMPricingOption
 	FlatRate *FlatRatePricingOption

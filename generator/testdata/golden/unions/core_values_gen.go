@@ -8,11 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Values is the "Values" schema.
+// Values is the primitive unions and nullable tri-states.
 //
-// Primitive unions and nullable tri-states.
-//
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json# ("Values")
 type Values struct {
 	Tagline      ValuesTagline                     `json:"tagline,omitempty"`
 	Voice        ValuesVoice                       `json:"voice,omitempty"`
@@ -55,6 +53,8 @@ func (v *Values) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// ValuesCount is the type of the count member of Values.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
 // Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/count
@@ -135,11 +135,12 @@ func (u *ValuesCount) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
+// ValuesCountString is the String arm of ValuesCount.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/count/oneOf/1
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/count/oneOf/1
 type ValuesCountString string
 
 const (
@@ -178,10 +179,11 @@ func (v *ValuesCountString) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// ValuesFeatureValue is the type of the feature_value member of Values.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/feature_value
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/feature_value
 type ValuesFeatureValue struct {
 	String *string
 	Number *float64
@@ -269,6 +271,8 @@ func (u *ValuesFeatureValue) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
+// ValuesTagline is the type of the tagline member of Values.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
 // Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/tagline
@@ -352,6 +356,8 @@ func (u *ValuesTagline) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
+// ValuesVersion is the type of the version member of Values.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
 // Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/version
@@ -432,6 +438,8 @@ func (u *ValuesVersion) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
+// ValuesVoice is the type of the voice member of Values.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
 // Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/voice
@@ -512,8 +520,9 @@ func (u *ValuesVoice) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/voice/oneOf/1
+// ValuesVoiceObject is the Object arm of ValuesVoice.
+//
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/voice/oneOf/1
 type ValuesVoiceObject struct {
 	Languages []string `json:"languages,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

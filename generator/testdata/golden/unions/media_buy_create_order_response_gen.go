@@ -8,10 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateOrderError is the "CreateOrderError" schema.
+// CreateOrderError is the Error arm of CreateOrderResponse.
 //
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/1
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/1 ("CreateOrderError")
 type CreateOrderError struct {
 	ContextID   *string `json:"context_id,omitempty"`
 	AdCPVersion *string `json:"adcp_version,omitempty"`
@@ -46,13 +45,12 @@ func (v *CreateOrderError) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// CreateOrderResponse is the "Create Order Response" schema.
-//
-// Success, error or submitted: the arm is chosen by which keys are present.
+// CreateOrderResponse is the success, error or submitted: the arm is chosen by which keys are
+// present.
 //
 // Exactly one field is set. The decoder picks the arm by which keys are present.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json# ("Create Order Response")
 type CreateOrderResponse struct {
 	Success   *CreateOrderSuccess
 	Error     *CreateOrderError
@@ -140,13 +138,12 @@ func (u *CreateOrderResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
-// CreateOrderSubmitted is the "CreateOrderSubmitted" schema.
+// CreateOrderSubmitted is the Submitted arm of CreateOrderResponse.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "submitted".
 //
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/2
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/2 ("CreateOrderSubmitted")
 type CreateOrderSubmitted struct {
 	ContextID   *string `json:"context_id,omitempty"`
 	AdCPVersion *string `json:"adcp_version,omitempty"`
@@ -182,10 +179,9 @@ func (v *CreateOrderSubmitted) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// CreateOrderSuccess is the "CreateOrderSuccess" schema.
+// CreateOrderSuccess is the Success arm of CreateOrderResponse.
 //
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/0
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/0 ("CreateOrderSuccess")
 type CreateOrderSuccess struct {
 	ContextID   *string                      `json:"context_id,omitempty"`
 	AdCPVersion *string                      `json:"adcp_version,omitempty"`

@@ -8,13 +8,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// FlatRatePricingOption is the "Flat Rate Pricing Option" schema.
+// FlatRatePricingOption is the FlatRate arm of PricingOption.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "pricing_model" is
 // always "flat_rate".
 //
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/flat-rate-option.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/flat-rate-option.json# ("Flat Rate Pricing Option")
 type FlatRatePricingOption struct {
 	Amount float64 `json:"amount"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -5,14 +5,20 @@ package collisions
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/collisions/internal/types"
 
-// Payment is the "Payment" schema.
+// CorePaymentCardRefund is the CardRefund arm of Payment.
 //
-// A payment, told apart by its kind. The arm card_refund gives the constructor
+// Fixed members (checked when decoding, written when encoding, no field): "kind" is always
+// "card_refund".
+//
+// Schema: /schemas/9.1.0/core/payment.json#/oneOf/0
+type CorePaymentCardRefund = types.CorePaymentCardRefund
+
+// Payment is a payment, told apart by its kind. The arm card_refund gives the constructor
 // NewPaymentCardRefund, which payment-card.json's refund arm also wants.
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (kind).
 //
-// Schema: /schemas/9.1.0/core/payment.json#
+// Schema: /schemas/9.1.0/core/payment.json# ("Payment")
 type Payment = types.Payment
 
 // PaymentKind names an arm of Payment; the zero value means no arm is set.
@@ -24,7 +30,7 @@ const (
 )
 
 // NewPaymentCardRefund returns a Payment holding the CardRefund arm.
-func NewPaymentCardRefund(v PaymentCardRefund2) Payment {
+func NewPaymentCardRefund(v CorePaymentCardRefund) Payment {
 	return Payment{CardRefund: &v}
 }
 
@@ -33,12 +39,8 @@ func NewPaymentCash(v PaymentCash) Payment {
 	return Payment{Cash: &v}
 }
 
-// Fixed members (checked when decoding, written when encoding, no field): "kind" is always
-// "card_refund".
+// PaymentCash is the Cash arm of Payment.
 //
-// Schema: /schemas/9.1.0/core/payment.json#/oneOf/0
-type PaymentCardRefund2 = types.PaymentCardRefund2
-
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always "cash".
 //
 // Schema: /schemas/9.1.0/core/payment.json#/oneOf/1

@@ -6,7 +6,7 @@
 // Source: testdata/schemas/collisions
 // Source checksum: sha256:4898ac0973a30d010986657fa6a1c09a0a71efb29b1a3c9c55c8ab746bd3b1b0
 //
-// Regenerate with this line (for example in a //go:generate directive):
+// Regenerate with this command, run in this directory:
 //
 //	go test ./generator -run TestGoldenSplit -update
 //
@@ -28,34 +28,54 @@
 // int64, numbers float64; date-time and date strings are wire.DateTime and
 // wire.Date, kept byte for byte, with a Time method.
 //
-// Names are API. They follow this policy, so they do not depend on file
-// order, and a type whose schema is unchanged keeps its name when the spec
-// moves unless a new schema outranks it for that name (rule 2):
+// Names are API, and they survive upgrades: regenerated into this
+// directory, every type of a schema this package has keeps its name, and
+// no new type takes one of its names (rule 1). They follow this policy:
 //
-//  1. Types defined by a document root, a definition or another referenced
+//  1. A type keeps its name across upgrades. Regenerated into the directory
+//     holding the package generated before (as go generate does), every
+//     type of a schema that package has (its "Schema:" line) keeps the name
+//     it has there, and no new type takes one of its names; the rules below
+//     name the rest. A fresh directory gets the rules' names alone: the same
+//     tree gives the same names on every machine (a checkout that commits
+//     the package regenerates to the same files; adcpgen generate
+//     --fresh-names ignores the package in the directory).
+//  2. Types defined by a document root, a definition or another referenced
 //     node try, in order: the schema's title (when it reads as a name), the
-//     file or definition name, the folder plus file name, the full path.
-//  2. When several types want one name, the one with the best rank keeps it
+//     file or definition name, the folder plus file name, the full path. A
+//     definition's name or title of one word is joined to its file's name
+//     first (brand.json#/definitions/logo is BrandLogo): one word means
+//     little out of its context.
+//  3. When several types want one name, the one with the best rank keeps it
 //     (document roots, then definitions, then inline types); among equal
 //     ranks the one whose schema location (file#/pointer) sorts first keeps
-//     it. The others move on to their next candidate.
-//  3. Inline types are named after the type of their nearest enclosing schema
-//     in their own file: its name + property name (array elements take the
-//     singular, or "Item"; map values "Value"; union arms their label). Words
-//     the suffix repeats from the end of the parent's name are said once
-//     (AudioDAAST + DAASTVersion = AudioDAASTVersion). Their title wins when
-//     unique.
-//  4. Long inline names are shortened: from 40 characters a name keeps only
-//     its anchor (the nearest type named on its own), its parent's segment and
-//     its own; from 50 characters only the anchor and its own. The full name
-//     is the fallback when the short one is taken.
-//  5. Union arms are labelled by their title or the referenced schema, else
-//     by what tells them apart: a const value no other arm fixes (a boolean
-//     flag by its key), a required key or set of required keys no other arm
-//     requires, or their only property. Only arms nothing tells apart are
+//     it. The others move on to their next candidate, then to their first
+//     one after their folder's name (CorePaymentCardRefund); a number only
+//     when none is left.
+//  4. Inline types are named after the type of their nearest enclosing schema
+//     in their own file: its name + property name (array items take the
+//     singular, then the array's name + "Item"; map values "Value"; union
+//     arms their label). Where a schema merges another file's union into
+//     itself (allOf), its copies of the arms are its own: named after its
+//     file, their Schema line says "merged into" it. Words the suffix repeats
+//     from the end of the parent's name are said once (AudioDAAST +
+//     DAASTVersion = AudioDAASTVersion), and a suffix that only repeats them
+//     takes a word for what the type is instead (Value for a member, Item for
+//     an array item, Entry for a map value). An inline type's title of two
+//     words or more wins when unique.
+//  5. Long names are shortened: from 40 characters a name keeps only its
+//     anchor (the nearest type named on its own), its parent's segment and its
+//     own; from 50 characters the anchor and its own, says once in its own
+//     segment a word the anchor already says, and drops a task payload's last
+//     word (GetAdCPCapabilities for GetAdCPCapabilitiesResponse). The longer
+//     forms are the fallbacks when a short one is taken.
+//  6. Union arms are labelled by their title or the referenced schema, unless
+//     that only repeats the union's name, else by what tells them apart: a
+//     const value no other arm fixes (a boolean flag by its key), "Other" for
+//     the one arm that fixes none of the values the others fix (country:
+//     {not: {enum: [...]}}), a required key or set of required keys no other
+//     arm requires, or their only property. Only arms nothing tells apart are
 //     numbered (Variant1, Variant2).
-//  6. A type out of candidates takes its last candidate plus a number, numbered
-//     in the order of the schema locations.
 //  7. Enum constants (<Enum><Value>) and helpers derived from a type
 //     (Known<Enum>Values, New<Union><Arm>, the arm enum <Union>Kind and its
 //     constants <Union>Kind<Arm>) come after types; a clash appends "Value"

@@ -5,9 +5,7 @@ package foundation
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundation/internal/types"
 
-// Currency is the "Currency" schema.
+// Currency is the ISO 4217 code.
 //
-// ISO 4217 code.
-//
-// Schema: /schemas/1.0.0/core/currency.json#
+// Schema: /schemas/1.0.0/core/currency.json# ("Currency")
 type Currency = types.Currency

@@ -5,9 +5,7 @@ package foundation
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundation/internal/types"
 
-// Extension is the "Extension" schema.
+// Extension is the vendor extensions: unknown members are kept and written back.
 //
-// Vendor extensions: unknown members are kept and written back.
-//
-// Schema: /schemas/1.0.0/core/ext.json#
+// Schema: /schemas/1.0.0/core/ext.json# ("Extension")
 type Extension = types.Extension

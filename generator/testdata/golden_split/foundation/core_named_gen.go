@@ -5,5 +5,7 @@ package foundation
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundation/internal/types"
 
+// Named is defined by core/named.json#.
+//
 // Schema: /schemas/1.0.0/core/named.json#
 type Named = types.Named

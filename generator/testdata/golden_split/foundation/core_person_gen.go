@@ -5,7 +5,7 @@ package foundation
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundation/internal/types"
 
-// Person is the "Person" schema.
+// Person is the type of the owner member of Widget.
 //
-// Schema: /schemas/1.0.0/core/person.json#
+// Schema: /schemas/1.0.0/core/person.json# ("Person")
 type Person = types.Person

@@ -5,7 +5,7 @@ package foundation
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundation/internal/types"
 
-// Timestamps is the "Timestamps" schema.
+// Timestamps is defined by core/timestamps.json#.
 //
-// Schema: /schemas/1.0.0/core/timestamps.json#
+// Schema: /schemas/1.0.0/core/timestamps.json# ("Timestamps")
 type Timestamps = types.Timestamps

@@ -5,9 +5,7 @@ package foundation
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundation/internal/types"
 
-// TreeNode is the "Tree Node" schema.
+// TreeNode is a recursive type: the required, nullable self-reference holds its value by pointer.
 //
-// A recursive type: the required, nullable self-reference holds its value by pointer.
-//
-// Schema: /schemas/1.0.0/core/tree-node.json#
+// Schema: /schemas/1.0.0/core/tree-node.json# ("Tree Node")
 type TreeNode = types.TreeNode

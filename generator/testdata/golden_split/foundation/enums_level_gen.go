@@ -8,12 +8,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Level is the "Level" schema.
+// Level is the type of the level member of Widget.
 //
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/1.0.0/enums/level.json#
+// Schema: /schemas/1.0.0/enums/level.json# ("Level")
 type Level = types.Level
 
 const (

@@ -5,7 +5,7 @@ package manifest
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/manifest/internal/types"
 
-// Thing is the "Thing" schema.
+// Thing is the type of the thing member of CreateThingResponse.
 //
-// Schema: /schemas/9.0.0-test/core/thing.json#
+// Schema: /schemas/9.0.0-test/core/thing.json# ("Thing")
 type Thing = types.Thing

@@ -5,7 +5,7 @@ package manifest
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/manifest/internal/types"
 
-// CreateThingSubmitted is the "Create Thing Submitted" schema.
+// CreateThingSubmitted is defined by media-buy/create-thing-async-response-submitted.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-submitted.json#
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-submitted.json# ("Create Thing Submitted")
 type CreateThingSubmitted = types.CreateThingSubmitted

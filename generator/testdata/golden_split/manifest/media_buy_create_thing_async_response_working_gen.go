@@ -5,7 +5,7 @@ package manifest
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/manifest/internal/types"
 
-// CreateThingWorking is the "Create Thing Working" schema.
+// CreateThingWorking is defined by media-buy/create-thing-async-response-working.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-working.json#
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-working.json# ("Create Thing Working")
 type CreateThingWorking = types.CreateThingWorking

@@ -5,7 +5,7 @@ package manifest
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/manifest/internal/types"
 
-// CreateThingRequest is the "Create Thing Request" schema.
+// CreateThingRequest is defined by media-buy/create-thing-request.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-request.json#
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-request.json# ("Create Thing Request")
 type CreateThingRequest = types.CreateThingRequest

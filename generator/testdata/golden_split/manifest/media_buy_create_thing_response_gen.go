@@ -5,7 +5,7 @@ package manifest
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/manifest/internal/types"
 
-// CreateThingResponse is the "Create Thing Response" schema.
+// CreateThingResponse is defined by media-buy/create-thing-response.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-response.json#
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-response.json# ("Create Thing Response")
 type CreateThingResponse = types.CreateThingResponse

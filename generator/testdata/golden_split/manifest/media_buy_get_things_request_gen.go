@@ -5,7 +5,7 @@ package manifest
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/manifest/internal/types"
 
-// GetThingsRequest is the "Get Things Request" schema.
+// GetThingsRequest is defined by media-buy/get-things-request.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/get-things-request.json#
+// Schema: /schemas/9.0.0-test/media-buy/get-things-request.json# ("Get Things Request")
 type GetThingsRequest = types.GetThingsRequest

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// GetThingsResponse is the "Get Things Response" schema.
+// GetThingsResponse is defined by media-buy/get-things-response.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/get-things-response.json#
+// Schema: /schemas/9.0.0-test/media-buy/get-things-response.json# ("Get Things Response")
 type GetThingsResponse struct {
 	Things []Thing `json:"things"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -5,7 +5,7 @@ package maps
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/internal/types"
 
-// Asset is the "Asset" schema.
+// Asset is a value of the members of Lookup it does not declare.
 //
-// Schema: /schemas/1.5.0/core/asset.json#
+// Schema: /schemas/1.5.0/core/asset.json# ("Asset")
 type Asset = types.Asset

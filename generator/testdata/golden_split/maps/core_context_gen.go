@@ -5,7 +5,7 @@ package maps
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/internal/types"
 
-// Context is the "Context" schema.
+// Context is the type of the context member of CreativeManifest.
 //
-// Schema: /schemas/1.5.0/core/context.json#
+// Schema: /schemas/1.5.0/core/context.json# ("Context")
 type Context = types.Context

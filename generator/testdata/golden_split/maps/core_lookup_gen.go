@@ -5,7 +5,7 @@ package maps
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/internal/types"
 
-// Lookup is the "Lookup" schema.
+// Lookup is defined by core/lookup.json#.
 //
-// Schema: /schemas/1.5.0/core/lookup.json#
+// Schema: /schemas/1.5.0/core/lookup.json# ("Lookup")
 type Lookup = types.Lookup

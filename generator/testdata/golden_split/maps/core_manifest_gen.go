@@ -5,11 +5,13 @@ package maps
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/internal/types"
 
-// CreativeManifest is the "Creative Manifest" schema.
+// CreativeManifest is defined by core/manifest.json#.
 //
-// Schema: /schemas/1.5.0/core/manifest.json#
+// Schema: /schemas/1.5.0/core/manifest.json# ("Creative Manifest")
 type CreativeManifest = types.CreativeManifest
 
+// CreativeManifestAssetsValue is a value of the assets map of CreativeManifest.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
 // Schema: /schemas/1.5.0/core/manifest.json#/properties/assets/patternProperties/^[a-z0-9_]+$

@@ -5,9 +5,7 @@ package maps
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/internal/types"
 
-// Metrics is the "Metrics" schema.
+// Metrics is the declared properties plus typed extra members.
 //
-// Declared properties plus typed extra members.
-//
-// Schema: /schemas/1.5.0/core/metrics.json#
+// Schema: /schemas/1.5.0/core/metrics.json# ("Metrics")
 type Metrics = types.Metrics

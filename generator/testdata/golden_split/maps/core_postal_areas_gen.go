@@ -9,12 +9,10 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// PostalAreas is the "Postal Areas" schema.
+// PostalAreas is a const is checked wherever it stands: on a property, on array items, on map
+// values, in a union arm and on a named scalar.
 //
-// A const is checked wherever it stands: on a property, on array items, on map values, in a union
-// arm and on a named scalar.
-//
-// Schema: /schemas/3.0.0/core/postal-areas.json#
+// Schema: /schemas/3.0.0/core/postal-areas.json# ("Postal Areas")
 type PostalAreas struct {
 	// When present it is always "postal".
 	System    *string              `json:"system,omitempty"`
@@ -23,8 +21,8 @@ type PostalAreas struct {
 	Flags     map[string]bool      `json:"flags,omitempty"`
 	Precision PostalAreasPrecision `json:"precision,omitempty"`
 	// When present it is always "EU".
-	Region  *string  `json:"region,omitempty"`
-	Regions []Region `json:"regions,omitempty"`
+	Region  *string             `json:"region,omitempty"`
+	Regions []PostalAreasRegion `json:"regions,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
@@ -36,7 +34,7 @@ var descPostalAreas = wire.Desc{Shape: wire.ShapeStruct, Name: "PostalAreas", Go
 	{Name: "flags", Desc: &mapOfConstBoolTrue},
 	{Name: "precision", Desc: &types.DescPostalAreasPrecision},
 	{Name: "region", Desc: &constStringEU},
-	{Name: "regions", Desc: &sliceOfRegion},
+	{Name: "regions", Desc: &sliceOfPostalAreasRegion},
 }}
 
 // DecodeWire reads v from d strictly (see package wire).
@@ -59,6 +57,8 @@ func (v *PostalAreas) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// PostalAreasPrecision is the type of the precision member of PostalAreas.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
 // Schema: /schemas/3.0.0/core/postal-areas.json#/properties/precision
@@ -82,5 +82,7 @@ func NewPostalAreasPrecisionNumber(v float64) PostalAreasPrecision {
 	return PostalAreasPrecision{Number: &v}
 }
 
+// PostalAreasRegion is an item of the regions array of PostalAreas.
+//
 // Schema: /schemas/3.0.0/core/postal-areas.json#/definitions/region
-type Region = types.Region
+type PostalAreasRegion = types.PostalAreasRegion

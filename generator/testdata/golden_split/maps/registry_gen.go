@@ -51,7 +51,7 @@ func NewBySchema(ref string) wire.Value {
 	case "core/postal-areas.json#":
 		return new(PostalAreas)
 	case "core/postal-areas.json#/definitions/region":
-		return new(Region)
+		return new(PostalAreasRegion)
 	case "core/registry.json#":
 		return new(Registry)
 	}
@@ -123,4 +123,4 @@ var mapOfRegistryMatching2 = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]Re
 var sliceOfAsset = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Asset)(nil), Elem: &types.DescAsset}
 var sliceOfConstInt5 = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]int64)(nil), Elem: &constInt5}
 var sliceOfConstStringPlz = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &constStringPlz}
-var sliceOfRegion = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Region)(nil), Elem: &types.DescRegion}
+var sliceOfPostalAreasRegion = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]PostalAreasRegion)(nil), Elem: &types.DescPostalAreasRegion}

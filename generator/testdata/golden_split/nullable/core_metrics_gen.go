@@ -9,26 +9,24 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Metrics is the "Metrics" schema.
+// Metrics is every way a location can admit null: inline, through a $ref, in items, in map values,
+// by enum and by anyOf.
 //
-// Every way a location can admit null: inline, through a $ref, in items, in map values, by enum
-// and by anyOf.
-//
-// Schema: /schemas/3.0.0/core/metrics.json#
+// Schema: /schemas/3.0.0/core/metrics.json# ("Metrics")
 type Metrics struct {
 	Impressions *float64 `json:"impressions,omitempty"`
-	// Quartiles: An inline object that also allows null.
-	Quartiles wire.Nullable[MetricsQuartiles] `json:"quartiles,omitempty"`
-	Ratio     wire.Nullable[float64]          `json:"ratio,omitempty"`
-	Samples   []wire.Nullable[string]         `json:"samples,omitempty"`
-	Windows   []wire.Nullable[MetricsWindow]  `json:"windows,omitempty"`
-	ByRegion  map[string]wire.Nullable[int64] `json:"by_region,omitempty"`
-	Pacing    wire.Nullable[MetricsPacing]    `json:"pacing,omitempty"`
-	// Window: A $ref whose target allows null.
-	Window         wire.Nullable[Window]      `json:"window,omitempty"`
-	Viewability    wire.Nullable[Viewability] `json:"viewability,omitempty"`
-	ViewabilityAlt wire.Nullable[Viewability] `json:"viewability_alt,omitempty"`
-	// PeerQuartiles: A $ref to another property that allows null.
+	// Quartiles is an inline object that also allows null.
+	Quartiles wire.Nullable[MetricsQuartiles]     `json:"quartiles,omitempty"`
+	Ratio     wire.Nullable[float64]              `json:"ratio,omitempty"`
+	Samples   []wire.Nullable[string]             `json:"samples,omitempty"`
+	Windows   []wire.Nullable[MetricsWindowsItem] `json:"windows,omitempty"`
+	ByRegion  map[string]wire.Nullable[int64]     `json:"by_region,omitempty"`
+	Pacing    wire.Nullable[MetricsPacing]        `json:"pacing,omitempty"`
+	// Window is a $ref whose target allows null.
+	Window         wire.Nullable[MetricsWindow] `json:"window,omitempty"`
+	Viewability    wire.Nullable[Viewability]   `json:"viewability,omitempty"`
+	ViewabilityAlt wire.Nullable[Viewability]   `json:"viewability_alt,omitempty"`
+	// PeerQuartiles is a $ref to another property that allows null.
 	PeerQuartiles wire.Nullable[MetricsQuartiles] `json:"peer_quartiles,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
@@ -39,10 +37,10 @@ var descMetrics = wire.Desc{Shape: wire.ShapeStruct, Name: "Metrics", Go: (*Metr
 	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
-	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindow},
+	{Name: "windows", Desc: &sliceOfNullableOfMetricsWindowsItem},
 	{Name: "by_region", Desc: &mapOfNullableOfInt},
 	{Name: "pacing", Desc: &nullableOfMetricsPacing},
-	{Name: "window", Desc: &nullableOfWindow},
+	{Name: "window", Desc: &nullableOfMetricsWindow},
 	{Name: "viewability", Desc: &nullableOfViewability},
 	{Name: "viewability_alt", Desc: &nullableOfViewability},
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
@@ -68,6 +66,8 @@ func (v *Metrics) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// MetricsPacing is the type of the pacing member of Metrics.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
@@ -84,13 +84,17 @@ func KnownMetricsPacingValues() []MetricsPacing {
 	return wire.EnumValues[MetricsPacing](&types.DescMetricsPacing)
 }
 
-// MetricsQuartiles: An inline object that also allows null.
+// MetricsQuartiles is an inline object that also allows null.
 //
 // Schema: /schemas/3.0.0/core/metrics.json#/properties/quartiles
 type MetricsQuartiles = types.MetricsQuartiles
 
-// Schema: /schemas/3.0.0/core/metrics.json#/properties/windows/items
+// MetricsWindow is the type of the window member of Metrics.
+//
+// Schema: /schemas/3.0.0/core/metrics.json#/definitions/window
 type MetricsWindow = types.MetricsWindow
 
-// Schema: /schemas/3.0.0/core/metrics.json#/definitions/window
-type Window = types.Window
+// MetricsWindowsItem is an item of the windows array of Metrics.
+//
+// Schema: /schemas/3.0.0/core/metrics.json#/properties/windows/items
+type MetricsWindowsItem = types.MetricsWindowsItem

@@ -5,9 +5,7 @@ package nullable
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/nullable/internal/types"
 
-// Viewability is the "Viewability" schema.
+// Viewability is a document root that allows null; every field using it is nullable.
 //
-// A document root that allows null; every field using it is nullable.
-//
-// Schema: /schemas/3.0.0/core/viewability.json#
+// Schema: /schemas/3.0.0/core/viewability.json# ("Viewability")
 type Viewability = types.Viewability

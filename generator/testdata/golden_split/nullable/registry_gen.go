@@ -41,7 +41,7 @@ func NewBySchema(ref string) wire.Value {
 	case "core/metrics.json#":
 		return new(Metrics)
 	case "core/metrics.json#/definitions/window":
-		return new(Window)
+		return new(MetricsWindow)
 	case "core/viewability.json#":
 		return new(Viewability)
 	case "media-buy/delivery.json#":
@@ -111,9 +111,9 @@ var nullableOfInt = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[int
 var nullableOfMetricsPacing = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsPacing])(nil), Elem: &types.DescMetricsPacing}
 var nullableOfMetricsQuartiles = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsQuartiles])(nil), Elem: &types.DescMetricsQuartiles}
 var nullableOfMetricsWindow = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsWindow])(nil), Elem: &types.DescMetricsWindow}
+var nullableOfMetricsWindowsItem = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsWindowsItem])(nil), Elem: &types.DescMetricsWindowsItem}
 var nullableOfString = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wire.DescString}
 var nullableOfViewability = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[Viewability])(nil), Elem: &types.DescViewability}
-var nullableOfWindow = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[Window])(nil), Elem: &types.DescWindow}
 var sliceOfDeliveryByPackageItem = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]DeliveryByPackageItem)(nil), Elem: &descDeliveryByPackageItem}
-var sliceOfNullableOfMetricsWindow = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]wire.Nullable[MetricsWindow])(nil), Elem: &nullableOfMetricsWindow}
+var sliceOfNullableOfMetricsWindowsItem = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]wire.Nullable[MetricsWindowsItem])(nil), Elem: &nullableOfMetricsWindowsItem}
 var sliceOfNullableOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]wire.Nullable[string])(nil), Elem: &nullableOfString}

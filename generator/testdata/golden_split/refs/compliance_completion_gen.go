@@ -5,9 +5,7 @@ package refs
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/refs/internal/types"
 
-// Completion is the "Completion" schema.
+// Completion is the refers into a fragment of another file.
 //
-// Refers into a fragment of another file.
-//
-// Schema: /schemas/3.0.0/compliance/completion.json#
+// Schema: /schemas/3.0.0/compliance/completion.json# ("Completion")
 type Completion = types.Completion

@@ -8,16 +8,18 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Brand is the "Brand" schema.
+// Brand is the type of the brand member of GetBrandSuccess.
 //
-// Schema: /schemas/3.0.0/core/brand.json#
+// Schema: /schemas/3.0.0/core/brand.json# ("Brand")
 type Brand = types.Brand
 
-// Font is the "Font" schema.
+// BrandFont is an item of the fonts array of Brand.
 //
-// Schema: /schemas/3.0.0/core/brand.json#/$defs/font
-type Font = types.Font
+// Schema: /schemas/3.0.0/core/brand.json#/$defs/font ("Font")
+type BrandFont = types.BrandFont
 
+// FontRole is the type of the primary_font member of Brand.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //

@@ -8,6 +8,8 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// VersionEnvelope is defined by core/version-envelope.json#.
+//
 // Schema: /schemas/3.0.0/core/version-envelope.json#
 type VersionEnvelope struct {
 	AdCPVersion *string `json:"adcp_version,omitempty"`

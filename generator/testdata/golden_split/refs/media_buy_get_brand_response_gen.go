@@ -8,11 +8,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// FontUse is an item of the fonts array of GetBrandSuccess.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema:
-// /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0/properties/fonts/definitions/font_use
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0/properties/fonts/definitions/font_use
 type FontUse = types.FontUse
 
 const (
@@ -25,16 +26,16 @@ func KnownFontUseValues() []FontUse {
 	return wire.EnumValues[FontUse](&types.DescFontUse)
 }
 
-// GetBrandError is the "GetBrandError" schema.
+// GetBrandError is the Error arm of GetBrandResponse.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1 ("GetBrandError")
 type GetBrandError = types.GetBrandError
 
-// GetBrandResponse is the "Get Brand Response" schema.
+// GetBrandResponse is defined by media-buy/get-brand-response.json#.
 //
 // Exactly one field is set. The decoder picks the arm by which keys are present.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json# ("Get Brand Response")
 type GetBrandResponse struct {
 	Success *GetBrandSuccess
 	Error   *GetBrandError
@@ -112,7 +113,7 @@ func (u *GetBrandResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
-// GetBrandSuccess is the "GetBrandSuccess" schema.
+// GetBrandSuccess is the type of the result member of Completion.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0 ("GetBrandSuccess")
 type GetBrandSuccess = types.GetBrandSuccess

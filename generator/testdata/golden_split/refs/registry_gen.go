@@ -42,7 +42,7 @@ func NewBySchema(ref string) wire.Value {
 	case "core/brand.json#":
 		return new(Brand)
 	case "core/brand.json#/$defs/font":
-		return new(Font)
+		return new(BrandFont)
 	case "core/brand.json#/definitions/font_role":
 		return new(FontRole)
 	case "core/version-envelope.json#":

@@ -5,13 +5,11 @@ package unions
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/internal/types"
 
-// AudienceSelector is the "Audience Selector" schema.
-//
-// Compound discriminator: type, then value_type.
+// AudienceSelector is the compound discriminator: type, then value_type.
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (type, value_type).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json# ("Audience Selector")
 type AudienceSelector = types.AudienceSelector
 
 // AudienceSelectorKind names an arm of AudienceSelector; the zero value means no arm is set.
@@ -38,18 +36,24 @@ func NewAudienceSelectorDescription(v AudienceSelectorDescription) AudienceSelec
 	return AudienceSelector{Description: &v}
 }
 
+// AudienceSelectorDescription is the Description arm of AudienceSelector.
+//
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "description".
 //
 // Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/2
 type AudienceSelectorDescription = types.AudienceSelectorDescription
 
+// AudienceSelectorSignalBinary is the SignalBinary arm of AudienceSelector.
+//
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "signal"; "value_type" is always "binary".
 //
 // Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/0
 type AudienceSelectorSignalBinary = types.AudienceSelectorSignalBinary
 
+// AudienceSelectorSignalCategorical is the SignalCategorical arm of AudienceSelector.
+//
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "signal"; "value_type" is always "categorical".
 //

@@ -5,5 +5,7 @@ package unions
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/internal/types"
 
+// Envelope is defined by core/envelope.json#.
+//
 // Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/envelope.json#
 type Envelope = types.Envelope

@@ -5,7 +5,7 @@ package unions
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/internal/types"
 
-// Error is the "Error" schema.
+// Error is an item of the errors array of UpdateFailure.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/error.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/error.json# ("Error")
 type Error = types.Error

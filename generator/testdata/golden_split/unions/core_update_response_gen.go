@@ -5,19 +5,19 @@ package unions
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/internal/types"
 
-// UpdateFailure is the "UpdateFailure" schema.
+// UpdateFailure is the Failure arm of UpdateResponse.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "success" is always
 // false.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/1
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/1 ("UpdateFailure")
 type UpdateFailure = types.UpdateFailure
 
-// UpdateResponse is the "Update Response" schema.
+// UpdateResponse is defined by core/update-response.json#.
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (success).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json# ("Update Response")
 type UpdateResponse = types.UpdateResponse
 
 // UpdateResponseKind names an arm of UpdateResponse; the zero value means no arm is set.
@@ -38,10 +38,10 @@ func NewUpdateResponseFailure(v UpdateFailure) UpdateResponse {
 	return UpdateResponse{Failure: &v}
 }
 
-// UpdateSuccess is the "UpdateSuccess" schema.
+// UpdateSuccess is the Success arm of UpdateResponse.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "success" is always
 // true.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/0
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/0 ("UpdateSuccess")
 type UpdateSuccess = types.UpdateSuccess

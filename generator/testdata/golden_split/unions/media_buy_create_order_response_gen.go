@@ -5,19 +5,17 @@ package unions
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/internal/types"
 
-// CreateOrderError is the "CreateOrderError" schema.
+// CreateOrderError is the Error arm of CreateOrderResponse.
 //
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/1
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/1 ("CreateOrderError")
 type CreateOrderError = types.CreateOrderError
 
-// CreateOrderResponse is the "Create Order Response" schema.
-//
-// Success, error or submitted: the arm is chosen by which keys are present.
+// CreateOrderResponse is the success, error or submitted: the arm is chosen by which keys are
+// present.
 //
 // Exactly one field is set. The decoder picks the arm by which keys are present.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json# ("Create Order Response")
 type CreateOrderResponse = types.CreateOrderResponse
 
 // CreateOrderResponseKind names an arm of CreateOrderResponse; the zero value means no arm is set.
@@ -44,17 +42,15 @@ func NewCreateOrderResponseSubmitted(v CreateOrderSubmitted) CreateOrderResponse
 	return CreateOrderResponse{Submitted: &v}
 }
 
-// CreateOrderSubmitted is the "CreateOrderSubmitted" schema.
+// CreateOrderSubmitted is the Submitted arm of CreateOrderResponse.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "submitted".
 //
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/2
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/2 ("CreateOrderSubmitted")
 type CreateOrderSubmitted = types.CreateOrderSubmitted
 
-// CreateOrderSuccess is the "CreateOrderSuccess" schema.
+// CreateOrderSuccess is the Success arm of CreateOrderResponse.
 //
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/0
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/0 ("CreateOrderSuccess")
 type CreateOrderSuccess = types.CreateOrderSuccess

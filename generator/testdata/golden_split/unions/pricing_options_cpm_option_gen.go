@@ -5,10 +5,10 @@ package unions
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/internal/types"
 
-// CPMPricingOption is the "CPM Pricing Option" schema.
+// CPMPricingOption is the CPM arm of PricingOption.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "pricing_model" is
 // always "cpm".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/cpm-option.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/cpm-option.json# ("CPM Pricing Option")
 type CPMPricingOption = types.CPMPricingOption

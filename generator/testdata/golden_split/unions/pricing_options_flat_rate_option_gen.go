@@ -5,11 +5,10 @@ package unions
 
 import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/internal/types"
 
-// FlatRatePricingOption is the "Flat Rate Pricing Option" schema.
+// FlatRatePricingOption is the FlatRate arm of PricingOption.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "pricing_model" is
 // always "flat_rate".
 //
-// Schema:
-// https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/flat-rate-option.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/flat-rate-option.json# ("Flat Rate Pricing Option")
 type FlatRatePricingOption = types.FlatRatePricingOption

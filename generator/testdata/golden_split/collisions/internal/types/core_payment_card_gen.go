@@ -8,6 +8,8 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// PaymentCardCharge is the Charge arm of PaymentCard.
+//
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always
 // "charge".
 //
@@ -43,6 +45,8 @@ func (v *PaymentCardCharge) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// PaymentCardRefund is the Refund arm of PaymentCard.
+//
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always
 // "refund".
 //

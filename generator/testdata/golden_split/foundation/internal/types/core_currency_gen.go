@@ -5,11 +5,9 @@ package types
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// Currency is the "Currency" schema.
+// Currency is the ISO 4217 code.
 //
-// ISO 4217 code.
-//
-// Schema: /schemas/1.0.0/core/currency.json#
+// Schema: /schemas/1.0.0/core/currency.json# ("Currency")
 type Currency string
 
 var DescCurrency = wire.Desc{Shape: wire.ShapeString, Name: "Currency"}

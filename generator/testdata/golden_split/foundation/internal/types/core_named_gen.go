@@ -8,6 +8,8 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// Named is defined by core/named.json#.
+//
 // Schema: /schemas/1.0.0/core/named.json#
 type Named struct {
 	Name string `json:"name"`

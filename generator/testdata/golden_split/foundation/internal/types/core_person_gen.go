@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Person is the "Person" schema.
+// Person is the type of the owner member of Widget.
 //
-// Schema: /schemas/1.0.0/core/person.json#
+// Schema: /schemas/1.0.0/core/person.json# ("Person")
 type Person struct {
 	Name string `json:"name"`
 	Age  int64  `json:"age"`

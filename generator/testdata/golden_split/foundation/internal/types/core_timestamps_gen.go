@@ -5,9 +5,9 @@ package types
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// Timestamps is the "Timestamps" schema.
+// Timestamps is defined by core/timestamps.json#.
 //
-// Schema: /schemas/1.0.0/core/timestamps.json#
+// Schema: /schemas/1.0.0/core/timestamps.json# ("Timestamps")
 type Timestamps []wire.DateTime
 
 var DescTimestamps = wire.Desc{Shape: wire.ShapeSlice, Name: "Timestamps", Go: (*Timestamps)(nil), Elem: &wire.DescString}

@@ -8,11 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// TreeNode is the "Tree Node" schema.
+// TreeNode is a recursive type: the required, nullable self-reference holds its value by pointer.
 //
-// A recursive type: the required, nullable self-reference holds its value by pointer.
-//
-// Schema: /schemas/1.0.0/core/tree-node.json#
+// Schema: /schemas/1.0.0/core/tree-node.json# ("Tree Node")
 type TreeNode struct {
 	Label    string                   `json:"label"`
 	Parent   *TreeNode                `json:"parent,omitempty"`

@@ -5,20 +5,20 @@ package types
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// WidgetKind is the "Widget Kind" schema.
+// WidgetKind is the type of the kind member of Widget.
 //
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/1.0.0/enums/widget-kind.json#
+// Schema: /schemas/1.0.0/enums/widget-kind.json# ("Widget Kind")
 type WidgetKind string
 
 const (
-	// WidgetKindGadget: A gadget.
+	// WidgetKindGadget is a gadget.
 	WidgetKindGadget WidgetKind = "gadget"
 	// Deprecated: the schema marks this value deprecated.
 	WidgetKindGizmo WidgetKind = "gizmo"
-	// WidgetKindDooHickey: A doo-hickey.
+	// WidgetKindDooHickey is a doo-hickey.
 	WidgetKindDooHickey WidgetKind = "doo-hickey"
 )
 

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Thing is the "Thing" schema.
+// Thing is the type of the thing member of CreateThingResponse.
 //
-// Schema: /schemas/9.0.0-test/core/thing.json#
+// Schema: /schemas/9.0.0-test/core/thing.json# ("Thing")
 type Thing struct {
 	ThingID string `json:"thing_id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

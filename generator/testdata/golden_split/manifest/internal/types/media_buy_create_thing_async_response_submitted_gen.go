@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateThingSubmitted is the "Create Thing Submitted" schema.
+// CreateThingSubmitted is defined by media-buy/create-thing-async-response-submitted.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-submitted.json#
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-submitted.json# ("Create Thing Submitted")
 type CreateThingSubmitted struct {
 	Ticket *string `json:"ticket,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateThingWorking is the "Create Thing Working" schema.
+// CreateThingWorking is defined by media-buy/create-thing-async-response-working.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-working.json#
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-working.json# ("Create Thing Working")
 type CreateThingWorking struct {
 	Percentage *float64 `json:"percentage,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreateThingRequest is the "Create Thing Request" schema.
+// CreateThingRequest is defined by media-buy/create-thing-request.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-request.json#
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-request.json# ("Create Thing Request")
 type CreateThingRequest struct {
 	IdempotencyKey string `json:"idempotency_key"`
 	Name           string `json:"name"`

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Asset is the "Asset" schema.
+// Asset is a value of the members of Lookup it does not declare.
 //
-// Schema: /schemas/1.5.0/core/asset.json#
+// Schema: /schemas/1.5.0/core/asset.json# ("Asset")
 type Asset struct {
 	URL   string `json:"url"`
 	Width *int64 `json:"width,omitempty"`

@@ -8,9 +8,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Context is the "Context" schema.
+// Context is the type of the context member of CreativeManifest.
 //
-// Schema: /schemas/1.5.0/core/context.json#
+// Schema: /schemas/1.5.0/core/context.json# ("Context")
 type Context map[string]json.RawMessage
 
 var DescContext = wire.Desc{Shape: wire.ShapeMap, Name: "Context", Go: (*Context)(nil), Elem: &wire.DescRaw}

@@ -5,9 +5,9 @@ package types
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// Lookup is the "Lookup" schema.
+// Lookup is defined by core/lookup.json#.
 //
-// Schema: /schemas/1.5.0/core/lookup.json#
+// Schema: /schemas/1.5.0/core/lookup.json# ("Lookup")
 type Lookup map[string]Asset
 
 var DescLookup = wire.Desc{Shape: wire.ShapeMap, Name: "Lookup", Go: (*Lookup)(nil), Elem: &DescAsset}

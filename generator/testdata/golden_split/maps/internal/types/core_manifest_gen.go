@@ -8,11 +8,11 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CreativeManifest is the "Creative Manifest" schema.
+// CreativeManifest is defined by core/manifest.json#.
 //
-// Schema: /schemas/1.5.0/core/manifest.json#
+// Schema: /schemas/1.5.0/core/manifest.json# ("Creative Manifest")
 type CreativeManifest struct {
-	// Assets: Asset slots: one asset or a list of them per slot.
+	// Assets is the asset slots: one asset or a list of them per slot.
 	Assets  map[string]CreativeManifestAssetsValue `json:"assets"`
 	Weights map[string]float64                     `json:"weights,omitempty"`
 	Labels  map[string]string                      `json:"labels,omitempty"`
@@ -48,6 +48,8 @@ func (v *CreativeManifest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// CreativeManifestAssetsValue is a value of the assets map of CreativeManifest.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
 // Schema: /schemas/1.5.0/core/manifest.json#/properties/assets/patternProperties/^[a-z0-9_]+$

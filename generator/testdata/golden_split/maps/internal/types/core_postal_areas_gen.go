@@ -5,6 +5,8 @@ package types
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
+// PostalAreasPrecision is the type of the precision member of PostalAreas.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
 // Schema: /schemas/3.0.0/core/postal-areas.json#/properties/precision
@@ -75,27 +77,29 @@ func (u *PostalAreasPrecision) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
+// PostalAreasRegion is an item of the regions array of PostalAreas.
+//
 // Schema: /schemas/3.0.0/core/postal-areas.json#/definitions/region
-type Region string
+type PostalAreasRegion string
 
-var DescRegion = wire.Desc{Shape: wire.ShapeString, Const: "\"EU\"", Value: "EU", Name: "Region"}
+var DescPostalAreasRegion = wire.Desc{Shape: wire.ShapeString, Const: "\"EU\"", Value: "EU", Name: "PostalAreasRegion"}
 
 // DecodeWire reads v from d strictly (see package wire).
-func (v *Region) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescRegion)
+func (v *PostalAreasRegion) DecodeWire(d *wire.Decoder) error {
+	return wire.DecodeWith(d, v, &DescPostalAreasRegion)
 }
 
 // EncodeWire writes v as JSON.
-func (v *Region) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescRegion)
+func (v *PostalAreasRegion) EncodeWire(e *wire.Encoder) {
+	wire.EncodeWith(e, v, &DescPostalAreasRegion)
 }
 
 // MarshalJSON encodes v as JSON.
-func (v Region) MarshalJSON() ([]byte, error) {
+func (v PostalAreasRegion) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&v)
 }
 
 // UnmarshalJSON decodes data into v strictly (see package wire).
-func (v *Region) UnmarshalJSON(data []byte) error {
+func (v *PostalAreasRegion) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }

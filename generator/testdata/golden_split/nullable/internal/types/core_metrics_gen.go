@@ -8,6 +8,8 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// MetricsPacing is the type of the pacing member of Metrics.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
@@ -46,7 +48,7 @@ func (v *MetricsPacing) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// MetricsQuartiles: An inline object that also allows null.
+// MetricsQuartiles is an inline object that also allows null.
 //
 // Schema: /schemas/3.0.0/core/metrics.json#/properties/quartiles
 type MetricsQuartiles struct {
@@ -77,15 +79,17 @@ func (v *MetricsQuartiles) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// Schema: /schemas/3.0.0/core/metrics.json#/properties/windows/items
+// MetricsWindow is the type of the window member of Metrics.
+//
+// Schema: /schemas/3.0.0/core/metrics.json#/definitions/window
 type MetricsWindow struct {
-	Start *string `json:"start,omitempty"`
+	Days *int64 `json:"days,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
 var DescMetricsWindow = wire.Desc{Shape: wire.ShapeStruct, Name: "MetricsWindow", Go: (*MetricsWindow)(nil), Members: []wire.Member{
-	{Name: "start", Desc: &wire.DescString},
+	{Name: "days", Desc: &wire.DescInt},
 }}
 
 // DecodeWire reads v from d strictly (see package wire).
@@ -108,33 +112,35 @@ func (v *MetricsWindow) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// Schema: /schemas/3.0.0/core/metrics.json#/definitions/window
-type Window struct {
-	Days *int64 `json:"days,omitempty"`
+// MetricsWindowsItem is an item of the windows array of Metrics.
+//
+// Schema: /schemas/3.0.0/core/metrics.json#/properties/windows/items
+type MetricsWindowsItem struct {
+	Start *string `json:"start,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescWindow = wire.Desc{Shape: wire.ShapeStruct, Name: "Window", Go: (*Window)(nil), Members: []wire.Member{
-	{Name: "days", Desc: &wire.DescInt},
+var DescMetricsWindowsItem = wire.Desc{Shape: wire.ShapeStruct, Name: "MetricsWindowsItem", Go: (*MetricsWindowsItem)(nil), Members: []wire.Member{
+	{Name: "start", Desc: &wire.DescString},
 }}
 
 // DecodeWire reads v from d strictly (see package wire).
-func (v *Window) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescWindow)
+func (v *MetricsWindowsItem) DecodeWire(d *wire.Decoder) error {
+	return wire.DecodeWith(d, v, &DescMetricsWindowsItem)
 }
 
 // EncodeWire writes v as JSON.
-func (v *Window) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescWindow)
+func (v *MetricsWindowsItem) EncodeWire(e *wire.Encoder) {
+	wire.EncodeWith(e, v, &DescMetricsWindowsItem)
 }
 
 // MarshalJSON encodes v as JSON.
-func (v Window) MarshalJSON() ([]byte, error) {
+func (v MetricsWindowsItem) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&v)
 }
 
 // UnmarshalJSON decodes data into v strictly (see package wire).
-func (v *Window) UnmarshalJSON(data []byte) error {
+func (v *MetricsWindowsItem) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }

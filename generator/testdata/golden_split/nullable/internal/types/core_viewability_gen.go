@@ -8,14 +8,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Viewability is the "Viewability" schema.
+// Viewability is a document root that allows null; every field using it is nullable.
 //
-// A document root that allows null; every field using it is nullable.
-//
-// Schema: /schemas/3.0.0/core/viewability.json#
+// Schema: /schemas/3.0.0/core/viewability.json# ("Viewability")
 type Viewability struct {
 	Rate *float64 `json:"rate,omitempty"`
-	// Next: Recursive: the type is still being built when this field is typed.
+	// Next is the recursive: the type is still being built when this field is typed.
 	Next *wire.Nullable[Viewability] `json:"next,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`

@@ -4,6 +4,6 @@ package types
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-var sliceOfFont = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Font)(nil), Elem: &DescFont}
+var sliceOfBrandFont = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]BrandFont)(nil), Elem: &DescBrandFont}
 var sliceOfFontUse = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]FontUse)(nil), Elem: &DescFontUse}
 var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}

@@ -8,11 +8,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// FontUse is an item of the fonts array of GetBrandSuccess.
+//
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema:
-// /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0/properties/fonts/definitions/font_use
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0/properties/fonts/definitions/font_use
 type FontUse string
 
 const (
@@ -47,9 +48,9 @@ func (v *FontUse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// GetBrandError is the "GetBrandError" schema.
+// GetBrandError is the Error arm of GetBrandResponse.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1 ("GetBrandError")
 type GetBrandError struct {
 	Errors []string `json:"errors"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -80,12 +81,12 @@ func (v *GetBrandError) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// GetBrandSuccess is the "GetBrandSuccess" schema.
+// GetBrandSuccess is the type of the result member of Completion.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0 ("GetBrandSuccess")
 type GetBrandSuccess struct {
 	Brand Brand `json:"brand"`
-	// Fonts: Refers into definitions nested under this property.
+	// Fonts is the refers into definitions nested under this property.
 	Fonts []FontUse `json:"fonts,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
 	AdditionalProperties map[string]json.RawMessage `json:"-"`

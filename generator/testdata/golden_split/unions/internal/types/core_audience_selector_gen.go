@@ -5,13 +5,11 @@ package types
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
-// AudienceSelector is the "Audience Selector" schema.
-//
-// Compound discriminator: type, then value_type.
+// AudienceSelector is the compound discriminator: type, then value_type.
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (type, value_type).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json# ("Audience Selector")
 type AudienceSelector struct {
 	SignalBinary      *AudienceSelectorSignalBinary
 	SignalCategorical *AudienceSelectorSignalCategorical
@@ -84,6 +82,8 @@ func (u *AudienceSelector) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
+// AudienceSelectorDescription is the Description arm of AudienceSelector.
+//
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "description".
 //
@@ -117,6 +117,8 @@ func (v *AudienceSelectorDescription) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// AudienceSelectorSignalBinary is the SignalBinary arm of AudienceSelector.
+//
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "signal"; "value_type" is always "binary".
 //
@@ -153,6 +155,8 @@ func (v *AudienceSelectorSignalBinary) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
+// AudienceSelectorSignalCategorical is the SignalCategorical arm of AudienceSelector.
+//
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "signal"; "value_type" is always "categorical".
 //

@@ -8,12 +8,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// UpdateFailure is the "UpdateFailure" schema.
+// UpdateFailure is the Failure arm of UpdateResponse.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "success" is always
 // false.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/1
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/1 ("UpdateFailure")
 type UpdateFailure struct {
 	Errors []Error `json:"errors"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -45,11 +45,11 @@ func (v *UpdateFailure) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// UpdateResponse is the "Update Response" schema.
+// UpdateResponse is defined by core/update-response.json#.
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (success).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json# ("Update Response")
 type UpdateResponse struct {
 	Success *UpdateSuccess
 	Failure *UpdateFailure
@@ -117,12 +117,12 @@ func (u *UpdateResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, u)
 }
 
-// UpdateSuccess is the "UpdateSuccess" schema.
+// UpdateSuccess is the Success arm of UpdateResponse.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "success" is always
 // true.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/0
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/0 ("UpdateSuccess")
 type UpdateSuccess struct {
 	ID string `json:"id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -5,6 +5,8 @@ package types
 
 import "github.com/adcpgen/adcpgen/runtime/wire"
 
+// ValuesTagline is the type of the tagline member of Values.
+//
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
 // Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/tagline

@@ -8,12 +8,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// CPMPricingOption is the "CPM Pricing Option" schema.
+// CPMPricingOption is the CPM arm of PricingOption.
 //
 // Fixed members (checked when decoding, written when encoding, no field): "pricing_model" is
 // always "cpm".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/cpm-option.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/cpm-option.json# ("CPM Pricing Option")
 type CPMPricingOption struct {
 	Rate     float64 `json:"rate"`
 	Currency *string `json:"currency,omitempty"`

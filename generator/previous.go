@@ -1,0 +1,191 @@
+package generator
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/adcpgen/adcpgen/generator/internal/emit"
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/generator/internal/naming"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+)
+
+// Previous is what an earlier generation of a package declared, read back
+// from its files: the name of the type generated for each schema (its
+// "// Schema:" line) and the package's other names. Generating with it
+// (Options.Previous) keeps those names, so regenerating into a directory
+// renames nothing whose schema is still there, whatever the policy would
+// name it on its own.
+type Previous struct {
+	types   map[string]string // schema key ("core/error.json#/properties/x") -> type name
+	helpers map[string]bool   // constants, functions, other types
+}
+
+// Types is how many schema types the previous generation named.
+func (p *Previous) Types() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.types)
+}
+
+// keep is what the naming pass keeps of p.
+func (p *Previous) keep() naming.Keep {
+	if p == nil {
+		return naming.Keep{}
+	}
+	return naming.Keep{Types: p.types, Helpers: p.helpers}
+}
+
+// ReadPrevious reads the package adcpgen generated in dir (and its
+// internal/types, when split); nil, nil when dir holds none. Only files
+// adcpgen wrote are read (see WriteDir).
+func ReadPrevious(dir string) (*Previous, error) {
+	var files []File
+	for _, sub := range []string{"", emit.SplitDir} {
+		d := filepath.Join(dir, filepath.FromSlash(sub))
+		entries, err := os.ReadDir(d)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the previous generation in %s: %w", d, err)
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_gen.go") {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(d, e.Name()))
+			if err != nil {
+				return nil, fmt.Errorf("reading the previous generation: %w", err)
+			}
+			if bytes.HasPrefix(data, []byte(headerLine+"\n")) {
+				files = append(files, File{Name: e.Name(), Data: data})
+			}
+		}
+	}
+	if len(files) == 0 {
+		return nil, nil
+	}
+	return PreviousOf(files), nil
+}
+
+// PreviousOf reads the names generated files declare (Result.Files of an
+// earlier run). Files that are not generated Go are skipped.
+func PreviousOf(files []File) *Previous {
+	p := &Previous{types: map[string]string{}, helpers: map[string]bool{}}
+	for _, f := range files {
+		if strings.HasSuffix(f.Name, ".go") {
+			p.scan(f.Data)
+		}
+	}
+	return p
+}
+
+// scan reads the package-level declarations of one gofmt-ed generated
+// file: a type whose doc comment has a "Schema:" line is that schema's
+// type; every other declared name is a helper.
+func (p *Previous) scan(data []byte) {
+	s := bufio.NewScanner(bytes.NewReader(data))
+	s.Buffer(nil, 1<<20)
+	key := ""
+	block := "" // "const" or "var" inside a parenthesised block
+	for s.Scan() {
+		line := s.Text()
+		switch {
+		case block != "":
+			if line == ")" {
+				block = ""
+			} else if name, ok := strings.CutPrefix(line, "\t"); ok && !strings.HasPrefix(name, "//") {
+				p.helper(firstIdent(name))
+			}
+			continue
+		case strings.HasPrefix(line, "// Schema: "):
+			key = schemaLineKey(strings.TrimPrefix(line, "// Schema: "))
+			continue
+		case strings.HasPrefix(line, "//"):
+			continue
+		case strings.HasPrefix(line, "type "):
+			name := firstIdent(strings.TrimPrefix(line, "type "))
+			if key != "" && name != "" {
+				p.types[key] = name
+			} else {
+				p.helper(name)
+			}
+		case strings.HasPrefix(line, "func ") && !strings.HasPrefix(line, "func ("):
+			p.helper(firstIdent(strings.TrimPrefix(line, "func ")))
+		case line == "const (" || line == "var (":
+			block = strings.TrimSuffix(line, " (")
+		case strings.HasPrefix(line, "const ") || strings.HasPrefix(line, "var "):
+			_, rest, _ := strings.Cut(line, " ")
+			p.helper(firstIdent(rest))
+		}
+		key = ""
+	}
+}
+
+func (p *Previous) helper(name string) {
+	if name != "" && name != "_" {
+		p.helpers[name] = true
+	}
+}
+
+// firstIdent is the identifier s starts with.
+func firstIdent(s string) string {
+	end := strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	})
+	if end < 0 {
+		return s
+	}
+	return s[:end]
+}
+
+// schemaLineKey reads the text after "// Schema: " ("<$id>#<pointer>",
+// then " merged into <$id>#<pointer>" for a merged copy, then the title)
+// as the schema key ir.Type.Key gives; "" when it is not one.
+func schemaLineKey(text string) string {
+	f := strings.Fields(text)
+	if len(f) == 0 || !strings.Contains(f[0], "#") {
+		return ""
+	}
+	key := registry.SchemaKey(f[0])
+	if len(f) >= 4 && f[1] == "merged" && f[2] == "into" {
+		key += " in " + registry.SchemaKey(strings.TrimRight(f[3], ".,"))
+	}
+	return key
+}
+
+// previousOfPackage is what a package built in memory declares, as
+// Previous: what generating it into a directory would leave there.
+func previousOfPackage(pkg *ir.Package) *Previous {
+	p := &Previous{types: map[string]string{}, helpers: map[string]bool{}}
+	for _, t := range pkg.Types {
+		p.types[t.Key()] = t.Name
+		switch t.Kind {
+		case ir.KindEnum:
+			for _, v := range t.Values {
+				p.helper(v.GoName)
+			}
+			p.helper(t.KnownValues)
+		case ir.KindUnion:
+			p.helper(t.Union.KindType)
+			for _, a := range t.Union.Arms {
+				p.helper(a.KindConst)
+				p.helper(a.Constructor)
+			}
+		}
+	}
+	if pkg.Registry != nil {
+		for _, tool := range pkg.Registry.Tools {
+			p.helper(tool.ResultName)
+		}
+	}
+	return p
+}
