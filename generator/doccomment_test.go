@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/generator/internal/ir"
+	"github.com/adcpgen/adcpgen/generator/internal/naming"
 	"github.com/adcpgen/adcpgen/internal/testspec"
 )
 
@@ -17,7 +19,10 @@ import (
 // golden cases and the embedded core schemas, and checks each doc comment
 // the way go doc and pkgsite read it (go/doc/comment): schema text must
 // stay prose, so no comment may contain a heading, which gofmt would
-// otherwise write as "// # Text". gofmt must also leave every file as is.
+// otherwise write as "// # Text"; every exported declaration's comment
+// begins with its name (staticcheck's rule: "X ...", or "A X ..."); and
+// no type's first sentence only restates its title. gofmt must also
+// leave every file as is.
 func TestDocCommentsRenderAsProse(t *testing.T) {
 	for _, v := range testspec.Versions {
 		t.Run(v.Version, func(t *testing.T) {
@@ -26,12 +31,16 @@ func TestDocCommentsRenderAsProse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkDocComments(t, res.Files)
+			pkg, _, err := build(tree, nil, naming.Keep{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDocComments(t, res.Files, pkg)
 		})
 	}
 	for _, name := range goldenCases {
 		t.Run("golden/"+name, func(t *testing.T) {
-			checkDocComments(t, generateCase(t, name).Files)
+			checkDocComments(t, generateCase(t, name).Files, nil)
 		})
 	}
 	t.Run("generated/adcp", func(t *testing.T) {
@@ -39,12 +48,30 @@ func TestDocCommentsRenderAsProse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkDocComments(t, res.Files)
+		pkg, _, err := build(embeddedTree(t), nil, naming.Keep{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkDocComments(t, res.Files, pkg)
 	})
 }
 
-func checkDocComments(t *testing.T, files []File) {
+// checkDocComments checks the files' doc comments; with pkg, the IR they
+// were generated from, type summaries are checked against the titles.
+func checkDocComments(t *testing.T, files []File, pkg *ir.Package) {
 	t.Helper()
+	types := map[string]*ir.Type{}
+	if pkg != nil {
+		for _, ty := range pkg.Types {
+			types[ty.Name] = ty
+		}
+	}
+	unnamed, restated := 0, 0
+	report := func(n *int, format string, args ...any) {
+		if *n++; *n <= 10 {
+			t.Errorf(format, args...)
+		}
+	}
 	headings := 0
 	for _, f := range files {
 		if !strings.HasSuffix(f.Name, ".go") {
@@ -72,10 +99,129 @@ func checkDocComments(t *testing.T, files []File) {
 				}
 			}
 		}
+		for _, d := range exportedDocs(file) {
+			first := firstSentence(d.doc.Text())
+			if !beginsWithName(first, d.name) {
+				report(&unnamed, "%s: the comment of %s does not begin with its name: %q", fset.Position(d.doc.Pos()), d.name, first)
+			}
+			if ty := types[d.name]; d.isType && ty != nil && restatesTitle(first, ty) {
+				report(&restated, "%s: the summary of %s restates its title %q: %q", fset.Position(d.doc.Pos()), d.name, ty.Title, first)
+			}
+		}
 	}
 	if headings > 20 {
 		t.Errorf("%d headings in all (the first 20 are listed)", headings)
 	}
+	if unnamed > 10 || restated > 10 {
+		t.Errorf("%d comments not beginning with their name, %d summaries restating a title (the first 10 of each are listed)", unnamed, restated)
+	}
+}
+
+// declDoc is the doc comment of an exported declaration.
+type declDoc struct {
+	name   string
+	doc    *ast.CommentGroup
+	isType bool
+}
+
+// exportedDocs lists the doc comments of a file's exported declarations:
+// types, functions and methods, constants and variables, struct fields.
+func exportedDocs(f *ast.File) []declDoc {
+	var out []declDoc
+	add := func(name *ast.Ident, doc *ast.CommentGroup, isType bool) {
+		if name.IsExported() && doc != nil {
+			out = append(out, declDoc{name.Name, doc, isType})
+		}
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			add(d.Name, d.Doc, false)
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					doc := s.Doc
+					if doc == nil && len(d.Specs) == 1 {
+						doc = d.Doc
+					}
+					add(s.Name, doc, true)
+					if st, ok := s.Type.(*ast.StructType); ok {
+						for _, fl := range st.Fields.List {
+							for _, n := range fl.Names {
+								add(n, fl.Doc, false)
+							}
+						}
+					}
+				case *ast.ValueSpec:
+					doc := s.Doc
+					if doc == nil && len(d.Specs) == 1 {
+						doc = d.Doc
+					}
+					for _, n := range s.Names {
+						add(n, doc, false)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// firstSentence is the summary go doc shows: the first sentence of the
+// first paragraph, as go/doc/comment reads it.
+func firstSentence(text string) string {
+	var p comment.Parser
+	for _, b := range p.Parse(text).Content {
+		if para, ok := b.(*comment.Paragraph); ok {
+			var pr comment.Printer
+			s := strings.Join(strings.Fields(string(pr.Text(&comment.Doc{Content: []comment.Block{para}}))), " ")
+			if i := strings.Index(s, ". "); i >= 0 {
+				s = s[:i+1]
+			}
+			return s
+		}
+	}
+	return ""
+}
+
+// beginsWithName is staticcheck's rule (ST1020-ST1022): a comment begins
+// with the name and a space, or with an article and the name.
+func beginsWithName(text, name string) bool {
+	for _, a := range []string{"A ", "An ", "The "} {
+		if rest, ok := strings.CutPrefix(text, a); ok {
+			text = rest
+			break
+		}
+	}
+	return strings.HasPrefix(text, name+" ")
+}
+
+// restatesTitle reports a summary made of a type's title: its words, less
+// the name and filler, are all words of the title, and it does not come
+// from the description ("Product is the "Product" schema.").
+func restatesTitle(first string, ty *ir.Type) bool {
+	if first == "" || ty.Title == "" {
+		return false
+	}
+	if d := firstSentence(ty.Description); d != "" && sameWords(d, first) {
+		return false
+	}
+	return sameWords(first, ty.Title+" "+ty.Name+" is the a an schema")
+}
+
+// sameWords reports whether every word of a is a word of b.
+func sameWords(a, b string) bool {
+	have := map[string]bool{}
+	for _, w := range naming.Words(b) {
+		have[strings.ToLower(w)] = true
+	}
+	for _, w := range naming.Words(a) {
+		if !have[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 // docComments lists every doc comment of the file: of declarations, specs,

@@ -32,6 +32,8 @@ const (
 	ErrorCodeAuthorizationRequired   ErrorCode = "AUTHORIZATION_REQUIRED"
 	ErrorCodeAuthInvalid             ErrorCode = "AUTH_INVALID"
 	ErrorCodeAuthMissing             ErrorCode = "AUTH_MISSING"
+	// ErrorCodeAuthRequired is deprecated.
+	//
 	// Deprecated: the schema marks this value deprecated.
 	ErrorCodeAuthRequired                        ErrorCode = "AUTH_REQUIRED"
 	ErrorCodeBiddingPlacementConflict            ErrorCode = "BIDDING_PLACEMENT_CONFLICT"

@@ -17,14 +17,14 @@ func (s *descSet) enumDoc(t *ir.Type) []string {
 // valueDoc is the doc comment of an enum value's constant.
 func valueDoc(v *ir.EnumValue) []string {
 	var doc []string
-	if v.Doc != "" {
+	switch {
+	case v.Doc != "":
 		doc = commentLines(summarize(v.GoName, v.Doc))
+	case v.Deprecated:
+		doc = []string{"// " + v.GoName + " is deprecated."}
 	}
 	if v.Deprecated {
-		if len(doc) > 0 {
-			doc = append(doc, "//")
-		}
-		doc = append(doc, "// Deprecated: the schema marks this value deprecated.")
+		doc = append(doc, "//", "// Deprecated: the schema marks this value deprecated.")
 	}
 	return doc
 }

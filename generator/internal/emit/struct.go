@@ -70,14 +70,17 @@ func fieldDoc(fl *ir.Field) []string {
 	if text == "" {
 		text = strings.TrimSpace(fl.Title)
 	}
-	if text != "" {
+	switch {
+	case text != "":
 		lines = append(lines, commentLines(summarize(fl.GoName, text))...)
-	}
-	if fl.Const != nil && !fl.Fixed {
-		if len(lines) > 0 {
+		if fl.Const != nil && !fl.Fixed {
 			lines = append(lines, "//")
+			lines = append(lines, commentLines("When present it is always "+fl.Const.JSON()+".")...)
 		}
-		lines = append(lines, commentLines("When present it is always "+fl.Const.JSON()+".")...)
+	case fl.Const != nil && !fl.Fixed:
+		lines = append(lines, commentLines(fl.GoName+" is always "+fl.Const.JSON()+" when present.")...)
+	case fl.Deprecated:
+		lines = append(lines, "// "+fl.GoName+" is deprecated.")
 	}
 	if fl.Envelope {
 		if len(lines) > 0 {
@@ -86,10 +89,7 @@ func fieldDoc(fl *ir.Field) []string {
 		lines = append(lines, commentLines("The protocol envelope's "+fl.JSONName+": "+envelopeDoc[fl.JSONName])...)
 	}
 	if fl.Deprecated {
-		if len(lines) > 0 {
-			lines = append(lines, "//")
-		}
-		lines = append(lines, "// Deprecated: the schema marks this field deprecated.")
+		lines = append(lines, "//", "// Deprecated: the schema marks this field deprecated.")
 	}
 	return lines
 }

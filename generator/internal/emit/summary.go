@@ -57,7 +57,7 @@ func summarize(name, text string) string {
 	if text == "" {
 		return ""
 	}
-	if rest, ok := strings.CutPrefix(text, name); ok && (rest == "" || !isIdentRune(rest)) {
+	if strings.HasPrefix(text, name+" ") {
 		return text
 	}
 	if loc := deprecatedLead.FindStringIndex(text); loc != nil {
@@ -83,11 +83,6 @@ func summarize(name, text string) string {
 		return name + " is used to " + lowerFirst(text)
 	}
 	return name + " is the " + lowerFirst(text)
-}
-
-func isIdentRune(s string) bool {
-	r, _ := utf8.DecodeRuneInString(s)
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // lowerFirst lowers the first word of text when it is an ordinary

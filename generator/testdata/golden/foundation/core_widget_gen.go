@@ -32,9 +32,11 @@ type Widget struct {
 	Owner    Person                     `json:"owner"`
 	Notes    map[string]json.RawMessage `json:"notes,omitempty"`
 	Ext      Extension                  `json:"ext,omitempty"`
+	// LegacyCode is deprecated.
+	//
 	// Deprecated: the schema marks this field deprecated.
 	LegacyCode *string `json:"legacy_code,omitempty"`
-	// When present it is always "manual".
+	// Mode is always "manual" when present.
 	Mode         *string             `json:"mode,omitempty"`
 	Dimensions   *WidgetDimensions   `json:"dimensions,omitempty"`
 	Measurements []WidgetMeasurement `json:"measurements,omitempty"`

@@ -16,6 +16,8 @@ type WidgetKind string
 const (
 	// WidgetKindGadget is a gadget.
 	WidgetKindGadget WidgetKind = "gadget"
+	// WidgetKindGizmo is deprecated.
+	//
 	// Deprecated: the schema marks this value deprecated.
 	WidgetKindGizmo WidgetKind = "gizmo"
 	// WidgetKindDooHickey is a doo-hickey.

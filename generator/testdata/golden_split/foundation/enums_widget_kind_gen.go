@@ -19,6 +19,8 @@ type WidgetKind = types.WidgetKind
 const (
 	// WidgetKindGadget is a gadget.
 	WidgetKindGadget = types.WidgetKindGadget
+	// WidgetKindGizmo is deprecated.
+	//
 	// Deprecated: the schema marks this value deprecated.
 	WidgetKindGizmo = types.WidgetKindGizmo
 	// WidgetKindDooHickey is a doo-hickey.

@@ -14,13 +14,13 @@ import (
 //
 // Schema: /schemas/3.0.0/core/postal-areas.json# ("Postal Areas")
 type PostalAreas struct {
-	// When present it is always "postal".
+	// System is always "postal" when present.
 	System    *string              `json:"system,omitempty"`
 	DE        []string             `json:"DE,omitempty"`
 	Levels    []int64              `json:"levels,omitempty"`
 	Flags     map[string]bool      `json:"flags,omitempty"`
 	Precision PostalAreasPrecision `json:"precision,omitempty"`
-	// When present it is always "EU".
+	// Region is always "EU" when present.
 	Region  *string             `json:"region,omitempty"`
 	Regions []PostalAreasRegion `json:"regions,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
