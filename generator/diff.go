@@ -3,10 +3,8 @@ package generator
 import (
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/adcpgen/adcpgen/generator/internal/apidiff"
-	"github.com/adcpgen/adcpgen/generator/internal/ir"
 	"github.com/adcpgen/adcpgen/generator/internal/naming"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
@@ -19,6 +17,10 @@ type DiffOptions struct {
 	// FromSource and ToSource name the sources in the report (a version, a
 	// relative path); empty means the trees' Source.
 	FromSource, ToSource string
+	// FreshNames compares with the package to names by the policy alone,
+	// as a fresh directory gets it; by default it is named as regenerating
+	// over the package from does (Options.Previous), keeping its names.
+	FreshNames bool
 }
 
 // The report types are defined in generator/internal/apidiff, whose package
@@ -42,28 +44,25 @@ type (
 
 // Diff builds the Go API both trees generate (up to naming, without
 // rendering code) and compares them: from is the version a program uses
-// now, to the one it would upgrade to.
+// now, to the one it would upgrade to, generated as regenerating the
+// package from's directory gives it (unless FreshNames).
 func Diff(from, to *spec.Tree, opts DiffOptions) (*DiffReport, error) {
 	if from == nil || to == nil {
 		return nil, errors.New("generator: diff needs two schema trees")
 	}
-	trees := [2]*spec.Tree{from, to}
-	var pkgs [2]*ir.Package
-	var errs [2]error
-	var wg sync.WaitGroup
-	for i, tree := range trees {
-		wg.Go(func() {
-			pkgs[i], _, errs[i] = build(tree, opts.Include, naming.Keep{})
-			if errs[i] != nil {
-				errs[i] = fmt.Errorf("%s: %w", describeTree(tree), errs[i])
-			}
-		})
+	old, _, err := build(from, opts.Include, naming.Keep{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", describeTree(from), err)
 	}
-	wg.Wait()
-	if err := errors.Join(errs[0], errs[1]); err != nil {
-		return nil, err
+	keep := previousOfPackage(old).keep()
+	if opts.FreshNames {
+		keep = naming.Keep{}
 	}
-	return apidiff.Compare(pkgs[0], pkgs[1], side(from, opts.FromSource), side(to, opts.ToSource)), nil
+	cur, _, err := build(to, opts.Include, keep)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", describeTree(to), err)
+	}
+	return apidiff.Compare(old, cur, side(from, opts.FromSource), side(to, opts.ToSource)), nil
 }
 
 func side(t *spec.Tree, source string) DiffSide {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/generator/internal/apidiff"
+	"github.com/adcpgen/adcpgen/generator/internal/naming"
 	"github.com/adcpgen/adcpgen/internal/testspec"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
@@ -67,9 +69,26 @@ func TestDiffPublishedVersions(t *testing.T) {
 		exact map[DiffKind][]string
 		// kinds that must not occur.
 		none []DiffKind
+		// renames are every type rename, "From -> To": each a schema that
+		// changed its name for a reason of its own (a title added, a move).
+		renames []string
 	}{
 		{
+			from: "2.5.3", to: "3.0.0",
+			// pricing-options/cpv-option.json: view_threshold moved under parameters.
+			renames: []string{"CPVPricingOptionViewThresholdObject -> CPVPricingOptionParametersViewThresholdObject"},
+		},
+		{
 			from: "3.0.0", to: "3.0.26",
+			// core/format.json: every asset arm gained a title ("Individual Image Asset").
+			renames: []string{"FormatAssetIndividualAudio -> IndividualAudioAsset", "FormatAssetIndividualBrief -> IndividualBriefAsset",
+				"FormatAssetIndividualCSS -> IndividualCSSAsset", "FormatAssetIndividualCatalog -> IndividualCatalogAsset",
+				"FormatAssetIndividualDAAST -> IndividualDAASTAsset", "FormatAssetIndividualHTML -> IndividualHTMLAsset",
+				"FormatAssetIndividualImage -> IndividualImageAsset", "FormatAssetIndividualJavascript -> IndividualJavaScriptAsset",
+				"FormatAssetIndividualMarkdown -> IndividualMarkdownAsset", "FormatAssetIndividualText -> IndividualTextAsset",
+				"FormatAssetIndividualURL -> IndividualURLAsset", "FormatAssetIndividualVAST -> IndividualVASTAsset",
+				"FormatAssetIndividualVideo -> IndividualVideoAsset", "FormatAssetIndividualWebhook -> IndividualWebhookAsset",
+				"FormatAssetRepeatableGroup -> RepeatableGroupAsset"},
 			facts: []diffFact{
 				// tmp/identity-match-response.json: ttl_sec replaced by a required serve_window_sec.
 				{kind: "field-removed", breaking: true, typ: "IdentityMatchResponse", member: "ttl_sec", from: "int64"},
@@ -132,6 +151,15 @@ func TestDiffPublishedVersions(t *testing.T) {
 				"details-added": {"ACCOUNT_MOVED", "UNSUPPORTED_FEATURE"},
 			},
 			none: []DiffKind{"code-removed", "details-removed"},
+			// core/postal-area.json: the legacy arm's title is now PostalAreaWithFusedSystem.
+			renames: []string{"LegacyPostalArea -> PostalAreaWithFusedSystem"},
+		},
+		{
+			from: "3.2.0-beta.3", to: "3.2.0-beta.5",
+			// media-buy/request-proposals-response.json inserts an arm: the
+			// arms after it moved and kept their names.
+			facts: []diffFact{{kind: "arm-added", typ: "RequestProposalsResponse", member: "ProductsAvailable"}},
+			none:  []DiffKind{"arm-renamed", "arm-removed", "type-removed"},
 		},
 	}
 	for _, tc := range cases {
@@ -155,6 +183,15 @@ func TestDiffPublishedVersions(t *testing.T) {
 				if got := diffMembers(r, kind); len(got) > 0 {
 					t.Errorf("unexpected %s: %q", kind, got)
 				}
+			}
+			var renames []string
+			for _, c := range r.Changes {
+				if c.Kind == "type-renamed" {
+					renames = append(renames, c.From+" -> "+c.To)
+				}
+			}
+			if !slices.Equal(renames, tc.renames) {
+				t.Errorf("renames:\n got %q\nwant %q", renames, tc.renames)
 			}
 			if !r.HasBreaking() {
 				t.Error("no breaking change reported")
@@ -241,5 +278,133 @@ func TestDiffErrors(t *testing.T) {
 	_, err = Diff(tree, tree, DiffOptions{})
 	if err == nil || !strings.Contains(err.Error(), "bad.json") {
 		t.Errorf("a broken schema: err = %v, want one naming bad.json", err)
+	}
+}
+
+// Over every published pair, named both ways (regenerated over the first
+// version's package, and fresh): a rename never names a type that still
+// exists, or one that existed; an arm renamed with its type is said once,
+// in the type's rename; no change is reported twice.
+func TestDiffRenamesAreReal(t *testing.T) {
+	testspec.Dir(t)
+	for i := 1; i < len(testspec.Versions); i++ {
+		from, to := testspec.Versions[i-1], testspec.Versions[i]
+		for _, fresh := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s→%s fresh=%v", from.Version, to.Version, fresh), func(t *testing.T) {
+				oldTree, newTree := openCorpus(t, from.Source), openCorpus(t, to.Source)
+				old, _, err := build(oldTree, nil, naming.Keep{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				keep := previousOfPackage(old).keep()
+				if fresh {
+					keep = naming.Keep{}
+				}
+				cur, _, err := build(newTree, nil, keep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := apidiff.Compare(old, cur, apidiff.Side{}, apidiff.Side{})
+				oldNames, newNames := map[string]bool{}, map[string]bool{}
+				for _, ty := range old.Types {
+					oldNames[ty.Name] = true
+				}
+				for _, ty := range cur.Types {
+					newNames[ty.Name] = true
+				}
+				seen := map[string]bool{}
+				renamedTo := map[string]bool{}
+				renames := 0
+				for _, c := range r.Changes {
+					key := fmt.Sprintf("%s %s %s %s %s", c.Kind, c.Type, c.Member, c.GoName, c.From)
+					if seen[key] {
+						t.Errorf("reported twice: %s", key)
+					}
+					seen[key] = true
+					if c.Kind == apidiff.TypeRenamed {
+						renames++
+						renamedTo[c.To] = true
+						if newNames[c.From] || oldNames[c.To] {
+							t.Errorf("%s -> %s: a rename of a type that still exists (or into one that existed)", c.From, c.To)
+						}
+					}
+				}
+				for _, c := range r.Changes {
+					if c.Kind == apidiff.ArmRenamed && renamedTo[c.Type+c.To] {
+						t.Errorf("arm %s of %s renamed beside its type's rename", c.To, c.Type)
+					}
+				}
+				t.Logf("%d type renames, %d breaking, %d compatible", renames, r.Breaking, r.Compatible)
+			})
+		}
+	}
+}
+
+// Trees with one union whose arms are told apart by kind, as a version
+// inserts, removes and reorders them.
+func assetTree(t *testing.T, version string, kinds ...string) *spec.Tree {
+	t.Helper()
+	var arms []string
+	for _, k := range kinds {
+		arms = append(arms, fmt.Sprintf(`{"title": "%s Asset", "type": "object", "properties": {"kind": {"const": %q}, "url": {"type": "string"}}, "required": ["kind", "url"]}`,
+			strings.ToUpper(k[:1])+k[1:], k))
+	}
+	return upgradeTree(t, map[string]string{
+		"core/asset.json": `{"$id": "/schemas/` + version + `/core/asset.json", "title": "Asset", "oneOf": [` + strings.Join(arms, ",") + `]}`,
+	})
+}
+
+// On fixtures: an arm inserted, removed or moved is reported as what it is,
+// compatible unless it removes something, and no arm after it is renamed;
+// regenerated over the earlier package, every arm keeps its name.
+func TestDiffArmFixtures(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		old, new []string
+		want     []string // kind member, sorted
+		breaking bool
+	}{
+		{"inserted", []string{"image", "url", "webhook"}, []string{"image", "daast", "url", "webhook"},
+			[]string{"arm-added DAASTAsset", "type-added DAASTAsset"}, false},
+		{"removed", []string{"image", "daast", "url"}, []string{"image", "url"},
+			[]string{"arm-removed DAASTAsset", "type-removed DAASTAsset"}, true},
+		{"reordered", []string{"image", "url", "webhook"}, []string{"webhook", "image", "url"},
+			[]string{"arms-reordered "}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oldTree, newTree := assetTree(t, "1.0.0", tc.old...), assetTree(t, "2.0.0", tc.new...)
+			r, err := Diff(oldTree, newTree, DiffOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range r.Changes {
+				member := c.Member
+				if c.Category == apidiff.CatTypes {
+					member = c.Type
+				}
+				got = append(got, string(c.Kind)+" "+member)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) || r.HasBreaking() != tc.breaking {
+				t.Errorf("changes %q (breaking %v), want %q (breaking %v)", got, r.HasBreaking(), tc.want, tc.breaking)
+			}
+			// The same upgrade, regenerated over the first package.
+			before := declared(generateTree(t, oldTree, nil).Files)
+			v1 := generateTree(t, oldTree, nil)
+			after := declared(generateTree(t, newTree, PreviousOf(v1.Files)).Files)
+			byName := map[string]bool{}
+			for _, n := range after {
+				byName[n] = true
+			}
+			for key, name := range before {
+				if !byName[name] && !slices.Contains(tc.new, strings.ToLower(strings.TrimSuffix(name, "Asset"))) {
+					continue // an arm the new version removed
+				}
+				if !byName[name] {
+					t.Errorf("%s (%s) lost its name", name, key)
+				}
+			}
+		})
 	}
 }

@@ -24,6 +24,7 @@ import (
 // name it on its own.
 type Previous struct {
 	types   map[string]string // schema key ("core/error.json#/properties/x") -> type name
+	digests map[string]string // schema key -> the schema's digest, where recorded
 	helpers map[string]bool   // constants, functions, other types
 }
 
@@ -40,7 +41,7 @@ func (p *Previous) keep() naming.Keep {
 	if p == nil {
 		return naming.Keep{}
 	}
-	return naming.Keep{Types: p.types, Helpers: p.helpers}
+	return naming.Keep{Types: p.types, Digests: p.digests, Helpers: p.helpers}
 }
 
 // ReadPrevious reads the package adcpgen generated in dir (and its
@@ -79,11 +80,19 @@ func ReadPrevious(dir string) (*Previous, error) {
 // PreviousOf reads the names generated files declare (Result.Files of an
 // earlier run). Files that are not generated Go are skipped.
 func PreviousOf(files []File) *Previous {
-	p := &Previous{types: map[string]string{}, helpers: map[string]bool{}}
+	p := &Previous{types: map[string]string{}, digests: map[string]string{}, helpers: map[string]bool{}}
+	twice := map[string]bool{}
 	for _, f := range files {
 		if strings.HasSuffix(f.Name, ".go") {
-			p.scan(f.Data)
+			p.scan(f.Data, twice)
 		}
+	}
+	// A schema two types were generated from (one split package re-exports
+	// the other's by alias: the same name; an adcpgen before one type per
+	// schema: two names) names neither.
+	for key := range twice {
+		delete(p.types, key)
+		delete(p.digests, key)
 	}
 	return p
 }
@@ -91,10 +100,10 @@ func PreviousOf(files []File) *Previous {
 // scan reads the package-level declarations of one gofmt-ed generated
 // file: a type whose doc comment has a "Schema:" line is that schema's
 // type; every other declared name is a helper.
-func (p *Previous) scan(data []byte) {
+func (p *Previous) scan(data []byte, twice map[string]bool) {
 	s := bufio.NewScanner(bytes.NewReader(data))
 	s.Buffer(nil, 1<<20)
-	key := ""
+	key, digest := "", ""
 	block := "" // "const" or "var" inside a parenthesised block
 	for s.Scan() {
 		line := s.Text()
@@ -107,16 +116,22 @@ func (p *Previous) scan(data []byte) {
 			}
 			continue
 		case strings.HasPrefix(line, "// Schema: "):
-			key = schemaLineKey(strings.TrimPrefix(line, "// Schema: "))
+			key, digest = schemaLine(strings.TrimPrefix(line, "// Schema: "))
 			continue
 		case strings.HasPrefix(line, "//"):
 			continue
 		case strings.HasPrefix(line, "type "):
 			name := firstIdent(strings.TrimPrefix(line, "type "))
-			if key != "" && name != "" {
-				p.types[key] = name
-			} else {
+			switch old, seen := p.types[key]; {
+			case key == "" || name == "":
 				p.helper(name)
+			case seen && old != name:
+				twice[key] = true
+			default:
+				p.types[key] = name
+				if digest != "" {
+					p.digests[key] = digest
+				}
 			}
 		case strings.HasPrefix(line, "func ") && !strings.HasPrefix(line, "func ("):
 			p.helper(firstIdent(strings.TrimPrefix(line, "func ")))
@@ -126,7 +141,7 @@ func (p *Previous) scan(data []byte) {
 			_, rest, _ := strings.Cut(line, " ")
 			p.helper(firstIdent(rest))
 		}
-		key = ""
+		key, digest = "", ""
 	}
 }
 
@@ -147,27 +162,33 @@ func firstIdent(s string) string {
 	return s[:end]
 }
 
-// schemaLineKey reads the text after "// Schema: " ("<$id>#<pointer>",
-// then " merged into <$id>#<pointer>" for a merged copy, then the title)
-// as the schema key ir.Type.Key gives; "" when it is not one.
-func schemaLineKey(text string) string {
+// schemaLine reads the text after "// Schema: " ("<$id>#<pointer>", then
+// " merged into <$id>#<pointer>" for a merged copy, the title, ", digest
+// <hex>") as the schema key ir.Type.Key gives and the digest; "" when it
+// is not one.
+func schemaLine(text string) (key, digest string) {
 	f := strings.Fields(text)
 	if len(f) == 0 || !strings.Contains(f[0], "#") {
-		return ""
+		return "", ""
 	}
-	key := registry.SchemaKey(f[0])
+	key = registry.SchemaKey(strings.TrimRight(f[0], ","))
 	if len(f) >= 4 && f[1] == "merged" && f[2] == "into" {
 		key += " in " + registry.SchemaKey(strings.TrimRight(f[3], ".,"))
 	}
-	return key
+	for i := 1; i+1 < len(f); i++ {
+		if f[i] == "digest" {
+			digest = strings.TrimRight(f[i+1], ".,")
+		}
+	}
+	return key, digest
 }
 
 // previousOfPackage is what a package built in memory declares, as
 // Previous: what generating it into a directory would leave there.
 func previousOfPackage(pkg *ir.Package) *Previous {
-	p := &Previous{types: map[string]string{}, helpers: map[string]bool{}}
+	p := &Previous{types: map[string]string{}, digests: map[string]string{}, helpers: map[string]bool{}}
 	for _, t := range pkg.Types {
-		p.types[t.Key()] = t.Name
+		p.types[t.Key()], p.digests[t.Key()] = t.Name, t.Digest
 		switch t.Kind {
 		case ir.KindEnum:
 			for _, v := range t.Values {

@@ -132,8 +132,8 @@ func TestPreviousHelpersAreTaken(t *testing.T) {
 }
 
 // Schema lines are read back as the schema keys the generator gives:
-// either $id style, a merged copy's merge, the title after.
-func TestSchemaLineKey(t *testing.T) {
+// either $id style, a merged copy's merge, the title and digest after.
+func TestSchemaLine(t *testing.T) {
 	for line, want := range map[string]string{
 		"/schemas/3.1.19/core/error.json#":                                                      "core/error.json#",
 		`https://adcontextprotocol.org/schemas/3.2.0-beta.5/core/product.json# ("Product")`:     "core/product.json#",
@@ -143,9 +143,13 @@ func TestSchemaLineKey(t *testing.T) {
 		"the title of something":                                                                "",
 		"":                                                                                      "",
 	} {
-		if got := schemaLineKey(line); got != want {
-			t.Errorf("schemaLineKey(%q) = %q, want %q", line, got, want)
+		if got, _ := schemaLine(line); got != want {
+			t.Errorf("schemaLine(%q) = %q, want %q", line, got, want)
 		}
+	}
+	key, digest := schemaLine(`core/a.json#/oneOf/3 ("A, b"), digest 0123456789ab`)
+	if key != "core/a.json#/oneOf/3" || digest != "0123456789ab" {
+		t.Errorf("key %q, digest %q", key, digest)
 	}
 }
 
@@ -165,5 +169,28 @@ func TestReadPreviousEmpty(t *testing.T) {
 	p, err := ReadPrevious(dir)
 	if err != nil || p.types["core/x.json#"] != "X" {
 		t.Fatalf("%+v %v", p, err)
+	}
+}
+
+// An arm keeps its name when an arm inserted before it moves it to another
+// index (its schema's digest follows it), and the arm now at its old index
+// does not take its name.
+func TestPreviousFollowsShiftedArms(t *testing.T) {
+	v1 := generateTree(t, assetTree(t, "1.0.0", "image", "webhook"), nil)
+	// An earlier generation named the webhook arm differently.
+	var files []File
+	for _, f := range v1.Files {
+		files = append(files, File{Name: f.Name, Data: bytes.ReplaceAll(f.Data, []byte("WebhookAsset"), []byte("HookAsset"))})
+	}
+	prev := PreviousOf(files)
+	if prev.types["core/asset.json#/oneOf/1"] != "HookAsset" {
+		t.Fatalf("previous: %v", prev.types)
+	}
+	after := declared(generateTree(t, assetTree(t, "2.0.0", "image", "url", "webhook"), prev).Files)
+	if got := after["core/asset.json#/oneOf/2"]; got != "HookAsset" {
+		t.Errorf("the shifted webhook arm is %q, want HookAsset", got)
+	}
+	if got := after["core/asset.json#/oneOf/1"]; got != "URLAsset" {
+		t.Errorf("the inserted url arm is %q, want URLAsset", got)
 	}
 }

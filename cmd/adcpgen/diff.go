@@ -10,16 +10,23 @@ import (
 	"github.com/adcpgen/adcpgen/generator"
 )
 
-const diffSynopsis = "adcpgen diff --from SOURCE --to SOURCE [--format text|markdown|json] [--include GLOB]..."
+const diffSynopsis = "adcpgen diff --from SOURCE --to SOURCE [--format text|markdown|json] [--include GLOB]... [--fresh-names]"
 
 const diffDescription = `
 Compare the Go API that two AdCP versions generate and say, change by change,
 whether it breaks a Go program written against the first: added and removed
-types (renames are recognised by schema location), added and removed fields,
+types, renames (a type's schema under another name; a schema is known by its
+text and place, a union arm by what tells it apart, never by its index),
+added and removed fields,
 fields whose Go type changed or that became required or optional, enum values
 and union arms added or removed, tools added, removed or deprecated, error
 codes added, removed or given another recovery class, and error-details
 shapes. Nothing is written to disk.
+
+The second version is named as regenerating the first's package in its
+directory names it (adcpgen generate keeps the names of the package in --out),
+so a type whose schema is still there keeps its name; --fresh-names compares
+with the second version named by the policy alone, as a fresh directory gets it.
 
 Each SOURCE is a version ("3.0.26", resolved through the spec cache and the
 mirror like adcpgen generate --spec), a schema tree directory or a .tgz
@@ -51,6 +58,7 @@ func runDiff(e *env, args []string) int {
 	from := fs.String("from", "", "the version a program uses now: version, directory or .tgz bundle")
 	to := fs.String("to", "", "the version it would move to: version, directory or .tgz bundle")
 	format := fs.String("format", "text", "output format: text, markdown or json")
+	fresh := fs.Bool("fresh-names", false, "name the --to package by the naming policy alone, as in a fresh directory")
 	var include stringList
 	fs.Var(&include, "include", "compare only root schemas matching this tree-relative glob (and what they reference); repeatable")
 	var src sourceFlags
@@ -83,7 +91,7 @@ func runDiff(e *env, args []string) int {
 		return failUnreadable(e, "--to", err)
 	}
 	report, err := generator.Diff(fromTree, toTree, generator.DiffOptions{
-		Include: include, FromSource: display(*from), ToSource: display(*to),
+		Include: include, FromSource: display(*from), ToSource: display(*to), FreshNames: *fresh,
 	})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "adcpgen diff: %v\n", err)

@@ -11,7 +11,7 @@ import (
 // Context is the opaque application-level context a caller sends with a task; agents echo it back
 // unchanged.
 //
-// Schema: /schemas/adcpgen-core/core/context.json# ("Context")
+// Schema: /schemas/adcpgen-core/core/context.json# ("Context"), digest f0b8a19ab50a
 type Context map[string]json.RawMessage
 
 var descContext = wire.Desc{Shape: wire.ShapeMap, Name: "Context", Go: (*Context)(nil), Elem: &wire.DescRaw}

@@ -12,7 +12,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/enums/error-code.json# ("Error Code")
+// Schema: /schemas/adcpgen-core/enums/error-code.json# ("Error Code"), digest bff86d3c8e0f
 type ErrorCode string
 
 const (

@@ -11,7 +11,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/enums/recovery.json# ("Recovery")
+// Schema: /schemas/adcpgen-core/enums/recovery.json# ("Recovery"), digest c4b33e21aebc
 type Recovery string
 
 const (

@@ -11,7 +11,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/enums/task-status.json# ("Task Status")
+// Schema: /schemas/adcpgen-core/enums/task-status.json# ("Task Status"), digest e72e67f63e80
 type TaskStatus string
 
 const (

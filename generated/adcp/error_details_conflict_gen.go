@@ -10,7 +10,7 @@ import (
 
 // ConflictDetails is the details for CONFLICT: the resource changed since the caller read it.
 //
-// Schema: /schemas/adcpgen-core/error-details/conflict.json# ("Conflict Details")
+// Schema: /schemas/adcpgen-core/error-details/conflict.json# ("Conflict Details"), digest b52b8df90d86
 type ConflictDetails struct {
 	// ResourceID is the conflicting resource.
 	ResourceID *string `json:"resource_id,omitempty"`
@@ -52,7 +52,7 @@ func (v *ConflictDetails) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/current_version
+// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/current_version, digest f162cca32e37
 type ConflictDetailsCurrentVersion struct {
 	String *string
 	Number *float64
@@ -134,7 +134,7 @@ func (u *ConflictDetailsCurrentVersion) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/expected_version
+// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/expected_version, digest b0721c534c9f
 type ConflictDetailsExpectedVersion struct {
 	String *string
 	Number *float64

@@ -10,7 +10,7 @@ import (
 
 // PolicyViolationDetails is the details for POLICY_VIOLATION.
 //
-// Schema: /schemas/adcpgen-core/error-details/policy-violation.json# ("Policy Violation Details")
+// Schema: /schemas/adcpgen-core/error-details/policy-violation.json# ("Policy Violation Details"), digest fc704937b987
 type PolicyViolationDetails struct {
 	// PolicyID is the policy the request violates.
 	PolicyID *string `json:"policy_id,omitempty"`

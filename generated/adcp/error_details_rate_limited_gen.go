@@ -11,7 +11,7 @@ import (
 // RateLimitedDetails is the details for RATE_LIMITED: the rate-limit window, so agents can pace
 // requests.
 //
-// Schema: /schemas/adcpgen-core/error-details/rate-limited.json# ("Rate Limited Details")
+// Schema: /schemas/adcpgen-core/error-details/rate-limited.json# ("Rate Limited Details"), digest 0971571f4e33
 type RateLimitedDetails struct {
 	// Limit is the requests allowed in the window.
 	Limit *float64 `json:"limit,omitempty"`
@@ -57,7 +57,7 @@ func (v *RateLimitedDetails) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/error-details/rate-limited.json#/properties/scope
+// Schema: /schemas/adcpgen-core/error-details/rate-limited.json#/properties/scope, digest edeb1760ce0c
 type RateLimitedDetailsScope string
 
 const (

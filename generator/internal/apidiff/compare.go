@@ -1,6 +1,8 @@
 package apidiff
 
 import (
+	"regexp"
+
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
 )
 
@@ -8,7 +10,7 @@ import (
 // packages must have been through the naming pass. from and to describe the
 // sides in the report; their type, tool and code counts are filled in.
 func Compare(oldPkg, newPkg *ir.Package, from, to Side) *Report {
-	c := &comparer{renamed: map[*ir.Type]*ir.Type{}, newOf: map[*ir.Type]*ir.Type{}}
+	c := &comparer{renamed: map[*ir.Type]*ir.Type{}, newOf: map[*ir.Type]*ir.Type{}, renameAt: map[*ir.Type]int{}}
 	from.Types, from.Tools, from.Codes = counts(oldPkg)
 	to.Types, to.Tools, to.Codes = counts(newPkg)
 	c.report = &Report{From: from, To: to}
@@ -31,6 +33,8 @@ type comparer struct {
 	renamed map[*ir.Type]*ir.Type
 	// newOf maps every matched old type to its new counterpart.
 	newOf map[*ir.Type]*ir.Type
+	// renameAt is where each renamed old type's change sits in the report.
+	renameAt map[*ir.Type]int
 }
 
 func (c *comparer) add(ch Change) { c.report.Changes = append(c.report.Changes, ch) }
@@ -45,88 +49,96 @@ func (c *comparer) oldName(t *ir.Type) string {
 	return t.Name
 }
 
-// types pairs old and new types and compares each pair: first those with
-// the same name and schema location, then the one old and one new type left
-// at a location (a rename, even when another schema took the old name),
-// then those left with the same name (a schema that moved).
+// types pairs old and new types and compares each pair. A type is what
+// Go code names, so types pair by name first; the types left pair by
+// identity: the same schema text (digest) under another name, the same
+// place (schema key, outside union arms and allOf members, whose indexes
+// move) under another name, then arms that the unions holding them pair
+// (matchArms). A pair found by identity is a rename. What is left was
+// removed or added.
 func (c *comparer) types(oldTypes, newTypes []*ir.Type) {
-	type key struct{ name, loc string }
-	newByKey := map[key]*ir.Type{}
-	for _, t := range newTypes {
-		newByKey[key{t.Name, t.Loc.String()}] = t
-	}
 	matched := map[*ir.Type]bool{} // new types with an old counterpart
 	pair := func(o, n *ir.Type) {
 		c.newOf[o] = n
 		matched[n] = true
-	}
-	for _, o := range oldTypes {
-		if n, ok := newByKey[key{o.Name, o.Loc.String()}]; ok && !matched[n] {
-			pair(o, n)
+		if o.Name != n.Name {
+			c.renamed[o] = n
 		}
-	}
-	unpaired := func(types []*ir.Type, done func(*ir.Type) bool) []*ir.Type {
-		var out []*ir.Type
-		for _, t := range types {
-			if !done(t) {
-				out = append(out, t)
-			}
-		}
-		return out
-	}
-	oldLeft := unpaired(oldTypes, func(t *ir.Type) bool { _, ok := c.newOf[t]; return ok })
-	newLeft := unpaired(newTypes, func(t *ir.Type) bool { return matched[t] })
-
-	// Renames: one unpaired old and one unpaired new type at one location.
-	oldAt := uniqueByLoc(oldLeft)
-	newAt := uniqueByLoc(newLeft)
-	for _, o := range oldLeft {
-		n := newAt[o.Loc.String()]
-		if n == nil || oldAt[o.Loc.String()] != o || n.Name == o.Name {
-			continue
-		}
-		c.renamed[o] = n
-		pair(o, n)
 	}
 	newByName := map[string]*ir.Type{}
-	for _, n := range newLeft {
-		if !matched[n] {
-			newByName[n.Name] = n
-		}
-	}
-	var goneOld []*ir.Type
-	for _, o := range oldLeft {
-		if _, ok := c.newOf[o]; ok {
-			continue
-		}
-		if n, ok := newByName[o.Name]; ok && !matched[n] {
-			pair(o, n)
-			continue
-		}
-		goneOld = append(goneOld, o)
-	}
-	for _, o := range oldLeft {
-		if _, ok := c.renamed[o]; ok {
-			goneOld = append(goneOld, o)
-		}
-	}
-	var freshNew []*ir.Type
 	for _, n := range newTypes {
-		if !matched[n] {
-			freshNew = append(freshNew, n)
+		newByName[n.Name] = n
+	}
+	for _, o := range oldTypes {
+		if n := newByName[o.Name]; n != nil {
+			pair(o, n)
 		}
 	}
-
-	for _, o := range goneOld {
+	left := func() (olds, news []*ir.Type) {
+		for _, o := range oldTypes {
+			if _, ok := c.newOf[o]; !ok {
+				olds = append(olds, o)
+			}
+		}
+		for _, n := range newTypes {
+			if !matched[n] {
+				news = append(news, n)
+			}
+		}
+		return olds, news
+	}
+	for _, by := range []func(*ir.Type) string{
+		func(t *ir.Type) string { return t.Digest },
+		func(t *ir.Type) string {
+			if inArm(t.Key()) {
+				return ""
+			}
+			return t.Key()
+		},
+	} {
+		olds, news := left()
+		oldAt, newAt := uniqueBy(olds, by), uniqueBy(news, by)
+		for _, o := range olds {
+			if k := by(o); k != "" && oldAt[k] == o && newAt[k] != nil {
+				pair(o, newAt[k])
+			}
+		}
+	}
+	// Arms of paired unions that pair by what tells them apart, and the
+	// types under them, until nothing more pairs.
+	for more := true; more; {
+		more = false
+		for _, o := range oldTypes {
+			n, ok := c.newOf[o]
+			if !ok || o.Union == nil || n.Union == nil {
+				continue
+			}
+			for _, m := range c.matchArms(o.Union.Arms, n.Union.Arms) {
+				ot, nt := namedOf(m.old.Type), namedOf(m.new.Type)
+				if ot == nil || nt == nil || matched[nt] {
+					continue
+				}
+				if _, done := c.newOf[ot]; done {
+					continue
+				}
+				pair(ot, nt)
+				more = true
+			}
+		}
+	}
+	olds, news := left()
+	for _, o := range oldTypes {
 		if n, ok := c.renamed[o]; ok {
+			c.renameAt[o] = len(c.report.Changes)
 			c.add(Change{Category: CatTypes, Kind: TypeRenamed, Breaking: true, Type: n.Name, From: o.Name, To: n.Name,
 				Schema: n.Loc.String(), Reason: "code naming the old name stops compiling"})
-			continue
 		}
+	}
+	for _, o := range olds {
 		c.add(Change{Category: CatTypes, Kind: TypeRemoved, Breaking: true, Type: o.Name, From: kindName(o.Kind),
 			Schema: o.Loc.String(), Reason: "code naming it stops compiling"})
 	}
-	for _, n := range freshNew {
+	for _, n := range news {
 		c.add(Change{Category: CatTypes, Kind: TypeAdded, Type: n.Name, To: kindName(n.Kind),
 			Schema: n.Loc.String(), Reason: "a new name"})
 	}
@@ -137,14 +149,34 @@ func (c *comparer) types(oldTypes, newTypes []*ir.Type) {
 	}
 }
 
-// uniqueByLoc maps each location to its type; nil marks a location several
-// types share, which cannot identify a rename.
-func uniqueByLoc(types []*ir.Type) map[string]*ir.Type {
+// uniqueBy maps each non-empty key to its type; nil marks a key several
+// types share, which identifies none of them.
+func uniqueBy(types []*ir.Type, key func(*ir.Type) string) map[string]*ir.Type {
 	m := map[string]*ir.Type{}
 	for _, t := range types {
-		claimLoc(m, t.Loc.String(), t)
+		if k := key(t); k != "" {
+			claimLoc(m, k, t)
+		}
 	}
 	return m
+}
+
+// armStep matches a step into a union arm or an allOf member by index.
+var armStep = regexp.MustCompile(`/(oneOf|anyOf|allOf)/[0-9]+(/|$| )`)
+
+// inArm reports a schema key at, or inside, an arm or allOf member: its
+// place moves when an arm is inserted before it.
+func inArm(key string) bool { return armStep.MatchString(key) }
+
+// namedOf returns the named type a ref holds directly or through Nullable.
+func namedOf(r *ir.Ref) *ir.Type {
+	if r != nil && r.Kind == ir.RefNullable {
+		r = r.Elem
+	}
+	if r == nil || r.Kind != ir.RefNamed {
+		return nil
+	}
+	return r.Named
 }
 
 // typePair compares a type with its counterpart.
@@ -158,6 +190,12 @@ func (c *comparer) typePair(o, n *ir.Type) {
 	if !o.Deprecated && n.Deprecated {
 		c.add(Change{Category: CatTypes, Kind: TypeDeprecated, Type: n.Name, Schema: n.Loc.String(),
 			Reason: "still generated"})
+	}
+	if o.Name == n.Name && o.Key() != n.Key() && o.Digest != n.Digest && !inArm(o.Key()) && !inArm(n.Key()) {
+		// The name stands for another schema now (another took it, or
+		// this one moved and changed): code compiles, members are compared.
+		c.add(Change{Category: CatTypes, Kind: TypeSchemaChanged, Type: n.Name, From: o.Key(), To: n.Key(),
+			Schema: n.Loc.String(), Reason: "the name is now generated from another schema"})
 	}
 	if before, after := underlyingGo(o, plainName), underlyingGo(n, plainName); before != after {
 		ch := Change{Category: CatTypes, Kind: TypeUnderlyingChanged, Breaking: true, Type: n.Name,

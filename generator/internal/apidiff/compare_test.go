@@ -53,6 +53,20 @@ func arm(goName, file string, typ *ir.Ref) *ir.Arm {
 	return &ir.Arm{GoName: goName, Label: goName, Type: typ, Loc: loc(file)}
 }
 
+// digested sets a type's schema digest.
+func digested(t *ir.Type, d string) *ir.Type {
+	t.Digest = d
+	return t
+}
+
+// discArm is an arm picked by kind = value.
+func discArm(t testing.TB, goName, value string, typ *ir.Ref) *ir.Arm {
+	a := arm(goName, "u.json", typ)
+	a.Label = ""
+	a.Disc = [][]schema.Value{{jsonValue(t, `"`+value+`"`)}}
+	return a
+}
+
 func pkg(types ...*ir.Type) *ir.Package {
 	return &ir.Package{Types: types, Registry: &ir.Registry{}}
 }
@@ -150,15 +164,23 @@ func TestCompareTypesAndFields(t *testing.T) {
 			},
 		},
 		{
-			name: "another schema takes the name: the old schema's type is renamed",
-			old:  func() *ir.Package { return pkg(structType("Domain", "brand.json")) },
+			// Types pair by name first: code naming Domain compiles, and
+			// the name is said to stand for another schema now.
+			name: "another schema takes the name",
+			old:  func() *ir.Package { return pkg(digested(structType("Domain", "brand.json"), "d1")) },
 			new: func() *ir.Package {
-				return pkg(structType("BrandDomain", "brand.json"), structType("Domain", "registry.json"))
+				return pkg(digested(structType("BrandDomain", "brand.json"), "d1"), digested(structType("Domain", "registry.json"), "d2"))
 			},
 			want: []want{
-				{kind: TypeRenamed, breaking: true, typ: "BrandDomain", from: "Domain", to: "BrandDomain"},
-				{kind: TypeAdded, typ: "Domain", to: "struct"},
+				{kind: TypeSchemaChanged, typ: "Domain", from: "brand.json#", to: "registry.json#"},
+				{kind: TypeAdded, typ: "BrandDomain", to: "struct"},
 			},
+		},
+		{
+			name: "the same schema text under another name and place is a rename",
+			old:  func() *ir.Package { return pkg(digested(structType("Old", "a.json#/definitions/x"), "d1")) },
+			new:  func() *ir.Package { return pkg(digested(structType("New", "b.json#/definitions/x"), "d1")) },
+			want: []want{{kind: TypeRenamed, breaking: true, typ: "New", from: "Old", to: "New"}},
 		},
 		{
 			name: "a schema that moved keeps its name",
@@ -405,10 +427,19 @@ func TestCompareEnumsAndUnions(t *testing.T) {
 			},
 		},
 		{
-			name: "union arm renamed at the same location",
+			name: "union arm renamed: the same discriminator value",
+			old:  func() *ir.Package { return pkg(unionType("U", "u.json", discArm(t, "Text", "text", str()))) },
+			new:  func() *ir.Package { return pkg(unionType("U", "u.json", discArm(t, "Label", "text", str()))) },
+			want: []want{{kind: ArmRenamed, breaking: true, member: "Label", from: "Text", to: "Label"}},
+		},
+		{
+			name: "an arm whose name and identity both changed is another arm",
 			old:  func() *ir.Package { return pkg(unionType("U", "u.json", arm("Text", "u.json#/oneOf/0", str()))) },
 			new:  func() *ir.Package { return pkg(unionType("U", "u.json", arm("Label", "u.json#/oneOf/0", str()))) },
-			want: []want{{kind: ArmRenamed, breaking: true, member: "Label", from: "Text", to: "Label"}},
+			want: []want{
+				{kind: ArmRemoved, breaking: true, member: "Text"},
+				{kind: ArmAdded, member: "Label"},
+			},
 		},
 	}
 	for _, tc := range cases {
@@ -507,4 +538,61 @@ func TestReportOrderAndCounts(t *testing.T) {
 	if r.From.Types != 3 || r.To.Types != 3 || r.To.Codes != 1 {
 		t.Errorf("sides = %+v %+v", r.From, r.To)
 	}
+}
+
+// Arms are matched by identity, never by position: an arm inserted before
+// others shifts their indexes and renames nothing; a removed arm is that
+// arm; arms in another order are one compatible change.
+func TestCompareArmsByIdentity(t *testing.T) {
+	// A union of struct arms, each named after its union and kind and
+	// located at its index, as the generator makes them.
+	build := func(kinds ...string) *ir.Package {
+		var types []*ir.Type
+		u := unionType("Asset", "format.json")
+		for i, k := range kinds {
+			name := "Asset" + strings.ToUpper(k[:1]) + k[1:]
+			at := fmt.Sprintf("format.json#/oneOf/%d", i)
+			st := digested(structType(name, at, field("url", "URL", str(), true)), "digest-of-"+k)
+			st.Loc = schema.Loc{File: "format.json", Pointer: fmt.Sprintf("/oneOf/%d", i)}
+			a := discArm(t, strings.ToUpper(k[:1])+k[1:], k, ir.NamedRef(st))
+			a.Loc = st.Loc
+			u.Union.Arms = append(u.Union.Arms, a)
+			types = append(types, st)
+		}
+		return pkg(append(types, u)...)
+	}
+	cases := []struct {
+		name     string
+		old, new []string
+		want     []want
+	}{
+		{"an arm inserted", []string{"image", "url", "webhook"}, []string{"image", "daast", "url", "webhook"},
+			[]want{{kind: TypeAdded, typ: "AssetDaast"}, {kind: ArmAdded, typ: "Asset", member: "Daast", to: "*AssetDaast"}}},
+		{"an arm removed", []string{"image", "daast", "url"}, []string{"image", "url"},
+			[]want{{kind: TypeRemoved, breaking: true, typ: "AssetDaast"}, {kind: ArmRemoved, breaking: true, typ: "Asset", member: "Daast"}}},
+		{"arms reordered", []string{"image", "url", "webhook"}, []string{"webhook", "image", "url"},
+			[]want{{kind: ArmsReordered, typ: "Asset", from: "Image, Url, Webhook", to: "Webhook, Image, Url"}}},
+		{"inserted and reordered", []string{"image", "url"}, []string{"url", "vast", "image"},
+			[]want{{kind: TypeAdded, typ: "AssetVast"}, {kind: ArmAdded, member: "Vast"},
+				{kind: ArmsReordered, typ: "Asset", from: "Image, Url", to: "Url, Image"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Compare(build(tc.old...), build(tc.new...), Side{}, Side{})
+			checkChanges(t, r.Changes, tc.want)
+		})
+	}
+	// The arm's type renamed, its schema unchanged, its index moved: one
+	// rename of the type, none of the arm.
+	old, renamed := build("image", "url"), build("daast", "image", "url")
+	for _, ty := range renamed.Types {
+		if ty.Name == "AssetUrl" {
+			ty.Name = "AssetLink"
+		}
+	}
+	r := Compare(old, renamed, Side{}, Side{})
+	checkChanges(t, r.Changes, []want{
+		{kind: TypeRenamed, breaking: true, typ: "AssetLink", from: "AssetUrl", to: "AssetLink"},
+		{kind: TypeAdded, typ: "AssetDaast"}, {kind: ArmAdded, member: "Daast"},
+	})
 }

@@ -5,13 +5,24 @@
 //
 // # Matching
 //
-// Types match by Go name, because the name is what Go code refers to. A
-// type whose name is gone is matched to a new type generated from the same
-// schema location (file#pointer), when exactly one old and one new type sit
-// there: that is reported as a rename, and its members are compared as if
-// the names were equal. Everything else unmatched is removed or added.
-// Struct fields match by JSON name (their wire identity), enum constants by
-// value, union arms by Go field name, tools and error codes by name.
+// Types match by Go name, because the name is what Go code refers to (a
+// name that now stands for another schema is also said, compatibly:
+// type-schema-changed). The types left match by identity, and such a
+// match is a rename: the same schema text (ir.Type.Digest) under another
+// name, wherever it sits; then the same place (schema key) under another
+// name, except places in a union arm or allOf member, which are known by
+// index and move when an arm is inserted; then the arms of two matched
+// unions that match (below), and the types under them. Everything else
+// unmatched is removed or added.
+//
+// Union arms match by identity, never by position: the same Go field
+// name, the same (matched) type, then what tells an arm apart: its
+// discriminator values, title, label, required keys. An arm inserted or
+// removed is reported as that, the arms after it unchanged; arms that come
+// in another order are one compatible arms-reordered change. An arm named
+// after its type is renamed with it in one change, the type's. Struct
+// fields match by JSON name (their wire identity), enum constants by
+// value, tools and error codes by name.
 //
 // # What breaks a Go consumer
 //
@@ -22,7 +33,8 @@
 //     type is a removal plus an addition and breaks; so does a change of kind
 //     (struct to union, enum to scalar...) or of the Go type underneath a
 //     defined type. An added type is compatible; so is a type the schema newly
-//     deprecates (it is still generated).
+//     deprecates (it is still generated), and a name now generated from
+//     another schema (its members are compared like any type's).
 //   - Fields: a removed field breaks. A field whose Go type changed breaks
 //     (reads, assignments and literals stop compiling), including *T ↔ T
 //     changes and changes that only follow a referenced type's rename. A
@@ -41,8 +53,9 @@
 //     itself still decodes, except in exact mode). A constant whose Go name
 //     changed breaks.
 //   - Unions: an added arm is compatible (a new field on the tagged struct;
-//     code switching on Kind() should learn it). A removed arm, or an arm
-//     whose Go type changed, breaks.
+//     code switching on Kind() should learn it), and so are arms in another
+//     order (a decoder that tries arms in turn tries them in the new one). A
+//     removed or renamed arm, or an arm whose Go type changed, breaks.
 //   - Tools: an added tool is compatible; a removed tool breaks (Spec().Tool no
 //     longer finds it). A tool whose request, response or async response type
 //     changed breaks type assertions on what the tool table's constructors return;

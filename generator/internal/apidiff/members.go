@@ -1,6 +1,9 @@
 package apidiff
 
 import (
+	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
@@ -242,68 +245,150 @@ func (c *comparer) enumValues(o, n *ir.Type) {
 	}
 }
 
-// arms compares two unions arm by arm (matched by Go field name).
-func (c *comparer) arms(o, n *ir.Type) {
-	oldArms, newArms := armsOf(o), armsOf(n)
-	oldBy := map[string]*ir.Arm{}
-	for _, a := range oldArms {
-		oldBy[a.GoName] = a
-	}
-	newBy := map[string]*ir.Arm{}
-	for _, a := range newArms {
-		newBy[a.GoName] = a
-	}
-	// Arms whose name is gone match a new arm at the same schema location.
-	oldAt, newAt := map[string]*ir.Arm{}, map[string]*ir.Arm{}
-	for _, a := range oldArms {
-		if newBy[a.GoName] == nil {
-			claimLoc(oldAt, a.Loc.String(), a)
+// armPair is an old arm and the new arm it is.
+type armPair struct{ old, new *ir.Arm }
+
+// matchArms pairs the arms of two unions by identity, never by position:
+// the same field name; then the same type (types paired already); then,
+// among the arms left, what tells an arm apart: its discriminator values,
+// its title, its label, its required keys with the JSON kinds it takes.
+// Each pass pairs only what it pairs one to one.
+func (c *comparer) matchArms(olds, news []*ir.Arm) []armPair {
+	var pairs []armPair
+	usedOld, usedNew := map[*ir.Arm]bool{}, map[*ir.Arm]bool{}
+	pass := func(key func(a *ir.Arm, old bool) string) {
+		oldBy, newBy := map[string]*ir.Arm{}, map[string]*ir.Arm{}
+		for _, a := range olds {
+			if k := key(a, true); k != "" && !usedOld[a] {
+				claimLoc(oldBy, k, a)
+			}
 		}
-	}
-	for _, a := range newArms {
-		if oldBy[a.GoName] == nil {
-			claimLoc(newAt, a.Loc.String(), a)
+		for _, a := range news {
+			if k := key(a, false); k != "" && !usedNew[a] {
+				claimLoc(newBy, k, a)
+			}
 		}
-	}
-	renamedFrom := map[*ir.Arm]*ir.Arm{}
-	for loc, oa := range oldAt {
-		if na := newAt[loc]; oa != nil && na != nil {
-			renamedFrom[na] = oa
-		}
-	}
-	for _, oa := range oldArms {
-		if newBy[oa.GoName] != nil || slicesContainsValue(renamedFrom, oa) {
-			continue
-		}
-		c.add(Change{Category: CatUnions, Kind: ArmRemoved, Breaking: true, Type: n.Name, Member: oa.GoName,
-			GoName: oa.GoName, From: armGo(oa, plainName), Schema: oa.Loc.String(),
-			Reason: "its field and constructor are gone"})
-	}
-	for _, na := range newArms {
-		base := Change{Category: CatUnions, Type: n.Name, Member: na.GoName, GoName: na.GoName, Schema: na.Loc.String()}
-		oa := oldBy[na.GoName]
-		if oa == nil {
-			oa = renamedFrom[na]
-			if oa == nil {
-				base.Kind, base.To = ArmAdded, armGo(na, plainName)
-				base.Reason = "a new field and constructor; switches on Kind() should learn it"
-				c.add(base)
+		for _, o := range olds {
+			k := key(o, true)
+			if k == "" || usedOld[o] || oldBy[k] != o || newBy[k] == nil {
 				continue
 			}
+			usedOld[o], usedNew[newBy[k]] = true, true
+			pairs = append(pairs, armPair{o, newBy[k]})
+		}
+	}
+	pass(func(a *ir.Arm, _ bool) string { return a.GoName })
+	pass(func(a *ir.Arm, old bool) string {
+		t := namedOf(a.Type)
+		if t == nil {
+			return ""
+		}
+		if old {
+			if n, ok := c.newOf[t]; ok {
+				return n.Name
+			}
+			return ""
+		}
+		return t.Name
+	})
+	pass(func(a *ir.Arm, _ bool) string { return discKey(a) })
+	pass(func(a *ir.Arm, _ bool) string { return a.Title })
+	pass(func(a *ir.Arm, _ bool) string { return a.Label })
+	pass(func(a *ir.Arm, _ bool) string {
+		if len(a.Required) == 0 {
+			return ""
+		}
+		return strings.Join(a.Required, ",") + fmt.Sprint(a.Kinds)
+	})
+	sort.SliceStable(pairs, func(i, j int) bool { return slices.Index(olds, pairs[i].old) < slices.Index(olds, pairs[j].old) })
+	return pairs
+}
+
+// discKey spells an arm's discriminator values ("" without).
+func discKey(a *ir.Arm) string {
+	var b strings.Builder
+	for _, vals := range a.Disc {
+		for _, v := range vals {
+			b.WriteString(v.JSON())
+			b.WriteByte(',')
+		}
+		b.WriteByte(';')
+	}
+	for _, f := range a.Fixed {
+		b.WriteString(f.Key + "=" + f.Value.JSON() + ";")
+	}
+	if strings.Trim(b.String(), ";") == "" {
+		return ""
+	}
+	return b.String()
+}
+
+// arms compares two unions arm by arm, arms paired by matchArms: an arm
+// inserted or removed is that, wherever it sits, and arms in another
+// order are one change, compatible.
+func (c *comparer) arms(o, n *ir.Type) {
+	oldArms, newArms := armsOf(o), armsOf(n)
+	pairs := c.matchArms(oldArms, newArms)
+	oldPaired, newPaired := map[*ir.Arm]bool{}, map[*ir.Arm]bool{}
+	for _, p := range pairs {
+		oldPaired[p.old], newPaired[p.new] = true, true
+	}
+	for _, oa := range oldArms {
+		if !oldPaired[oa] {
+			c.add(Change{Category: CatUnions, Kind: ArmRemoved, Breaking: true, Type: n.Name, Member: oa.GoName,
+				GoName: oa.GoName, From: armGo(oa, plainName), Schema: oa.Loc.String(),
+				Reason: "its field and constructor are gone"})
+		}
+	}
+	for _, na := range newArms {
+		if !newPaired[na] {
+			c.add(Change{Category: CatUnions, Kind: ArmAdded, Type: n.Name, Member: na.GoName, GoName: na.GoName,
+				To: armGo(na, plainName), Schema: na.Loc.String(),
+				Reason: "a new field and constructor; switches on Kind() should learn it"})
+		}
+	}
+	var before, after []string
+	prev := -1
+	reordered := false
+	for _, p := range pairs {
+		oa, na := p.old, p.new
+		base := Change{Category: CatUnions, Type: n.Name, Member: na.GoName, GoName: na.GoName, Schema: na.Loc.String()}
+		if i, ok := c.renameAt[namedOf(oa.Type)]; ok && oa.GoName != na.GoName {
+			// The arm is named after its type: one change says both.
+			ch := &c.report.Changes[i]
+			ch.Reason += fmt.Sprintf(", and so does code using its arm of %s (%s, now %s) and that arm's constructor", n.Name, oa.GoName, na.GoName)
+		} else if oa.GoName != na.GoName {
 			ch := base
 			ch.Kind, ch.Breaking, ch.From, ch.To = ArmRenamed, true, oa.GoName, na.GoName
 			ch.Reason = "code using the old field or constructor stops compiling"
 			c.add(ch)
 		}
-		if before, after := armGo(oa, plainName), armGo(na, plainName); before != after {
-			base.Kind, base.Breaking, base.From, base.To = ArmTypeChanged, true, before, after
-			base.Reason = "reads and its constructor stop compiling"
-			c.followsRename(&base, armGo(oa, c.oldName))
-			if base.FollowsRename && oa.GoName != na.GoName {
-				continue // the arm's rename already says it
+		if was, is := armGo(oa, plainName), armGo(na, plainName); was != is {
+			ch := base
+			ch.Kind, ch.Breaking, ch.From, ch.To = ArmTypeChanged, true, was, is
+			ch.Reason = "reads and its constructor stop compiling"
+			c.followsRename(&ch, armGo(oa, c.oldName))
+			if !ch.FollowsRename { // else the type's rename says it
+				c.add(ch)
 			}
-			c.add(base)
 		}
+		i := slices.Index(newArms, na)
+		reordered = reordered || i < prev
+		prev = i
+		before = append(before, oa.GoName)
+	}
+	if reordered {
+		for _, na := range newArms {
+			if newPaired[na] {
+				after = append(after, na.GoName)
+			}
+		}
+		reason := "no Go code changes"
+		if n.Union.Strategy == ir.ByTrial {
+			reason = "no Go code changes; the decoder tries the arms in the new order"
+		}
+		c.add(Change{Category: CatUnions, Kind: ArmsReordered, Type: n.Name, From: strings.Join(before, ", "),
+			To: strings.Join(after, ", "), Schema: n.Loc.String(), Reason: reason})
 	}
 }
 
@@ -315,15 +400,6 @@ func claimLoc[T any](m map[string]*T, loc string, v *T) {
 		return
 	}
 	m[loc] = v
-}
-
-func slicesContainsValue[K comparable, V comparable](m map[K]V, v V) bool {
-	for _, x := range m {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func armsOf(t *ir.Type) []*ir.Arm {

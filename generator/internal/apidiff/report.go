@@ -38,6 +38,7 @@ const (
 	TypeKindChanged       Kind = "type-kind-changed"
 	TypeUnderlyingChanged Kind = "type-underlying-changed"
 	TypeDeprecated        Kind = "type-deprecated"
+	TypeSchemaChanged     Kind = "type-schema-changed"
 
 	FieldAdded       Kind = "field-added"
 	FieldRemoved     Kind = "field-removed"
@@ -59,6 +60,7 @@ const (
 	ArmRemoved     Kind = "arm-removed"
 	ArmRenamed     Kind = "arm-renamed"
 	ArmTypeChanged Kind = "arm-type-changed"
+	ArmsReordered  Kind = "arms-reordered"
 
 	ToolAdded           Kind = "tool-added"
 	ToolRemoved         Kind = "tool-removed"

@@ -154,8 +154,9 @@ func comments(lines []string) []jen.Code {
 // typeDoc builds a type's doc comment. Its first sentence begins with the
 // name: the schema's description, else a title that says more than the
 // name, else where the type is used (contextSummary). Then the notes,
-// Deprecated, and the Schema line with the title when the summary does
-// not already say it.
+// Deprecated, and the Schema line: where the schema is, its title when
+// the summary does not already say it, and its digest (see
+// generator.ReadPrevious).
 func (s *descSet) typeDoc(t *ir.Type, notes ...string) []string {
 	title := strings.TrimSpace(t.Title)
 	description := strings.TrimSpace(t.Description)
@@ -173,6 +174,9 @@ func (s *descSet) typeDoc(t *ir.Type, notes ...string) []string {
 	}
 	if title != "" && !titled {
 		line += " (" + strconvQuote(title) + ")"
+	}
+	if t.Digest != "" {
+		line += ", digest " + t.Digest
 	}
 	return docBlock(summary, t.Deprecated, line, notes...)
 }

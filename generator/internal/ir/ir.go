@@ -94,8 +94,12 @@ type Type struct {
 	// union into itself (allOf): each arm merged with the merging schema's
 	// own members. It is the location of the merge; Loc is the arm's node,
 	// which has a type of its own too. Key identifies a type by both.
-	Merged      schema.Loc
-	MergedID    string // $id of Merged's document
+	Merged   schema.Loc
+	MergedID string // $id of Merged's document
+	// Digest fingerprints the schema text the type comes from (its node,
+	// and the merge's), the same in every version and location: generated
+	// files record it, so a later generation knows a schema that moved.
+	Digest      string
 	SchemaID    string // $id of the document the type comes from
 	Title       string
 	Description string

@@ -65,6 +65,7 @@ func Build(set *load.Set, opts Options) (*ir.Package, error) {
 	}
 	b.dedupe()
 	b.locateCopies()
+	b.setDigests()
 	b.anchorInlineTypes()
 	b.pkg.Fallbacks = sortedUnique(b.pkg.Fallbacks)
 	wrapNullableRefs(b.pkg.Types)

@@ -84,11 +84,13 @@ var (
 
 // Keep is what an earlier generation of the package declared, which the
 // naming pass keeps: Types maps a type's schema (ir.Type.Key) to the name
-// it had; Helpers are its other package-level names (constants,
-// functions, union kinds, tool aliases), which no new type may take. The
-// zero value names by the policy alone.
+// it had, Digests to its schema's digest (ir.Type.Digest, when recorded);
+// Helpers are its other package-level names (constants, functions, union
+// kinds, tool aliases), which no new type may take. The zero value names
+// by the policy alone.
 type Keep struct {
 	Types   map[string]string
+	Digests map[string]string
 	Helpers map[string]bool
 }
 
@@ -104,7 +106,7 @@ func Assign(pkg *ir.Package, keep Keep) {
 	for n := range keep.Helpers {
 		typeTaken[n] = true
 	}
-	nameTypes(pkg.Types, typeTaken, keep.Types)
+	nameTypes(pkg.Types, typeTaken, keep)
 	for _, t := range pkg.Types {
 		taken[t.Name] = true
 	}

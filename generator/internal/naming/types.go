@@ -2,6 +2,7 @@ package naming
 
 import (
 	"go/token"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,15 +42,11 @@ type typeNamer struct {
 }
 
 // nameTypes resolves type names: first the names kept from an earlier
-// generation (by schema key), then generation by generation: types with
-// no parent first, then types named after them, and so on.
-func nameTypes(types []*ir.Type, taken map[string]bool, kept map[string]string) {
+// generation (keepNames), then generation by generation: types with no
+// parent first, then types named after them, and so on.
+func nameTypes(types []*ir.Type, taken map[string]bool, keep Keep) {
 	n := &typeNamer{taken: taken, links: map[*ir.Type][]link{}, seg: map[*ir.Type]string{}, anchor: map[*ir.Type]*ir.Type{}}
-	for _, t := range sortedByKey(types) {
-		if name, ok := kept[t.Key()]; ok && token.IsIdentifier(name) && isIdent(name) && !taken[name] {
-			n.settle(t, candidate{name: name, anchor: t})
-		}
-	}
+	n.keepNames(types, keep)
 	homes := armHomes(types)
 	for _, t := range types {
 		var ls []link
@@ -105,6 +102,58 @@ func nameTypes(types []*ir.Type, taken map[string]bool, kept map[string]string) 
 		n.resolve(batch)
 	}
 }
+
+// keepNames gives each type the name an earlier generation gave its
+// schema, in three passes, each taking only names still free: the same
+// schema at the same place (key and digest); the same schema moved (its
+// digest, found once on either side: an arm shifted by an arm inserted
+// before it, a definition moved to another file); the same place with its
+// schema edited, unless the place is an arm's (a union's, or an allOf
+// member's, index) or lies in one, where another schema may now stand
+// (those are named by the policy, from what tells the arm apart).
+func (n *typeNamer) keepNames(types []*ir.Type, keep Keep) {
+	if len(keep.Types) == 0 {
+		return
+	}
+	sorted := sortedByKey(types)
+	take := func(t *ir.Type, name string) {
+		if t.Name == "" && name != "" && token.IsIdentifier(name) && isIdent(name) && !n.taken[name] {
+			n.settle(t, candidate{name: name, anchor: t})
+		}
+	}
+	for _, t := range sorted {
+		if d, ok := keep.Digests[t.Key()]; ok && d == t.Digest {
+			take(t, keep.Types[t.Key()])
+		}
+	}
+	oldByDigest, newDigests := map[string]string{}, map[string]int{}
+	for key, d := range keep.Digests {
+		if _, dup := oldByDigest[d]; dup {
+			oldByDigest[d] = ""
+			continue
+		}
+		oldByDigest[d] = key
+	}
+	for _, t := range types {
+		newDigests[t.Digest]++
+	}
+	for _, t := range sorted {
+		if key := oldByDigest[t.Digest]; key != "" && newDigests[t.Digest] == 1 {
+			take(t, keep.Types[key])
+		}
+	}
+	for _, t := range sorted {
+		if !inArm(t.Key()) {
+			take(t, keep.Types[t.Key()])
+		}
+	}
+}
+
+// armStep matches a step into a union arm or an allOf member by index.
+var armStep = regexp.MustCompile(`/(oneOf|anyOf|allOf)/[0-9]+(/|$| )`)
+
+// inArm reports a schema key at, or inside, an arm or allOf member.
+func inArm(key string) bool { return armStep.MatchString(key) }
 
 // sortedByKey returns types in the order of their schema keys.
 func sortedByKey(types []*ir.Type) []*ir.Type {

@@ -10,7 +10,7 @@ import (
 
 // ContextObject is the opaque caller data echoed back.
 //
-// Schema: /schemas/0.1.0-buyertest/core/context.json# ("Context Object")
+// Schema: /schemas/0.1.0-buyertest/core/context.json# ("Context Object"), digest 034dbceb86dd
 type ContextObject map[string]json.RawMessage
 
 var descContextObject = wire.Desc{Shape: wire.ShapeMap, Name: "ContextObject", Go: (*ContextObject)(nil), Elem: &wire.DescRaw}

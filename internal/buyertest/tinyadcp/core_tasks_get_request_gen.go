@@ -11,7 +11,7 @@ import (
 // TasksGetRequest is the status request of versions before get_task_status (served as the
 // tasks/get tool).
 //
-// Schema: /schemas/0.1.0-buyertest/core/tasks-get-request.json# ("Tasks Get Request")
+// Schema: /schemas/0.1.0-buyertest/core/tasks-get-request.json# ("Tasks Get Request"), digest cc7b0dd4daa6
 type TasksGetRequest struct {
 	TaskID         string `json:"task_id"`
 	IncludeHistory *bool  `json:"include_history,omitempty"`

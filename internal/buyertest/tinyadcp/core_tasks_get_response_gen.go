@@ -10,7 +10,7 @@ import (
 
 // TasksGetResponse is defined by core/tasks-get-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json# ("Tasks Get Response")
+// Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json# ("Tasks Get Response"), digest 331c6fab601f
 type TasksGetResponse struct {
 	TaskID  string                        `json:"task_id"`
 	Status  TaskStatus                    `json:"status"`
@@ -47,7 +47,7 @@ func (v *TasksGetResponse) UnmarshalJSON(data []byte) error {
 
 // TasksGetResponseHistoryItem is an item of the history array of TasksGetResponse.
 //
-// Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json#/properties/history/items
+// Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json#/properties/history/items, digest 356c748d6f19
 type TasksGetResponseHistoryItem struct {
 	Timestamp wire.DateTime                   `json:"timestamp"`
 	Type      TasksGetResponseHistoryItemType `json:"type"`
@@ -87,7 +87,7 @@ func (v *TasksGetResponseHistoryItem) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json#/properties/history/items/properties/type
+// Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json#/properties/history/items/properties/type, digest 021a286247b3
 type TasksGetResponseHistoryItemType string
 
 const (

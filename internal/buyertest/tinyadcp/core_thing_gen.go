@@ -10,7 +10,7 @@ import (
 
 // Thing is the type of the thing member of CreateThingResponse.
 //
-// Schema: /schemas/0.1.0-buyertest/core/thing.json# ("Thing")
+// Schema: /schemas/0.1.0-buyertest/core/thing.json# ("Thing"), digest b9790a4c48e4
 type Thing struct {
 	ThingID string `json:"thing_id"`
 	Name    string `json:"name"`

@@ -10,7 +10,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/0.1.0-buyertest/enums/task-status.json# ("Task Status")
+// Schema: /schemas/0.1.0-buyertest/enums/task-status.json# ("Task Status"), digest 9c9b529c34a3
 type TaskStatus string
 
 const (

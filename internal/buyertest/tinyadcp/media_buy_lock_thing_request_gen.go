@@ -7,7 +7,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 
 // LockThingRequest is defined by media-buy/lock-thing-request.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/lock-thing-request.json# ("Lock Thing Request")
+// Schema: /schemas/0.1.0-buyertest/media-buy/lock-thing-request.json# ("Lock Thing Request"), digest b9313a8abeec
 type LockThingRequest struct {
 	ThingID string `json:"thing_id"`
 }

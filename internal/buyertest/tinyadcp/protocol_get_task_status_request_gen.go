@@ -10,7 +10,7 @@ import (
 
 // GetTaskStatusRequest is defined by protocol/get-task-status-request.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-request.json# ("Get Task Status Request")
+// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-request.json# ("Get Task Status Request"), digest d44ec01f17af
 type GetTaskStatusRequest struct {
 	TaskID        string        `json:"task_id"`
 	IncludeResult *bool         `json:"include_result,omitempty"`

@@ -10,7 +10,7 @@ import (
 
 // GetTaskStatusResponse is defined by protocol/get-task-status-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-response.json# ("Get Task Status Response")
+// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-response.json# ("Get Task Status Response"), digest c7b918ed3868
 type GetTaskStatusResponse struct {
 	TaskID   string                      `json:"task_id"`
 	TaskType *string                     `json:"task_type,omitempty"`
@@ -53,7 +53,7 @@ func (v *GetTaskStatusResponse) UnmarshalJSON(data []byte) error {
 
 // GetTaskStatusResponseError is the type of the error member of GetTaskStatusResponse.
 //
-// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-response.json#/properties/error
+// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-response.json#/properties/error, digest ea4c63b908d8
 type GetTaskStatusResponseError struct {
 	Code    string                     `json:"code"`
 	Message string                     `json:"message"`

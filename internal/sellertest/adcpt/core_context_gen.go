@@ -10,7 +10,7 @@ import (
 
 // ContextObject is the opaque buyer data, echoed unchanged.
 //
-// Schema: /schemas/3.90.0-test/core/context.json# ("Context Object")
+// Schema: /schemas/3.90.0-test/core/context.json# ("Context Object"), digest 2f0107cb3efd
 type ContextObject map[string]json.RawMessage
 
 var descContextObject = wire.Desc{Shape: wire.ShapeMap, Name: "ContextObject", Go: (*ContextObject)(nil), Elem: &wire.DescRaw}

@@ -10,7 +10,7 @@ import (
 
 // Error is an item of the errors array of CreateMediaBuyError.
 //
-// Schema: /schemas/3.90.0-test/core/error.json# ("Error")
+// Schema: /schemas/3.90.0-test/core/error.json# ("Error"), digest 19b4ce206795
 type Error struct {
 	Code       string                     `json:"code"`
 	Message    string                     `json:"message"`
@@ -57,7 +57,7 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 
 // ErrorIssue is an item of the issues array of Error.
 //
-// Schema: /schemas/3.90.0-test/core/error.json#/properties/issues/items
+// Schema: /schemas/3.90.0-test/core/error.json#/properties/issues/items, digest 1a5d6dfa0d62
 type ErrorIssue struct {
 	Pointer string `json:"pointer"`
 	Message string `json:"message"`
@@ -97,7 +97,7 @@ func (v *ErrorIssue) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.90.0-test/core/error.json#/properties/recovery
+// Schema: /schemas/3.90.0-test/core/error.json#/properties/recovery, digest c4db0691c8c6
 type ErrorRecovery string
 
 const (

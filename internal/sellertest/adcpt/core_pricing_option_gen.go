@@ -13,7 +13,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "model" is always
 // "flat_rate".
 //
-// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/1 ("Flat Rate")
+// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/1 ("Flat Rate"), digest 54b7e6ca61ee
 type FlatRate struct {
 	Amount   float64 `json:"amount"`
 	Currency string  `json:"currency"`
@@ -51,7 +51,7 @@ func (v *FlatRate) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (model).
 //
-// Schema: /schemas/3.90.0-test/core/pricing-option.json# ("Pricing Option")
+// Schema: /schemas/3.90.0-test/core/pricing-option.json# ("Pricing Option"), digest b2db76459d68
 type PricingOption struct {
 	CPM      *PricingOptionCPM
 	FlatRate *FlatRate
@@ -133,7 +133,7 @@ func (u *PricingOption) UnmarshalJSON(data []byte) error {
 //
 // Fixed members (checked when decoding, written when encoding, no field): "model" is always "cpm".
 //
-// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/0 ("CPM")
+// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/0 ("CPM"), digest 3ee18b8a9961
 type PricingOptionCPM struct {
 	Rate     float64 `json:"rate"`
 	Currency string  `json:"currency"`

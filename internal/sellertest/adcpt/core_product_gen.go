@@ -10,7 +10,7 @@ import (
 
 // Product is an item of the products array of GetProductsResponse.
 //
-// Schema: /schemas/3.90.0-test/core/product.json# ("Product")
+// Schema: /schemas/3.90.0-test/core/product.json# ("Product"), digest 441103ed92b3
 type Product struct {
 	ProductID      string               `json:"product_id"`
 	Name           string               `json:"name"`
@@ -52,7 +52,7 @@ func (v *Product) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.90.0-test/core/product.json#/properties/delivery_type
+// Schema: /schemas/3.90.0-test/core/product.json#/properties/delivery_type, digest d9a814490e28
 type ProductDeliveryType string
 
 const (

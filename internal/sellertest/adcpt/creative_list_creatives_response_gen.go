@@ -10,7 +10,7 @@ import (
 
 // ListCreativesResponse is defined by creative/list-creatives-response.json#.
 //
-// Schema: /schemas/3.90.0-test/creative/list-creatives-response.json# ("List Creatives Response")
+// Schema: /schemas/3.90.0-test/creative/list-creatives-response.json# ("List Creatives Response"), digest 78fd12c5dd40
 type ListCreativesResponse struct {
 	Creatives []ListCreativesResponseCreative `json:"creatives"`
 	Context   ContextObject                   `json:"context,omitempty"`
@@ -45,7 +45,7 @@ func (v *ListCreativesResponse) UnmarshalJSON(data []byte) error {
 
 // ListCreativesResponseCreative is an item of the creatives array of ListCreativesResponse.
 //
-// Schema: /schemas/3.90.0-test/creative/list-creatives-response.json#/properties/creatives/items
+// Schema: /schemas/3.90.0-test/creative/list-creatives-response.json#/properties/creatives/items, digest bab2b1376f49
 type ListCreativesResponseCreative struct {
 	CreativeID string `json:"creative_id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

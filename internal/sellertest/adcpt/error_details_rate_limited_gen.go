@@ -10,7 +10,7 @@ import (
 
 // RateLimitedDetails is defined by error-details/rate-limited.json#.
 //
-// Schema: /schemas/3.90.0-test/error-details/rate-limited.json# ("Rate Limited Details")
+// Schema: /schemas/3.90.0-test/error-details/rate-limited.json# ("Rate Limited Details"), digest 0955bdf4c0c2
 type RateLimitedDetails struct {
 	Limit         *int64 `json:"limit,omitempty"`
 	Remaining     *int64 `json:"remaining,omitempty"`

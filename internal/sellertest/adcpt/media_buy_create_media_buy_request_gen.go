@@ -10,7 +10,7 @@ import (
 
 // CreateMediaBuyRequest is defined by media-buy/create-media-buy-request.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json# ("Create Media Buy Request")
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json# ("Create Media Buy Request"), digest da07a70b7d81
 type CreateMediaBuyRequest struct {
 	IdempotencyKey         string                                       `json:"idempotency_key"`
 	PoNumber               *string                                      `json:"po_number,omitempty"`
@@ -51,7 +51,7 @@ func (v *CreateMediaBuyRequest) UnmarshalJSON(data []byte) error {
 
 // CreateMediaBuyRequestPackage is an item of the packages array of CreateMediaBuyRequest.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json#/properties/packages/items
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json#/properties/packages/items, digest 2c058ede17a4
 type CreateMediaBuyRequestPackage struct {
 	ProductID     string        `json:"product_id"`
 	Budget        float64       `json:"budget"`
@@ -87,7 +87,7 @@ func (v *CreateMediaBuyRequestPackage) UnmarshalJSON(data []byte) error {
 // CreateMediaBuyRequestPushNotificationConfig is the type of the push_notification_config member
 // of CreateMediaBuyRequest.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json#/properties/push_notification_config
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json#/properties/push_notification_config, digest 8a32fc3190c4
 type CreateMediaBuyRequestPushNotificationConfig struct {
 	URL string `json:"url"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -10,7 +10,7 @@ import (
 
 // CreateMediaBuyError is the Error arm of CreateMediaBuyResponse.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/1 ("Create Media Buy Error")
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/1 ("Create Media Buy Error"), digest 9a6eb6fb0e7f
 type CreateMediaBuyError struct {
 	Errors  []Error       `json:"errors"`
 	Context ContextObject `json:"context,omitempty"`
@@ -47,7 +47,7 @@ func (v *CreateMediaBuyError) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by which keys are present.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json# ("Create Media Buy Response")
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json# ("Create Media Buy Response"), digest 13c80226fed6
 type CreateMediaBuyResponse struct {
 	Success *CreateMediaBuySuccess
 	Error   *CreateMediaBuyError
@@ -127,7 +127,7 @@ func (u *CreateMediaBuyResponse) UnmarshalJSON(data []byte) error {
 
 // CreateMediaBuySuccess is the Success arm of CreateMediaBuyResponse.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/0 ("Create Media Buy Success")
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/0 ("Create Media Buy Success"), digest befcba2819dd
 type CreateMediaBuySuccess struct {
 	MediaBuyID string                         `json:"media_buy_id"`
 	Packages   []CreateMediaBuySuccessPackage `json:"packages,omitempty"`
@@ -164,7 +164,7 @@ func (v *CreateMediaBuySuccess) UnmarshalJSON(data []byte) error {
 
 // CreateMediaBuySuccessPackage is an item of the packages array of CreateMediaBuySuccess.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/0/properties/packages/items
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/0/properties/packages/items, digest 81c03e3538e7
 type CreateMediaBuySuccessPackage struct {
 	PackageID string `json:"package_id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -11,7 +11,7 @@ import (
 // GetProductsInputRequired is defined by
 // media-buy/get-products-async-response-input-required.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-input-required.json# ("Get Products Input Required")
+// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-input-required.json# ("Get Products Input Required"), digest d1c03155910e
 type GetProductsInputRequired struct {
 	Reason  *GetProductsInputRequiredReason `json:"reason,omitempty"`
 	Context ContextObject                   `json:"context,omitempty"`
@@ -49,7 +49,7 @@ func (v *GetProductsInputRequired) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-input-required.json#/properties/reason
+// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-input-required.json#/properties/reason, digest 7dd40e2f1dfb
 type GetProductsInputRequiredReason string
 
 const (

@@ -10,7 +10,7 @@ import (
 
 // GetProductsRequest is defined by media-buy/get-products-request.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json# ("Get Products Request")
+// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json# ("Get Products Request"), digest a49c75bca3fa
 type GetProductsRequest struct {
 	AdCPMajorVersion *int64                       `json:"adcp_major_version,omitempty"`
 	BuyingMode       GetProductsRequestBuyingMode `json:"buying_mode"`
@@ -54,7 +54,7 @@ func (v *GetProductsRequest) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json#/properties/buying_mode
+// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json#/properties/buying_mode, digest 8e5e4759bb9f
 type GetProductsRequestBuyingMode string
 
 const (
@@ -97,7 +97,7 @@ func (v *GetProductsRequestBuyingMode) UnmarshalJSON(data []byte) error {
 
 // GetProductsRequestFilters is the type of the filters member of GetProductsRequest.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json#/properties/filters
+// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json#/properties/filters, digest 94c5b2fe0d49
 type GetProductsRequestFilters struct {
 	MaxCPM       *float64                               `json:"max_cpm,omitempty"`
 	DeliveryType *GetProductsRequestFiltersDeliveryType `json:"delivery_type,omitempty"`
@@ -134,7 +134,7 @@ func (v *GetProductsRequestFilters) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json#/properties/filters/properties/delivery_type
+// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json#/properties/filters/properties/delivery_type, digest d9a814490e28
 type GetProductsRequestFiltersDeliveryType string
 
 const (

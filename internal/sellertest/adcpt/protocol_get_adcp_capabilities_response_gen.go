@@ -10,7 +10,7 @@ import (
 
 // GetAdCPCapabilitiesResponse is defined by protocol/get-adcp-capabilities-response.json#.
 //
-// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json# ("Get AdCP Capabilities Response")
+// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json# ("Get AdCP Capabilities Response"), digest cd289246e34c
 type GetAdCPCapabilitiesResponse struct {
 	AdCP               GetAdCPCapabilitiesResponseAdCP                `json:"adcp"`
 	SupportedProtocols []GetAdCPCapabilitiesResponseSupportedProtocol `json:"supported_protocols"`
@@ -47,7 +47,7 @@ func (v *GetAdCPCapabilitiesResponse) UnmarshalJSON(data []byte) error {
 
 // GetAdCPCapabilitiesResponseAdCP is the type of the adcp member of GetAdCPCapabilitiesResponse.
 //
-// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#/properties/adcp
+// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#/properties/adcp, digest cce618496a88
 type GetAdCPCapabilitiesResponseAdCP struct {
 	MajorVersions []int64                                    `json:"major_versions"`
 	Idempotency   GetAdCPCapabilitiesResponseAdCPIdempotency `json:"idempotency"`
@@ -83,7 +83,7 @@ func (v *GetAdCPCapabilitiesResponseAdCP) UnmarshalJSON(data []byte) error {
 // GetAdCPCapabilitiesResponseAdCPIdempotency is the type of the idempotency member of
 // GetAdCPCapabilitiesResponseAdCP.
 //
-// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#/properties/adcp/properties/idempotency
+// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#/properties/adcp/properties/idempotency, digest 2318327d55e1
 type GetAdCPCapabilitiesResponseAdCPIdempotency struct {
 	Supported        bool   `json:"supported"`
 	ReplayTTLSeconds *int64 `json:"replay_ttl_seconds,omitempty"`
@@ -122,7 +122,7 @@ func (v *GetAdCPCapabilitiesResponseAdCPIdempotency) UnmarshalJSON(data []byte) 
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#/properties/supported_protocols/items
+// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json#/properties/supported_protocols/items, digest 755faca6a807
 type GetAdCPCapabilitiesResponseSupportedProtocol string
 
 const (

@@ -12,7 +12,7 @@ import (
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (kind).
 //
-// Schema: /schemas/9.1.0/core/payment-card.json# ("Payment Card")
+// Schema: /schemas/9.1.0/core/payment-card.json# ("Payment Card"), digest 0892d0fba617
 type PaymentCard struct {
 	Refund *PaymentCardRefund
 	Charge *PaymentCardCharge
@@ -95,7 +95,7 @@ func (u *PaymentCard) UnmarshalJSON(data []byte) error {
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always
 // "charge".
 //
-// Schema: /schemas/9.1.0/core/payment-card.json#/oneOf/1
+// Schema: /schemas/9.1.0/core/payment-card.json#/oneOf/1, digest 1fce43e5d2a6
 type PaymentCardCharge struct {
 	Reference string `json:"reference"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -132,7 +132,7 @@ func (v *PaymentCardCharge) UnmarshalJSON(data []byte) error {
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always
 // "refund".
 //
-// Schema: /schemas/9.1.0/core/payment-card.json#/oneOf/0
+// Schema: /schemas/9.1.0/core/payment-card.json#/oneOf/0, digest ce83de8802dc
 type PaymentCardRefund struct {
 	Reference string `json:"reference"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -13,7 +13,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always
 // "card_refund".
 //
-// Schema: /schemas/9.1.0/core/payment.json#/oneOf/0
+// Schema: /schemas/9.1.0/core/payment.json#/oneOf/0, digest 630eb1569969
 type CorePaymentCardRefund struct {
 	Amount float64 `json:"amount"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -50,7 +50,7 @@ func (v *CorePaymentCardRefund) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (kind).
 //
-// Schema: /schemas/9.1.0/core/payment.json# ("Payment")
+// Schema: /schemas/9.1.0/core/payment.json# ("Payment"), digest ef4d2e605ada
 type Payment struct {
 	CardRefund *CorePaymentCardRefund
 	Cash       *PaymentCash
@@ -132,7 +132,7 @@ func (u *Payment) UnmarshalJSON(data []byte) error {
 //
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always "cash".
 //
-// Schema: /schemas/9.1.0/core/payment.json#/oneOf/1
+// Schema: /schemas/9.1.0/core/payment.json#/oneOf/1, digest 46713ed115c0
 type PaymentCash struct {
 	Amount float64 `json:"amount"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

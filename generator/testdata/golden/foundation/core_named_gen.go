@@ -10,7 +10,7 @@ import (
 
 // Named is defined by core/named.json#.
 //
-// Schema: /schemas/1.0.0/core/named.json#
+// Schema: /schemas/1.0.0/core/named.json#, digest c4ab7ef8b13d
 type Named struct {
 	Name string `json:"name"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -10,7 +10,7 @@ import (
 
 // Person is the type of the owner member of Widget.
 //
-// Schema: /schemas/1.0.0/core/person.json# ("Person")
+// Schema: /schemas/1.0.0/core/person.json# ("Person"), digest 594747c1069d
 type Person struct {
 	Name string `json:"name"`
 	Age  int64  `json:"age"`

@@ -7,7 +7,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 
 // Timestamps is defined by core/timestamps.json#.
 //
-// Schema: /schemas/1.0.0/core/timestamps.json# ("Timestamps")
+// Schema: /schemas/1.0.0/core/timestamps.json# ("Timestamps"), digest b40d9bfde4b8
 type Timestamps []wire.DateTime
 
 var descTimestamps = wire.Desc{Shape: wire.ShapeSlice, Name: "Timestamps", Go: (*Timestamps)(nil), Elem: &wire.DescString}

@@ -10,7 +10,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/1.0.0/enums/widget-kind.json# ("Widget Kind")
+// Schema: /schemas/1.0.0/enums/widget-kind.json# ("Widget Kind"), digest 5773211f87fa
 type WidgetKind string
 
 const (

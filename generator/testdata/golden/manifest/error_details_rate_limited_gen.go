@@ -10,7 +10,7 @@ import (
 
 // RateLimitedDetails is defined by error-details/rate-limited.json#.
 //
-// Schema: /schemas/9.0.0-test/error-details/rate-limited.json# ("Rate Limited Details")
+// Schema: /schemas/9.0.0-test/error-details/rate-limited.json# ("Rate Limited Details"), digest 2c0e8afac52c
 type RateLimitedDetails struct {
 	Limit *int64 `json:"limit,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

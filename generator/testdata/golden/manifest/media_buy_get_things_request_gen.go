@@ -7,7 +7,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 
 // GetThingsRequest is defined by media-buy/get-things-request.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/get-things-request.json# ("Get Things Request")
+// Schema: /schemas/9.0.0-test/media-buy/get-things-request.json# ("Get Things Request"), digest 5bf23aaf8a79
 type GetThingsRequest struct {
 	Filter *string `json:"filter,omitempty"`
 }

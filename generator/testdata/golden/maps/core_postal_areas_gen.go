@@ -11,7 +11,7 @@ import (
 // PostalAreas is a const is checked wherever it stands: on a property, on array items, on map
 // values, in a union arm and on a named scalar.
 //
-// Schema: /schemas/3.0.0/core/postal-areas.json# ("Postal Areas")
+// Schema: /schemas/3.0.0/core/postal-areas.json# ("Postal Areas"), digest 49e738caae87
 type PostalAreas struct {
 	// System is always "postal" when present.
 	System    *string              `json:"system,omitempty"`
@@ -60,7 +60,7 @@ func (v *PostalAreas) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: /schemas/3.0.0/core/postal-areas.json#/properties/precision
+// Schema: /schemas/3.0.0/core/postal-areas.json#/properties/precision, digest e5311e5db5e6
 type PostalAreasPrecision struct {
 	String *string
 	Number *float64
@@ -140,7 +140,7 @@ func (u *PostalAreasPrecision) UnmarshalJSON(data []byte) error {
 
 // PostalAreasRegion is an item of the regions array of PostalAreas.
 //
-// Schema: /schemas/3.0.0/core/postal-areas.json#/definitions/region
+// Schema: /schemas/3.0.0/core/postal-areas.json#/definitions/region, digest 6dc9042f323b
 type PostalAreasRegion string
 
 var descPostalAreasRegion = wire.Desc{Shape: wire.ShapeString, Const: "\"EU\"", Value: "EU", Name: "PostalAreasRegion"}

@@ -11,7 +11,7 @@ import (
 // Delivery is the merges the metrics through allOf at the root, in a property and in array items:
 // every merged copy keeps null.
 //
-// Schema: /schemas/3.0.0/media-buy/delivery.json# ("Delivery")
+// Schema: /schemas/3.0.0/media-buy/delivery.json# ("Delivery"), digest ae2ffd635171
 type Delivery struct {
 	Totals      *DeliveryTotals         `json:"totals,omitempty"`
 	ByPackage   []DeliveryByPackageItem `json:"by_package,omitempty"`
@@ -71,7 +71,7 @@ func (v *Delivery) UnmarshalJSON(data []byte) error {
 
 // DeliveryByPackageItem is an item of the by_package array of Delivery.
 //
-// Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/by_package/items
+// Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/by_package/items, digest de89fb741276
 type DeliveryByPackageItem struct {
 	Impressions *float64 `json:"impressions,omitempty"`
 	// Quartiles is an inline object that also allows null.
@@ -129,7 +129,7 @@ func (v *DeliveryByPackageItem) UnmarshalJSON(data []byte) error {
 
 // DeliveryByPackageItemQuartiles is the type of the quartiles member of DeliveryByPackageItem.
 //
-// Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/by_package/items/allOf/1/properties/quartiles
+// Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/by_package/items/allOf/1/properties/quartiles, digest 560292f4a269
 type DeliveryByPackageItemQuartiles struct {
 	Q1 float64 `json:"q1"`
 }
@@ -160,7 +160,7 @@ func (v *DeliveryByPackageItemQuartiles) UnmarshalJSON(data []byte) error {
 
 // DeliveryTotals is the type of the totals member of Delivery.
 //
-// Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/totals
+// Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/totals, digest 010ff3e21028
 type DeliveryTotals struct {
 	Impressions *float64 `json:"impressions,omitempty"`
 	// Quartiles is an inline object that also allows null.

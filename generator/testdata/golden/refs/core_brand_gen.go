@@ -10,7 +10,7 @@ import (
 
 // Brand is the type of the brand member of GetBrandSuccess.
 //
-// Schema: /schemas/3.0.0/core/brand.json# ("Brand")
+// Schema: /schemas/3.0.0/core/brand.json# ("Brand"), digest b34907c13bb5
 type Brand struct {
 	// PrimaryFont is a $ref with sibling keywords: the description wins for the field doc.
 	PrimaryFont *FontRole   `json:"primary_font,omitempty"`
@@ -51,7 +51,7 @@ func (v *Brand) UnmarshalJSON(data []byte) error {
 
 // BrandFont is an item of the fonts array of Brand.
 //
-// Schema: /schemas/3.0.0/core/brand.json#/$defs/font ("Font")
+// Schema: /schemas/3.0.0/core/brand.json#/$defs/font ("Font"), digest 4e85c9a563e4
 type BrandFont struct {
 	Family string    `json:"family"`
 	Role   *FontRole `json:"role,omitempty"`
@@ -89,7 +89,7 @@ func (v *BrandFont) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.0.0/core/brand.json#/definitions/font_role
+// Schema: /schemas/3.0.0/core/brand.json#/definitions/font_role, digest e61ba34c5bb0
 type FontRole string
 
 const (

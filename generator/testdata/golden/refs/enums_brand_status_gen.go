@@ -10,7 +10,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.0.0/enums/brand-status.json# ("Brand Status")
+// Schema: /schemas/3.0.0/enums/brand-status.json# ("Brand Status"), digest ed45c6ec01cb
 type BrandStatus string
 
 const (

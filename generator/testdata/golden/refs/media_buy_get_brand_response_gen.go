@@ -13,7 +13,7 @@ import (
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0/properties/fonts/definitions/font_use
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0/properties/fonts/definitions/font_use, digest 6ec45b8eb813
 type FontUse string
 
 const (
@@ -55,7 +55,7 @@ func (v *FontUse) UnmarshalJSON(data []byte) error {
 
 // GetBrandError is the Error arm of GetBrandResponse.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1 ("GetBrandError")
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1 ("GetBrandError"), digest 9f8fac862eb2
 type GetBrandError struct {
 	Errors []string `json:"errors"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -90,7 +90,7 @@ func (v *GetBrandError) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by which keys are present.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json# ("Get Brand Response")
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json# ("Get Brand Response"), digest 19f735e3e9f4
 type GetBrandResponse struct {
 	Success *GetBrandSuccess
 	Error   *GetBrandError
@@ -170,7 +170,7 @@ func (u *GetBrandResponse) UnmarshalJSON(data []byte) error {
 
 // GetBrandSuccess is the type of the result member of Completion.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0 ("GetBrandSuccess")
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0 ("GetBrandSuccess"), digest 52a6bedac02f
 type GetBrandSuccess struct {
 	Brand Brand `json:"brand"`
 	// Fonts is the refers into definitions nested under this property.

@@ -10,7 +10,7 @@ import (
 
 // Envelope is defined by core/envelope.json#.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/envelope.json#
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/envelope.json#, digest cb2e988dd0ec
 type Envelope struct {
 	ContextID   *string `json:"context_id,omitempty"`
 	AdCPVersion *string `json:"adcp_version,omitempty"`

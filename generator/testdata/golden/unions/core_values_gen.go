@@ -10,7 +10,7 @@ import (
 
 // Values is the primitive unions and nullable tri-states.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json# ("Values")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json# ("Values"), digest 626cc607c3a1
 type Values struct {
 	Tagline      ValuesTagline                     `json:"tagline,omitempty"`
 	Voice        ValuesVoice                       `json:"voice,omitempty"`
@@ -57,7 +57,7 @@ func (v *Values) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/count
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/count, digest b860248420fb
 type ValuesCount struct {
 	Integer *int64
 	String  *ValuesCountString
@@ -140,7 +140,7 @@ func (u *ValuesCount) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/count/oneOf/1
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/count/oneOf/1, digest dd9abe5277da
 type ValuesCountString string
 
 const (
@@ -183,7 +183,7 @@ func (v *ValuesCountString) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/feature_value
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/feature_value, digest 24c7ea1d7fdc
 type ValuesFeatureValue struct {
 	String *string
 	Number *float64
@@ -275,7 +275,7 @@ func (u *ValuesFeatureValue) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/tagline
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/tagline, digest c0a0f3c80a90
 type ValuesTagline struct {
 	Array  []string
 	String *string
@@ -360,7 +360,7 @@ func (u *ValuesTagline) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/version
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/version, digest 3141aee602d9
 type ValuesVersion struct {
 	String *string
 	Number *float64
@@ -442,7 +442,7 @@ func (u *ValuesVersion) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/voice
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/voice, digest 1dc81af996dd
 type ValuesVoice struct {
 	Bool   *bool
 	Object *ValuesVoiceObject
@@ -522,7 +522,7 @@ func (u *ValuesVoice) UnmarshalJSON(data []byte) error {
 
 // ValuesVoiceObject is the Object arm of ValuesVoice.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/voice/oneOf/1
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/voice/oneOf/1, digest 797ba0623de0
 type ValuesVoiceObject struct {
 	Languages []string `json:"languages,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -13,7 +13,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "pricing_model" is
 // always "cpm".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/cpm-option.json# ("CPM Pricing Option")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/cpm-option.json# ("CPM Pricing Option"), digest 731d385927f3
 type CPMPricingOption struct {
 	Rate     float64 `json:"rate"`
 	Currency *string `json:"currency,omitempty"`

@@ -10,7 +10,7 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/collisi
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always
 // "card_refund".
 //
-// Schema: /schemas/9.1.0/core/payment.json#/oneOf/0
+// Schema: /schemas/9.1.0/core/payment.json#/oneOf/0, digest 630eb1569969
 type CorePaymentCardRefund = types.CorePaymentCardRefund
 
 // Payment is a payment, told apart by its kind. The arm card_refund gives the constructor
@@ -18,7 +18,7 @@ type CorePaymentCardRefund = types.CorePaymentCardRefund
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (kind).
 //
-// Schema: /schemas/9.1.0/core/payment.json# ("Payment")
+// Schema: /schemas/9.1.0/core/payment.json# ("Payment"), digest ef4d2e605ada
 type Payment = types.Payment
 
 // PaymentKind names an arm of Payment; the zero value means no arm is set.
@@ -43,5 +43,5 @@ func NewPaymentCash(v PaymentCash) Payment {
 //
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always "cash".
 //
-// Schema: /schemas/9.1.0/core/payment.json#/oneOf/1
+// Schema: /schemas/9.1.0/core/payment.json#/oneOf/1, digest 46713ed115c0
 type PaymentCash = types.PaymentCash

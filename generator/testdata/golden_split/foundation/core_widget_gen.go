@@ -16,7 +16,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "active".
 //
-// Schema: /schemas/1.0.0/core/widget.json# ("Widget")
+// Schema: /schemas/1.0.0/core/widget.json# ("Widget"), digest 5ea76a7d220d
 type Widget struct {
 	// ID is the widget identifier.
 	ID         string         `json:"id"`
@@ -94,7 +94,7 @@ func (v *Widget) UnmarshalJSON(data []byte) error {
 
 // WidgetDimensions is the type of the dimensions member of Widget.
 //
-// Schema: /schemas/1.0.0/core/widget.json#/properties/dimensions
+// Schema: /schemas/1.0.0/core/widget.json#/properties/dimensions, digest 33fa8272b7b2
 type WidgetDimensions struct {
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
@@ -127,7 +127,7 @@ func (v *WidgetDimensions) UnmarshalJSON(data []byte) error {
 
 // WidgetMeasurement is an item of the measurements array of Widget.
 //
-// Schema: /schemas/1.0.0/core/widget.json#/properties/measurements/items
+// Schema: /schemas/1.0.0/core/widget.json#/properties/measurements/items, digest 5fcedecb52ee
 type WidgetMeasurement struct {
 	Unit  *WidgetMeasurementUnit `json:"unit,omitempty"`
 	Value float64                `json:"value"`
@@ -165,7 +165,7 @@ func (v *WidgetMeasurement) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/1.0.0/core/widget.json#/properties/measurements/items/properties/unit
+// Schema: /schemas/1.0.0/core/widget.json#/properties/measurements/items/properties/unit, digest 4e7d56ecbfa2
 type WidgetMeasurementUnit string
 
 const (

@@ -10,7 +10,7 @@ import (
 
 // GetThingsResponse is defined by media-buy/get-things-response.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/get-things-response.json# ("Get Things Response")
+// Schema: /schemas/9.0.0-test/media-buy/get-things-response.json# ("Get Things Response"), digest 26993921a97d
 type GetThingsResponse struct {
 	Things []Thing `json:"things"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -7,14 +7,14 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/in
 
 // CreativeManifest is defined by core/manifest.json#.
 //
-// Schema: /schemas/1.5.0/core/manifest.json# ("Creative Manifest")
+// Schema: /schemas/1.5.0/core/manifest.json# ("Creative Manifest"), digest d56fc8fb476a
 type CreativeManifest = types.CreativeManifest
 
 // CreativeManifestAssetsValue is a value of the assets map of CreativeManifest.
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: /schemas/1.5.0/core/manifest.json#/properties/assets/patternProperties/^[a-z0-9_]+$
+// Schema: /schemas/1.5.0/core/manifest.json#/properties/assets/patternProperties/^[a-z0-9_]+$, digest 3f353bbda418
 type CreativeManifestAssetsValue = types.CreativeManifestAssetsValue
 
 // CreativeManifestAssetsValueKind names an arm of CreativeManifestAssetsValue; the zero value means no arm is set.

@@ -12,7 +12,7 @@ import (
 
 // Registry is the typed members for keys matching a pattern; any other key is kept raw.
 //
-// Schema: /schemas/1.5.0/core/registry.json# ("Registry")
+// Schema: /schemas/1.5.0/core/registry.json# ("Registry"), digest f955f0792574
 type Registry struct {
 	Name string `json:"name"`
 	// Matching1 holds the members whose keys match "^https?://".
@@ -54,7 +54,7 @@ func (v *Registry) UnmarshalJSON(data []byte) error {
 
 // RegistryMatching1 is defined by core/registry.json#/patternProperties/^https?:~1~1.
 //
-// Schema: /schemas/1.5.0/core/registry.json#/patternProperties/^https?:~1~1
+// Schema: /schemas/1.5.0/core/registry.json#/patternProperties/^https?:~1~1, digest 5a268718b2b0
 type RegistryMatching1 struct {
 	Extends string `json:"extends"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -89,7 +89,7 @@ func (v *RegistryMatching1) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: /schemas/1.5.0/core/registry.json#/patternProperties/^x_[a-z]+$
+// Schema: /schemas/1.5.0/core/registry.json#/patternProperties/^x_[a-z]+$, digest 3f353bbda418
 type RegistryMatching2 struct {
 	Object *Asset
 	Array  []Asset

@@ -12,7 +12,7 @@ import (
 // Metrics is every way a location can admit null: inline, through a $ref, in items, in map values,
 // by enum and by anyOf.
 //
-// Schema: /schemas/3.0.0/core/metrics.json# ("Metrics")
+// Schema: /schemas/3.0.0/core/metrics.json# ("Metrics"), digest 62da0c1f23a2
 type Metrics struct {
 	Impressions *float64 `json:"impressions,omitempty"`
 	// Quartiles is an inline object that also allows null.
@@ -71,7 +71,7 @@ func (v *Metrics) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.0.0/core/metrics.json#/properties/pacing
+// Schema: /schemas/3.0.0/core/metrics.json#/properties/pacing, digest 50a88ce14821
 type MetricsPacing = types.MetricsPacing
 
 const (
@@ -86,15 +86,15 @@ func KnownMetricsPacingValues() []MetricsPacing {
 
 // MetricsQuartiles is an inline object that also allows null.
 //
-// Schema: /schemas/3.0.0/core/metrics.json#/properties/quartiles
+// Schema: /schemas/3.0.0/core/metrics.json#/properties/quartiles, digest b74258e80f44
 type MetricsQuartiles = types.MetricsQuartiles
 
 // MetricsWindow is the type of the window member of Metrics.
 //
-// Schema: /schemas/3.0.0/core/metrics.json#/definitions/window
+// Schema: /schemas/3.0.0/core/metrics.json#/definitions/window, digest b18f5d0d86d6
 type MetricsWindow = types.MetricsWindow
 
 // MetricsWindowsItem is an item of the windows array of Metrics.
 //
-// Schema: /schemas/3.0.0/core/metrics.json#/properties/windows/items
+// Schema: /schemas/3.0.0/core/metrics.json#/properties/windows/items, digest 1277b380c3bf
 type MetricsWindowsItem = types.MetricsWindowsItem

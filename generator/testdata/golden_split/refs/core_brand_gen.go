@@ -10,12 +10,12 @@ import (
 
 // Brand is the type of the brand member of GetBrandSuccess.
 //
-// Schema: /schemas/3.0.0/core/brand.json# ("Brand")
+// Schema: /schemas/3.0.0/core/brand.json# ("Brand"), digest b34907c13bb5
 type Brand = types.Brand
 
 // BrandFont is an item of the fonts array of Brand.
 //
-// Schema: /schemas/3.0.0/core/brand.json#/$defs/font ("Font")
+// Schema: /schemas/3.0.0/core/brand.json#/$defs/font ("Font"), digest 4e85c9a563e4
 type BrandFont = types.BrandFont
 
 // FontRole is the type of the primary_font member of Brand.
@@ -23,7 +23,7 @@ type BrandFont = types.BrandFont
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.0.0/core/brand.json#/definitions/font_role
+// Schema: /schemas/3.0.0/core/brand.json#/definitions/font_role, digest e61ba34c5bb0
 type FontRole = types.FontRole
 
 const (

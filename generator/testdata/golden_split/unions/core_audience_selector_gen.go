@@ -9,7 +9,7 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (type, value_type).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json# ("Audience Selector")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json# ("Audience Selector"), digest b549838abfd0
 type AudienceSelector = types.AudienceSelector
 
 // AudienceSelectorKind names an arm of AudienceSelector; the zero value means no arm is set.
@@ -41,7 +41,7 @@ func NewAudienceSelectorDescription(v AudienceSelectorDescription) AudienceSelec
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "description".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/2
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/2, digest 3572097e09ef
 type AudienceSelectorDescription = types.AudienceSelectorDescription
 
 // AudienceSelectorSignalBinary is the SignalBinary arm of AudienceSelector.
@@ -49,7 +49,7 @@ type AudienceSelectorDescription = types.AudienceSelectorDescription
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "signal"; "value_type" is always "binary".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/0
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/0, digest d4fcf8631a8f
 type AudienceSelectorSignalBinary = types.AudienceSelectorSignalBinary
 
 // AudienceSelectorSignalCategorical is the SignalCategorical arm of AudienceSelector.
@@ -57,5 +57,5 @@ type AudienceSelectorSignalBinary = types.AudienceSelectorSignalBinary
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "signal"; "value_type" is always "categorical".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/1
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/1, digest baa26634b0a4
 type AudienceSelectorSignalCategorical = types.AudienceSelectorSignalCategorical

@@ -13,7 +13,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always
 // "charge".
 //
-// Schema: /schemas/9.1.0/core/payment-card.json#/oneOf/1
+// Schema: /schemas/9.1.0/core/payment-card.json#/oneOf/1, digest 1fce43e5d2a6
 type PaymentCardCharge struct {
 	Reference string `json:"reference"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -50,7 +50,7 @@ func (v *PaymentCardCharge) UnmarshalJSON(data []byte) error {
 // Fixed members (checked when decoding, written when encoding, no field): "kind" is always
 // "refund".
 //
-// Schema: /schemas/9.1.0/core/payment-card.json#/oneOf/0
+// Schema: /schemas/9.1.0/core/payment-card.json#/oneOf/0, digest ce83de8802dc
 type PaymentCardRefund struct {
 	Reference string `json:"reference"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

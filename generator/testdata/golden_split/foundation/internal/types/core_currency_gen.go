@@ -7,7 +7,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 
 // Currency is the ISO 4217 code.
 //
-// Schema: /schemas/1.0.0/core/currency.json# ("Currency")
+// Schema: /schemas/1.0.0/core/currency.json# ("Currency"), digest 4a010081ef66
 type Currency string
 
 var DescCurrency = wire.Desc{Shape: wire.ShapeString, Name: "Currency"}

@@ -10,7 +10,7 @@ import (
 
 // Extension is the vendor extensions: unknown members are kept and written back.
 //
-// Schema: /schemas/1.0.0/core/ext.json# ("Extension")
+// Schema: /schemas/1.0.0/core/ext.json# ("Extension"), digest 1987b80fb919
 type Extension map[string]json.RawMessage
 
 var DescExtension = wire.Desc{Shape: wire.ShapeMap, Name: "Extension", Go: (*Extension)(nil), Elem: &wire.DescRaw}

@@ -10,7 +10,7 @@ import (
 
 // Thing is the type of the thing member of CreateThingResponse.
 //
-// Schema: /schemas/9.0.0-test/core/thing.json# ("Thing")
+// Schema: /schemas/9.0.0-test/core/thing.json# ("Thing"), digest 33a6a8da5342
 type Thing struct {
 	ThingID string `json:"thing_id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -10,7 +10,7 @@ import (
 
 // Asset is a value of the members of Lookup it does not declare.
 //
-// Schema: /schemas/1.5.0/core/asset.json# ("Asset")
+// Schema: /schemas/1.5.0/core/asset.json# ("Asset"), digest 4976aa1f46a5
 type Asset struct {
 	URL   string `json:"url"`
 	Width *int64 `json:"width,omitempty"`

@@ -10,7 +10,7 @@ import (
 
 // Context is the type of the context member of CreativeManifest.
 //
-// Schema: /schemas/1.5.0/core/context.json# ("Context")
+// Schema: /schemas/1.5.0/core/context.json# ("Context"), digest 397df2f56e3e
 type Context map[string]json.RawMessage
 
 var DescContext = wire.Desc{Shape: wire.ShapeMap, Name: "Context", Go: (*Context)(nil), Elem: &wire.DescRaw}

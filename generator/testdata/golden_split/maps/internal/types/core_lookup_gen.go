@@ -7,7 +7,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 
 // Lookup is defined by core/lookup.json#.
 //
-// Schema: /schemas/1.5.0/core/lookup.json# ("Lookup")
+// Schema: /schemas/1.5.0/core/lookup.json# ("Lookup"), digest 37306aa77cf3
 type Lookup map[string]Asset
 
 var DescLookup = wire.Desc{Shape: wire.ShapeMap, Name: "Lookup", Go: (*Lookup)(nil), Elem: &DescAsset}

@@ -10,7 +10,7 @@ import (
 
 // CreativeManifest is defined by core/manifest.json#.
 //
-// Schema: /schemas/1.5.0/core/manifest.json# ("Creative Manifest")
+// Schema: /schemas/1.5.0/core/manifest.json# ("Creative Manifest"), digest d56fc8fb476a
 type CreativeManifest struct {
 	// Assets is the asset slots: one asset or a list of them per slot.
 	Assets  map[string]CreativeManifestAssetsValue `json:"assets"`
@@ -52,7 +52,7 @@ func (v *CreativeManifest) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: /schemas/1.5.0/core/manifest.json#/properties/assets/patternProperties/^[a-z0-9_]+$
+// Schema: /schemas/1.5.0/core/manifest.json#/properties/assets/patternProperties/^[a-z0-9_]+$, digest 3f353bbda418
 type CreativeManifestAssetsValue struct {
 	Object *Asset
 	Array  []Asset

@@ -7,7 +7,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 
 // Metrics is the declared properties plus typed extra members.
 //
-// Schema: /schemas/1.5.0/core/metrics.json# ("Metrics")
+// Schema: /schemas/1.5.0/core/metrics.json# ("Metrics"), digest 4980f19418c5
 type Metrics struct {
 	Impressions *int64 `json:"impressions,omitempty"`
 	// AdditionalProperties holds the members beyond the declared ones.

@@ -9,7 +9,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: /schemas/3.0.0/core/postal-areas.json#/properties/precision
+// Schema: /schemas/3.0.0/core/postal-areas.json#/properties/precision, digest e5311e5db5e6
 type PostalAreasPrecision struct {
 	String *string
 	Number *float64
@@ -79,7 +79,7 @@ func (u *PostalAreasPrecision) UnmarshalJSON(data []byte) error {
 
 // PostalAreasRegion is an item of the regions array of PostalAreas.
 //
-// Schema: /schemas/3.0.0/core/postal-areas.json#/definitions/region
+// Schema: /schemas/3.0.0/core/postal-areas.json#/definitions/region, digest 6dc9042f323b
 type PostalAreasRegion string
 
 var DescPostalAreasRegion = wire.Desc{Shape: wire.ShapeString, Const: "\"EU\"", Value: "EU", Name: "PostalAreasRegion"}

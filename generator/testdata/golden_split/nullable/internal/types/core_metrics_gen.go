@@ -13,7 +13,7 @@ import (
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.0.0/core/metrics.json#/properties/pacing
+// Schema: /schemas/3.0.0/core/metrics.json#/properties/pacing, digest 50a88ce14821
 type MetricsPacing string
 
 const (
@@ -50,7 +50,7 @@ func (v *MetricsPacing) UnmarshalJSON(data []byte) error {
 
 // MetricsQuartiles is an inline object that also allows null.
 //
-// Schema: /schemas/3.0.0/core/metrics.json#/properties/quartiles
+// Schema: /schemas/3.0.0/core/metrics.json#/properties/quartiles, digest b74258e80f44
 type MetricsQuartiles struct {
 	Q1 *float64 `json:"q1,omitempty"`
 }
@@ -81,7 +81,7 @@ func (v *MetricsQuartiles) UnmarshalJSON(data []byte) error {
 
 // MetricsWindow is the type of the window member of Metrics.
 //
-// Schema: /schemas/3.0.0/core/metrics.json#/definitions/window
+// Schema: /schemas/3.0.0/core/metrics.json#/definitions/window, digest b18f5d0d86d6
 type MetricsWindow struct {
 	Days *int64 `json:"days,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -114,7 +114,7 @@ func (v *MetricsWindow) UnmarshalJSON(data []byte) error {
 
 // MetricsWindowsItem is an item of the windows array of Metrics.
 //
-// Schema: /schemas/3.0.0/core/metrics.json#/properties/windows/items
+// Schema: /schemas/3.0.0/core/metrics.json#/properties/windows/items, digest 1277b380c3bf
 type MetricsWindowsItem struct {
 	Start *string `json:"start,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -10,7 +10,7 @@ import (
 
 // DeliveryByPackageItemQuartiles is the type of the quartiles member of DeliveryByPackageItem.
 //
-// Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/by_package/items/allOf/1/properties/quartiles
+// Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/by_package/items/allOf/1/properties/quartiles, digest 560292f4a269
 type DeliveryByPackageItemQuartiles struct {
 	Q1 float64 `json:"q1"`
 }
@@ -41,7 +41,7 @@ func (v *DeliveryByPackageItemQuartiles) UnmarshalJSON(data []byte) error {
 
 // DeliveryTotals is the type of the totals member of Delivery.
 //
-// Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/totals
+// Schema: /schemas/3.0.0/media-buy/delivery.json#/properties/totals, digest 010ff3e21028
 type DeliveryTotals struct {
 	Impressions *float64 `json:"impressions,omitempty"`
 	// Quartiles is an inline object that also allows null.

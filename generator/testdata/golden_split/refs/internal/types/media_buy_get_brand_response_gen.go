@@ -13,7 +13,7 @@ import (
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0/properties/fonts/definitions/font_use
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0/properties/fonts/definitions/font_use, digest 6ec45b8eb813
 type FontUse string
 
 const (
@@ -50,7 +50,7 @@ func (v *FontUse) UnmarshalJSON(data []byte) error {
 
 // GetBrandError is the Error arm of GetBrandResponse.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1 ("GetBrandError")
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1 ("GetBrandError"), digest 9f8fac862eb2
 type GetBrandError struct {
 	Errors []string `json:"errors"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -83,7 +83,7 @@ func (v *GetBrandError) UnmarshalJSON(data []byte) error {
 
 // GetBrandSuccess is the type of the result member of Completion.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0 ("GetBrandSuccess")
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0 ("GetBrandSuccess"), digest 52a6bedac02f
 type GetBrandSuccess struct {
 	Brand Brand `json:"brand"`
 	// Fonts is the refers into definitions nested under this property.

@@ -9,7 +9,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (type, value_type).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json# ("Audience Selector")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json# ("Audience Selector"), digest b549838abfd0
 type AudienceSelector struct {
 	SignalBinary      *AudienceSelectorSignalBinary
 	SignalCategorical *AudienceSelectorSignalCategorical
@@ -87,7 +87,7 @@ func (u *AudienceSelector) UnmarshalJSON(data []byte) error {
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "description".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/2
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/2, digest 3572097e09ef
 type AudienceSelectorDescription struct {
 	Description string `json:"description"`
 }
@@ -122,7 +122,7 @@ func (v *AudienceSelectorDescription) UnmarshalJSON(data []byte) error {
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "signal"; "value_type" is always "binary".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/0
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/0, digest d4fcf8631a8f
 type AudienceSelectorSignalBinary struct {
 	SignalID string `json:"signal_id"`
 	Value    bool   `json:"value"`
@@ -160,7 +160,7 @@ func (v *AudienceSelectorSignalBinary) UnmarshalJSON(data []byte) error {
 // Fixed members (checked when decoding, written when encoding, no field): "type" is always
 // "signal"; "value_type" is always "categorical".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/1
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json#/oneOf/1, digest baa26634b0a4
 type AudienceSelectorSignalCategorical struct {
 	SignalID string   `json:"signal_id"`
 	Values   []string `json:"values"`

@@ -10,7 +10,7 @@ import (
 
 // Constrained is the constraint-only combinators do not change the Go type.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json# ("Constrained")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json# ("Constrained"), digest 4c38f4e0c668
 type Constrained struct {
 	A     *string          `json:"a,omitempty"`
 	B     *string          `json:"b,omitempty"`
@@ -52,7 +52,7 @@ func (v *Constrained) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json#/properties/mode
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json#/properties/mode, digest 2f03a0a22e26
 type ConstrainedMode string
 
 const (

@@ -13,7 +13,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "success" is always
 // false.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/1 ("UpdateFailure")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/1 ("UpdateFailure"), digest 762ca690d1ea
 type UpdateFailure struct {
 	Errors []Error `json:"errors"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -49,7 +49,7 @@ func (v *UpdateFailure) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (success).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json# ("Update Response")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json# ("Update Response"), digest 25f5c177d22c
 type UpdateResponse struct {
 	Success *UpdateSuccess
 	Failure *UpdateFailure
@@ -122,7 +122,7 @@ func (u *UpdateResponse) UnmarshalJSON(data []byte) error {
 // Fixed members (checked when decoding, written when encoding, no field): "success" is always
 // true.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/0 ("UpdateSuccess")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/0 ("UpdateSuccess"), digest 166aba7ea3c3
 type UpdateSuccess struct {
 	ID string `json:"id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -9,7 +9,7 @@ import "github.com/adcpgen/adcpgen/runtime/wire"
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/tagline
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json#/properties/tagline, digest c0a0f3c80a90
 type ValuesTagline struct {
 	Array  []string
 	String *string

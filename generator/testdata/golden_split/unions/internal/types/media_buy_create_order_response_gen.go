@@ -10,7 +10,7 @@ import (
 
 // CreateOrderError is the Error arm of CreateOrderResponse.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/1 ("CreateOrderError")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/1 ("CreateOrderError"), digest 0b47a7bda4a7
 type CreateOrderError struct {
 	ContextID   *string `json:"context_id,omitempty"`
 	AdCPVersion *string `json:"adcp_version,omitempty"`
@@ -50,7 +50,7 @@ func (v *CreateOrderError) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by which keys are present.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json# ("Create Order Response")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json# ("Create Order Response"), digest f281de63ffa4
 type CreateOrderResponse struct {
 	Success   *CreateOrderSuccess
 	Error     *CreateOrderError
@@ -128,7 +128,7 @@ func (u *CreateOrderResponse) UnmarshalJSON(data []byte) error {
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "submitted".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/2 ("CreateOrderSubmitted")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/2 ("CreateOrderSubmitted"), digest 05ee88df854a
 type CreateOrderSubmitted struct {
 	ContextID   *string `json:"context_id,omitempty"`
 	AdCPVersion *string `json:"adcp_version,omitempty"`
@@ -166,7 +166,7 @@ func (v *CreateOrderSubmitted) UnmarshalJSON(data []byte) error {
 
 // CreateOrderSuccess is the Success arm of CreateOrderResponse.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/0 ("CreateOrderSuccess")
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/0 ("CreateOrderSuccess"), digest 9a1726af8de2
 type CreateOrderSuccess struct {
 	ContextID   *string                      `json:"context_id,omitempty"`
 	AdCPVersion *string                      `json:"adcp_version,omitempty"`
