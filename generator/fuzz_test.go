@@ -105,3 +105,21 @@ func TestTypeCheckRejectsBrokenCode(t *testing.T) {
 		t.Fatalf("typeCheck with an undefined name: %v, want an error naming it", err)
 	}
 }
+
+// FuzzPreviousOf: reading names back from any file (hand-edited, truncated,
+// not Go at all) never panics, and every name it keeps is a Go identifier
+// the naming pass may check.
+func FuzzPreviousOf(f *testing.F) {
+	f.Add(headerLine + "\n\npackage x\n\n// X is x.\n//\n// Schema: /schemas/1/core/x.json#/oneOf/0 merged into core/y.json# (\"X\"), digest 0123\ntype X struct{}\n\nconst (\n\tXA X = 1\n)\n")
+	f.Add("// Schema: \ntype \nfunc (\nconst (\n\t\n")
+	f.Add("// Schema: a#b digest\ntype Y = z.Y\nvar (\n\tV, W = 1, 2\n)\nfunc F[T any]() {}\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		p := PreviousOf([]File{{Name: "x_gen.go", Data: []byte(src)}})
+		for key, name := range p.types {
+			if key == "" || name == "" || strings.ContainsAny(name, " \t()[]") {
+				t.Fatalf("kept %q for %q", name, key)
+			}
+		}
+		_ = p.keep()
+	})
+}
