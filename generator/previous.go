@@ -36,6 +36,16 @@ func (p *Previous) Types() int {
 	return len(p.types)
 }
 
+// Name is the type name the package gave a schema, named by tree path and
+// pointer ("media-buy/get-products-response.json") or $id in either
+// published style; "" when it has none.
+func (p *Previous) Name(schema string) string {
+	if p == nil {
+		return ""
+	}
+	return p.types[registry.SchemaKey(schema)]
+}
+
 // keep is what the naming pass keeps of p.
 func (p *Previous) keep() naming.Keep {
 	if p == nil {

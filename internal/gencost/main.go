@@ -9,7 +9,7 @@
 //
 // Usage: go run ./internal/gencost [-spec DIR] [-keep] [VERSION...]
 // (run from the module root; -spec defaults to $ADCP_SPEC_DIR, else
-// ../shared/adcp; versions default to 3.0.26 3.1.19 3.2.0-beta.3).
+// ../shared/adcp; versions default to 3.0.26 3.1.19 3.2.0-beta.3 3.2.0-beta.5).
 package main
 
 import (
@@ -29,7 +29,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
-var defaultVersions = []string{"3.0.26", "3.1.19", "3.2.0-beta.3"}
+var defaultVersions = []string{"3.0.26", "3.1.19", "3.2.0-beta.3", "3.2.0-beta.5"}
 
 func main() {
 	specDir := flag.String("spec", defaultSpecDir(), "the published spec directory")
@@ -249,20 +249,10 @@ func main() {
 }
 
 // getProductsType finds the type generated for the root of
-// media-buy/get-products-response.json by its "Schema: ...#" doc line.
+// media-buy/get-products-response.json, by its "Schema:" doc line.
 func getProductsType(files []generator.File) (string, error) {
-	for _, f := range files {
-		lines := strings.Split(string(f.Data), "\n")
-		for i, l := range lines {
-			if !strings.HasPrefix(l, "// Schema: ") || !strings.HasSuffix(l, "media-buy/get-products-response.json#") {
-				continue
-			}
-			for _, next := range lines[i+1:] {
-				if rest, ok := strings.CutPrefix(next, "type "); ok {
-					return strings.Fields(rest)[0], nil
-				}
-			}
-		}
+	if name := generator.PreviousOf(files).Name("media-buy/get-products-response.json"); name != "" {
+		return name, nil
 	}
 	return "", errors.New("no type for media-buy/get-products-response.json")
 }

@@ -7,7 +7,7 @@ import (
 )
 
 func TestGetProductsType(t *testing.T) {
-	root := "// Schema: https://adcontextprotocol.org/schemas/3.0.26/media-buy/get-products-response.json#\ntype GetProductsResponse struct {\n"
+	root := "// Schema: https://adcontextprotocol.org/schemas/3.0.26/media-buy/get-products-response.json# (\"Get Products Response\"), digest 0a1b\ntype GetProductsResponse struct {\n"
 	nested := "// Schema: https://adcontextprotocol.org/schemas/3.0.26/media-buy/get-products-response.json#/properties/x\ntype GetProductsResponseX struct {\n"
 	cases := []struct {
 		name  string
@@ -15,7 +15,7 @@ func TestGetProductsType(t *testing.T) {
 		want  string
 	}{
 		{"root after a nested type", []string{nested + "}\n" + root}, "GetProductsResponse"},
-		{"doc lines between", []string{"// Schema: x/media-buy/get-products-response.json#\n//\n// more\ntype Renamed struct{}\n"}, "Renamed"},
+		{"the schema line last", []string{"// Renamed is it.\n//\n// Schema: /schemas/9/media-buy/get-products-response.json#\ntype Renamed struct{}\n"}, "Renamed"},
 		{"none", []string{nested}, ""},
 	}
 	for _, c := range cases {
