@@ -1,8 +1,6 @@
 package apidiff
 
 import (
-	"regexp"
-
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
 )
 
@@ -90,7 +88,7 @@ func (c *comparer) types(oldTypes, newTypes []*ir.Type) {
 	for _, by := range []func(*ir.Type) string{
 		func(t *ir.Type) string { return t.Digest },
 		func(t *ir.Type) string {
-			if inArm(t.Key()) {
+			if t.InArm() {
 				return ""
 			}
 			return t.Key()
@@ -114,7 +112,7 @@ func (c *comparer) types(oldTypes, newTypes []*ir.Type) {
 				continue
 			}
 			for _, m := range c.matchArms(o.Union.Arms, n.Union.Arms) {
-				ot, nt := namedOf(m.old.Type), namedOf(m.new.Type)
+				ot, nt := ir.NamedOf(m.old.Type), ir.NamedOf(m.new.Type)
 				if ot == nil || nt == nil || matched[nt] {
 					continue
 				}
@@ -161,24 +159,6 @@ func uniqueBy(types []*ir.Type, key func(*ir.Type) string) map[string]*ir.Type {
 	return m
 }
 
-// armStep matches a step into a union arm or an allOf member by index.
-var armStep = regexp.MustCompile(`/(oneOf|anyOf|allOf)/[0-9]+(/|$| )`)
-
-// inArm reports a schema key at, or inside, an arm or allOf member: its
-// place moves when an arm is inserted before it.
-func inArm(key string) bool { return armStep.MatchString(key) }
-
-// namedOf returns the named type a ref holds directly or through Nullable.
-func namedOf(r *ir.Ref) *ir.Type {
-	if r != nil && r.Kind == ir.RefNullable {
-		r = r.Elem
-	}
-	if r == nil || r.Kind != ir.RefNamed {
-		return nil
-	}
-	return r.Named
-}
-
 // typePair compares a type with its counterpart.
 func (c *comparer) typePair(o, n *ir.Type) {
 	if o.Kind != n.Kind {
@@ -191,7 +171,7 @@ func (c *comparer) typePair(o, n *ir.Type) {
 		c.add(Change{Category: CatTypes, Kind: TypeDeprecated, Type: n.Name, Schema: n.Loc.String(),
 			Reason: "still generated"})
 	}
-	if o.Name == n.Name && o.Key() != n.Key() && o.Digest != n.Digest && !inArm(o.Key()) && !inArm(n.Key()) {
+	if o.Name == n.Name && o.Key() != n.Key() && o.Digest != n.Digest && !o.InArm() && !n.InArm() {
 		// The name stands for another schema now (another took it, or
 		// this one moved and changed): code compiles, members are compared.
 		c.add(Change{Category: CatTypes, Kind: TypeSchemaChanged, Type: n.Name, From: o.Key(), To: n.Key(),

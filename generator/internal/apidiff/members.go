@@ -279,7 +279,7 @@ func (c *comparer) matchArms(olds, news []*ir.Arm) []armPair {
 	}
 	pass(func(a *ir.Arm, _ bool) string { return a.GoName })
 	pass(func(a *ir.Arm, old bool) string {
-		t := namedOf(a.Type)
+		t := ir.NamedOf(a.Type)
 		if t == nil {
 			return ""
 		}
@@ -353,7 +353,7 @@ func (c *comparer) arms(o, n *ir.Type) {
 	for _, p := range pairs {
 		oa, na := p.old, p.new
 		base := Change{Category: CatUnions, Type: n.Name, Member: na.GoName, GoName: na.GoName, Schema: na.Loc.String()}
-		if i, ok := c.renameAt[namedOf(oa.Type)]; ok && oa.GoName != na.GoName {
+		if i, ok := c.renameAt[ir.NamedOf(oa.Type)]; ok && oa.GoName != na.GoName {
 			// The arm is named after its type: one change says both.
 			ch := &c.report.Changes[i]
 			ch.Reason += fmt.Sprintf(", and so does code using its arm of %s (%s, now %s) and that arm's constructor", n.Name, oa.GoName, na.GoName)

@@ -3,7 +3,11 @@
 // refer to them. Names are empty until the naming pass fills them.
 package ir
 
-import "github.com/adcpgen/adcpgen/generator/internal/schema"
+import (
+	"regexp"
+
+	"github.com/adcpgen/adcpgen/generator/internal/schema"
+)
 
 // Kind is what a named type is in Go.
 type Kind uint8
@@ -141,6 +145,25 @@ func (t *Type) Key() string {
 		return t.Loc.String()
 	}
 	return t.Loc.String() + " in " + t.Merged.String()
+}
+
+// armStep matches a step into a union arm or an allOf member by index.
+var armStep = regexp.MustCompile(`/(oneOf|anyOf|allOf)/[0-9]+(/|$| )`)
+
+// InArm reports a type whose schema is, or lies in, a union arm or an allOf
+// member: known by its index, its place moves when an arm is inserted
+// before it, and another schema may stand there in another version.
+func (t *Type) InArm() bool { return armStep.MatchString(t.Key()) }
+
+// NamedOf returns the named type r holds, directly or through Nullable.
+func NamedOf(r *Ref) *Type {
+	if r != nil && r.Kind == RefNullable {
+		r = r.Elem
+	}
+	if r == nil || r.Kind != RefNamed {
+		return nil
+	}
+	return r.Named
 }
 
 // PatternField is a map of the members whose keys match Pattern.

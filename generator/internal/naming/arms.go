@@ -28,7 +28,7 @@ func labelArms(types []*ir.Type) {
 			}
 			old := a.Label
 			a.Label = labels[i]
-			if t := namedOf(a.Type); t != nil {
+			if t := ir.NamedOf(a.Type); t != nil {
 				renameSuffix(t, u, old, labels[i])
 			}
 		}
@@ -129,7 +129,7 @@ func factsOf(u *ir.Union, a *ir.Arm) armFacts {
 	for _, r := range a.Required {
 		f.required = appendNew(f.required, r)
 	}
-	t := namedOf(a.Type)
+	t := ir.NamedOf(a.Type)
 	if t != nil && t.Kind == ir.KindStruct {
 		for _, fl := range t.Fields {
 			if fl.Const != nil && fl.Required {
@@ -243,17 +243,6 @@ func ValueLabel(v schema.Value) string {
 		return GoName("n" + v.Node.Str)
 	}
 	return ""
-}
-
-// namedOf returns the named type a ref holds directly or through Nullable.
-func namedOf(r *ir.Ref) *ir.Type {
-	if r != nil && r.Kind == ir.RefNullable {
-		r = r.Elem
-	}
-	if r == nil || r.Kind != ir.RefNamed {
-		return nil
-	}
-	return r.Named
 }
 
 func has(list []string, s string) bool {

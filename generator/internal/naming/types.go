@@ -2,7 +2,6 @@ package naming
 
 import (
 	"go/token"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,17 +142,11 @@ func (n *typeNamer) keepNames(types []*ir.Type, keep Keep) {
 		}
 	}
 	for _, t := range sorted {
-		if !inArm(t.Key()) {
+		if !t.InArm() {
 			take(t, keep.Types[t.Key()])
 		}
 	}
 }
-
-// armStep matches a step into a union arm or an allOf member by index.
-var armStep = regexp.MustCompile(`/(oneOf|anyOf|allOf)/[0-9]+(/|$| )`)
-
-// inArm reports a schema key at, or inside, an arm or allOf member.
-func inArm(key string) bool { return armStep.MatchString(key) }
 
 // sortedByKey returns types in the order of their schema keys.
 func sortedByKey(types []*ir.Type) []*ir.Type {
@@ -177,7 +170,7 @@ func armHomes(types []*ir.Type) map[*ir.Type]link {
 	sort.SliceStable(order, func(i, j int) bool { return order[i].Loc.String() < order[j].Loc.String() })
 	for _, u := range order {
 		for _, a := range u.Union.Arms {
-			t := namedOf(a.Type)
+			t := ir.NamedOf(a.Type)
 			if t == nil || t == u || t.Parent == nil || t.Parent == u || t.Loc.File != u.Loc.File ||
 				t.Parent.Loc.File == t.Loc.File {
 				continue
