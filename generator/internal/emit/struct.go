@@ -83,10 +83,13 @@ func fieldDoc(fl *ir.Field) []string {
 		lines = append(lines, "// "+fl.GoName+" is deprecated.")
 	}
 	if fl.Envelope {
+		note := "The protocol envelope's " + fl.JSONName + ": " + envelopeDoc[fl.JSONName]
 		if len(lines) > 0 {
 			lines = append(lines, "//")
+		} else {
+			note = fl.GoName + " is the protocol envelope's " + fl.JSONName + ": " + envelopeDoc[fl.JSONName]
 		}
-		lines = append(lines, commentLines("The protocol envelope's "+fl.JSONName+": "+envelopeDoc[fl.JSONName])...)
+		lines = append(lines, commentLines(note)...)
 	}
 	if fl.Deprecated {
 		lines = append(lines, "//", "// Deprecated: the schema marks this field deprecated.")

@@ -16,8 +16,8 @@ import (
 //
 // Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-input-required.json# ("Create Thing Input Required"), digest 1a358321228e
 type CreateThingInputRequired struct {
-	// The protocol envelope's task_id: the seller framework sends the task's id; leave it empty, a
-	// handler's different value is refused.
+	// TaskID is the protocol envelope's task_id: the seller framework sends the task's id; leave it
+	// empty, a handler's different value is refused.
 	TaskID  string        `json:"task_id"`
 	Reason  *string       `json:"reason,omitempty"`
 	Context ContextObject `json:"context,omitempty"`

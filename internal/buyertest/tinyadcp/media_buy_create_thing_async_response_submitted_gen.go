@@ -15,11 +15,11 @@ import (
 //
 // Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-submitted.json# ("Create Thing Submitted"), digest 7ca4997f0f57
 type CreateThingSubmitted struct {
-	// The protocol envelope's task_id: the seller framework sends the task's id; leave it empty, a
-	// handler's different value is refused.
+	// TaskID is the protocol envelope's task_id: the seller framework sends the task's id; leave it
+	// empty, a handler's different value is refused.
 	TaskID string `json:"task_id"`
-	// The protocol envelope's message: the seller framework sends the Result's Message; set that
-	// instead, a different value here is refused.
+	// Message is the protocol envelope's message: the seller framework sends the Result's Message; set
+	// that instead, a different value here is refused.
 	Message *string       `json:"message,omitempty"`
 	Context ContextObject `json:"context,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -15,8 +15,8 @@ import (
 //
 // Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-working.json# ("Create Thing Working"), digest 26656b127743
 type CreateThingWorking struct {
-	// The protocol envelope's task_id: the seller framework sends the task's id; leave it empty, a
-	// handler's different value is refused.
+	// TaskID is the protocol envelope's task_id: the seller framework sends the task's id; leave it
+	// empty, a handler's different value is refused.
 	TaskID     string        `json:"task_id"`
 	Percentage *float64      `json:"percentage,omitempty"`
 	Context    ContextObject `json:"context,omitempty"`
