@@ -25,6 +25,9 @@ type Store interface {
 type Purged struct {
 	Idempotency int
 	Tasks       int
+	// SignatureNonces counts the expired (keyid, nonce) pairs of signed
+	// requests a store keeps beside its records (pgstore's Nonces).
+	SignatureNonces int
 }
 
 // NewToken returns a random claim token: crypto/rand.Text (26 base32

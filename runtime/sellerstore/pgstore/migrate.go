@@ -48,6 +48,15 @@ var migrations = []string{
 	// 2: the arguments of the call that started a task, so that any
 	// replica can take the task over.
 	`ALTER TABLE adcp_tasks ADD COLUMN request bytea;`,
+	// 3: the (keyid, nonce) pairs of accepted request signatures (Nonces).
+	// Both are RFC 8941 strings, printable ASCII, compared byte for byte.
+	`CREATE TABLE adcp_signature_nonces (
+		keyid      text COLLATE "C" NOT NULL,
+		nonce      text COLLATE "C" NOT NULL,
+		expires_at timestamptz NOT NULL,
+		PRIMARY KEY (keyid, nonce)
+	);
+	CREATE INDEX adcp_signature_nonces_live ON adcp_signature_nonces (keyid, expires_at);`,
 }
 
 // SchemaVersion is the schema version this package migrates to.

@@ -39,7 +39,8 @@ func finalStatuses() []string {
 	return out
 }
 
-// Purge implements sellerstore.Store.
+// Purge implements sellerstore.Store; it also deletes the signature
+// nonces (Nonces) that expired before cutoff.
 func (s *Postgres) Purge(ctx context.Context, cutoff time.Time) (sellerstore.Purged, error) {
 	cutoff = sellerstore.PurgeCutoff(cutoff)
 	var n sellerstore.Purged
@@ -54,5 +55,8 @@ func (s *Postgres) Purge(ctx context.Context, cutoff time.Time) (sellerstore.Pur
 		return n, fmt.Errorf("pgstore: purge tasks: %w", err)
 	}
 	n.Tasks = int(tag.RowsAffected())
+	if n.SignatureNonces, err = s.Nonces().purge(ctx, cutoff); err != nil {
+		return n, err
+	}
 	return n, nil
 }

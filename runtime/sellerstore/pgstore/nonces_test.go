@@ -1,0 +1,44 @@
+package pgstore_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
+	"github.com/adcpgen/adcpgen/runtime/signing"
+	"github.com/adcpgen/adcpgen/runtime/signing/replaytest"
+)
+
+// The replay store passes the suite the in-memory one passes, and its
+// shared tests on two pools (two replicas): what one admits the other
+// refuses, 50 racing copies of a pair admit one, a cap holds across both.
+func TestNonces(t *testing.T) {
+	replaytest.Conformance(t, func(t *testing.T) signing.ReplayStore {
+		return freshStore(t, pool(t), nil).Nonces()
+	})
+	replaytest.ConformanceShared(t, func(t *testing.T) (a, b signing.ReplayStore) {
+		return freshStore(t, pool(t), nil).Nonces(), pgstore.New(pool(t), nil).Nonces()
+	})
+}
+
+// Purge deletes the pairs that expired before the cutoff, and only those.
+func TestNoncesPurge(t *testing.T) {
+	s := freshStore(t, pool(t), nil)
+	n := s.Nonces()
+	now := time.Date(2026, 4, 18, 12, 0, 0, 0, time.UTC)
+	for i, exp := range []time.Time{now.Add(-time.Hour), now.Add(-time.Minute), now.Add(time.Minute)} {
+		if res, err := n.Insert(t.Context(), "k", string(rune('a'+i)), exp, 10, now.Add(-2*time.Hour)); err != nil || res != signing.ReplayInserted {
+			t.Fatalf("insert %d: %v %v", i, res, err)
+		}
+	}
+	got, err := s.Purge(t.Context(), now.Add(-30*time.Minute))
+	if err != nil || got.SignatureNonces != 1 {
+		t.Fatalf("purge: %+v %v, want 1 nonce", got, err)
+	}
+	if got, err = s.Purge(t.Context(), now); err != nil || got.SignatureNonces != 1 {
+		t.Fatalf("second purge: %+v %v, want 1 nonce", got, err)
+	}
+	if c, err := n.Check(t.Context(), "k", "c", 10, now); err != nil || !c.Seen {
+		t.Fatalf("the live pair: %+v %v", c, err)
+	}
+}
