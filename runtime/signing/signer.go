@@ -71,6 +71,12 @@ func NewSigner(o SignerOptions) (*Signer, error) {
 // Algorithm is the alg the signer's key signs with.
 func (s *Signer) Algorithm() Algorithm { return s.alg }
 
+// Profile is the profile the signer signs for.
+func (s *Signer) Profile() Profile { return s.o.Profile }
+
+// KeyID is the kid the signer's key is published under.
+func (s *Signer) KeyID() string { return s.o.KeyID }
+
 // coversDigest says whether a signature over a message with a body covers
 // content-digest.
 func (s *Signer) coversDigest(body bool) bool {

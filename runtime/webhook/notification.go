@@ -6,6 +6,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -55,6 +56,10 @@ type Notification struct {
 	Err *adcperr.Error
 	// Body is the whole verified request body.
 	Body json.RawMessage
+	// Signer is the seller whose RFC 9421 signature verified (keyid, and
+	// the agent URL its key source vouches for); nil for a post verified
+	// with HMAC, or accepted unsigned.
+	Signer *signing.VerifiedSigner
 }
 
 // envelope reads the members of an MCP webhook payload, or of the task,

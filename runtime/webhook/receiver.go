@@ -9,12 +9,12 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -39,12 +39,30 @@ const (
 type NotificationHandler func(ctx context.Context, n *Notification) error
 
 // ReceiverOptions configure a Receiver. The zero value accepts unsigned
-// posts of up to DefaultMaxBodyBytes.
+// posts of up to DefaultMaxBodyBytes: set Verifier, HMAC, or both.
 type ReceiverOptions struct {
+	// Verifier verifies RFC 9421 webhooks, AdCP 3.0's baseline for a
+	// registration without authentication: a signing.Verifier of
+	// signing.WebhookProfile for the receiver's spec version, with the
+	// seller's keys (discovery.NewAgent(sellerURL, caps,
+	// discovery.AgentOptions{Surface: discovery.WebhookSigning}) finds them
+	// from the seller's URL; signing.StaticKeys holds configured ones). A
+	// post without a valid signature is refused with 401 and
+	// WWW-Authenticate: Signature error="webhook_...".
+	Verifier *signing.Verifier
 	// HMAC verifies the legacy signature (X-ADCP-Signature over
-	// "<X-ADCP-Timestamp>.<body>"); a post without a valid one is refused.
-	// nil accepts unsigned posts: use it only behind another check.
+	// "<X-ADCP-Timestamp>.<body>") of registrations whose
+	// push_notification_config carried authentication; a post without a
+	// valid one is refused. With neither HMAC nor Verifier, unsigned posts
+	// are accepted: use that only behind another check.
 	HMAC *HMAC
+	// Legacy, for a receiver with both Verifier and HMAC, reports whether
+	// the registration a post is for asked for the legacy scheme (by its
+	// URL route, say). The path is chosen by the registration, never by
+	// the post's headers (security.mdx: no "try 9421, fall back to HMAC"):
+	// a post signed the other way is refused with webhook_mode_mismatch.
+	// nil with both set: every post takes the RFC 9421 path.
+	Legacy func(r *http.Request) bool
 	// Token, when set, must equal the payload's token member (MCP) or the
 	// X-A2A-Notification-Token header (A2A); compared in constant time.
 	Token string
@@ -75,14 +93,25 @@ type ReceiverOptions struct {
 // decodes each strictly into the type the spec version gives its task type
 // and status, and passes it to the handler registered for the task type.
 //
-// What it answers: 200 when the handler accepted the notification (or it
-// was a redelivery of one already accepted); 400 for a body that is not
-// one strict JSON webhook payload, holds an unknown status or task type,
-// or does not decode as its task type's result; 401 for a missing, stale,
-// malformed or wrong signature or token; 404 when no handler takes the
-// task type; 405 for another method than POST; 409 for a replayed
-// signature; 413 for a body over the cap; 500 when the handler failed;
-// 503 when the replay memory is full or the same event is being handled.
+// What it answers (async-identity-and-convergence.mdx "Webhook
+// delivery-key binding" for 2xx, 409 and 503): 200 when the handler
+// accepted the notification, or it was a redelivery of one already
+// accepted (the same sender, idempotency_key and canonical payload); 400
+// for a body that is not one strict JSON webhook payload, holds an unknown
+// status or task type, or does not decode as its task type's result; 401
+// for a missing, stale, malformed or wrong signature or token (an RFC 9421
+// refusal with WWW-Authenticate: Signature error="<code>", a post signed
+// the other way than its registration with webhook_mode_mismatch); 404
+// when no handler takes the task type; 405 for another method than POST;
+// 409 for a replayed HMAC signature, or an idempotency_key the sender
+// already used for another payload; 413 for a body over the cap; 500 when
+// the handler failed; 503 when the replay memory is full, the same event
+// is being handled, or the verifier's replay store or revocation source
+// failed.
+//
+// Deduplication is in memory: a buyer running several receiver processes
+// for one seller needs them to share the Verifier's replay store, and sees
+// an event redelivered to another process handled again.
 type Receiver struct {
 	spec     *registry.Spec
 	x        *extract.Extractor
@@ -162,11 +191,17 @@ var (
 	ErrResult           = errors.New("webhook: result does not decode as the task type's type")
 	ErrInProgress       = errors.New("webhook: the same event is being handled; retry later")
 	ErrHandler          = errors.New("webhook: handler failed")
+	ErrKeyReused        = errors.New("webhook: idempotency_key already delivered with another payload")
+	ErrModeMismatch     = errors.New("webhook: signed another way than its registration asked")
+	ErrVerifier         = errors.New("webhook: the signature could not be checked now; retry later")
 )
 
-// ReceiveError is a refused post: the HTTP status answered and why.
+// ReceiveError is a refused post: the HTTP status answered and why. Code
+// is the RFC 9421 code of a signature refusal (sent in WWW-Authenticate),
+// "" otherwise.
 type ReceiveError struct {
 	Status int
+	Code   signing.Code
 	Err    error
 }
 
@@ -187,6 +222,11 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err.Status == http.StatusServiceUnavailable {
 			w.Header().Set("Retry-After", "1")
 		}
+		if err.Code != "" {
+			// Nothing but the code reaches the sender (security.mdx).
+			signing.WriteChallenge(w, &signing.Rejection{Code: err.Code})
+			return
+		}
 		writeJSON(w, err.Status, map[string]string{"error": err.Err.Error()})
 		return
 	}
@@ -201,9 +241,9 @@ func writeJSON(w http.ResponseWriter, status int, v map[string]string) {
 }
 
 // serve runs the checks in order, cheapest and most important first:
-// method, size, signature (nothing unsigned is parsed), replay, strict
-// JSON, the envelope, the token, the task type, the result's type, the
-// event's idempotency key, the handler.
+// method, size, signature and its replay (nothing unsigned is parsed),
+// strict JSON, the envelope, the token, the task type, the result's type,
+// the event's idempotency key and payload, the handler.
 func (rc *Receiver) serve(w http.ResponseWriter, r *http.Request) (string, *ReceiveError) {
 	if r.Method != http.MethodPost {
 		return "", refuse(http.StatusMethodNotAllowed, ErrMethod)
@@ -216,24 +256,12 @@ func (rc *Receiver) serve(w http.ResponseWriter, r *http.Request) (string, *Rece
 		}
 		return "", refuse(http.StatusBadRequest, fmt.Errorf("webhook: reading the body: %w", err))
 	}
-	var sigKey string
-	if h := rc.opts.HMAC; h != nil {
-		sig := r.Header.Get(SignatureHeader)
-		if err := h.Verify(r.Header.Get(TimestampHeader), body, sig); err != nil {
-			if errors.Is(err, ErrBodyMalformed) {
-				return "", refuse(http.StatusBadRequest, err)
-			}
-			return "", refuse(http.StatusUnauthorized, err)
-		}
-		sigKey = strings.ToLower(sig)
-		switch rc.sigs.add(sigKey, rc.now()) {
-		case seenFull:
-			return "", refuse(http.StatusServiceUnavailable, ErrReplayMemoryFull)
-		case seenDone, seenPending:
-			return "", refuse(http.StatusConflict, ErrReplayed)
-		}
+	from, rerr := rc.authenticate(r, body)
+	if rerr != nil {
+		return "", rerr
 	}
-	status, rerr := rc.deliver(r, body)
+	sigKey := from.hmacKey
+	status, rerr := rc.deliver(r, body, from)
 	if rerr != nil && sigKey != "" && rerr.Status >= 500 {
 		rc.sigs.forget(sigKey) // the seller may retry the same post
 	} else if sigKey != "" {
@@ -249,31 +277,38 @@ func (rc *Receiver) now() time.Time {
 	return time.Now()
 }
 
-func (rc *Receiver) deliver(r *http.Request, body []byte) (string, *ReceiveError) {
+func (rc *Receiver) deliver(r *http.Request, body []byte, from sender) (string, *ReceiveError) {
 	n, rerr := rc.decode(r, body)
 	if rerr != nil {
 		return "", rerr
 	}
+	n.Signer = from.signer
 	fn := rc.handler(n.TaskType)
 	if fn == nil {
 		return "", refuse(http.StatusNotFound, fmt.Errorf("%w %q", ErrNoHandler, n.TaskType))
 	}
+	// The delivery key is bound to the sender and the payload
+	// (async-identity-and-convergence.mdx "Webhook delivery-key binding").
+	key := ""
 	if n.IdempotencyKey != "" {
-		switch rc.keys.add(n.IdempotencyKey, rc.now()) {
+		key = from.identity + "\x00" + n.IdempotencyKey
+		switch rc.keys.add(key, payloadFingerprint(body), rc.now()) {
 		case seenDone:
 			return "duplicate", nil
 		case seenPending:
 			return "", refuse(http.StatusServiceUnavailable, ErrInProgress)
+		case seenConflict:
+			return "", refuse(http.StatusConflict, fmt.Errorf("%w (%s)", ErrKeyReused, n.IdempotencyKey))
 		}
 	}
 	if err := fn(r.Context(), n); err != nil {
-		if n.IdempotencyKey != "" {
-			rc.keys.forget(n.IdempotencyKey)
+		if key != "" {
+			rc.keys.forget(key)
 		}
 		return "", refuse(http.StatusInternalServerError, ErrHandler)
 	}
-	if n.IdempotencyKey != "" {
-		rc.keys.finish(n.IdempotencyKey)
+	if key != "" {
+		rc.keys.finish(key)
 	}
 	return "processed", nil
 }

@@ -24,6 +24,9 @@ type seenSet struct {
 type seenEntry struct {
 	expires time.Time
 	done    bool
+	// fp is what the key is bound to (a payload's fingerprint), "" when
+	// nothing is.
+	fp string
 }
 
 type queued struct {
@@ -35,22 +38,26 @@ type queued struct {
 type seenState int
 
 const (
-	seenNew     seenState = iota // added; the caller owns the key
-	seenDone                     // added before and finished
-	seenPending                  // added before, not finished yet
-	seenFull                     // not added: too many live entries
+	seenNew      seenState = iota // added; the caller owns the key
+	seenDone                      // added before and finished
+	seenPending                   // added before, not finished yet
+	seenFull                      // not added: too many live entries
+	seenConflict                  // added before, bound to another fingerprint
 )
 
 func newSeenSet(ttl time.Duration, max int, evict bool) *seenSet {
 	return &seenSet{ttl: ttl, max: max, evict: evict, m: map[string]*seenEntry{}}
 }
 
-// add records key at now unless it is already there.
-func (s *seenSet) add(key string, now time.Time) seenState {
+// add records key, bound to fp, at now unless it is already there.
+func (s *seenSet) add(key, fp string, now time.Time) seenState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.expire(now)
 	if e, ok := s.m[key]; ok {
+		if e.fp != fp {
+			return seenConflict
+		}
 		if e.done {
 			return seenDone
 		}
@@ -66,7 +73,7 @@ func (s *seenSet) add(key string, now time.Time) seenState {
 		}
 	}
 	exp := now.Add(s.ttl)
-	s.m[key] = &seenEntry{expires: exp}
+	s.m[key] = &seenEntry{expires: exp, fp: fp}
 	s.queue = append(s.queue, queued{key, exp})
 	if len(s.queue) > 2*s.max+16 { // forgotten keys leave stale queue entries
 		s.compact()

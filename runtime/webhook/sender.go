@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/retry"
+	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
 )
 
@@ -58,6 +59,13 @@ type SenderOptions struct {
 	Now func() time.Time
 	// UserAgent is sent on every post; "" sends "adcpgen-webhook".
 	UserAgent string
+	// Signer signs every post to a push_notification_config without an
+	// authentication block with the RFC 9421 webhook profile (AdCP 3.0's
+	// baseline; a signing.Signer of signing.WebhookProfile for the spec
+	// version served, holding the seller's request-signing key whose JWK
+	// its brand.json agents[] entry publishes). Without it such posts are
+	// refused (ErrNoSigner): AdCP has no unsigned webhooks.
+	Signer *signing.Signer
 	// LoopbackOnly confines the Sender's own client to loopback hosts (a
 	// loopback address or "localhost"): any other host is refused before
 	// it is resolved, so a test that registers a public URL sends nothing
@@ -68,8 +76,10 @@ type SenderOptions struct {
 }
 
 // Sender posts webhooks to buyers: the seller side of AdCP push
-// notifications. It signs each post with the scheme the buyer chose,
-// retries transient failures with backoff, and never posts to an internal
+// notifications. It signs each post with RFC 9421, or with the legacy
+// scheme the buyer chose in push_notification_config.authentication
+// (never both: security.mdx "Mode selection is a switch"), retries
+// transient failures with backoff, and never posts to an internal
 // address. Safe for concurrent use.
 type Sender struct {
 	opts   SenderOptions
@@ -201,9 +211,10 @@ var ErrRejectedByReceiver = errors.New("receiver refused the webhook")
 
 // Check reports what would make Send refuse cfg before posting anything:
 // a URL the policy forbids (a *untrusted.URLError), an HMAC secret that is
-// too short or weak, an unknown scheme. Sellers call it when a request
-// registers a push_notification_config, to refuse the request instead of
-// failing the delivery later.
+// too short or weak, an unknown scheme, no Signer for an RFC 9421 post
+// (ErrNoSigner). Sellers call it when a request registers a
+// push_notification_config, to refuse the request instead of failing the
+// delivery later.
 func (s *Sender) Check(cfg PushConfig) error {
 	if _, err := untrusted.CheckPushURL(cfg.URL, s.opts.Policy); err != nil {
 		return err
@@ -212,17 +223,21 @@ func (s *Sender) Check(cfg PushConfig) error {
 	case SchemeHMAC:
 		_, err := NewHMAC([]byte(cfg.Credentials))
 		return err
-	case SchemeBearer, "":
+	case SchemeBearer:
 		return nil
+	case "":
+		return s.checkSigner()
 	}
 	return fmt.Errorf("unknown authentication scheme %q", cfg.Scheme)
 }
 
 // Send posts p until the receiver answers 2xx, retrying network errors,
 // timeouts, 408, 429 and 5xx with backoff, within the attempt and time
-// bounds and ctx. Each attempt is signed afresh (the timestamp is the
-// attempt's); the body, and so the payload's idempotency key, stays the
-// same, so the receiver can drop duplicates.
+// bounds and ctx. Each attempt is signed afresh (RFC 9421: a new nonce and
+// created time; HMAC: the attempt's timestamp); the body, and so the
+// payload's idempotency key, stays the same, so the receiver can drop
+// duplicates. A 401 is final (security.mdx: a webhook_* challenge is
+// terminal for the delivery), its code in the error.
 func (s *Sender) Send(ctx context.Context, p Push) error {
 	u, err := untrusted.CheckPushURL(p.Config.URL, s.opts.Policy)
 	if err != nil {
@@ -241,7 +256,11 @@ func (s *Sender) Send(ctx context.Context, p Push) error {
 		if err := signable(signer, p.Body); err != nil {
 			return fail(0, 0, true, err)
 		}
-	case SchemeBearer, "":
+	case SchemeBearer:
+	case "":
+		if err := s.checkSigner(); err != nil {
+			return fail(0, 0, true, err)
+		}
 	default:
 		return fail(0, 0, true, fmt.Errorf("unknown authentication scheme %q", p.Config.Scheme))
 	}
@@ -315,6 +334,10 @@ func (s *Sender) post(ctx context.Context, target string, p Push, signer *HMAC) 
 		req.Header.Set(SignatureHeader, sig)
 	case p.Config.Scheme == SchemeBearer:
 		req.Header.Set("Authorization", "Bearer "+p.Config.Credentials)
+	case p.Config.Scheme == "":
+		if err := s.opts.Signer.SignRequest(req, p.Body); err != nil {
+			return 0, 0, err
+		}
 	}
 	if p.Config.Token != "" {
 		req.Header.Set(A2ATokenHeader, p.Config.Token)
@@ -329,6 +352,9 @@ func (s *Sender) post(ctx context.Context, target string, p Push, signer *HMAC) 
 		return resp.StatusCode, 0, nil
 	}
 	retryAfter, _ := retry.ParseRetryAfter(resp.Header.Get("Retry-After"), s.now())
+	if code := challengeCode(resp); code != "" {
+		return resp.StatusCode, retryAfter, fmt.Errorf("%w: HTTP %d %s", ErrRejectedByReceiver, resp.StatusCode, code)
+	}
 	return resp.StatusCode, retryAfter, fmt.Errorf("%w: HTTP %d", ErrRejectedByReceiver, resp.StatusCode)
 }
 

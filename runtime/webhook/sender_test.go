@@ -18,9 +18,13 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/webhook"
 )
 
-// testSender posts to loopback (httptest) with short waits.
+// testSender posts to loopback (httptest) with short waits, signing RFC
+// 9421 posts with testSigner's key unless o has a Signer.
 func testSender(o webhook.SenderOptions) *webhook.Sender {
 	o.Policy = untrusted.PushURLPolicy{AllowLoopback: true}
+	if o.Signer == nil {
+		o.Signer = testKeys.signer
+	}
 	if o.BaseDelay == 0 {
 		o.BaseDelay = time.Millisecond
 	}
@@ -210,8 +214,10 @@ func TestSenderRefusesBeforePosting(t *testing.T) {
 		body []byte
 		want error
 	}{
-		{"loopback in production", webhook.NewSender(webhook.SenderOptions{}), webhook.PushConfig{URL: srv.URL}, body, untrusted.ErrURLScheme},
-		{"https loopback in production", webhook.NewSender(webhook.SenderOptions{}), webhook.PushConfig{URL: strings.Replace(srv.URL, "http:", "https:", 1)}, body, untrusted.ErrURLInternal},
+		{"loopback in production", webhook.NewSender(webhook.SenderOptions{Signer: testKeys.signer}), webhook.PushConfig{URL: srv.URL}, body, untrusted.ErrURLScheme},
+		{"https loopback in production", webhook.NewSender(webhook.SenderOptions{Signer: testKeys.signer}), webhook.PushConfig{URL: strings.Replace(srv.URL, "http:", "https:", 1)}, body, untrusted.ErrURLInternal},
+		{"no signer for an RFC 9421 post", webhook.NewSender(webhook.SenderOptions{Policy: untrusted.PushURLPolicy{AllowLoopback: true}}), webhook.PushConfig{URL: srv.URL}, body, webhook.ErrNoSigner},
+		{"a request-profile signer", testSender(webhook.SenderOptions{Signer: testKeys.requestSigner}), webhook.PushConfig{URL: srv.URL}, body, nil},
 		{"metadata address", testSender(webhook.SenderOptions{}), webhook.PushConfig{URL: "http://169.254.169.254/latest"}, body, untrusted.ErrURLInternal},
 		{"weak secret", testSender(webhook.SenderOptions{}), webhook.PushConfig{URL: srv.URL, Scheme: webhook.SchemeHMAC, Credentials: strings.Repeat("ab", 20)}, body, webhook.ErrSecretWeak},
 		{"duplicate keys", testSender(webhook.SenderOptions{}), webhook.PushConfig{URL: srv.URL, Scheme: webhook.SchemeHMAC, Credentials: testSecret}, []byte(`{"a":1,"a":2}`), webhook.ErrDuplicateKeyInput},
