@@ -36,6 +36,9 @@ type Client struct {
 	// contextOK caches, per tool, whether its request schema lets a
 	// context_id member in (see contextAllowed).
 	contextOK sync.Map
+
+	// signer signs calls as the seller asks (WithRequestSigning).
+	signer *callSigning
 }
 
 // ClientOption configures a Client.

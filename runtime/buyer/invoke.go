@@ -89,6 +89,9 @@ func (c *Client) checkPayload(out *Reply) error {
 // call sends one tool call, with the client's idempotency, conversation
 // and retry rules, and reads the answer's status. args must be valid JSON.
 func (c *Client) call(ctx context.Context, tool string, args []byte, s callSettings) (*Reply, error) {
+	if err := c.signingReady(ctx, tool); err != nil {
+		return nil, err
+	}
 	info, known := c.spec.Tool(tool)
 	req, err := requestObject(args)
 	if err != nil {
