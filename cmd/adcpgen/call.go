@@ -15,12 +15,13 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/rawrpc"
+	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-const callSynopsis = "adcpgen call --agent URL [--transport mcp|a2a] --spec VERSION --tool NAME [--request FILE|-] [--header K=V]... [--validate] [--wait] [--max-payload BYTES]"
+const callSynopsis = "adcpgen call --agent URL [--transport mcp|a2a] --spec VERSION --tool NAME [--request FILE|-] [--header K=V]... [--signing-key FILE] [--validate] [--wait] [--max-payload BYTES]"
 
 const callDescription = `
 Call one tool of a live AdCP agent and print what it answered, read from the
@@ -68,6 +69,16 @@ escalate_to_human) and retry_after whole seconds (rounded up, clamped to
 1..3600) or null. Seller strings are printed as sent: treat them as untrusted
 data.
 
+--signing-key signs the call with RFC 9421 (AdCP's request-signing profile)
+under a private JWK (adcpgen keygen makes one; its kid names the public key
+published at the agent's jwks_uri) when the seller asks for it: adcpgen first
+reads the seller's get_adcp_capabilities (unsigned) and signs only the
+operations its request_signing block lists (and a request registering a
+webhook authentication), with the content-digest its covers_content_digest
+asks for and the encoding of the --spec version (3.0 and 3.1 unpadded
+base64url, 3.2 RFC 8941 base64). A seller refusing the signature answers HTTP
+401 with WWW-Authenticate: Signature error="<code>", printed on stderr.
+
 --validate adds "validation": {"schema", "issues"}: the payload's schema
 issues against the spec, one {"pointer", "keyword", "message", "schema_id"}
 per issue, with the schema chosen by status (the tool's response schema for
@@ -104,6 +115,7 @@ type callFlags struct {
 	request   string
 	headers   stringList
 	validate  bool
+	signKey   string
 	wait      bool
 	timeout   time.Duration
 	poll      time.Duration
@@ -120,6 +132,7 @@ func runCall(e *env, args []string) int {
 	fs.StringVar(&f.request, "request", "", "the request, a JSON object: a `FILE`, or - for stdin (default {})")
 	fs.Var(&f.headers, "header", "HTTP header `K=V` sent with every request, e.g. 'Authorization=Bearer KEY' (repeatable)")
 	fs.BoolVar(&f.validate, "validate", false, "also report the schema issues of the seller's payload against the spec")
+	fs.StringVar(&f.signKey, "signing-key", "", "sign the call with RFC 9421 as the seller's request_signing asks, with the private JWK in `FILE`")
 	fs.BoolVar(&f.wait, "wait", false, "follow a submitted or working task to its end by polling, progress on stderr")
 	fs.DurationVar(&f.timeout, "timeout", 2*time.Minute, "give up after this long, waiting included (0: never)")
 	fs.DurationVar(&f.poll, "poll-interval", buyer.DefaultPollInterval, "with --wait, the first wait before polling (doubling up to 30s)")
@@ -166,13 +179,21 @@ func runCall(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "adcpgen call: note: spec %s lists no tool %q; calling it as named\n", sp.Version(), f.tool)
 	}
 
-	transport, closeTransport, err := dialAgent(ctx, f.transport, f.agent, headerClient(headers))
+	clientOpts := []buyer.ClientOption{buyer.WithoutRetries(), buyer.WithPolling(buyer.Polling{Interval: f.poll}), buyer.WithMaxPayload(f.maxBytes)}
+	var signer *signing.CallSigner
+	if f.signKey != "" {
+		if signer, err = callSigner(f.signKey, sp.Version()); err != nil {
+			return usageError(e, "call", "--signing-key: %v", err)
+		}
+		clientOpts = append(clientOpts, buyer.WithRequestSigning(signer))
+	}
+	transport, closeTransport, err := dialAgent(ctx, f.transport, f.agent, headerClient(headers, signer))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "adcpgen call: %v\n", err)
 		return exitUsage
 	}
 	defer closeTransport(ctx)
-	client, err := buyer.New(sp, transport, buyer.WithoutRetries(), buyer.WithPolling(buyer.Polling{Interval: f.poll}), buyer.WithMaxPayload(f.maxBytes))
+	client, err := buyer.New(sp, transport, clientOpts...)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "adcpgen call: %v\n", err)
 		return exitUsage

@@ -13,6 +13,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/a2aclient"
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
+	"github.com/adcpgen/adcpgen/runtime/signing"
 )
 
 // cancelNoticeGrace is how long an MCP session stays open after the
@@ -104,12 +105,17 @@ func isTokenChar(c byte) bool {
 }
 
 // headerClient is an http.Client that sends headers with every request,
-// to the agent card, the MCP endpoint and the A2A endpoint alike.
-func headerClient(headers []header) *http.Client {
-	if len(headers) == 0 {
-		return &http.Client{}
+// to the agent card, the MCP endpoint and the A2A endpoint alike, and
+// signs the calls signer says to (nil: none) after the headers are set.
+func headerClient(headers []header, signer *signing.CallSigner) *http.Client {
+	var base http.RoundTripper = http.DefaultTransport
+	if signer != nil {
+		base = signer.Transport(base)
 	}
-	return &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
+	if len(headers) == 0 {
+		return &http.Client{Transport: base}
+	}
+	return &http.Client{Transport: &headerTransport{base: base, headers: headers}}
 }
 
 type headerTransport struct {

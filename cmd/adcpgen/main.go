@@ -40,6 +40,7 @@ var commands = map[string]command{
 	"fetch":    {"download a protocol bundle, verify it and cache it", runFetch},
 	"diff":     {"compare the Go API two spec versions generate", runDiff},
 	"call":     {"call one tool of a live agent over MCP or A2A and print its answer", runCall},
+	"keygen":   {"generate an RFC 9421 signing key pair: the private JWK and the JWKS to publish", runKeygen},
 }
 
 func main() {
