@@ -12,6 +12,7 @@ import (
 	"github.com/a2aproject/a2a-go/a2asrv"
 
 	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -41,9 +42,12 @@ type A2AOptions struct {
 // skill named in the message's DataPart {"skill": ..., "input": {...}}
 // (the legacy key "parameters" is accepted for input), with the input's
 // exact bytes; tasks/get reads the server's TaskManager. The handler
-// authenticates first, as the MCP gate does: a protected skill (and every
-// tasks/* method) without credentials, or refused credentials, get HTTP
-// 401 with a WWW-Authenticate challenge. Mount it at opts.URL's path.
+// authenticates first, as the MCP gate does (seller.Server.Admit): a
+// protected skill (and every tasks/* method) without credentials, or
+// refused credentials, get HTTP 401 with a WWW-Authenticate challenge; with
+// the server's SignedRequests, an RFC 9421 signature refused (or missing
+// where the skill's policy needs one) gets HTTP 401 with WWW-Authenticate:
+// Signature error="<code>". Mount it at opts.URL's path.
 func NewA2AHandler(srv *seller.Server, opts A2AOptions) http.Handler {
 	h := &handler{srv: srv, opts: opts}
 	rpc := a2asrv.NewJSONRPCHandler(h)
@@ -56,7 +60,7 @@ func NewA2AHandler(srv *seller.Server, opts A2AOptions) http.Handler {
 		if body != nil {
 			tool = calledSkill(body)
 		}
-		p, fail := srv.Authorize(r, tool)
+		adm, fail := srv.Admit(r, body, tool)
 		if fail != nil {
 			writeAuthFailure(w, fail, body)
 			return
@@ -64,7 +68,7 @@ func NewA2AHandler(srv *seller.Server, opts A2AOptions) http.Handler {
 		if !srv.CheckRPCBody(w, body) {
 			return
 		}
-		ctx := context.WithValue(r.Context(), requestKey{}, &request{body: body, principal: p})
+		ctx := context.WithValue(r.Context(), requestKey{}, &request{body: body, principal: adm.Principal, signer: adm.Signer})
 		rpc.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
@@ -73,6 +77,7 @@ func NewA2AHandler(srv *seller.Server, opts A2AOptions) http.Handler {
 type request struct {
 	body      []byte
 	principal seller.Principal
+	signer    *signing.VerifiedSigner
 }
 
 type requestKey struct{}
@@ -185,7 +190,7 @@ func (h *handler) send(ctx context.Context, params *a2a.MessageSendParams) *a2a.
 	if contextID == "" {
 		contextID = a2a.NewContextID()
 	}
-	c := &seller.Call{Principal: req.principal, Transport: seller.TransportA2A, ContextID: contextID}
+	c := &seller.Call{Principal: req.principal, Signer: req.signer, Transport: seller.TransportA2A, ContextID: contextID}
 	var a *seller.Answer
 	skill, input, legacy, err := skillInput(req.body)
 	if err != nil {

@@ -47,15 +47,18 @@ func acceptJSONOnly(next http.Handler) http.Handler {
 	})
 }
 
-// Gate authenticates every request before next (an MCP endpoint) sees it.
-// It reads the JSON-RPC body (capped at the server's MaxRequestBytes plus
-// the envelope) to learn which tools it calls: initialize, tools/list and
-// calls of public tools pass without credentials; a call of any other tool
-// without them, and any request with credentials the Authenticator
-// refuses, is answered with HTTP 401, a WWW-Authenticate challenge and a
-// JSON-RPC error -32028 carrying the AdCP error. The authenticated
-// principal reaches the tool handlers through go-sdk's TokenInfo (which
-// also binds a session to its principal).
+// Gate authenticates every request before next (an MCP endpoint) sees it
+// (seller.Server.Admit). It reads the JSON-RPC body (capped at the
+// server's MaxRequestBytes plus the envelope) to learn which tools it
+// calls: initialize, tools/list and calls of public tools pass without
+// credentials; a call of any other tool without them, and any request with
+// credentials the Authenticator refuses, is answered with HTTP 401, a
+// WWW-Authenticate challenge and a JSON-RPC error -32028 carrying the AdCP
+// error. With the server's SignedRequests, the RFC 9421 signature is
+// checked first, on the exact bytes: a refused one is HTTP 401 with
+// WWW-Authenticate: Signature error="<code>". The authenticated principal
+// and the verified signer reach the tool handlers through go-sdk's
+// TokenInfo (which also binds a session to its principal).
 func Gate(srv *seller.Server, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, ok := srv.ReadRPCBody(w, r)
@@ -66,7 +69,7 @@ func Gate(srv *seller.Server, next http.Handler) http.Handler {
 		if body != nil {
 			tool, id = protectedCall(srv, body)
 		}
-		p, fail := srv.Authorize(r, tool)
+		adm, fail := srv.Admit(r, body, tool)
 		if fail != nil {
 			WriteAuthFailure(w, fail, id)
 			return
@@ -79,7 +82,7 @@ func Gate(srv *seller.Server, next http.Handler) http.Handler {
 			// request's: a buyer whose connection drops would leave its
 			// handler running. The request's context rides along with the
 			// principal so the handler stops when the buyer is gone.
-			r = withTokenInfo(r, tokenInfo(p, r.Context()))
+			r = withTokenInfo(r, tokenInfo(adm, r.Context()))
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
@@ -146,6 +147,7 @@ func toolHandler(srv *seller.Server, name string, opts MCPOptions) mcp.ToolHandl
 		if !viaHTTP {
 			p = opts.LocalPrincipal
 		}
+		c.Signer = signerOf(req.Extra)
 		if httpCtx := requestContext(req.Extra); httpCtx != nil {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithCancel(ctx)
@@ -166,12 +168,23 @@ func toolHandler(srv *seller.Server, name string, opts MCPOptions) mcp.ToolHandl
 	}
 }
 
-// Where the gate puts the seller principal and the HTTP request's context
-// in the TokenInfo go-sdk hands to tool handlers.
+// Where the gate puts the seller principal, the verified signer and the
+// HTTP request's context in the TokenInfo go-sdk hands to tool handlers.
 const (
 	principalKey  = "adcpgen.principal"
+	signerKey     = "adcpgen.signer"
 	requestCtxKey = "adcpgen.request_context"
 )
+
+// signerOf reads the verified signer the HTTP gate admitted the call
+// with, nil without one.
+func signerOf(extra *mcp.RequestExtra) *signing.VerifiedSigner {
+	if extra == nil || extra.TokenInfo == nil {
+		return nil
+	}
+	sg, _ := extra.TokenInfo.Extra[signerKey].(*signing.VerifiedSigner)
+	return sg
+}
 
 // requestContext is the context of the HTTP request that carried a call,
 // nil without one.
@@ -197,10 +210,12 @@ func principalOf(extra *mcp.RequestExtra) (p seller.Principal, viaHTTP bool) {
 	return seller.Principal{}, true
 }
 
-// tokenInfo carries p and the HTTP request's context to the tool handlers.
-func tokenInfo(p seller.Principal, requestCtx context.Context) *auth.TokenInfo {
+// tokenInfo carries the admitted principal and signer and the HTTP
+// request's context to the tool handlers.
+func tokenInfo(a seller.Admission, requestCtx context.Context) *auth.TokenInfo {
+	p := a.Principal
 	return &auth.TokenInfo{UserID: p.ID, Scopes: p.Scopes, Expiration: p.Expiration,
-		Extra: map[string]any{principalKey: p, requestCtxKey: requestCtx}}
+		Extra: map[string]any{principalKey: p, signerKey: a.Signer, requestCtxKey: requestCtx}}
 }
 
 // ResultOf is the MCP result of an answer. A response: structuredContent

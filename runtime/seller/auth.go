@@ -230,6 +230,13 @@ type AuthFailure struct {
 // tool), or the failure to answer with. Credentials that are presented are
 // always checked, even for a public tool: a refused key is a 401.
 func (s *Server) Authorize(r *http.Request, tool string) (Principal, *AuthFailure) {
+	p, fail := s.authorize(r, tool)
+	return p, s.logRefusal(tool, fail)
+}
+
+// authorize is Authorize without the log line: Admit may still admit the
+// request on its signature.
+func (s *Server) authorize(r *http.Request, tool string) (Principal, *AuthFailure) {
 	if s.cfg.Authenticator == nil {
 		return Principal{}, nil
 	}
@@ -242,19 +249,35 @@ func (s *Server) Authorize(r *http.Request, tool string) (Principal, *AuthFailur
 	case errors.Is(err, ErrNoCredentials) && (tool == "" || s.Public(tool)):
 		return Principal{}, nil
 	}
+	return Principal{}, s.unauthenticated(err)
+}
+
+// logRefusal logs a refusal, and returns it.
+func (s *Server) logRefusal(tool string, fail *AuthFailure) *AuthFailure {
+	if fail != nil {
+		s.log.Info("adcp: request refused", "tool", tool, "reason", fail.Err.Error())
+	}
+	return fail
+}
+
+// unauthenticated is the 401 answering credentials missing or refused.
+func (s *Server) unauthenticated(err error) *AuthFailure {
 	if !errors.Is(err, ErrNoCredentials) && !errors.Is(err, ErrBadCredentials) {
 		err = errors.Join(ErrBadCredentials, err)
 	}
-	s.log.Info("adcp: request refused", "tool", tool, "reason", err.Error())
 	code := s.pickCode("AUTH_MISSING", "AUTH_REQUIRED")
 	msg := "Authentication required"
 	if errors.Is(err, ErrBadCredentials) {
 		code = s.pickCode("AUTH_INVALID", "AUTH_REQUIRED")
 		msg = "The credentials were refused"
 	}
-	return Principal{}, &AuthFailure{
+	challenge := ""
+	if s.cfg.Authenticator != nil {
+		challenge = s.cfg.Authenticator.Challenge(err)
+	}
+	return &AuthFailure{
 		Status:    http.StatusUnauthorized,
-		Challenge: s.cfg.Authenticator.Challenge(err),
+		Challenge: challenge,
 		Error:     s.newError(code, msg),
 		Err:       err,
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -32,6 +33,9 @@ type Call struct {
 	// Principal is the authenticated buyer (the zero Principal for an
 	// anonymous call of a public tool).
 	Principal Principal
+	// Signer is the verified RFC 9421 signer of the request (Admit), nil
+	// when it was not signed.
+	Signer *signing.VerifiedSigner
 	// Transport is TransportMCP or TransportA2A.
 	Transport string
 	// ContextID is the conversation id the buyer sent (the A2A contextId),

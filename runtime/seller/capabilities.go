@@ -59,8 +59,8 @@ func (s *Server) capabilitiesEntry(t registry.Tool) *entry {
 }
 
 // capabilities builds the automatic answer: Config.Capabilities with
-// adcp.major_versions, adcp.idempotency and supported_protocols added where
-// absent.
+// adcp.major_versions, adcp.idempotency, supported_protocols,
+// request_signing and identity.brand_json_url added where absent.
 func (s *Server) capabilities() ([]byte, error) {
 	base := []byte(s.cfg.Capabilities)
 	if len(base) == 0 {
@@ -100,7 +100,10 @@ func (s *Server) capabilities() ([]byte, error) {
 			return nil, err
 		}
 	}
-	return withMember(out, "adcp", adcp)
+	if out, err = withMember(out, "adcp", adcp); err != nil {
+		return nil, err
+	}
+	return s.signingCapabilities(out)
 }
 
 // withMember returns obj, a JSON object, with its top-level member name set

@@ -12,8 +12,8 @@ import (
 )
 
 // Serve answers one call of the tool named name; transports call it with
-// the arguments as received. c.Arguments, c.Principal, c.Transport and
-// c.ContextID are the transport's; Serve sets the rest. In order:
+// the arguments as received. c.Arguments, c.Principal, c.Signer,
+// c.Transport and c.ContextID are the transport's; Serve sets the rest. In order:
 //
 //   - a tool that is not served is answered with UNSUPPORTED_FEATURE;
 //   - arguments over the size cap, that are not one strict JSON object
@@ -23,7 +23,8 @@ import (
 //     INVALID_REQUEST saying where (issues[] with pointer, keyword and
 //     message for schema violations), and no handler runs;
 //   - an adcp_major_version other than the spec's is VERSION_UNSUPPORTED;
-//   - the middleware and then the handler run with the principal in ctx;
+//   - the middleware and then the handler run with the principal (and the
+//     verified signer) in ctx;
 //     a panic anywhere in them is logged and answered with a transient
 //     SERVICE_UNAVAILABLE, and the server goes on serving;
 //   - the request's context object is echoed in the answer, error or not.
@@ -43,6 +44,9 @@ func (s *Server) Serve(ctx context.Context, name string, c *Call) *Answer {
 		return s.finish(c, a)
 	}
 	ctx = WithPrincipal(ctx, c.Principal)
+	if c.Signer != nil {
+		ctx = WithSigner(ctx, c.Signer)
+	}
 	ctx = context.WithValue(ctx, callKey{}, c)
 	return s.finish(c, s.dispatch(ctx, chain, c))
 }

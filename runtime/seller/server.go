@@ -14,6 +14,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 	"github.com/adcpgen/adcpgen/runtime/validate"
 )
@@ -64,6 +65,15 @@ type Config struct {
 	// the registered tools) where absent. Unused when the seller registers
 	// get_adcp_capabilities itself.
 	Capabilities json.RawMessage
+	// SignedRequests verifies RFC 9421 request signatures (see its doc),
+	// advertised as request_signing; nil verifies none.
+	SignedRequests *SignedRequests
+	// BrandJSONURL is the HTTPS URL of the operator's brand.json, whose
+	// agents[] entry for this agent names the jwks_uri of its signing
+	// keys: advertised as identity.brand_json_url (AdCP 3.1 and later),
+	// where buyers start to verify its webhooks (security.mdx "Discovering
+	// an agent's signing keys via brand_json_url"). Identity serves both.
+	BrandJSONURL string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -81,6 +91,7 @@ type Server struct {
 	public    map[string]bool
 	tasks     TaskManager
 	maxBytes  int
+	verifier  *signing.Verifier // SignedRequests' (nil without)
 
 	mu    sync.RWMutex
 	tools map[string]*entry
@@ -101,8 +112,10 @@ type entry struct {
 }
 
 // New returns a server for spec (the Spec of your generated package). It
-// fails when Schemas is of another version than spec, or when
-// ValidateResponses is set without Schemas.
+// fails when Schemas is of another version than spec, when
+// ValidateResponses is set without Schemas, or when SignedRequests cannot
+// be served (no Keys, a policy the version cannot advertise, a version
+// without a signing profile).
 func New(s *registry.Spec, cfg Config) (*Server, error) {
 	if s == nil {
 		return nil, fmt.Errorf("seller: nil spec")
@@ -141,6 +154,9 @@ func New(s *registry.Spec, cfg Config) (*Server, error) {
 	}
 	if t, ok := s.Tool(capabilitiesTool); ok {
 		srv.tools[capabilitiesTool] = srv.capabilitiesEntry(t)
+	}
+	if err := srv.setupSigning(); err != nil {
+		return nil, err
 	}
 	return srv, nil
 }

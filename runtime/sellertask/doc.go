@@ -5,17 +5,19 @@
 // the version's status tools from it (get_task_status and list_tasks in
 // AdCP 3.1 and later; tasks/get, which buyers on the JavaScript SDK poll
 // in every version, and tasks/list in 3.0), and posts every update to the
-// webhook of the request's push_notification_config with the legacy
-// HMAC-SHA256 signature (runtime/webhook's Sender). Tasks are scoped by the
-// authenticated principal: another buyer's task answers exactly like a
-// missing one.
+// webhook of the request's push_notification_config (runtime/webhook's
+// Sender): signed with RFC 9421 under the seller's key
+// (SenderOptions.Signer), or with the legacy HMAC-SHA256 scheme when the
+// buyer's push_notification_config carries authentication. Tasks are
+// scoped by the authenticated principal: another buyer's task answers
+// exactly like a missing one.
 //
 // Replicas sharing one store (sellerstore/pgstore) share their tasks: the
 // store keeps each task's request, so whichever replica learns a task's
 // work is done reports it with seller.OpenTask, and ManagerOptions.Refresh,
 // which runs on the replica a buyer's poll reaches, is a place to do it.
 //
-//	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{Store: store, Sender: webhook.NewSender(webhook.SenderOptions{})})
+//	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{Store: store, Sender: webhook.NewSender(webhook.SenderOptions{Signer: signer})})
 //	srv, err := seller.New(adcp.Spec(), seller.Config{Tasks: tasks, ...})
 //	tasks.ServeStatusTools(srv)
 //	...
