@@ -17,14 +17,21 @@
 // the primary key makes exactly one of any number of concurrent claims,
 // from any number of replicas, win a key.
 //
+// Nonces is the replay store of RFC 9421 request signatures
+// (seller.SignedRequests.Replay) in the same database, so a signed request
+// replayed to another replica is refused: its insert is one statement
+// after the keyid's pg_advisory_xact_lock, so the per-keyid cap is exact
+// across replicas too. Purge deletes the pairs that expired.
+//
 // Time comes from the injected Clock (the machine's by default), never from
 // the database's now(): the store then behaves as sellerstore.Memory does
 // under the same clock, and the conformance suite drives leases and replay
 // windows without sleeping. Replicas should keep their clocks synchronised
 // (NTP); a lease must be much longer than the skew between them.
 //
-// Its tests run the sellerstore conformance suite (storetest) against a
-// real server: the one $ADCPGEN_TEST_PG names (a role that may CREATE
+// Its tests run the sellerstore conformance suite (storetest) and the
+// replay-store suite (signing/replaytest) against a real server, and two
+// signed seller replicas behind one loopback address: the one $ADCPGEN_TEST_PG names (a role that may CREATE
 // DATABASE; the tests use and drop a database of their own), else a
 // throwaway cluster they start with initdb and pg_ctl on a unix socket
 // (as the postgres user when run as root) and delete. Without either they
