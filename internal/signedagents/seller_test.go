@@ -70,6 +70,12 @@ func TestSellerVerifiesPerOperation(t *testing.T) {
 			status: 401, code: signing.CodeRequired},
 		{name: "webhook authentication, signed", c: call{tool: "sync_creatives", args: hookAuth, sign: true},
 			status: 200, ran: true, principal: buyerAgent, keyID: keyID},
+		{name: "a Signature-Input over 8 KiB", c: call{tool: "sync_creatives", args: `{"a":1}`, sign: true, bearer: buyerKey, edit: func(req *http.Request, body []byte) []byte {
+			req.Header.Set("Signature-Input", req.Header.Get("Signature-Input")+strings.Repeat(";x=1", 2200))
+			return body
+		}}, status: 401, code: signing.CodeHeaderMalformed},
+		{name: "a signed body over 1 MiB", c: call{tool: "sync_creatives", args: `{"a":1,"pad":"` + strings.Repeat("x", 1<<20) + `"}`, sign: true, bearer: buyerKey},
+			status: 401, code: signing.CodeDigestMismatch},
 		{name: "protocol method required, unsigned", c: call{method: "tasks/cancel"},
 			status: 401, code: signing.CodeRequired, since31: true},
 	}
