@@ -18,7 +18,13 @@
 //     begins with "async", through ctx.handoffToTask, completed by the first
 //     poll), the SDK's serve() for MCP at /mcp and createA2AAdapter for A2A
 //     at /a2a, on one port. SellerOptions add an API key, canned AdCP errors
-//     per tool, a slower async completion, and the capabilities skill.
+//     per tool, a slower async completion, the capabilities skill, and
+//     RFC 9421 request verification on MCP (the SDK's
+//     createExpressVerifier, SellerSignedRequests).
+//   - StartWebhookReceiver starts webhookreceiver.mjs, a buyer's webhook
+//     endpoint on the SDK's verifyWebhookSignature; signedwire_test.go
+//     posts an adcpgen seller's task webhooks to it, and signs an adcpgen
+//     buyer's calls for the verifying seller.
 //   - RunBuyer runs a script written with the SDK's client and returns its
 //     JSON summary; Buy drives buyer.mjs (AgentClient: getCapabilities,
 //     getProducts, createMediaBuy then waitForCompletion).

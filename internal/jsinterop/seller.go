@@ -34,6 +34,19 @@ type SellerOptions struct {
 	CardCapabilitiesSkill bool
 	// Trace logs every HTTP request's method and path to the seller's log.
 	Trace bool
+	// SignedRequests, when set, verifies RFC 9421 request signatures on
+	// MCP with the SDK's verifier.
+	SignedRequests *SellerSignedRequests
+}
+
+// SellerSignedRequests configures the JavaScript seller's request
+// verification: the buyers' JWKS, the operations that need a signature
+// from callers without another credential, and covers_content_digest
+// ("" is "either").
+type SellerSignedRequests struct {
+	JWKS                json.RawMessage `json:"jwks"`
+	RequiredFor         []string        `json:"required_for,omitempty"`
+	CoversContentDigest string          `json:"covers_content_digest,omitempty"`
 }
 
 // SellerError is an AdCP error a tool throws (the SDK's AdcpError).
@@ -54,7 +67,8 @@ func (o SellerOptions) MarshalJSON() ([]byte, error) {
 		AsyncDelayMS          int64                  `json:"async_delay_ms,omitempty"`
 		CardCapabilitiesSkill bool                   `json:"card_capabilities_skill,omitempty"`
 		Trace                 bool                   `json:"trace,omitempty"`
-	}{o.APIKey, o.Products, o.Errors, o.AsyncDelay.Milliseconds(), o.CardCapabilitiesSkill, o.Trace})
+		SignedRequests        *SellerSignedRequests  `json:"signed_requests,omitempty"`
+	}{o.APIKey, o.Products, o.Errors, o.AsyncDelay.Milliseconds(), o.CardCapabilitiesSkill, o.Trace, o.SignedRequests})
 }
 
 // Seller is a running seller.mjs: an AdCP agent on the JavaScript SDK's

@@ -21,6 +21,11 @@
 //                takes the agent for AdCP 2 over A2A)
 //   async_delay_ms  how long a submitted create_media_buy stays submitted
 //                (default 0: it is completed by the time the buyer polls)
+//   signed_requests  {jwks, required_for, covers_content_digest}: verify
+//                RFC 9421 request signatures on MCP with the SDK's verifier
+//                (createExpressVerifier, as serve()'s preTransport), the
+//                buyers' keys in jwks; a refused request gets 401 with
+//                WWW-Authenticate: Signature error="<code>"
 //
 // Webhooks may go to http:// loopback URLs (the storyboard runner's receiver).
 //
@@ -40,6 +45,12 @@ import {
   memoryBackend,
   verifyApiKey,
 } from '@adcp/sdk/server';
+import {
+  createExpressVerifier,
+  InMemoryReplayStore,
+  InMemoryRevocationStore,
+  StaticJwksResolver,
+} from '@adcp/sdk/signing';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
 
@@ -153,6 +164,52 @@ const authenticate = options.api_key
   ? verifyApiKey({ keys: { [options.api_key]: { principal: 'buyer' } } })
   : undefined;
 
+// signedRequests verifies each MCP request's signature before the MCP
+// transport sees it, as createAdcpServer({signedRequests}) wires the same
+// verifier (its own wiring needs capabilities the platform projection
+// replaces): the exact body serve() buffered, the operation a tools/call
+// names.
+function signedRequests(sr) {
+  const verify = createExpressVerifier({
+    capability: { supported: true, covers_content_digest: sr.covers_content_digest ?? 'either', required_for: sr.required_for ?? [] },
+    jwks: new StaticJwksResolver(sr.jwks.keys),
+    replayStore: new InMemoryReplayStore(),
+    revocationStore: new InMemoryRevocationStore(),
+    resolveOperation: req => {
+      try {
+        const msg = JSON.parse(req.rawBody);
+        return msg.method === 'tools/call' ? msg.params?.name : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  return (req, res) =>
+    new Promise((resolve, reject) => {
+      const reqShim = {
+        method: req.method,
+        url: req.url,
+        originalUrl: req.url,
+        headers: req.headers,
+        rawBody: req.rawBody ?? '',
+        protocol: 'http',
+        get: name => req.headers[name.toLowerCase()],
+      };
+      const resShim = {
+        status: code => ({
+          set: (k, v) => ({
+            json: body => {
+              res.writeHead(code, { [k]: v, 'Content-Type': 'application/json' });
+              res.end(JSON.stringify(body));
+              resolve(true);
+            },
+          }),
+        }),
+      };
+      verify(reqShim, resShim, err => (err ? reject(err) : resolve(false)));
+    });
+}
+
 // serve() answers MCP exactly as a seller on the SDK does; the A2A adapter
 // (an express app, with a server of its own on the same stores) takes the
 // A2A paths of the same port. serve() listens on every interface once its
@@ -160,6 +217,7 @@ const authenticate = options.api_key
 // loopback below instead.
 const http = serve(newServer, {
   ...(authenticate && { authenticate }),
+  ...(options.signed_requests && { preTransport: signedRequests(options.signed_requests) }),
   readinessCheck: () => new Promise(() => {}),
 });
 const mcp = http.listeners('request')[0];
