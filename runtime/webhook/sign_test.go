@@ -48,7 +48,7 @@ var testKeys = func() (k struct {
 
 // webhookVerifier verifies the seller's webhooks posted over plain HTTP
 // to httptest (the scheme the sender signed).
-func webhookVerifier(t *testing.T) *signing.Verifier {
+func webhookVerifier(t testing.TB) *signing.Verifier {
 	t.Helper()
 	wp, _ := signing.WebhookProfile("3.1.19")
 	v, err := signing.NewVerifier(signing.VerifierOptions{Profile: wp, Keys: signing.StaticKeys{Set: testKeys.jwks, AgentURL: sellerURL}, Scheme: "http"})
@@ -295,7 +295,7 @@ func TestSenderStopsAtAChallenge(t *testing.T) {
 	}
 }
 
-func mustHMAC(t *testing.T) *webhook.HMAC {
+func mustHMAC(t testing.TB) *webhook.HMAC {
 	t.Helper()
 	h, err := webhook.NewHMAC([]byte(testSecret))
 	if err != nil {
