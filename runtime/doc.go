@@ -10,12 +10,21 @@
 //     recovery class and the Action to take.
 //   - retry: retrying transient errors within AdCP's retry ceiling.
 //   - seller: the agent side, MCP tool results, JSON-RPC transport errors,
-//     A2A tasks and upstream error translation.
+//     A2A tasks and upstream error translation; the typed server, whose
+//     gate (Admit) verifies RFC 9421 request signatures per operation
+//     (SignedRequests) before any handler runs, and publishes the agent's
+//     keys (Identity).
 //   - untrusted: sanitising seller strings and checking seller URLs.
-//   - webhook: legacy HMAC-SHA256 webhook signatures.
+//   - webhook: both ends of push notifications: the Sender signs with RFC
+//     9421 (or the legacy HMAC-SHA256 the buyer asked for), the Receiver
+//     verifies either, the registration choosing which, and drops
+//     redeliveries by idempotency_key.
 //   - signing: RFC 9421 signed requests and webhooks (the AdCP profile,
-//     signer, verifier checklist, keys, replay store, revocation), with
-//     signing/discovery finding an agent's keys.
+//     signer, verifier checklist, keys, replay store, revocation, the
+//     request_signing capability, CallSigner signing a buyer's calls as the
+//     seller asks), with signing/discovery finding an agent's keys,
+//     signing/replaytest the replay stores' conformance suite, and
+//     sellerstore/pgstore's Nonces the replay store replicas share.
 //   - registry: the Spec value of one spec version, and the manifest parser.
 //   - wire: the strict JSON reader and writer generated code calls, and the
 //     lenient reader extraction uses.
