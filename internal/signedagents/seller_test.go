@@ -222,6 +222,30 @@ func TestSellerAdvertises(t *testing.T) {
 	}
 }
 
+// AllowUnsignedWebhookAuthentication waives the webhook rule for an
+// unsigned request on another valid credential, and nothing else: without
+// a credential, or signed badly, it is refused as before.
+func TestSellerWaivesWebhookRuleInASandbox(t *testing.T) {
+	v := versions[1]
+	r := newRig(t, v.version, v.source, func(c *seller.Config) { c.SignedRequests.AllowUnsignedWebhookAuthentication = true })
+	for _, tc := range []struct {
+		c      call
+		status int
+		code   signing.Code
+	}{
+		{call{transport: "mcp", tool: "sync_creatives", args: hookAuth, bearer: buyerKey}, 200, ""},
+		{call{transport: "a2a", tool: "sync_creatives", args: hookAuth, bearer: buyerKey}, 200, ""},
+		{call{transport: "mcp", tool: "create_media_buy", args: hookAuth}, 401, signing.CodeRequired},
+		{call{transport: "mcp", tool: "sync_creatives", args: hookAuth, bearer: buyerKey, sign: true, edit: func(req *http.Request, body []byte) []byte {
+			return bytes.Replace(body, []byte("mb_1"), []byte("mb_2"), 1)
+		}}, 401, signing.CodeDigestMismatch},
+	} {
+		if a := r.send(tc.c); a.status != tc.status || a.code != tc.code {
+			t.Fatalf("%s %s: HTTP %d %q, want %d %q", tc.c.transport, tc.c.tool, a.status, a.code, tc.status, tc.code)
+		}
+	}
+}
+
 // New refuses a configuration it could not serve.
 func TestSellerRefusesBadSigningConfig(t *testing.T) {
 	v := versions[0]

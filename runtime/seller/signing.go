@@ -54,6 +54,15 @@ type SignedRequests struct {
 	// source's, never the request's), or "keyid:<kid>" when the source
 	// names none.
 	Principal func(*signing.VerifiedSigner) (p Principal, ok bool)
+	// AllowUnsignedWebhookAuthentication accepts an unsigned request that
+	// registers a webhook authentication block when another credential
+	// authenticated it, which security.mdx ("Downgrade and injection
+	// resistance") forbids a seller that supports request signing. It
+	// exists for sandboxes answering compliance storyboards that send such
+	// registrations over a bearer (@adcp/sdk 6.11's media_buy_seller),
+	// beside a strict endpoint the signing storyboard grades; never set it
+	// in production.
+	AllowUnsignedWebhookAuthentication bool
 	// Now is the verifier's clock; nil is the server's.
 	Now func() time.Time
 }
@@ -145,6 +154,12 @@ func (s *Server) Admit(r *http.Request, body []byte, tool string) (Admission, *A
 		return Admission{Principal: p}, s.logRefusal(tool, fail)
 	}
 	fallback := fail == nil && !p.Anonymous()
+	if fallback && s.cfg.SignedRequests.AllowUnsignedWebhookAuthentication &&
+		r.Header.Get("Signature") == "" && r.Header.Get("Signature-Input") == "" {
+		// Unsigned with a valid credential: only the webhook rule would
+		// refuse it, and the sandbox waives it.
+		return Admission{Principal: p}, nil
+	}
 	call := signing.CallOf(body)
 	mode := s.cfg.SignedRequests.Policy.Mode(call)
 	d := s.verifier.Decide(r.Context(), signing.MessageFromRequest(r, body, s.cfg.SignedRequests.Scheme), mode, fallback)
