@@ -19,6 +19,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/sellertask"
+	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
 	"github.com/adcpgen/adcpgen/runtime/validate"
@@ -73,8 +74,11 @@ type config struct {
 	// (one replica). Replicas sharing a store (pgstore) serve the same
 	// buyers: a retry on another replica replays, a task started on one is
 	// finished by whichever the buyer's poll reaches.
-	Store  sellerstore.Store
-	Logger *slog.Logger
+	Store sellerstore.Store
+	// Signing is what the seller signs webhooks with and whose request
+	// signatures it verifies (signing.go).
+	Signing signingConfig
+	Logger  *slog.Logger
 }
 
 // principal is the one buyer this seller knows, by API key or OAuth
@@ -119,13 +123,24 @@ func newAgent(cfg config) (*agent, error) {
 		store = sellerstore.NewMemory(nil)
 	}
 	s := newSales(cat)
+	signed, err := newSigningSetup(cfg, tree, store)
+	if err != nil {
+		return nil, err
+	}
 	layer := idempotency.NewLayer(adcp.Spec(), store, idempotency.LayerOptions{Validator: validator, Logger: cfg.Logger})
+	// Webhooks are signed with RFC 9421 (HMAC when the buyer asks for it).
+	sender := webhook.NewSender(webhook.SenderOptions{
+		Policy:       untrusted.PushURLPolicy{AllowLoopback: cfg.WebhookLoopback || cfg.WebhookLoopbackOnly},
+		LoopbackOnly: cfg.WebhookLoopbackOnly,
+		Signer:       signed.webhookSigner,
+	})
+	webhookSigning, err := webhookCapability(sender)
+	if err != nil {
+		return nil, err
+	}
 	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{
-		Store: store,
-		Sender: webhook.NewSender(webhook.SenderOptions{
-			Policy:       untrusted.PushURLPolicy{AllowLoopback: cfg.WebhookLoopback || cfg.WebhookLoopbackOnly},
-			LoopbackOnly: cfg.WebhookLoopbackOnly,
-		}),
+		Store:   store,
+		Sender:  sender,
 		Logger:  cfg.Logger,
 		Refresh: s.completeOnPoll,
 	})
@@ -147,8 +162,10 @@ func newAgent(cfg config) (*agent, error) {
 		// Synchronous results are posted to the request's webhook too, as
 		// sellers on the JavaScript SDK do (after the idempotency layer, so
 		// a replay posts nothing).
-		Middleware:   []seller.Middleware{layer.Middleware(), tasks.NotifySyncResults()},
-		Capabilities: capabilities(layer),
+		Middleware:     []seller.Middleware{layer.Middleware(), tasks.NotifySyncResults()},
+		Capabilities:   capabilities(layer, webhookSigning),
+		SignedRequests: signed.requests,
+		BrandJSONURL:   cfg.BaseURL + "/.well-known/brand.json",
 	})
 	if err != nil {
 		return nil, err
@@ -179,19 +196,36 @@ func newAgent(cfg config) (*agent, error) {
 	// Buyers look for the card at the root and under the A2A endpoint.
 	mux.Handle("GET "+a2aserver.CardPath, card)
 	mux.Handle("GET /a2a"+a2aserver.CardPath, card)
+	// Where counterparties find the key its webhooks verify with.
+	mux.Handle("GET /.well-known/brand.json", signed.identity)
+	mux.Handle("GET /.well-known/adcp-signing-keys.json", signed.identity)
+	if signed.grading != nil {
+		// The signed-requests runner posts to <agent URL>/adcp/<operation>
+		// (its raw transport), under either endpoint; /signing/<posture>/
+		// grades the vectors of a content-digest posture of its own.
+		either := gradingHandler(signed.grading[signing.DigestEither])
+		mux.Handle("/mcp/adcp/", either)
+		mux.Handle("/a2a/adcp/", either)
+		for posture, srv := range signed.grading {
+			mux.Handle("/signing/"+string(posture)+"/adcp/", gradingHandler(srv))
+		}
+	}
 	return &agent{handler: mux, store: store, tasks: tasks, sales: s, oauth: oauth}, nil
 }
 
 // capabilities is the base of the automatic get_adcp_capabilities answer:
-// the idempotency layer's replay window, and what a media-buy seller must
-// declare beside it; the server adds major_versions and
-// supported_protocols.
-func capabilities(layer *idempotency.Layer) json.RawMessage {
+// the idempotency layer's replay window, what a media-buy seller must
+// declare beside it, and how its webhooks are signed; the server adds
+// major_versions, supported_protocols and request_signing.
+func capabilities(layer *idempotency.Layer, webhookSigning json.RawMessage) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteString(`{"adcp":{"idempotency":`)
 	b.Write(layer.Capabilities())
 	b.WriteString(`},"account":{"supported_billing":["operator"]},`)
-	b.WriteString(`"media_buy":{"supported_pricing_models":["cpm"]}}`)
+	b.WriteString(`"media_buy":{"supported_pricing_models":["cpm"]},`)
+	b.WriteString(`"webhook_signing":`)
+	b.Write(webhookSigning)
+	b.WriteString(`}`)
 	return b.Bytes()
 }
 

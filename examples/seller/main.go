@@ -13,6 +13,12 @@
 // (MCP is stateless); exactly one replica of a database should purge
 // (-purge, the default).
 //
+// Webhooks are signed with RFC 9421 under -signing-key (a private JWK; one
+// is made at start-up otherwise), published at /.well-known/brand.json's
+// jwks_uri; -buyer-jwks names the buyers whose request signatures are
+// verified; with -sandbox the compliance runner's keys are trusted and its
+// grading endpoints served (README.md, Signatures).
+//
 // It prints `listening http://ADDR`, then `api-key KEY` (a random key
 // unless -api-key sets one), then `oauth-client ID SECRET`. Buyers send the
 // key as "Authorization: Bearer KEY", or an access token of the seller's
@@ -66,6 +72,10 @@ func run() error {
 	loopback := flag.String("webhook-loopback", "auto", `accept http:// loopback webhook URLs: "true", "false", "auto" (when listening on loopback), or "only" (tests: post to loopback hosts and nowhere else)`)
 	dsn := flag.String("postgres", "", "PostgreSQL DSN of the store the replicas share (default: in memory, one replica)")
 	purge := flag.Bool("purge", true, "purge ended tasks and idempotency records hourly; on one replica of a database")
+	var sg signingConfig
+	flag.StringVar(&sg.KeyFile, "signing-key", "", "the seller's private JWK signing its webhooks (adcpgen keygen --adcp-use webhook-signing; default: one made at start-up)")
+	flag.StringVar(&sg.BuyerJWKS, "buyer-jwks", "", "a JWKS file of the buyers whose RFC 9421 request signatures are verified")
+	flag.IntVar(&sg.GradingReplayCap, "signing-replay-cap", 100, "with -sandbox, the per-keyid replay cap of the signed-requests grading endpoints")
 	flag.Parse()
 	key, secret := *apiKey, *clientSecret
 	if key == "" {
@@ -107,7 +117,7 @@ func run() error {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback,
-		WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Store: store, Logger: logger})
+		WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Store: store, Signing: sg, Logger: logger})
 	if err != nil {
 		ln.Close()
 		return err

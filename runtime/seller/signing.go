@@ -144,6 +144,17 @@ type Admission struct {
 //
 // Nothing of the server's state changes for a refused request.
 func (s *Server) Admit(r *http.Request, body []byte, tool string) (Admission, *AuthFailure) {
+	return s.admit(r, body, tool, signing.CallOf(body))
+}
+
+// AdmitOperation is Admit for an endpoint whose URL names the operation,
+// one per operation (the signed-requests runner's grading endpoints): the
+// policy's mode is the operation's, whatever the body holds.
+func (s *Server) AdmitOperation(r *http.Request, body []byte, operation string) (Admission, *AuthFailure) {
+	return s.admit(r, body, operation, signing.Invocation{Operation: operation})
+}
+
+func (s *Server) admit(r *http.Request, body []byte, tool string, call signing.Invocation) (Admission, *AuthFailure) {
 	p, fail := s.authorize(r, tool)
 	if bytes.Contains(body, []byte(`"authentication"`)) && signing.CarriesWebhookAuthentication(body) {
 		// security.mdx "Downgrade and injection resistance": sellers MUST
@@ -160,7 +171,6 @@ func (s *Server) Admit(r *http.Request, body []byte, tool string) (Admission, *A
 		// refuse it, and the sandbox waives it.
 		return Admission{Principal: p}, nil
 	}
-	call := signing.CallOf(body)
 	mode := s.cfg.SignedRequests.Policy.Mode(call)
 	d := s.verifier.Decide(r.Context(), signing.MessageFromRequest(r, body, s.cfg.SignedRequests.Scheme), mode, fallback)
 	switch d.Verdict {
