@@ -75,7 +75,7 @@ func run() error {
 	var sg signingConfig
 	flag.StringVar(&sg.KeyFile, "signing-key", "", "the seller's private JWK signing its webhooks (adcpgen keygen --adcp-use webhook-signing; default: one made at start-up)")
 	flag.StringVar(&sg.BuyerJWKS, "buyer-jwks", "", "a JWKS file of the buyers whose RFC 9421 request signatures are verified")
-	flag.IntVar(&sg.GradingReplayCap, "signing-replay-cap", 100, "with -sandbox, the per-keyid replay cap of the signed-requests grading endpoints")
+	flag.IntVar(&sg.GradingReplayCap, "signing-replay-cap", 100, "with -sandbox, the per-keyid replay cap of request signatures (the signed-requests runner's target)")
 	flag.Parse()
 	key, secret := *apiKey, *clientSecret
 	if key == "" {

@@ -33,9 +33,9 @@ type signingConfig struct {
 	// BuyerJWKS is a JWKS file of the buyers whose request signatures the
 	// seller verifies (counterparties onboarded with their keys); "" none.
 	BuyerJWKS string
-	// GradingReplayCap is the per-keyid replay cap of the sandbox's
-	// grading endpoints: the signed-requests runner's counterparty fills
-	// it to provoke request_signature_rate_abuse.
+	// GradingReplayCap is a sandbox's per-keyid replay cap, on its
+	// endpoints and its grading endpoints: the signed-requests runner
+	// fills it to provoke request_signature_rate_abuse.
 	GradingReplayCap int
 }
 
@@ -133,6 +133,7 @@ func newSigningSetup(cfg config, tree *spec.Tree, store sellerstore.Store) (*sig
 	// endpoints; the grading endpoints below hold the rule.
 	s.requests.Policy.RequiredFor = sandboxRequiredFor
 	s.requests.AllowUnsignedWebhookAuthentication = true
+	s.requests.ReplayLimit = cfg.Signing.GradingReplayCap
 	s.grading = map[signing.DigestPolicy]*seller.Server{}
 	for _, posture := range []signing.DigestPolicy{signing.DigestEither, signing.DigestRequired, signing.DigestForbidden} {
 		srv, err := seller.New(adcp.Spec(), seller.Config{Logger: cfg.Logger, SignedRequests: &seller.SignedRequests{

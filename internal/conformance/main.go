@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -39,6 +40,9 @@ var defaultStoryboards = []string{
 	"v3_envelope_integrity",
 	"media_buy_seller",
 	"media_buy_seller/create_media_buy_async",
+	// Issue 20: signed agents (signing.go).
+	"signed_requests",
+	"webhook_emission",
 }
 
 type config struct {
@@ -53,7 +57,10 @@ type config struct {
 	out                 string
 	timeout             time.Duration
 	verbose             bool
-	root                string
+	// grade runs the SDK's request-signing grader too (gradeRuns), against
+	// the started examples/seller only.
+	grade bool
+	root  string
 }
 
 func main() {
@@ -88,6 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.out, "out", "", "directory for each run's JSON report (default .cache/conformance in the module)")
 	fs.DurationVar(&cfg.timeout, "timeout", 5*time.Minute, "limit for one storyboard run")
 	fs.BoolVar(&cfg.verbose, "v", false, "also list why steps were skipped")
+	fs.BoolVar(&cfg.grade, "grade", true, "with the started examples/seller, also run `adcp grade request-signing` (every RFC 9421 request-signing vector)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -164,8 +172,19 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 				fmt.Fprintf(w, "conformance: %s %s at %s\n", protocol, sb, a.url(protocol))
 			}
 			runCtx, cancel := context.WithTimeout(ctx, cfg.timeout)
+			var options map[string]any
+			if startsExampleSeller(cfg) {
+				options = storyboardOptions(sb, a)
+			}
+			clock := cfg.runnerClock
+			if slices.Contains(signingStoryboards, sb) {
+				// Signatures carry their signer's time and the seller keeps
+				// the real clock: a runner at 2026-03-01 would sign and
+				// verify outside every 300 s window.
+				clock = ""
+			}
 			results = append(results, runStoryboard(runCtx, env, a, runSpec{
-				protocol: protocol, storyboard: sb, probeTask: cfg.probeTask, clock: cfg.runnerClock, outDir: cfg.out,
+				protocol: protocol, storyboard: sb, probeTask: cfg.probeTask, clock: clock, outDir: cfg.out, options: options,
 			}))
 			cancel()
 			a.stop()
@@ -174,8 +193,20 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 			}
 		}
 	}
-	return printResults(w, results, cfg, time.Since(start)), nil
+	ok = printResults(w, results, cfg, time.Since(start))
+	if cfg.grade && startsExampleSeller(cfg) {
+		grades, err := gradeAll(ctx, env, src, cfg)
+		if err != nil {
+			return false, err
+		}
+		ok = printGrades(w, grades) && ok
+	}
+	return ok, nil
 }
+
+// startsExampleSeller reports a run against examples/seller started here,
+// whose sandbox is the signed-requests runner's counterparty.
+func startsExampleSeller(cfg *config) bool { return cfg.agentURL == "" && cfg.seller == "go" }
 
 // printResults writes the table of counts, then the failed steps and the
 // broken runs; it reports whether everything passed.

@@ -52,6 +52,9 @@ type runSpec struct {
 	// clock is where the runner's clock starts ("" keeps the real one).
 	clock  string
 	outDir string
+	// options are comply() options the CLI cannot pass (storyboardOptions);
+	// with any, storyboard.mjs runs the storyboard.
+	options map[string]any
 }
 
 // runStoryboard runs `adcp storyboard run` for one storyboard over one
@@ -73,11 +76,15 @@ func runStoryboard(ctx context.Context, env *jsinterop.Env, a *agent, spec runSp
 	if a.APIKey != "" {
 		args = append(args, "--auth", a.APIKey)
 	}
-	if probeTask != "" {
-		opts, err := json.Marshal(map[string]any{
-			"agent": a.url(protocol), "storyboard": storyboard, "protocol": protocol, "auth": a.APIKey,
-			"test_kit": map[string]any{"auth": map[string]string{"api_key": a.APIKey, "probe_task": probeTask}},
-		})
+	if probeTask != "" || len(spec.options) > 0 {
+		o := map[string]any{"agent": a.url(protocol), "storyboard": storyboard, "protocol": protocol, "auth": a.APIKey}
+		if probeTask != "" {
+			o["test_kit"] = map[string]any{"auth": map[string]string{"api_key": a.APIKey, "probe_task": probeTask}}
+		}
+		for k, v := range spec.options {
+			o[k] = v
+		}
+		opts, err := json.Marshal(o)
 		if err != nil {
 			res.Err = err
 			return res
