@@ -21,7 +21,12 @@
 // (seller.SignedRequests.Replay) in the same database, so a signed request
 // replayed to another replica is refused: its insert is one statement
 // after the keyid's pg_advisory_xact_lock, so the per-keyid cap is exact
-// across replicas too. Purge deletes the pairs that expired.
+// across replicas too. Purge deletes the pairs that expired. Each signed
+// request counts its keyid's live pairs (an index range scan, bounded by
+// the cap): on this project's loaded 2-core machine a check costs 25 µs for
+// a keyid with none live and 0.76 ms with 9,000, an insert 1-2 ms
+// (BenchmarkNonces); a signer sustaining thousands of requests a second
+// through one keyid wants a store that keeps a counter instead.
 //
 // Time comes from the injected Clock (the machine's by default), never from
 // the database's now(): the store then behaves as sellerstore.Memory does

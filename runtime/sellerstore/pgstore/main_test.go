@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 
 // database returns the name of the tests' database, creating it (and the
 // server) on first use.
-func database(t *testing.T) string {
+func database(t testing.TB) string {
 	t.Helper()
 	setupOnce.Do(func() { setupErr = setup() })
 	if setupErr != nil {
@@ -104,7 +104,7 @@ func teardown() error {
 }
 
 // pool opens a pool on the tests' database, closed when t ends.
-func pool(t *testing.T) *pgxpool.Pool {
+func pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	db := database(t)
 	cfg, err := pgxpool.ParseConfig(baseDSN)

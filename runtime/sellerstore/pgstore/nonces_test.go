@@ -1,6 +1,7 @@
 package pgstore_test
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -41,4 +42,46 @@ func TestNoncesPurge(t *testing.T) {
 	if c, err := n.Check(t.Context(), "k", "c", 10, now); err != nil || !c.Seen {
 		t.Fatalf("the live pair: %+v %v", c, err)
 	}
+}
+
+// BenchmarkNonces: the replay store's cost per signed request on a local
+// server: Insert (step 13, its transaction with the keyid's advisory lock)
+// and Check (steps 9a and 12), each a new nonce of one keyid. Both count
+// the keyid's live pairs (up to the cap), so they cost more as a keyid
+// holds more: CheckFresh is a keyid holding none, Check the one Insert
+// filled.
+func BenchmarkNonces(b *testing.B) {
+	p := pool(b)
+	s := pgstore.New(p, nil)
+	if err := s.Migrate(b.Context()); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := p.Exec(b.Context(), `TRUNCATE adcp_signature_nonces`); err != nil {
+		b.Fatal(err)
+	}
+	n := s.Nonces()
+	now := time.Now()
+	exp := now.Add(6 * time.Minute)
+	b.Run("Insert", func(b *testing.B) {
+		run := strconv.FormatInt(time.Now().UnixNano(), 36) // each run its own nonces
+		for i := 0; b.Loop(); i++ {
+			if res, err := n.Insert(b.Context(), "bench-key", run+"-"+strconv.Itoa(i), exp, 1_000_000, now); err != nil || res != signing.ReplayInserted {
+				b.Fatal(res, err)
+			}
+		}
+	})
+	b.Run("CheckFresh", func(b *testing.B) { // a keyid with no live pair
+		for i := 0; b.Loop(); i++ {
+			if _, err := n.Check(b.Context(), "other-key", "n"+strconv.Itoa(i), 1_000_000, now); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Check", func(b *testing.B) { // the keyid Insert filled
+		for i := 0; b.Loop(); i++ {
+			if _, err := n.Check(b.Context(), "bench-key", "n"+strconv.Itoa(i), 1_000_000, now); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
