@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -245,4 +246,63 @@ func signerKeyID(all map[string]*signing.Signer, s *signing.Signer) string {
 		}
 	}
 	return ""
+}
+
+// Outside a sandbox the seller verifies the signatures of the buyers
+// -buyer-jwks lists, requires none, and knows no runner key or grading
+// endpoint.
+func TestBuyerJWKS(t *testing.T) {
+	key, jwk, err := signing.GenerateKey(signing.ECDSAP256, "buyer-onboarded", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := t.TempDir() + "/buyers.jwks"
+	data, _ := (&signing.JWKS{Keys: []*signing.JWK{jwk}}).MarshalJSON()
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base, _ := startAgentOf(t, func(c *config) { c.Signing.BuyerJWKS = file })
+	caps := []byte(wire.Lenient(mustJSON(t, mcpBuyer(t, base, testKey), "get_adcp_capabilities", `{}`)).Get("structuredContent"))
+	rs, err := signing.ParseCapability(caps)
+	if err != nil || !rs.Supported || len(rs.Policy.RequiredFor) != 0 || len(rs.Policy.SupportedFor) != 3 {
+		t.Fatalf("request_signing %+v %v", rs, err)
+	}
+	p, _ := signing.RequestProfile(adcp.SpecVersion)
+	s, _ := signing.NewSigner(signing.SignerOptions{Profile: p, KeyID: jwk.KeyID, Key: key})
+	runner, _ := signing.NewSigner(signing.SignerOptions{Profile: p, KeyID: "test-ed25519-2026", Key: runnerKey(t, "test-ed25519-2026")})
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_media_buy","arguments":` + buyArgs("d00dfeed-5555-4333-8444-555566667777", "", "") + `}}`
+	for _, tc := range []struct {
+		name   string
+		signer *signing.Signer
+		status int
+		code   signing.Code
+	}{
+		{"the onboarded buyer", s, 200, ""},
+		{"the runner's key", runner, 401, signing.CodeKeyUnknown},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+testKey)
+		if err := tc.signer.SignRequest(req, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		code, _ := signing.ParseChallenge(resp.Header.Get("WWW-Authenticate"))
+		if resp.StatusCode != tc.status || code != tc.code {
+			t.Errorf("%s: HTTP %d %q", tc.name, resp.StatusCode, code)
+		}
+	}
+	resp, err := http.Post(base+"/mcp/adcp/create_media_buy", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode == 200 {
+		t.Fatal("a grading endpoint outside a sandbox")
+	}
 }
