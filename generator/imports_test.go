@@ -10,11 +10,13 @@ import (
 	"testing"
 )
 
-// Generated code may import only the runtime (wire, registry, task) and
-// the standard library; the runtime must never import the generator.
+// Generated code may import only the runtime (wire, wireimpl, registry,
+// task) and the standard library; the runtime must never import the
+// generator.
 func TestImportRules(t *testing.T) {
 	generatedMayImport := map[string]bool{
 		"github.com/adcpgen/adcpgen/runtime/wire":     true,
+		"github.com/adcpgen/adcpgen/runtime/wireimpl": true,
 		"github.com/adcpgen/adcpgen/runtime/registry": true,
 		"github.com/adcpgen/adcpgen/runtime/task":     true,
 	}
@@ -66,5 +68,33 @@ func TestImportRules(t *testing.T) {
 		if strings.HasPrefix(line, "github.com/adcpgen/adcpgen/generator") || strings.HasPrefix(line, "github.com/adcpgen/adcpgen/generated") {
 			t.Errorf("the runtime depends on %s", line)
 		}
+	}
+	// runtime/wireimpl is generated code's alone: of the packages written
+	// by hand, only runtime/wire, which decodes what it describes, and the
+	// generator, which writes against it, import it; its descriptors
+	// (runtime/internal/wiredesc) are named by wire and wireimpl alone.
+	out, err = exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "github.com/adcpgen/adcpgen/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	const impl, desc = "github.com/adcpgen/adcpgen/runtime/wireimpl", "github.com/adcpgen/adcpgen/runtime/internal/wiredesc"
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, " ")
+		generated := strings.HasPrefix(pkg, "github.com/adcpgen/adcpgen/generated/") ||
+			strings.Contains(pkg, "/testdata/golden") || strings.HasSuffix(pkg, "/tinyadcp") || strings.HasSuffix(pkg, "/adcpt")
+		for _, imp := range strings.Fields(imports) {
+			switch {
+			case imp == impl && !generated && pkg != "github.com/adcpgen/adcpgen/runtime/wire" &&
+				!strings.HasPrefix(pkg, "github.com/adcpgen/adcpgen/generator/"):
+				t.Errorf("%s imports %s, which only generated code may", pkg, impl)
+			case imp == desc && pkg != impl && pkg != "github.com/adcpgen/adcpgen/runtime/wire":
+				t.Errorf("%s imports %s", pkg, desc)
+			}
+		}
+		checked++
+	}
+	if checked < 50 {
+		t.Fatalf("go list found only %d packages", checked)
 	}
 }

@@ -26,8 +26,9 @@
 //     signing/replaytest the replay stores' conformance suite, and
 //     sellerstore/pgstore's Nonces the replay store replicas share.
 //   - registry: the Spec value of one spec version, and the manifest parser.
-//   - wire: the strict JSON reader and writer generated code calls, and the
-//     lenient reader extraction uses.
+//   - wire: decoding and encoding generated types strictly (Unmarshal,
+//     Marshal, DecodeError), and the lenient reader extraction uses;
+//     wireimpl holds what only generated code names.
 //   - spec and validate: fetching spec versions and validating payloads
 //     against their schemas.
 //   - mcpsdk and a2ago: adapters for the MCP Go SDK and a2a-go.

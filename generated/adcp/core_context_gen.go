@@ -6,6 +6,7 @@ package adcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Context is the opaque application-level context a caller sends with a task; agents echo it back
@@ -14,16 +15,11 @@ import (
 // Schema: /schemas/adcpgen-core/core/context.json# ("Context"), digest f0b8a19ab50a
 type Context map[string]json.RawMessage
 
-var descContext = wire.Desc{Shape: wire.ShapeMap, Name: "Context", Go: (*Context)(nil), Elem: &wire.DescRaw}
+var descContext = wireimpl.Desc{Shape: wireimpl.ShapeMap, Name: "Context", Go: (*Context)(nil), Elem: &wireimpl.DescRaw}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Context) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descContext)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Context) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descContext)
+// WireDesc describes Context to package wire, which decodes and encodes it.
+func (*Context) WireDesc() *wireimpl.Desc {
+	return &descContext
 }
 
 // MarshalJSON encodes v as JSON.

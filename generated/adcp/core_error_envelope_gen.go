@@ -3,7 +3,10 @@
 
 package adcp
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // ErrorEnvelope is the object that carries an AdCP error on the wire: MCP structuredContent and
 // content[0].text, an A2A DataPart's data, JSON-RPC error.data. The single adcp_error key tells
@@ -14,18 +17,13 @@ type ErrorEnvelope struct {
 	AdCPError Error `json:"adcp_error"`
 }
 
-var descErrorEnvelope = wire.Desc{Shape: wire.ShapeStruct, Name: "ErrorEnvelope", Go: (*ErrorEnvelope)(nil), Members: []wire.Member{
+var descErrorEnvelope = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "ErrorEnvelope", Go: (*ErrorEnvelope)(nil), Members: []wireimpl.Member{
 	{Name: "adcp_error", Desc: &descError, Required: true},
-}, Extra: wire.ExtraReject}
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ErrorEnvelope) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descErrorEnvelope)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ErrorEnvelope) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descErrorEnvelope)
+// WireDesc describes ErrorEnvelope to package wire, which decodes and encodes it.
+func (*ErrorEnvelope) WireDesc() *wireimpl.Desc {
+	return &descErrorEnvelope
 }
 
 // MarshalJSON encodes v as JSON.

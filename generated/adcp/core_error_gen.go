@@ -6,6 +6,7 @@ package adcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Error is an AdCP application error: what a seller returns as adcp_error (MCP structuredContent
@@ -38,25 +39,20 @@ type Error struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descError = wire.Desc{Shape: wire.ShapeStruct, Name: "Error", Go: (*Error)(nil), Members: []wire.Member{
-	{Name: "code", Desc: &wire.DescString, Required: true},
-	{Name: "message", Desc: &wire.DescString, Required: true},
+var descError = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Error", Go: (*Error)(nil), Members: []wireimpl.Member{
+	{Name: "code", Desc: &wireimpl.DescString, Required: true},
+	{Name: "message", Desc: &wireimpl.DescString, Required: true},
 	{Name: "recovery", Desc: &descRecovery},
-	{Name: "retry_after", Desc: &wire.DescFloat},
-	{Name: "field", Desc: &wire.DescString},
-	{Name: "suggestion", Desc: &wire.DescString},
+	{Name: "retry_after", Desc: &wireimpl.DescFloat},
+	{Name: "field", Desc: &wireimpl.DescString},
+	{Name: "suggestion", Desc: &wireimpl.DescString},
 	{Name: "details", Desc: &mapOfRaw},
 	{Name: "issues", Desc: &sliceOfValidationIssue},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Error) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descError)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Error) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descError)
+// WireDesc describes Error to package wire, which decodes and encodes it.
+func (*Error) WireDesc() *wireimpl.Desc {
+	return &descError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -85,21 +81,16 @@ type ValidationIssue struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descValidationIssue = wire.Desc{Shape: wire.ShapeStruct, Name: "ValidationIssue", Go: (*ValidationIssue)(nil), Members: []wire.Member{
-	{Name: "pointer", Desc: &wire.DescString, Required: true},
-	{Name: "message", Desc: &wire.DescString, Required: true},
-	{Name: "keyword", Desc: &wire.DescString, Required: true},
-	{Name: "schema_id", Desc: &wire.DescString},
+var descValidationIssue = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "ValidationIssue", Go: (*ValidationIssue)(nil), Members: []wireimpl.Member{
+	{Name: "pointer", Desc: &wireimpl.DescString, Required: true},
+	{Name: "message", Desc: &wireimpl.DescString, Required: true},
+	{Name: "keyword", Desc: &wireimpl.DescString, Required: true},
+	{Name: "schema_id", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ValidationIssue) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descValidationIssue)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ValidationIssue) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descValidationIssue)
+// WireDesc describes ValidationIssue to package wire, which decodes and encodes it.
+func (*ValidationIssue) WireDesc() *wireimpl.Desc {
+	return &descValidationIssue
 }
 
 // MarshalJSON encodes v as JSON.

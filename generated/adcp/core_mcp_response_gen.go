@@ -6,6 +6,7 @@ package adcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // MCPResponse is the protocol fields of an AdCP task response served over MCP. The response is
@@ -26,22 +27,17 @@ type MCPResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descMCPResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "MCPResponse", Go: (*MCPResponse)(nil), Members: []wire.Member{
+var descMCPResponse = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "MCPResponse", Go: (*MCPResponse)(nil), Members: []wireimpl.Member{
 	{Name: "status", Desc: &descTaskStatus},
-	{Name: "message", Desc: &wire.DescString},
-	{Name: "context_id", Desc: &wire.DescString},
+	{Name: "message", Desc: &wireimpl.DescString},
+	{Name: "context_id", Desc: &wireimpl.DescString},
 	{Name: "context", Desc: &descContext},
 	{Name: "errors", Desc: &sliceOfError},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *MCPResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descMCPResponse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *MCPResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descMCPResponse)
+// WireDesc describes MCPResponse to package wire, which decodes and encodes it.
+func (*MCPResponse) WireDesc() *wireimpl.Desc {
+	return &descMCPResponse
 }
 
 // MarshalJSON encodes v as JSON.

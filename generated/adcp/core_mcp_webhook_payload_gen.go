@@ -6,6 +6,7 @@ package adcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // MCPWebhookPayload is the body a seller POSTs to a buyer's webhook when a task served over MCP
@@ -39,26 +40,21 @@ type MCPWebhookPayload struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descMCPWebhookPayload = wire.Desc{Shape: wire.ShapeStruct, Name: "MCPWebhookPayload", Go: (*MCPWebhookPayload)(nil), Members: []wire.Member{
-	{Name: "task_id", Desc: &wire.DescString, Required: true},
+var descMCPWebhookPayload = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "MCPWebhookPayload", Go: (*MCPWebhookPayload)(nil), Members: []wireimpl.Member{
+	{Name: "task_id", Desc: &wireimpl.DescString, Required: true},
 	{Name: "status", Desc: &descTaskStatus, Required: true},
-	{Name: "timestamp", Desc: &wire.DescString, Required: true},
+	{Name: "timestamp", Desc: &wireimpl.DescString, Required: true},
 	{Name: "domain", Desc: &descMCPWebhookPayloadDomain},
-	{Name: "context_id", Desc: &wire.DescString},
-	{Name: "message", Desc: &wire.DescString},
-	{Name: "task_type", Desc: &wire.DescString},
-	{Name: "operation_id", Desc: &wire.DescString},
+	{Name: "context_id", Desc: &wireimpl.DescString},
+	{Name: "message", Desc: &wireimpl.DescString},
+	{Name: "task_type", Desc: &wireimpl.DescString},
+	{Name: "operation_id", Desc: &wireimpl.DescString},
 	{Name: "result", Desc: &mapOfRaw},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *MCPWebhookPayload) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descMCPWebhookPayload)
-}
-
-// EncodeWire writes v as JSON.
-func (v *MCPWebhookPayload) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descMCPWebhookPayload)
+// WireDesc describes MCPWebhookPayload to package wire, which decodes and encodes it.
+func (*MCPWebhookPayload) WireDesc() *wireimpl.Desc {
+	return &descMCPWebhookPayload
 }
 
 // MarshalJSON encodes v as JSON.
@@ -86,7 +82,7 @@ const (
 
 // KnownMCPWebhookPayloadDomainValues lists the values the schema defines, in schema order.
 func KnownMCPWebhookPayloadDomainValues() []MCPWebhookPayloadDomain {
-	return wire.EnumValues[MCPWebhookPayloadDomain](&descMCPWebhookPayloadDomain)
+	return wireimpl.EnumValues[MCPWebhookPayloadDomain](&descMCPWebhookPayloadDomain)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -94,16 +90,11 @@ func (v MCPWebhookPayloadDomain) IsKnown() bool {
 	return descMCPWebhookPayloadDomain.Known(string(v))
 }
 
-var descMCPWebhookPayloadDomain = wire.Desc{Shape: wire.ShapeString, Name: "MCPWebhookPayloadDomain", Enum: []string{"media-buy", "signals"}}
+var descMCPWebhookPayloadDomain = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "MCPWebhookPayloadDomain", Enum: []string{"media-buy", "signals"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *MCPWebhookPayloadDomain) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descMCPWebhookPayloadDomain)
-}
-
-// EncodeWire writes v as JSON.
-func (v *MCPWebhookPayloadDomain) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descMCPWebhookPayloadDomain)
+// WireDesc describes MCPWebhookPayloadDomain to package wire, which decodes and encodes it.
+func (*MCPWebhookPayloadDomain) WireDesc() *wireimpl.Desc {
+	return &descMCPWebhookPayloadDomain
 }
 
 // MarshalJSON encodes v as JSON.

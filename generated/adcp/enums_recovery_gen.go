@@ -3,7 +3,10 @@
 
 package adcp
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // Recovery says how an agent recovers from an error. Receivers treat a value they do not know as
 // terminal.
@@ -26,7 +29,7 @@ const (
 
 // KnownRecoveryValues lists the values the schema defines, in schema order.
 func KnownRecoveryValues() []Recovery {
-	return wire.EnumValues[Recovery](&descRecovery)
+	return wireimpl.EnumValues[Recovery](&descRecovery)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -34,16 +37,11 @@ func (v Recovery) IsKnown() bool {
 	return descRecovery.Known(string(v))
 }
 
-var descRecovery = wire.Desc{Shape: wire.ShapeString, Name: "Recovery", Enum: []string{"transient", "correctable", "terminal"}}
+var descRecovery = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "Recovery", Enum: []string{"transient", "correctable", "terminal"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Recovery) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descRecovery)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Recovery) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descRecovery)
+// WireDesc describes Recovery to package wire, which decodes and encodes it.
+func (*Recovery) WireDesc() *wireimpl.Desc {
+	return &descRecovery
 }
 
 // MarshalJSON encodes v as JSON.

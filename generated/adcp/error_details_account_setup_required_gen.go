@@ -6,6 +6,7 @@ package adcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // AccountSetupRequiredDetails is the details for ACCOUNT_SETUP_REQUIRED. setup_url is
@@ -21,19 +22,14 @@ type AccountSetupRequiredDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descAccountSetupRequiredDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "AccountSetupRequiredDetails", Go: (*AccountSetupRequiredDetails)(nil), Members: []wire.Member{
-	{Name: "setup_url", Desc: &wire.DescString},
+var descAccountSetupRequiredDetails = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "AccountSetupRequiredDetails", Go: (*AccountSetupRequiredDetails)(nil), Members: []wireimpl.Member{
+	{Name: "setup_url", Desc: &wireimpl.DescString},
 	{Name: "setup_steps", Desc: &sliceOfString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *AccountSetupRequiredDetails) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descAccountSetupRequiredDetails)
-}
-
-// EncodeWire writes v as JSON.
-func (v *AccountSetupRequiredDetails) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descAccountSetupRequiredDetails)
+// WireDesc describes AccountSetupRequiredDetails to package wire, which decodes and encodes it.
+func (*AccountSetupRequiredDetails) WireDesc() *wireimpl.Desc {
+	return &descAccountSetupRequiredDetails
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package adcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // AudienceTooSmallDetails is the details for AUDIENCE_TOO_SMALL.
@@ -20,19 +21,14 @@ type AudienceTooSmallDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descAudienceTooSmallDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "AudienceTooSmallDetails", Go: (*AudienceTooSmallDetails)(nil), Members: []wire.Member{
-	{Name: "minimum_size", Desc: &wire.DescFloat},
-	{Name: "current_size", Desc: &wire.DescFloat},
+var descAudienceTooSmallDetails = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "AudienceTooSmallDetails", Go: (*AudienceTooSmallDetails)(nil), Members: []wireimpl.Member{
+	{Name: "minimum_size", Desc: &wireimpl.DescFloat},
+	{Name: "current_size", Desc: &wireimpl.DescFloat},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *AudienceTooSmallDetails) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descAudienceTooSmallDetails)
-}
-
-// EncodeWire writes v as JSON.
-func (v *AudienceTooSmallDetails) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descAudienceTooSmallDetails)
+// WireDesc describes AudienceTooSmallDetails to package wire, which decodes and encodes it.
+func (*AudienceTooSmallDetails) WireDesc() *wireimpl.Desc {
+	return &descAudienceTooSmallDetails
 }
 
 // MarshalJSON encodes v as JSON.

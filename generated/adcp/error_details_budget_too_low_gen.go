@@ -6,6 +6,7 @@ package adcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // BudgetTooLowDetails is the details for BUDGET_TOO_LOW.
@@ -20,19 +21,14 @@ type BudgetTooLowDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descBudgetTooLowDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "BudgetTooLowDetails", Go: (*BudgetTooLowDetails)(nil), Members: []wire.Member{
-	{Name: "minimum_budget", Desc: &wire.DescFloat},
-	{Name: "currency", Desc: &wire.DescString},
+var descBudgetTooLowDetails = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "BudgetTooLowDetails", Go: (*BudgetTooLowDetails)(nil), Members: []wireimpl.Member{
+	{Name: "minimum_budget", Desc: &wireimpl.DescFloat},
+	{Name: "currency", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *BudgetTooLowDetails) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descBudgetTooLowDetails)
-}
-
-// EncodeWire writes v as JSON.
-func (v *BudgetTooLowDetails) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descBudgetTooLowDetails)
+// WireDesc describes BudgetTooLowDetails to package wire, which decodes and encodes it.
+func (*BudgetTooLowDetails) WireDesc() *wireimpl.Desc {
+	return &descBudgetTooLowDetails
 }
 
 // MarshalJSON encodes v as JSON.

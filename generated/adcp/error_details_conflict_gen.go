@@ -6,6 +6,7 @@ package adcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // ConflictDetails is the details for CONFLICT: the resource changed since the caller read it.
@@ -22,20 +23,15 @@ type ConflictDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descConflictDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "ConflictDetails", Go: (*ConflictDetails)(nil), Members: []wire.Member{
-	{Name: "resource_id", Desc: &wire.DescString},
+var descConflictDetails = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "ConflictDetails", Go: (*ConflictDetails)(nil), Members: []wireimpl.Member{
+	{Name: "resource_id", Desc: &wireimpl.DescString},
 	{Name: "expected_version", Desc: &descConflictDetailsExpectedVersion},
 	{Name: "current_version", Desc: &descConflictDetailsCurrentVersion},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ConflictDetails) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descConflictDetails)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ConflictDetails) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descConflictDetails)
+// WireDesc describes ConflictDetails to package wire, which decodes and encodes it.
+func (*ConflictDetails) WireDesc() *wireimpl.Desc {
+	return &descConflictDetails
 }
 
 // MarshalJSON encodes v as JSON.
@@ -105,19 +101,14 @@ func (u ConflictDetailsCurrentVersion) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descConflictDetailsCurrentVersion = wire.Desc{Shape: wire.ShapeUnion, Name: "ConflictDetailsCurrentVersion", Go: (*ConflictDetailsCurrentVersion)(nil), Union: &wire.Union{Name: "ConflictDetailsCurrentVersion", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
-	{Name: "String", Desc: &wire.DescString, Kinds: "s"},
-	{Name: "Number", Desc: &wire.DescFloat, Kinds: "n"},
+var descConflictDetailsCurrentVersion = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "ConflictDetailsCurrentVersion", Go: (*ConflictDetailsCurrentVersion)(nil), Union: &wireimpl.Union{Name: "ConflictDetailsCurrentVersion", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
+	{Name: "String", Desc: &wireimpl.DescString, Kinds: "s"},
+	{Name: "Number", Desc: &wireimpl.DescFloat, Kinds: "n"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *ConflictDetailsCurrentVersion) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descConflictDetailsCurrentVersion)
-}
-
-// EncodeWire writes u as JSON.
-func (u *ConflictDetailsCurrentVersion) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descConflictDetailsCurrentVersion)
+// WireDesc describes ConflictDetailsCurrentVersion to package wire, which decodes and encodes it.
+func (*ConflictDetailsCurrentVersion) WireDesc() *wireimpl.Desc {
+	return &descConflictDetailsCurrentVersion
 }
 
 // MarshalJSON encodes u as JSON.
@@ -187,19 +178,14 @@ func (u ConflictDetailsExpectedVersion) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descConflictDetailsExpectedVersion = wire.Desc{Shape: wire.ShapeUnion, Name: "ConflictDetailsExpectedVersion", Go: (*ConflictDetailsExpectedVersion)(nil), Union: &wire.Union{Name: "ConflictDetailsExpectedVersion", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
-	{Name: "String", Desc: &wire.DescString, Kinds: "s"},
-	{Name: "Number", Desc: &wire.DescFloat, Kinds: "n"},
+var descConflictDetailsExpectedVersion = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "ConflictDetailsExpectedVersion", Go: (*ConflictDetailsExpectedVersion)(nil), Union: &wireimpl.Union{Name: "ConflictDetailsExpectedVersion", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
+	{Name: "String", Desc: &wireimpl.DescString, Kinds: "s"},
+	{Name: "Number", Desc: &wireimpl.DescFloat, Kinds: "n"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *ConflictDetailsExpectedVersion) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descConflictDetailsExpectedVersion)
-}
-
-// EncodeWire writes u as JSON.
-func (u *ConflictDetailsExpectedVersion) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descConflictDetailsExpectedVersion)
+// WireDesc describes ConflictDetailsExpectedVersion to package wire, which decodes and encodes it.
+func (*ConflictDetailsExpectedVersion) WireDesc() *wireimpl.Desc {
+	return &descConflictDetailsExpectedVersion
 }
 
 // MarshalJSON encodes u as JSON.

@@ -6,6 +6,7 @@ package adcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreativeRejectedDetails is the details for CREATIVE_REJECTED.
@@ -22,20 +23,15 @@ type CreativeRejectedDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreativeRejectedDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "CreativeRejectedDetails", Go: (*CreativeRejectedDetails)(nil), Members: []wire.Member{
-	{Name: "policy_id", Desc: &wire.DescString},
-	{Name: "policy_url", Desc: &wire.DescString},
+var descCreativeRejectedDetails = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreativeRejectedDetails", Go: (*CreativeRejectedDetails)(nil), Members: []wireimpl.Member{
+	{Name: "policy_id", Desc: &wireimpl.DescString},
+	{Name: "policy_url", Desc: &wireimpl.DescString},
 	{Name: "reasons", Desc: &sliceOfString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreativeRejectedDetails) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreativeRejectedDetails)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreativeRejectedDetails) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreativeRejectedDetails)
+// WireDesc describes CreativeRejectedDetails to package wire, which decodes and encodes it.
+func (*CreativeRejectedDetails) WireDesc() *wireimpl.Desc {
+	return &descCreativeRejectedDetails
 }
 
 // MarshalJSON encodes v as JSON.

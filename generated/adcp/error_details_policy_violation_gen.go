@@ -6,6 +6,7 @@ package adcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // PolicyViolationDetails is the details for POLICY_VIOLATION.
@@ -22,20 +23,15 @@ type PolicyViolationDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descPolicyViolationDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "PolicyViolationDetails", Go: (*PolicyViolationDetails)(nil), Members: []wire.Member{
-	{Name: "policy_id", Desc: &wire.DescString},
-	{Name: "policy_url", Desc: &wire.DescString},
+var descPolicyViolationDetails = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "PolicyViolationDetails", Go: (*PolicyViolationDetails)(nil), Members: []wireimpl.Member{
+	{Name: "policy_id", Desc: &wireimpl.DescString},
+	{Name: "policy_url", Desc: &wireimpl.DescString},
 	{Name: "violated_rules", Desc: &sliceOfString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PolicyViolationDetails) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descPolicyViolationDetails)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PolicyViolationDetails) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descPolicyViolationDetails)
+// WireDesc describes PolicyViolationDetails to package wire, which decodes and encodes it.
+func (*PolicyViolationDetails) WireDesc() *wireimpl.Desc {
+	return &descPolicyViolationDetails
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package adcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // RateLimitedDetails is the details for RATE_LIMITED: the rate-limit window, so agents can pace
@@ -25,21 +26,16 @@ type RateLimitedDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descRateLimitedDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "RateLimitedDetails", Go: (*RateLimitedDetails)(nil), Members: []wire.Member{
-	{Name: "limit", Desc: &wire.DescFloat},
-	{Name: "remaining", Desc: &wire.DescFloat},
-	{Name: "window_seconds", Desc: &wire.DescFloat},
+var descRateLimitedDetails = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "RateLimitedDetails", Go: (*RateLimitedDetails)(nil), Members: []wireimpl.Member{
+	{Name: "limit", Desc: &wireimpl.DescFloat},
+	{Name: "remaining", Desc: &wireimpl.DescFloat},
+	{Name: "window_seconds", Desc: &wireimpl.DescFloat},
 	{Name: "scope", Desc: &descRateLimitedDetailsScope},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *RateLimitedDetails) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descRateLimitedDetails)
-}
-
-// EncodeWire writes v as JSON.
-func (v *RateLimitedDetails) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descRateLimitedDetails)
+// WireDesc describes RateLimitedDetails to package wire, which decodes and encodes it.
+func (*RateLimitedDetails) WireDesc() *wireimpl.Desc {
+	return &descRateLimitedDetails
 }
 
 // MarshalJSON encodes v as JSON.
@@ -68,7 +64,7 @@ const (
 
 // KnownRateLimitedDetailsScopeValues lists the values the schema defines, in schema order.
 func KnownRateLimitedDetailsScopeValues() []RateLimitedDetailsScope {
-	return wire.EnumValues[RateLimitedDetailsScope](&descRateLimitedDetailsScope)
+	return wireimpl.EnumValues[RateLimitedDetailsScope](&descRateLimitedDetailsScope)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -76,16 +72,11 @@ func (v RateLimitedDetailsScope) IsKnown() bool {
 	return descRateLimitedDetailsScope.Known(string(v))
 }
 
-var descRateLimitedDetailsScope = wire.Desc{Shape: wire.ShapeString, Name: "RateLimitedDetailsScope", Enum: []string{"account", "tool", "global"}}
+var descRateLimitedDetailsScope = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "RateLimitedDetailsScope", Enum: []string{"account", "tool", "global"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *RateLimitedDetailsScope) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descRateLimitedDetailsScope)
-}
-
-// EncodeWire writes v as JSON.
-func (v *RateLimitedDetailsScope) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descRateLimitedDetailsScope)
+// WireDesc describes RateLimitedDetailsScope to package wire, which decodes and encodes it.
+func (*RateLimitedDetailsScope) WireDesc() *wireimpl.Desc {
+	return &descRateLimitedDetailsScope
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,35 +6,13 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
+	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/a2ago"
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
-	"github.com/adcpgen/adcpgen/runtime/wire"
 )
-
-type mediaBuy struct{ MediaBuyID string }
-
-func (m *mediaBuy) DecodeWire(d *wire.Decoder) error {
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil || !ok {
-			return err
-		}
-		if string(key) == "media_buy_id" {
-			m.MediaBuyID, err = d.String()
-		} else {
-			err = d.Skip()
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
 
 var x = extract.New(nil)
 
@@ -46,7 +24,7 @@ func TestRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v mediaBuy
+	var v adcpt.CreateMediaBuySuccess
 	err = a2ago.DecodeEvent(x, done, &v)
 	if err != nil || v.MediaBuyID != "mb_1" {
 		t.Fatalf("completed: %+v, %v", v, err)

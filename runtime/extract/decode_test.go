@@ -6,93 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/generated/adcp"
+	"github.com/adcpgen/adcpgen/internal/buyertest/tinyadcp"
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
-
-// productsResponse stands in for a generated response type: a strict
-// decoder built on runtime/wire, as adcpgen generates them.
-type productsResponse struct {
-	Status   string
-	Products int // how many products were listed
-}
-
-func (r *productsResponse) UnmarshalJSON(b []byte) error { return wire.Unmarshal(b, r) }
-
-func (r *productsResponse) DecodeWire(d *wire.Decoder) error {
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	seen := map[string]bool{}
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil || !ok {
-			return err
-		}
-		if seen[string(key)] {
-			return d.Duplicate(key)
-		}
-		seen[string(key)] = true
-		switch string(key) {
-		case "status":
-			r.Status, err = d.String()
-		case "products":
-			if err = d.ArrayStart(); err == nil {
-				for {
-					more, e := d.NextElem()
-					if e != nil || !more {
-						err = e
-						break
-					}
-					r.Products++
-					if err = d.Skip(); err != nil {
-						break
-					}
-				}
-			}
-		default:
-			err = d.Skip()
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
-// rateLimitedDetails stands in for a generated details type: limit is
-// required.
-type rateLimitedDetails struct{ Limit float64 }
-
-func (d *rateLimitedDetails) DecodeWire(dec *wire.Decoder) error {
-	if err := dec.ObjectStart(); err != nil {
-		return err
-	}
-	seen := false
-	for {
-		key, ok, err := dec.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		if string(key) == "limit" {
-			seen = true
-			if d.Limit, err = dec.Float(); err != nil {
-				return err
-			}
-		} else if err := dec.Skip(); err != nil {
-			return err
-		}
-	}
-	if !seen {
-		return dec.Missing([]string{"limit"})
-	}
-	return nil
-}
-
-func (d *rateLimitedDetails) EncodeWire(e *wire.Encoder) {}
 
 func TestDecodeRejectsWhatExtractionKeeps(t *testing.T) {
 	x := testExtractor()
@@ -101,7 +20,7 @@ func TestDecodeRejectsWhatExtractionKeeps(t *testing.T) {
 	if string(r.Data) != `{"status":"completed","products":[],"__proto__":{"isAdmin":true}}` {
 		t.Fatalf("extraction changed the data: %s", r.Data)
 	}
-	var v productsResponse
+	var v adcp.MCPResponse
 	err := x.DecodeMCP(env, &v)
 	var we *wire.DecodeError
 	if !errors.As(err, &we) || we.Kind != wire.KindForbiddenKey {
@@ -115,24 +34,30 @@ func TestDecodeRejectsWhatExtractionKeeps(t *testing.T) {
 
 func TestDecodeMethods(t *testing.T) {
 	x := testExtractor()
-	var v productsResponse
-	if err := x.DecodeMCP([]byte(`{"structuredContent":{"status":"completed","products":[{"id":1},{"id":2}]}}`), &v); err != nil || v.Status != "completed" || v.Products != 2 {
+	var v adcp.MCPResponse
+	status := func() adcp.TaskStatus {
+		if v.Status == nil {
+			return ""
+		}
+		return *v.Status
+	}
+	if err := x.DecodeMCP([]byte(`{"structuredContent":{"status":"completed","products":[{"id":1},{"id":2}]}}`), &v); err != nil || status() != "completed" || string(v.AdditionalProperties["products"]) != `[{"id":1},{"id":2}]` {
 		t.Fatalf("DecodeMCP = %+v, %v", v, err)
 	}
-	v = productsResponse{}
-	if err := x.DecodeMCP([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"status\":\"working\"}"}]}}`), &v); err != nil || v.Status != "working" {
+	v = adcp.MCPResponse{}
+	if err := x.DecodeMCP([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"status\":\"working\"}"}]}}`), &v); err != nil || status() != "working" {
 		t.Fatalf("DecodeMCP(JSON-RPC) = %+v, %v", v, err)
 	}
-	v = productsResponse{}
-	if err := x.DecodeA2A([]byte(`{"task":{"status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"parts":[{"data":{"status":"completed"}}]}]}}`), &v); err != nil || v.Status != "completed" {
+	v = adcp.MCPResponse{}
+	if err := x.DecodeA2A([]byte(`{"task":{"status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"parts":[{"data":{"status":"completed"}}]}]}}`), &v); err != nil || status() != "completed" {
 		t.Fatalf("DecodeA2A = %+v, %v", v, err)
 	}
-	v = productsResponse{}
-	if err := x.DecodeA2A([]byte(`{"jsonrpc":"2.0","id":1,"result":{"status":{"state":"completed"},"artifacts":[{"parts":[{"data":{"status":"completed"}}]}]}}`), &v); err != nil || v.Status != "completed" {
+	v = adcp.MCPResponse{}
+	if err := x.DecodeA2A([]byte(`{"jsonrpc":"2.0","id":1,"result":{"status":{"state":"completed"},"artifacts":[{"parts":[{"data":{"status":"completed"}}]}]}}`), &v); err != nil || status() != "completed" {
 		t.Fatalf("DecodeA2A(JSON-RPC) = %+v, %v", v, err)
 	}
-	v = productsResponse{}
-	if err := x.DecodeWebhook([]byte(`{"task_id":"t","status":"completed","result":{"status":"completed"}}`), &v); err != nil || v.Status != "completed" {
+	v = adcp.MCPResponse{}
+	if err := x.DecodeWebhook([]byte(`{"task_id":"t","status":"completed","result":{"status":"completed"}}`), &v); err != nil || status() != "completed" {
 		t.Fatalf("DecodeWebhook = %+v, %v", v, err)
 	}
 	// Failures come back as the AdCP error or a sentinel.
@@ -156,16 +81,16 @@ func TestTypedDetails(t *testing.T) {
 	newDetails := func(code string) wire.Value {
 		switch code {
 		case "RATE_LIMITED":
-			return new(rateLimitedDetails)
+			return new(tinyadcp.RateLimitedDetails)
 		case "TYPED_NIL":
-			var d *rateLimitedDetails
+			var d *tinyadcp.RateLimitedDetails
 			return d
 		}
 		return nil
 	}
 	x := extract.New(foundingSpec(newDetails, ""))
 	r := x.MCP([]byte(`{"isError":true,"structuredContent":{"adcp_error":{"code":"RATE_LIMITED","details":{"limit":100,"scope":"account"}}}}`))
-	if d, ok := r.Error.Details.(*rateLimitedDetails); !ok || d.Limit != 100 || r.Error.DetailsErr != nil {
+	if d, ok := r.Error.Details.(*tinyadcp.RateLimitedDetails); !ok || d.Limit != 100 || r.Error.DetailsErr != nil {
 		t.Fatalf("typed details: %#v %v", r.Error.Details, r.Error.DetailsErr)
 	}
 	// A typed decoder that rejects leaves the raw details and says why.

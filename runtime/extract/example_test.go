@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/registry"
@@ -20,8 +21,7 @@ var exampleSpec = registry.NewSpec(registry.SpecConfig{Codes: registry.ErrorCode
 
 // The buyer flow: call the seller, extract the envelope, decode the data
 // with a strict generated type, and recover from errors by their class.
-// productsResponse stands in for a generated type such as
-// adcp.GetProductsResponse.
+// adcpt stands in for the package you generate.
 func Example_buyerFlow() {
 	// callSeller stands for an MCP tools/call round trip. The seller is rate
 	// limited on the first attempt.
@@ -29,7 +29,7 @@ func Example_buyerFlow() {
 		`{"isError":true,"content":[{"type":"text","text":"Rate limited — retry in 2s."}],
 		  "structuredContent":{"adcp_error":{"code":"RATE_LIMITED","message":"Request rate exceeded","retry_after":2,"recovery":"transient"}}}`,
 		`{"content":[{"type":"text","text":"Found 2 products."}],
-		  "structuredContent":{"status":"completed","products":[{"product_id":"ctv_premium"},{"product_id":"ctv_news"}]}}`,
+		  "structuredContent":{"status":"completed","products":[{"product_id":"ctv_premium","name":"CTV Premium"},{"product_id":"ctv_news","name":"CTV News"}]}}`,
 	}
 	callSeller := func(ctx context.Context, attempt int) ([]byte, error) { return []byte(replies[attempt-1]), nil }
 
@@ -39,7 +39,7 @@ func Example_buyerFlow() {
 		fmt.Println("transient error, waiting", d)
 		return nil
 	}}
-	var products productsResponse
+	var products adcpt.GetProductsResponse
 	err := policy.Do(context.Background(), func(ctx context.Context, attempt int) error {
 		body, err := callSeller(ctx, attempt)
 		if err != nil {
@@ -51,7 +51,7 @@ func Example_buyerFlow() {
 	var adcpErr *adcperr.Error
 	switch {
 	case err == nil:
-		fmt.Println(products.Status, products.Products, "products")
+		fmt.Println(len(products.Products), "products, the first:", products.Products[0].Name)
 	case errors.As(err, &adcpErr) && adcpErr.Action() == adcperr.ActionSurface:
 		fmt.Println("fix the request:", adcpErr.SafeField(), adcpErr.SafeSuggestion())
 	case errors.As(err, &adcpErr):
@@ -61,7 +61,7 @@ func Example_buyerFlow() {
 	}
 	// Output:
 	// transient error, waiting 2s
-	// completed 2 products
+	// 2 products, the first: CTV Premium
 }
 
 // Recovery: the action comes from code and recovery only, never from the

@@ -8,37 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/generated/adcp"
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/mcpsdk"
 	"github.com/adcpgen/adcpgen/runtime/registry"
-	"github.com/adcpgen/adcpgen/runtime/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// status is a minimal strict response type for the typed step.
-type status struct{ Status string }
-
-func (s *status) DecodeWire(d *wire.Decoder) error {
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil || !ok {
-			return err
-		}
-		if string(key) == "status" {
-			s.Status, err = d.String()
-		} else {
-			err = d.Skip()
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
 
 // x classifies the codes these tests send.
 var x = extract.New(registry.NewSpec(registry.SpecConfig{Codes: registry.ErrorCodes{
@@ -109,13 +86,13 @@ func TestEndToEnd(t *testing.T) {
 		return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
 	}
 
-	decode := func(name string) (status, error) {
-		var v status
+	decode := func(name string) (adcp.MCPResponse, error) {
+		var v adcp.MCPResponse
 		res, err := call(name)
 		return v, mcpsdk.DecodeCall(x, res, err, &v)
 	}
 	v, err := decode("get_products")
-	if err != nil || v.Status != "completed" {
+	if err != nil || v.Status == nil || *v.Status != adcp.TaskStatusCompleted {
 		t.Fatalf("get_products: %+v, %v", v, err)
 	}
 	_, err = decode("create_media_buy")

@@ -60,19 +60,3 @@ func newScalar[T float64 | int64 | bool | string](slab *[]T) *T {
 	*slab = (*slab)[:len(*slab)+1]
 	return &(*slab)[len(*slab)-1]
 }
-
-// newValue returns a new zero T for an optional member: basic scalars from
-// the decoder's slabs, anything else from new.
-func newValue[T any](d *Decoder, p **T) *T {
-	switch any(p).(type) {
-	case **float64:
-		return any(newScalar(&d.floats)).(*T)
-	case **int64:
-		return any(newScalar(&d.ints)).(*T)
-	case **string:
-		return any(newScalar(&d.strs)).(*T)
-	case **bool:
-		return any(newScalar(&d.bools)).(*T)
-	}
-	return new(T)
-}

@@ -6,60 +6,38 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // record exercises every arena-backed path: strings, optional scalars,
 // kept unknown members (keys and raw values), maps and empty arrays.
 type record struct {
-	Name  string
-	Score *float64
-	Count *int64
-	On    *bool
-	Note  *string
-	Tags  []string
-	Attrs map[string]string
-	Extra map[string]json.RawMessage
+	Name  string                     `json:"name"`
+	Score *float64                   `json:"score"`
+	Count *int64                     `json:"count"`
+	On    *bool                      `json:"on"`
+	Note  *string                    `json:"note"`
+	Tags  []string                   `json:"tags"`
+	Attrs map[string]string          `json:"attrs"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (v *record) DecodeWire(d *Decoder) error {
-	*v = record{}
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		switch string(key) {
-		case "name":
-			err = Field(d, seen[:], 0, key, &v.Name, ReadString)
-		case "score":
-			err = FieldPtr(d, seen[:], 1, key, &v.Score, ReadFloat)
-		case "count":
-			err = FieldPtr(d, seen[:], 2, key, &v.Count, ReadInt)
-		case "on":
-			err = FieldPtr(d, seen[:], 3, key, &v.On, ReadBool)
-		case "note":
-			err = FieldPtr(d, seen[:], 4, key, &v.Note, ReadString)
-		case "tags":
-			err = FieldSlice(d, seen[:], 5, key, &v.Tags, ReadString)
-		case "attrs":
-			err = FieldMap(d, seen[:], 6, key, &v.Attrs, ReadString)
-		default:
-			err = d.KeepUnknown(key, &v.Extra)
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
+var (
+	sliceOfRecordString = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]string)(nil), Elem: &wireimpl.DescString}
+	mapOfRecordString   = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]string)(nil), Elem: &wireimpl.DescString}
+	descRecord          = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "record", Go: (*record)(nil), Members: []wireimpl.Member{
+		{Name: "name", Desc: &wireimpl.DescString},
+		{Name: "score", Desc: &wireimpl.DescFloat},
+		{Name: "count", Desc: &wireimpl.DescInt},
+		{Name: "on", Desc: &wireimpl.DescBool},
+		{Name: "note", Desc: &wireimpl.DescString},
+		{Name: "tags", Desc: &sliceOfRecordString},
+		{Name: "attrs", Desc: &mapOfRecordString},
+	}}
+)
 
-func (v *record) EncodeWire(e *Encoder) {}
+func (*record) WireDesc() *wireimpl.Desc { return &descRecord }
 
 func recordJSON(i int) string {
 	long := strings.Repeat("L", arenaMax+10)

@@ -3,15 +3,16 @@ package wire
 import (
 	"math/bits"
 	"strings"
+
+	"github.com/adcpgen/adcpgen/runtime/internal/wiredesc"
 )
 
-// PickArms returns, as a bit set, every arm whose presence rules the value
-// at the decoder's position meets (ByPresence unions), without consuming
-// it. When none does, the error says why each arm failed.
-func (d *Decoder) PickArms(u *Union) (uint64, error) {
-	var p Probe
+// pickArms returns, as a bit set, every arm whose presence rules the value
+// at the decoder's position meets (ByPresence unions), without consuming it. When none does, the error says why each arm failed.
+func (d *Decoder) pickArms(u *wiredesc.Union) (uint64, error) {
+	var p probe
 	p.Keys = u.Keys
-	if err := d.Probe(&p); err != nil {
+	if err := d.probeObject(&p); err != nil {
 		return 0, err
 	}
 	if p.Kind() != '{' {
@@ -33,17 +34,17 @@ func (d *Decoder) PickArms(u *Union) (uint64, error) {
 	return set, nil
 }
 
-// DecodeCandidates reads the value with the candidate arms. One candidate is
+// decodeCandidates reads the value with the candidate arms. One candidate is
 // read directly. Several (key presence cannot always tell arms apart, for
 // example when one arm forbids extra members) are tried in order with a
 // strict decode: a non-exclusive union (anyOf) keeps the first that
 // decodes; an exclusive one (oneOf) needs exactly one. decode must reset the
 // union before reading arm.
-func (d *Decoder) DecodeCandidates(u *Union, arms uint64, decode func(arm int) error) error {
+func (d *Decoder) decodeCandidates(u *wiredesc.Union, arms uint64, decode func(arm int) error) error {
 	if bits.OnesCount64(arms) == 1 {
 		return decode(bits.TrailingZeros64(arms))
 	}
-	m := d.Mark()
+	m := d.save()
 	var ok []int
 	var fails []ArmError
 	for set := arms; set != 0; set &= set - 1 {
@@ -60,7 +61,7 @@ func (d *Decoder) DecodeCandidates(u *Union, arms uint64, decode func(arm int) e
 			}
 			fails = append(fails, ArmError{Arm: u.Arms[i].Name, Reason: err.Error()})
 		}
-		d.Reset(m)
+		d.restore(m)
 	}
 	switch len(ok) {
 	case 1:
@@ -78,7 +79,7 @@ func (d *Decoder) DecodeCandidates(u *Union, arms uint64, decode func(arm int) e
 }
 
 // severalArms rejects a payload that matches more than one arm of a oneOf.
-func (d *Decoder) severalArms(u *Union, set uint64) error {
+func (d *Decoder) severalArms(u *wiredesc.Union, set uint64) error {
 	var names []string
 	for ; set != 0; set &= set - 1 {
 		names = append(names, u.Arms[bits.TrailingZeros64(set)].Name)

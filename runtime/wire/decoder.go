@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"reflect"
 	"strconv"
 	"sync"
@@ -17,13 +18,10 @@ type DecodeOptions struct {
 	MaxDepth int
 }
 
-// Decodable is implemented by every generated type.
-type Decodable interface {
-	DecodeWire(d *Decoder) error
-}
-
-// Decoder reads one JSON document held in memory. Generated code drives it;
-// it keeps the path to the current value so errors carry a JSON pointer.
+// Decoder reads one JSON document held in memory, strictly, value by
+// value: code that reads JSON by hand drives it the way Unmarshal reads a
+// generated type (the same checks, the same errors). It keeps the path to
+// the current value so errors carry a JSON pointer.
 type Decoder struct {
 	buf      []byte
 	pos      int
@@ -40,10 +38,6 @@ type Decoder struct {
 	strs   []string
 	bools  []bool
 
-	// resolving makes a generated DecodeWire report its Desc in resolved
-	// instead of decoding (see resolveLate).
-	resolving bool
-	resolved  *Desc
 	// mapKey is a settable string reused for the keys of maps the engine
 	// fills through reflection.
 	mapKey reflect.Value
@@ -91,17 +85,23 @@ func UnmarshalExact(data []byte, v Decodable) error {
 }
 
 // UnmarshalOptions decodes data into v with opts. The whole input must be one
-// JSON value, optionally surrounded by whitespace.
+// JSON value, optionally surrounded by whitespace. v is reset first.
 func UnmarshalOptions(data []byte, v Decodable, opts DecodeOptions) error {
+	if v == nil || reflect.ValueOf(v).IsNil() {
+		return errNilTarget
+	}
 	d := decoderPool.Get().(*Decoder)
 	d.reset(data, opts)
-	err := v.DecodeWire(d)
+	err := d.decodeTop(v)
 	if err == nil {
 		err = d.End()
 	}
 	d.release()
 	return err
 }
+
+// errNilTarget is Unmarshal's answer when given nowhere to decode to.
+var errNilTarget = errors.New("wire: Unmarshal into a nil value")
 
 // release returns a decoder to the pool, dropping buffers a large document
 // grew.
@@ -233,33 +233,27 @@ func isForbiddenKey(k []byte) bool {
 	return false
 }
 
-// Mark is a saved decoder position (see Reset).
-type Mark struct {
+// position is a saved decoder position (see restore).
+type position struct {
 	pos   int
 	depth int
 	top   frame
 }
 
-// Mark saves the position so a caller can try a reading and rewind.
-func (d *Decoder) Mark() Mark {
-	m := Mark{pos: d.pos, depth: len(d.stack)}
+// save saves the position so the engine can try a reading and rewind.
+func (d *Decoder) save() position {
+	m := position{pos: d.pos, depth: len(d.stack)}
 	if len(d.stack) > 0 {
 		m.top = d.stack[len(d.stack)-1]
 	}
 	return m
 }
 
-// Reset rewinds to m.
-func (d *Decoder) Reset(m Mark) {
+// restore rewinds to m.
+func (d *Decoder) restore(m position) {
 	d.pos = m.pos
 	d.stack = d.stack[:m.depth]
 	if m.depth > 0 {
 		d.stack[m.depth-1] = m.top
 	}
-}
-
-// Value is implemented by every generated type: it reads and writes itself.
-type Value interface {
-	Decodable
-	Encodable
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/adcpgen/adcpgen/runtime/internal/wiredesc"
 )
 
 // descInfo is what the engine derives from a Desc on first use.
@@ -13,24 +15,22 @@ type descInfo struct {
 	rt   reflect.Type // the described Go type (nil for scalars)
 	size uintptr
 	// late: the Desc a ShapeLate one stands for.
-	late *Desc
+	late *wiredesc.Desc
 	// ShapeSlice, ShapeMap: how the Go value is built.
 	native nativeKind
-	elem   *Desc // Elem, resolved
+	elem   *wiredesc.Desc // Elem, resolved
 	// ShapeStruct.
 	members  []memberInfo
 	table    []uint16 // key hash table: member index + 1, 0 empty
 	shift    uint32
 	words    int // seen-set words
-	required *Required
-	declared KeySet    // every declared key (patterns, extra members)
+	required *required
+	declared keySet    // every declared key (patterns, extra members)
 	offs     []uintptr // KeyPatterns' fields, then Extra's
 	// ShapeUnion: arm field offsets and which arms are pointers.
 	armOff []uintptr
 	armPtr []bool
-	arms   []*Desc
-	// Integer enums: the values.
-	ints []int64
+	arms   []*wiredesc.Desc
 }
 
 // memberInfo is a struct member as the engine walks it.
@@ -38,7 +38,7 @@ type memberInfo struct {
 	off      uintptr
 	key      string // `"name":`
 	name     string
-	desc     *Desc // resolved
+	desc     *wiredesc.Desc // resolved
 	ptr      bool
 	required bool
 	fixed    bool
@@ -66,30 +66,29 @@ var (
 )
 
 // target is t, or for ShapeLate the Desc it stands for.
-func (t *Desc) target() *Desc {
-	if t.Shape != ShapeLate {
+func target(t *wiredesc.Desc) *wiredesc.Desc {
+	if t.Shape != wiredesc.ShapeLate {
 		return t
 	}
-	return t.infos().late
+	return infos(t).late
 }
 
 // infos returns t's derived information, computing it on first use.
-// Concurrent first uses compute the same value; one is kept.
-func (t *Desc) infos() *descInfo {
-	if in := t.info.Load(); in != nil {
-		return in
+// Concurrent first uses compute the same value; one is kept. It lives in
+// t's cache slot, which holds nothing but a *descInfo.
+func infos(t *wiredesc.Desc) *descInfo {
+	c := t.Cache()
+	if in := c.Load(); in != nil {
+		return (*descInfo)(unsafe.Pointer(in))
 	}
-	in := t.build()
-	if t.info.CompareAndSwap(nil, in) {
-		return in
-	}
-	return t.info.Load()
+	c.CompareAndSwap(nil, (*wiredesc.Cache)(unsafe.Pointer(build(t))))
+	return (*descInfo)(unsafe.Pointer(c.Load()))
 }
 
-// size is the size of a value of t's type.
-func (t *Desc) size() uintptr { return t.target().infos().size }
+// sizeOf is the size of a value of t's type.
+func sizeOf(t *wiredesc.Desc) uintptr { return infos(target(t)).size }
 
-func (t *Desc) build() *descInfo {
+func build(t *wiredesc.Desc) *descInfo {
 	in := &descInfo{}
 	if t.Go != nil {
 		pt := reflect.TypeOf(t.Go)
@@ -100,42 +99,31 @@ func (t *Desc) build() *descInfo {
 		in.size = in.rt.Size()
 	}
 	switch t.Shape {
-	case ShapeString:
+	case wiredesc.ShapeString:
 		in.size = unsafe.Sizeof("")
-	case ShapeInt:
+	case wiredesc.ShapeInt:
 		in.size = 8
-		for _, lit := range t.Enum {
-			n, err := strconv.ParseInt(lit, 10, 64)
-			if err != nil {
-				f, ferr := strconv.ParseFloat(lit, 64)
-				if ferr != nil {
-					panic("wire: integer enum " + t.Name + " lists " + lit)
-				}
-				n = int64(f)
-			}
-			in.ints = append(in.ints, n)
-		}
-	case ShapeFloat:
+	case wiredesc.ShapeFloat:
 		in.size = 8
-	case ShapeBool:
+	case wiredesc.ShapeBool:
 		in.size = 1
-	case ShapeRaw:
+	case wiredesc.ShapeRaw:
 		in.size = unsafe.Sizeof(json.RawMessage(nil))
-	case ShapeLate:
+	case wiredesc.ShapeLate:
 		in.late = resolveLate(t)
 		in.size = in.rt.Size()
-	case ShapeSlice, ShapeMap:
-		t.needGo()
-		in.elem = t.Elem.target()
+	case wiredesc.ShapeSlice, wiredesc.ShapeMap:
+		needGo(t)
+		in.elem = target(t.Elem)
 		in.native = nativeOf(in.rt.Elem())
-	case ShapeNullable:
-		t.needGo()
-		in.elem = t.Elem.target()
-	case ShapeStruct:
-		t.needGo()
-		t.buildStruct(in)
-	case ShapeUnion:
-		t.needGo()
+	case wiredesc.ShapeNullable:
+		needGo(t)
+		in.elem = target(t.Elem)
+	case wiredesc.ShapeStruct:
+		needGo(t)
+		buildStruct(t, in)
+	case wiredesc.ShapeUnion:
+		needGo(t)
 		if in.rt.NumField() != len(t.Union.Arms) {
 			panic("wire: union " + t.Name + " has " + strconv.Itoa(in.rt.NumField()) + " fields and " + strconv.Itoa(len(t.Union.Arms)) + " arms")
 		}
@@ -143,7 +131,7 @@ func (t *Desc) build() *descInfo {
 			f := in.rt.Field(i)
 			in.armOff = append(in.armOff, f.Offset)
 			in.armPtr = append(in.armPtr, f.Type.Kind() == reflect.Pointer)
-			in.arms = append(in.arms, a.Desc.target())
+			in.arms = append(in.arms, target(a.Desc))
 		}
 	default:
 		panic("wire: Desc " + t.Name + " has no shape")
@@ -151,7 +139,7 @@ func (t *Desc) build() *descInfo {
 	return in
 }
 
-func (t *Desc) needGo() {
+func needGo(t *wiredesc.Desc) {
 	if t.Go == nil {
 		panic("wire: Desc " + t.Name + " of a composite type has no Go type")
 	}
@@ -174,23 +162,16 @@ func nativeOf(elem reflect.Type) nativeKind {
 	return nativeNone
 }
 
-// resolveLate asks the generated type t.Go names for its Desc: its
-// DecodeWire, given a decoder in resolving mode, reports the Desc instead
-// of decoding (see DecodeWith).
-func resolveLate(t *Desc) *Desc {
-	v, ok := t.Go.(Decodable)
+// resolveLate asks the generated type t.Go names for its Desc.
+func resolveLate(t *wiredesc.Desc) *wiredesc.Desc {
+	v, ok := t.Go.(Value)
 	if !ok {
-		panic("wire: late Desc names a type without DecodeWire")
+		panic("wire: late Desc names a type without WireDesc")
 	}
-	d := &Decoder{resolving: true}
-	_ = v.DecodeWire(d)
-	if d.resolved == nil {
-		panic("wire: the DecodeWire of a late Desc did not report a Desc")
-	}
-	return d.resolved
+	return v.WireDesc()
 }
 
-func (t *Desc) buildStruct(in *descInfo) {
+func buildStruct(t *wiredesc.Desc, in *descInfo) {
 	rt := in.rt
 	field := 0
 	nextField := func(what string) reflect.StructField {
@@ -204,7 +185,7 @@ func (t *Desc) buildStruct(in *descInfo) {
 	var reqBits []int
 	var reqNames []string
 	for i, m := range t.Members {
-		mi := memberInfo{name: m.Name, key: string(appendQuoted(nil, m.Name)) + ":", desc: m.Desc.target(), required: m.Required, fixed: m.Fixed}
+		mi := memberInfo{name: m.Name, key: string(appendQuoted(nil, m.Name)) + ":", desc: target(m.Desc), required: m.Required, fixed: m.Fixed}
 		if !m.Fixed {
 			f := nextField(m.Name)
 			if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag != m.Name {
@@ -222,7 +203,7 @@ func (t *Desc) buildStruct(in *descInfo) {
 	for range t.KeyPatterns {
 		in.offs = append(in.offs, nextField("a key pattern").Offset)
 	}
-	if t.Extra != ExtraReject {
+	if t.Extra != wiredesc.ExtraReject {
 		in.offs = append(in.offs, nextField("extra members").Offset)
 	}
 	if field != rt.NumField() {
@@ -230,10 +211,10 @@ func (t *Desc) buildStruct(in *descInfo) {
 	}
 	in.words = (len(t.Members) + 63) / 64
 	if len(reqBits) > 0 {
-		in.required = NewRequired(in.words, reqBits, reqNames)
+		in.required = newRequired(in.words, reqBits, reqNames)
 	}
-	if len(t.KeyPatterns) > 0 || t.Extra != ExtraReject {
-		in.declared = make(KeySet, len(t.Members))
+	if len(t.KeyPatterns) > 0 || t.Extra != wiredesc.ExtraReject {
+		in.declared = make(keySet, len(t.Members))
 		for _, m := range t.Members {
 			in.declared[m.Name] = struct{}{}
 		}

@@ -3,16 +3,11 @@ package wire
 import (
 	"encoding/json"
 	"math"
-	"sort"
+	"reflect"
 	"strconv"
 	"sync"
 	"unicode/utf8"
 )
-
-// Encodable is implemented by every generated type.
-type Encodable interface {
-	EncodeWire(e *Encoder)
-}
 
 // Encoder appends compact JSON to a buffer. It inserts commas itself: every
 // value or key is preceded by one when a value came before it at this level.
@@ -31,7 +26,7 @@ var encoderPool = sync.Pool{New: func() any { return new(Encoder) }}
 func Marshal(v Encodable) ([]byte, error) {
 	e := encoderPool.Get().(*Encoder)
 	e.buf, e.comma, e.err, e.errAt = e.buf[:0], false, nil, ""
-	v.EncodeWire(e)
+	e.Value(v)
 	var out []byte
 	err := e.Err()
 	if err == nil {
@@ -47,9 +42,8 @@ func Marshal(v Encodable) ([]byte, error) {
 // Bytes returns the encoded bytes so far.
 func (e *Encoder) Bytes() []byte { return e.buf }
 
-// Err is the first error recorded by Fail or a value that cannot be
-// encoded. When the descriptor engine (EncodeWith) wrote the value, a
-// *DecodeError's Pointer says where the value is: "/products/0/rate".
+// Err is the first error: a value that cannot be encoded. When Value wrote the failing value, a *DecodeError's Pointer
+// says where in it the failure is: "/products/0/rate".
 func (e *Encoder) Err() error {
 	if e.err == nil || e.errAt == "" {
 		return e.err
@@ -72,8 +66,8 @@ func (e *Encoder) failedUnder(tok string) {
 	e.errAt = PointerToken(tok) + e.errAt
 }
 
-// Fail records err; the first one wins and Marshal returns it.
-func (e *Encoder) Fail(err error) {
+// fail records err; the first one wins and Marshal returns it.
+func (e *Encoder) fail(err error) {
 	if e.err == nil {
 		e.err = err
 	}
@@ -105,9 +99,9 @@ func (e *Encoder) Key(k string) {
 	e.comma = false
 }
 
-// RawKey writes a key already quoted and followed by ':' (generated code
-// passes constants such as `"code":`).
-func (e *Encoder) RawKey(quotedColon string) {
+// rawKey writes a key already quoted and followed by ':' (the engine
+// keeps each member's `"code":`).
+func (e *Encoder) rawKey(quotedColon string) {
 	e.sep()
 	e.buf = append(e.buf, quotedColon...)
 	e.comma = false
@@ -129,7 +123,7 @@ func (e *Encoder) Int(n int64) { e.sep(); e.buf = strconv.AppendInt(e.buf, n, 10
 // infinities cannot be encoded.
 func (e *Encoder) Float(f float64) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		e.Fail(&DecodeError{Kind: KindRange, Message: "cannot encode " + strconv.FormatFloat(f, 'g', -1, 64) + " as JSON"})
+		e.fail(&DecodeError{Kind: KindRange, Message: "cannot encode " + strconv.FormatFloat(f, 'g', -1, 64) + " as JSON"})
 		f = 0
 	}
 	e.sep()
@@ -144,7 +138,7 @@ func (e *Encoder) Raw(raw json.RawMessage) {
 		return
 	}
 	if err := Valid(raw); err != nil {
-		e.Fail(err)
+		e.fail(err)
 		e.Null()
 		return
 	}
@@ -160,28 +154,18 @@ func (e *Encoder) Literal(lit string) {
 	e.comma = true
 }
 
-// MissingOnEncode is the error for a required pointer field left nil.
-func MissingOnEncode(typeName, field string) error {
+// missingOnEncode is the error for a required pointer field left nil.
+func missingOnEncode(typeName, field string) error {
 	return &DecodeError{Kind: KindMissing, Message: typeName + ": required field " + strconv.Quote(field) + " is nil", Missing: []string{field}}
 }
 
-// Value writes a nested generated value.
-func (e *Encoder) Value(v Encodable) { v.EncodeWire(e) }
-
-// Members writes kept unknown members in key order, so output is stable.
-func (e *Encoder) Members(m map[string]json.RawMessage) {
-	if len(m) == 0 {
+// Value writes a generated value (a nil one as null).
+func (e *Encoder) Value(v Encodable) {
+	if v == nil || reflect.ValueOf(v).IsNil() {
+		e.Null()
 		return
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		e.Key(k)
-		e.Raw(m[k])
-	}
+	e.encodeTop(v)
 }
 
 func appendFloat(b []byte, f float64) []byte {

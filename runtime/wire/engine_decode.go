@@ -5,78 +5,75 @@ import (
 	"reflect"
 	"strconv"
 	"unsafe"
+
+	"github.com/adcpgen/adcpgen/runtime/internal/wiredesc"
 )
 
-// DecodeWith reads into v, a non-nil pointer to the generated type t
-// describes, what v's DecodeWire reads: it is the whole body of a
-// generated DecodeWire. v is reset first.
-func DecodeWith(d *Decoder, v any, t *Desc) error {
-	if d.resolving {
-		d.resolved = t
-		return nil
-	}
+// decodeTop reads into v, a non-nil pointer to a generated type, as its
+// Desc says, after resetting it.
+func (d *Decoder) decodeTop(v Value) error {
 	rv := reflect.ValueOf(v)
 	rv.Elem().SetZero()
-	return d.decodeValue(rv.UnsafePointer(), t)
+	return d.decodeValue(rv.UnsafePointer(), v.WireDesc())
 }
 
 // decodeValue reads a value of type t into p, which holds t's zero value.
-func (d *Decoder) decodeValue(p unsafe.Pointer, t *Desc) error {
+func (d *Decoder) decodeValue(p unsafe.Pointer, t *wiredesc.Desc) error {
 	if t.Const != "" {
 		return d.decodeConst(p, t)
 	}
 	switch t.Shape {
-	case ShapeString:
+	case wiredesc.ShapeString:
 		s, err := d.String()
 		if err != nil {
 			return err
 		}
 		*(*string)(p) = s
 		if t.Enum != nil && d.exact && !t.Known(s) {
-			return d.UnknownEnum(s, t.Enum)
+			return d.unknownEnum(s, t.Enum)
 		}
 		return nil
-	case ShapeInt:
+	case wiredesc.ShapeInt:
 		n, err := d.Int()
 		if err != nil {
 			return err
 		}
 		*(*int64)(p) = n
 		if t.Enum != nil && d.exact && !t.KnownInt(n) {
-			return d.UnknownEnum(strconv.FormatInt(n, 10), t.Enum)
+			return d.unknownEnum(strconv.FormatInt(n, 10), t.Enum)
 		}
 		return nil
-	case ShapeFloat:
+	case wiredesc.ShapeFloat:
 		f, err := d.Float()
 		*(*float64)(p) = f
 		return err
-	case ShapeBool:
+	case wiredesc.ShapeBool:
 		b, err := d.Bool()
 		*(*bool)(p) = b
 		return err
-	case ShapeRaw:
+	case wiredesc.ShapeRaw:
 		raw, err := d.Raw()
 		*(*json.RawMessage)(p) = raw
 		return err
-	case ShapeStruct:
+	case wiredesc.ShapeStruct:
 		return d.decodeStruct(p, t)
-	case ShapeUnion:
+	case wiredesc.ShapeUnion:
 		return d.decodeUnion(p, t)
-	case ShapeSlice:
+	case wiredesc.ShapeSlice:
 		return d.decodeSlice(p, t)
-	case ShapeMap:
+	case wiredesc.ShapeMap:
 		return d.decodeMap(p, t)
-	case ShapeNullable:
+	case wiredesc.ShapeNullable:
 		return d.decodeNullable(p, t)
-	case ShapeLate:
-		return d.decodeValue(p, t.target())
+	case wiredesc.ShapeLate:
+		return d.decodeValue(p, target(t))
 	}
 	panic("wire: Desc " + t.Name + " has no shape")
 }
 
 // decodeConst checks a value the schema fixes and stores the schema's value.
-func (d *Decoder) decodeConst(p unsafe.Pointer, t *Desc) error {
-	if err := d.ExpectConst(t.Const); err != nil {
+func (d *Decoder) decodeConst(p unsafe.Pointer, t *wiredesc.Desc) error {
+	if err := d.expectConst(t.Const); err != nil {
 		return err
 	}
 	switch v := t.Value.(type) {
@@ -96,8 +93,8 @@ func (d *Decoder) decodeConst(p unsafe.Pointer, t *Desc) error {
 
 // decodePtr reads a value of type t into a new variable and stores its
 // address in the pointer field at p.
-func (d *Decoder) decodePtr(p unsafe.Pointer, t *Desc) error {
-	t = t.target()
+func (d *Decoder) decodePtr(p unsafe.Pointer, t *wiredesc.Desc) error {
+	t = target(t)
 	v := d.alloc(t)
 	if err := d.decodeValue(v, t); err != nil {
 		return err
@@ -108,22 +105,22 @@ func (d *Decoder) decodePtr(p unsafe.Pointer, t *Desc) error {
 
 // alloc returns a new zero value of type t: scalars from the decoder's
 // slabs (see arena.go), anything else from the heap.
-func (d *Decoder) alloc(t *Desc) unsafe.Pointer {
+func (d *Decoder) alloc(t *wiredesc.Desc) unsafe.Pointer {
 	switch t.Shape {
-	case ShapeString:
+	case wiredesc.ShapeString:
 		return unsafe.Pointer(newScalar(&d.strs))
-	case ShapeInt:
+	case wiredesc.ShapeInt:
 		return unsafe.Pointer(newScalar(&d.ints))
-	case ShapeFloat:
+	case wiredesc.ShapeFloat:
 		return unsafe.Pointer(newScalar(&d.floats))
-	case ShapeBool:
+	case wiredesc.ShapeBool:
 		return unsafe.Pointer(newScalar(&d.bools))
 	}
-	return reflect.New(t.infos().rt).UnsafePointer()
+	return reflect.New(infos(t).rt).UnsafePointer()
 }
 
-func (d *Decoder) decodeStruct(base unsafe.Pointer, t *Desc) error {
-	in := t.infos()
+func (d *Decoder) decodeStruct(base unsafe.Pointer, t *wiredesc.Desc) error {
+	in := infos(t)
 	if err := d.ObjectStart(); err != nil {
 		return err
 	}
@@ -139,18 +136,18 @@ func (d *Decoder) decodeStruct(base unsafe.Pointer, t *Desc) error {
 		}
 		if !ok {
 			if in.required != nil {
-				return d.CheckRequired(seen, in.required)
+				return d.checkRequired(seen, in.required)
 			}
 			return nil
 		}
 		if i := in.lookup(key); i >= 0 {
 			m := &in.members[i]
-			if Seen(seen, i) {
+			if isSeen(seen, i) {
 				return d.Duplicate(key)
 			}
 			switch {
 			case m.fixed:
-				err = d.ExpectConst(m.desc.Const)
+				err = d.expectConst(m.desc.Const)
 			case m.ptr:
 				err = d.decodePtr(unsafe.Add(base, m.off), m.desc)
 			default:
@@ -167,19 +164,19 @@ func (d *Decoder) decodeStruct(base unsafe.Pointer, t *Desc) error {
 
 // decodeUndeclared reads a member the struct does not declare: into the
 // map of the first key pattern it matches, else as Extra says.
-func (d *Decoder) decodeUndeclared(base unsafe.Pointer, t *Desc, in *descInfo, key []byte) error {
+func (d *Decoder) decodeUndeclared(base unsafe.Pointer, t *wiredesc.Desc, in *descInfo, key []byte) error {
 	for i, kp := range t.KeyPatterns {
 		if kp.Match(key) {
 			return d.decodeEntry(unsafe.Add(base, in.offs[i]), kp.Map, key)
 		}
 	}
 	switch t.Extra {
-	case ExtraReject:
-		return d.UnknownField(key)
-	case ExtraTyped:
+	case wiredesc.ExtraReject:
+		return d.unknownField(key)
+	case wiredesc.ExtraTyped:
 		return d.decodeEntry(unsafe.Add(base, in.offs[len(t.KeyPatterns)]), t.ExtraMap, key)
 	}
-	return d.KeepUnknown(key, (*map[string]json.RawMessage)(unsafe.Add(base, in.offs[len(t.KeyPatterns)])))
+	return d.keepUnknown(key, (*map[string]json.RawMessage)(unsafe.Add(base, in.offs[len(t.KeyPatterns)])))
 }
 
 // sliceHeader is the layout of every Go slice.
@@ -192,18 +189,18 @@ type sliceHeader struct {
 // stays distinct from an absent one, and nothing is allocated.
 var zeroBase [0]uint64
 
-func (d *Decoder) decodeSlice(p unsafe.Pointer, t *Desc) error {
+func (d *Decoder) decodeSlice(p unsafe.Pointer, t *wiredesc.Desc) error {
 	if err := d.ArrayStart(); err != nil {
 		return err
 	}
-	in := t.infos()
+	in := infos(t)
 	h := (*sliceHeader)(p)
 	if d.skipWS() == ']' {
 		h.data = unsafe.Pointer(&zeroBase)
 	} else {
 		growSlice(in, p, 4)
 	}
-	size := in.elem.size()
+	size := sizeOf(in.elem)
 	for {
 		more, err := d.NextElem()
 		if err != nil || !more {
@@ -248,13 +245,13 @@ func growNative[E any](p unsafe.Pointer, n int) {
 	*s = append((*s)[:cap(*s)], make([]E, n)...)[:len(*s)]
 }
 
-func (d *Decoder) decodeNullable(p unsafe.Pointer, t *Desc) error {
+func (d *Decoder) decodeNullable(p unsafe.Pointer, t *wiredesc.Desc) error {
 	null, err := d.Null()
 	if err != nil {
 		return err
 	}
-	in := t.infos()
-	state := (*uint8)(unsafe.Add(p, in.elem.size()))
+	in := infos(t)
+	state := (*uint8)(unsafe.Add(p, sizeOf(in.elem)))
 	if null {
 		*state = 1
 		return nil
@@ -266,11 +263,11 @@ func (d *Decoder) decodeNullable(p unsafe.Pointer, t *Desc) error {
 	return nil
 }
 
-func (d *Decoder) decodeMap(p unsafe.Pointer, t *Desc) error {
+func (d *Decoder) decodeMap(p unsafe.Pointer, t *wiredesc.Desc) error {
 	if err := d.ObjectStart(); err != nil {
 		return err
 	}
-	in := t.infos()
+	in := infos(t)
 	switch in.native {
 	case nativeRaw:
 		return decodeNativeMap(d, p, in.elem, (*Decoder).Raw)
@@ -303,7 +300,7 @@ func (d *Decoder) decodeMap(p unsafe.Pointer, t *Desc) error {
 
 // decodeNativeMap reads the members of a map of builtin scalars (see
 // decodeNativeEntry).
-func decodeNativeMap[V any](d *Decoder, p unsafe.Pointer, elem *Desc, read func(*Decoder) (V, error)) error {
+func decodeNativeMap[V any](d *Decoder, p unsafe.Pointer, elem *wiredesc.Desc, read func(*Decoder) (V, error)) error {
 	*(*map[string]V)(p) = make(map[string]V)
 	for {
 		key, ok, err := d.NextKey()
@@ -318,7 +315,7 @@ func decodeNativeMap[V any](d *Decoder, p unsafe.Pointer, elem *Desc, read func(
 
 // putEntry reads one member into the map m (a reflect.Value), through
 // scratch, a settable value of m's element type left zero.
-func (d *Decoder) putEntry(m, scratch reflect.Value, elem *Desc, key []byte) error {
+func (d *Decoder) putEntry(m, scratch reflect.Value, elem *wiredesc.Desc, key []byte) error {
 	// The key holder is shared with maps nested in the value, and the key
 	// bytes are the decoder's: keep a copy across the value's decoding.
 	kv := d.keyValue()
@@ -349,8 +346,8 @@ func (d *Decoder) keyValue() reflect.Value {
 
 // decodeEntry reads one member into the map field at p (typed extra
 // members and key patterns), making the map on first use.
-func (d *Decoder) decodeEntry(p unsafe.Pointer, t *Desc, key []byte) error {
-	in := t.infos()
+func (d *Decoder) decodeEntry(p unsafe.Pointer, t *wiredesc.Desc, key []byte) error {
+	in := infos(t)
 	switch in.native {
 	case nativeRaw:
 		return decodeNativeEntry(d, p, in.elem, key, (*Decoder).Raw)
@@ -373,7 +370,7 @@ func (d *Decoder) decodeEntry(p unsafe.Pointer, t *Desc, key []byte) error {
 // decodeNativeEntry reads one member into the map of builtin scalars at
 // p, making it on first use; read reads one value (a const or an enum goes
 // through decodeValue).
-func decodeNativeEntry[V any](d *Decoder, p unsafe.Pointer, elem *Desc, key []byte, read func(*Decoder) (V, error)) error {
+func decodeNativeEntry[V any](d *Decoder, p unsafe.Pointer, elem *wiredesc.Desc, key []byte, read func(*Decoder) (V, error)) error {
 	m := (*map[string]V)(p)
 	if *m == nil {
 		*m = make(map[string]V)
@@ -396,33 +393,33 @@ func decodeNativeEntry[V any](d *Decoder, p unsafe.Pointer, elem *Desc, key []by
 	return nil
 }
 
-func (d *Decoder) decodeUnion(p unsafe.Pointer, t *Desc) error {
-	u, in := t.Union, t.infos()
+func (d *Decoder) decodeUnion(p unsafe.Pointer, t *wiredesc.Desc) error {
+	u, in := t.Union, infos(t)
 	switch u.Strategy {
-	case ByTrial:
-		m := d.Mark()
+	case wiredesc.ByTrial:
+		m := d.save()
 		var fails []ArmError
 		for i, a := range u.Arms {
 			err := d.decodeArm(p, in, i)
 			if err == nil {
 				return nil
 			}
-			fails = append(fails, ArmFailure(a.Name, err))
+			fails = append(fails, ArmError{Arm: a.Name, Reason: err.Error()})
 			zeroAt(in.rt, p)
-			d.Reset(m)
+			d.restore(m)
 		}
-		return d.NoArm(u.Name, fails)
-	case ByPresence:
-		arms, err := d.PickArms(u)
+		return d.noArm(u.Name, fails)
+	case wiredesc.ByPresence:
+		arms, err := d.pickArms(u)
 		if err != nil {
 			return err
 		}
-		return d.DecodeCandidates(u, arms, func(arm int) error {
+		return d.decodeCandidates(u, arms, func(arm int) error {
 			zeroAt(in.rt, p)
 			return d.decodeArm(p, in, arm)
 		})
 	}
-	arm, err := d.PickArm(u)
+	arm, err := d.pickArm(u)
 	if err != nil {
 		return err
 	}

@@ -6,34 +6,36 @@ import (
 	"slices"
 	"strconv"
 	"unsafe"
+
+	"github.com/adcpgen/adcpgen/runtime/internal/wiredesc"
 )
 
-// EncodeWith writes v, a non-nil pointer to the generated type t
-// describes: it is the whole body of a generated EncodeWire.
-func EncodeWith(e *Encoder, v any, t *Desc) {
-	e.encodeValue(reflect.ValueOf(v).UnsafePointer(), t)
+// encodeTop writes v, a non-nil pointer to a generated type, as its Desc
+// says.
+func (e *Encoder) encodeTop(v Value) {
+	e.encodeValue(reflect.ValueOf(v).UnsafePointer(), v.WireDesc())
 }
 
-func (e *Encoder) encodeValue(p unsafe.Pointer, t *Desc) {
+func (e *Encoder) encodeValue(p unsafe.Pointer, t *wiredesc.Desc) {
 	switch t.Shape {
-	case ShapeString:
+	case wiredesc.ShapeString:
 		e.String(*(*string)(p))
-	case ShapeInt:
+	case wiredesc.ShapeInt:
 		e.Int(*(*int64)(p))
-	case ShapeFloat:
+	case wiredesc.ShapeFloat:
 		e.Float(*(*float64)(p))
-	case ShapeBool:
+	case wiredesc.ShapeBool:
 		e.Bool(*(*bool)(p))
-	case ShapeRaw:
+	case wiredesc.ShapeRaw:
 		e.Raw(*(*json.RawMessage)(p))
-	case ShapeStruct:
+	case wiredesc.ShapeStruct:
 		e.encodeStruct(p, t)
-	case ShapeUnion:
+	case wiredesc.ShapeUnion:
 		e.encodeUnion(p, t)
-	case ShapeSlice:
-		in := t.infos()
+	case wiredesc.ShapeSlice:
+		in := infos(t)
 		h := (*sliceHeader)(p)
-		size := in.elem.size()
+		size := sizeOf(in.elem)
 		e.ArrayStart()
 		for i := 0; i < h.len; i++ {
 			e.encodeValue(unsafe.Add(h.data, uintptr(i)*size), in.elem)
@@ -43,19 +45,19 @@ func (e *Encoder) encodeValue(p unsafe.Pointer, t *Desc) {
 			}
 		}
 		e.ArrayEnd()
-	case ShapeMap:
+	case wiredesc.ShapeMap:
 		e.ObjectStart()
 		e.encodeMembers(p, t, nil)
 		e.ObjectEnd()
-	case ShapeNullable:
-		in := t.infos()
-		if *(*uint8)(unsafe.Add(p, in.elem.size())) == 2 {
+	case wiredesc.ShapeNullable:
+		in := infos(t)
+		if *(*uint8)(unsafe.Add(p, sizeOf(in.elem))) == 2 {
 			e.encodeValue(p, in.elem)
 		} else {
 			e.Null()
 		}
-	case ShapeLate:
-		e.encodeValue(p, t.target())
+	case wiredesc.ShapeLate:
+		e.encodeValue(p, target(t))
 	default:
 		panic("wire: Desc " + t.Name + " has no shape")
 	}
@@ -63,29 +65,29 @@ func (e *Encoder) encodeValue(p unsafe.Pointer, t *Desc) {
 
 // absent reports an optional member held by value that is not there: a
 // nil slice, map or raw value, an absent Nullable, a union with no arm.
-func absent(p unsafe.Pointer, t *Desc) bool {
+func absent(p unsafe.Pointer, t *wiredesc.Desc) bool {
 	switch t.Shape {
-	case ShapeSlice, ShapeRaw:
+	case wiredesc.ShapeSlice, wiredesc.ShapeRaw:
 		return (*sliceHeader)(p).data == nil
-	case ShapeMap:
+	case wiredesc.ShapeMap:
 		return *(*unsafe.Pointer)(p) == nil
-	case ShapeNullable:
-		return *(*uint8)(unsafe.Add(p, t.infos().elem.size())) == 0
-	case ShapeUnion:
-		return armsSet(p, t.infos()) == 0
-	case ShapeLate:
-		return absent(p, t.target())
+	case wiredesc.ShapeNullable:
+		return *(*uint8)(unsafe.Add(p, sizeOf(infos(t).elem))) == 0
+	case wiredesc.ShapeUnion:
+		return armsSet(p, infos(t)) == 0
+	case wiredesc.ShapeLate:
+		return absent(p, target(t))
 	}
 	return false
 }
 
-func (e *Encoder) encodeStruct(p unsafe.Pointer, t *Desc) {
-	in := t.infos()
+func (e *Encoder) encodeStruct(p unsafe.Pointer, t *wiredesc.Desc) {
+	in := infos(t)
 	e.ObjectStart()
 	for i := range in.members {
 		m := &in.members[i]
 		if m.fixed {
-			e.RawKey(m.key)
+			e.rawKey(m.key)
 			e.Literal(m.desc.Const)
 			continue
 		}
@@ -95,7 +97,7 @@ func (e *Encoder) encodeStruct(p unsafe.Pointer, t *Desc) {
 			q := *(*unsafe.Pointer)(fp)
 			if q == nil {
 				if m.required {
-					e.Fail(MissingOnEncode(t.Name, m.name))
+					e.fail(missingOnEncode(t.Name, m.name))
 					return
 				}
 				continue
@@ -104,7 +106,7 @@ func (e *Encoder) encodeStruct(p unsafe.Pointer, t *Desc) {
 		case !m.required && absent(fp, m.desc):
 			continue
 		}
-		e.RawKey(m.key)
+		e.rawKey(m.key)
 		e.encodeValue(fp, m.desc)
 		if e.err != nil {
 			e.failedUnder(m.name)
@@ -117,9 +119,9 @@ func (e *Encoder) encodeStruct(p unsafe.Pointer, t *Desc) {
 		}
 	}
 	switch t.Extra {
-	case ExtraKeep:
-		writeMembers(e, *(*map[string]json.RawMessage)(unsafe.Add(p, in.offs[len(t.KeyPatterns)])), in.declared, WriteRaw, true)
-	case ExtraTyped:
+	case wiredesc.ExtraKeep:
+		writeMembers(e, *(*map[string]json.RawMessage)(unsafe.Add(p, in.offs[len(t.KeyPatterns)])), in.declared, writeRaw)
+	case wiredesc.ExtraTyped:
 		e.encodeMembers(unsafe.Add(p, in.offs[len(t.KeyPatterns)]), t.ExtraMap, in.declared)
 	}
 	e.ObjectEnd()
@@ -127,23 +129,23 @@ func (e *Encoder) encodeStruct(p unsafe.Pointer, t *Desc) {
 
 // encodeMembers writes the entries of the map at p (of type t) as members,
 // in key order, refusing declared and forbidden keys (see WriteMembers).
-func (e *Encoder) encodeMembers(p unsafe.Pointer, t *Desc, declared KeySet) {
-	in := t.infos()
+func (e *Encoder) encodeMembers(p unsafe.Pointer, t *wiredesc.Desc, declared keySet) {
+	in := infos(t)
 	switch in.native {
 	case nativeRaw:
-		writeMembers(e, *(*map[string]json.RawMessage)(p), declared, WriteRaw, true)
+		writeMembers(e, *(*map[string]json.RawMessage)(p), declared, writeRaw)
 		return
 	case nativeString:
-		writeMembers(e, *(*map[string]string)(p), declared, WriteString, true)
+		writeMembers(e, *(*map[string]string)(p), declared, writeString)
 		return
 	case nativeInt:
-		writeMembers(e, *(*map[string]int64)(p), declared, WriteInt, true)
+		writeMembers(e, *(*map[string]int64)(p), declared, writeInt)
 		return
 	case nativeFloat:
-		writeMembers(e, *(*map[string]float64)(p), declared, WriteFloat, true)
+		writeMembers(e, *(*map[string]float64)(p), declared, writeFloat)
 		return
 	case nativeBool:
-		writeMembers(e, *(*map[string]bool)(p), declared, WriteBool, true)
+		writeMembers(e, *(*map[string]bool)(p), declared, writeBool)
 		return
 	}
 	m := reflect.NewAt(in.rt, p).Elem()
@@ -190,10 +192,10 @@ func armSet(p unsafe.Pointer, in *descInfo, i int) bool {
 	return !absent(fp, in.arms[i])
 }
 
-func (e *Encoder) encodeUnion(p unsafe.Pointer, t *Desc) {
-	in := t.infos()
+func (e *Encoder) encodeUnion(p unsafe.Pointer, t *wiredesc.Desc) {
+	in := infos(t)
 	if n := armsSet(p, in); n != 1 {
-		e.Fail(VariantCount(t.Union.Name, n))
+		e.fail(variantCount(t.Union.Name, n))
 		e.Null()
 		return
 	}

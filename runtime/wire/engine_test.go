@@ -8,6 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
+
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 const eAllFull = `{"id":"a","count":3,"ratio":0.5,"on":true,"when":"2025-01-02T03:04:05Z","status":"active","level":2,
@@ -254,10 +257,10 @@ func TestEngineEnums(t *testing.T) {
 	if !descELevel.KnownInt(3) || descELevel.KnownInt(4) {
 		t.Error("KnownInt: an integer enum listing 3.0 lists 3")
 	}
-	if got := EnumValues[eStatus](&descEStatus); !reflect.DeepEqual(got, []eStatus{"active", "paused"}) {
+	if got := wireimpl.EnumValues[eStatus](&descEStatus); !reflect.DeepEqual(got, []eStatus{"active", "paused"}) {
 		t.Errorf("EnumValues = %v", got)
 	}
-	if got := EnumInts[eLevel](&descELevel); !reflect.DeepEqual(got, []eLevel{1, 2, 3}) {
+	if got := wireimpl.EnumInts[eLevel](&descELevel); !reflect.DeepEqual(got, []eLevel{1, 2, 3}) {
 		t.Errorf("EnumInts = %v", got)
 	}
 }
@@ -269,10 +272,10 @@ func TestEngineChecksDescAgainstGoType(t *testing.T) {
 		A string `json:"a"`
 		B string `json:"b"`
 	}
-	cases := map[string]*Desc{
-		"wrong tag":      {Shape: ShapeStruct, Name: "two", Go: (*two)(nil), Members: []Member{{Name: "a", Desc: &DescString}, {Name: "c", Desc: &DescString}}, Extra: ExtraReject},
-		"too few fields": {Shape: ShapeStruct, Name: "two", Go: (*two)(nil), Members: []Member{{Name: "a", Desc: &DescString}}, Extra: ExtraReject},
-		"no Go type":     {Shape: ShapeSlice, Elem: &DescString},
+	cases := map[string]*wireimpl.Desc{
+		"wrong tag":      {Shape: wireimpl.ShapeStruct, Name: "two", Go: (*two)(nil), Members: []wireimpl.Member{{Name: "a", Desc: &wireimpl.DescString}, {Name: "c", Desc: &wireimpl.DescString}}, Extra: wireimpl.ExtraReject},
+		"too few fields": {Shape: wireimpl.ShapeStruct, Name: "two", Go: (*two)(nil), Members: []wireimpl.Member{{Name: "a", Desc: &wireimpl.DescString}}, Extra: wireimpl.ExtraReject},
+		"no Go type":     {Shape: wireimpl.ShapeSlice, Elem: &wireimpl.DescString},
 	}
 	for name, desc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -281,7 +284,7 @@ func TestEngineChecksDescAgainstGoType(t *testing.T) {
 					t.Fatal("no panic")
 				}
 			}()
-			desc.infos()
+			infos(desc)
 		})
 	}
 }
@@ -289,9 +292,9 @@ func TestEngineChecksDescAgainstGoType(t *testing.T) {
 // First uses of a Desc may race; each computes the same information and
 // one is kept (run with -race).
 func TestEngineConcurrentFirstUse(t *testing.T) {
-	fresh := func() *Desc {
-		return &Desc{Shape: ShapeStruct, Name: "ePoint", Go: (*ePoint)(nil), Members: []Member{
-			{Name: "x", Desc: &DescFloat, Required: true}, {Name: "y", Desc: &DescFloat, Required: true}}, Extra: ExtraReject}
+	fresh := func() *wireimpl.Desc {
+		return &wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "ePoint", Go: (*ePoint)(nil), Members: []wireimpl.Member{
+			{Name: "x", Desc: &wireimpl.DescFloat, Required: true}, {Name: "y", Desc: &wireimpl.DescFloat, Required: true}}, Extra: wireimpl.ExtraReject}
 	}
 	desc := fresh()
 	done := make(chan error)
@@ -299,7 +302,7 @@ func TestEngineConcurrentFirstUse(t *testing.T) {
 		go func() {
 			var p ePoint
 			d := NewDecoder([]byte(`{"x":1,"y":2}`), DecodeOptions{})
-			done <- DecodeWith(d, &p, desc)
+			done <- d.decodeValue(unsafe.Pointer(&p), desc)
 		}()
 	}
 	for range 8 {

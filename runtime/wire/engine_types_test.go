@@ -3,39 +3,38 @@ package wire
 import (
 	"encoding/json"
 	"regexp"
+
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Types described to the engine the way generated code describes its own
-// (see generator/internal/emit/desc.go): a Desc per type, DecodeWire and
-// EncodeWire handing it over, Late descriptors where a recursive type
-// would make initialisation cyclic.
+// (see generator/internal/emit/desc.go): a Desc per type, a WireDesc
+// method returning it, Late descriptors where a recursive type would make
+// initialisation cyclic.
 
 type eStatus string
 
-var descEStatus = Desc{Shape: ShapeString, Name: "eStatus", Enum: []string{"active", "paused"}}
+var descEStatus = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "eStatus", Enum: []string{"active", "paused"}}
 
-func (v *eStatus) DecodeWire(d *Decoder) error { return DecodeWith(d, v, &descEStatus) }
-func (v *eStatus) EncodeWire(e *Encoder)       { EncodeWith(e, v, &descEStatus) }
+func (*eStatus) WireDesc() *wireimpl.Desc { return &descEStatus }
 
 type eLevel int64
 
-var descELevel = Desc{Shape: ShapeInt, Name: "eLevel", Enum: []string{"1", "2", "3.0"}}
+var descELevel = wireimpl.Desc{Shape: wireimpl.ShapeInt, Name: "eLevel", Enum: []string{"1", "2", "3.0"}}
 
-func (v *eLevel) DecodeWire(d *Decoder) error { return DecodeWith(d, v, &descELevel) }
-func (v *eLevel) EncodeWire(e *Encoder)       { EncodeWith(e, v, &descELevel) }
+func (*eLevel) WireDesc() *wireimpl.Desc { return &descELevel }
 
 type ePoint struct {
 	X float64 `json:"x"`
 	Y float64 `json:"y"`
 }
 
-var descEPoint = Desc{Shape: ShapeStruct, Name: "ePoint", Go: (*ePoint)(nil), Members: []Member{
-	{Name: "x", Desc: &DescFloat, Required: true},
-	{Name: "y", Desc: &DescFloat, Required: true},
-}, Extra: ExtraReject}
+var descEPoint = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "ePoint", Go: (*ePoint)(nil), Members: []wireimpl.Member{
+	{Name: "x", Desc: &wireimpl.DescFloat, Required: true},
+	{Name: "y", Desc: &wireimpl.DescFloat, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
-func (v *ePoint) DecodeWire(d *Decoder) error { return DecodeWith(d, v, &descEPoint) }
-func (v *ePoint) EncodeWire(e *Encoder)       { EncodeWith(e, v, &descEPoint) }
+func (*ePoint) WireDesc() *wireimpl.Desc { return &descEPoint }
 
 // eShape is a union picked by a const discriminator.
 type eShape struct {
@@ -43,34 +42,33 @@ type eShape struct {
 	Square *eSquare
 }
 
-var descEShape = Desc{Shape: ShapeUnion, Name: "eShape", Go: (*eShape)(nil), Union: &Union{
-	Name: "eShape", Strategy: ByConst, Exclusive: true, Keys: []string{"kind"}, Arms: []UnionArm{
+var descEShape = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "eShape", Go: (*eShape)(nil), Union: &wireimpl.Union{
+	Name: "eShape", Strategy: wireimpl.ByConst, Exclusive: true, Keys: []string{"kind"}, Arms: []wireimpl.UnionArm{
 		{Name: "Circle", Desc: &descECircle, Const: [][]string{{`"circle"`}}},
 		{Name: "Square", Desc: &descESquare, Const: [][]string{{`"square"`}}},
 	}}}
 
-func (u *eShape) DecodeWire(d *Decoder) error { return DecodeWith(d, u, &descEShape) }
-func (u *eShape) EncodeWire(e *Encoder)       { EncodeWith(e, u, &descEShape) }
+func (*eShape) WireDesc() *wireimpl.Desc { return &descEShape }
 
 type eCircle struct {
 	R float64 `json:"r"`
 }
 
-var constCircle = Desc{Shape: ShapeString, Const: `"circle"`, Value: "circle"}
-var descECircle = Desc{Shape: ShapeStruct, Name: "eCircle", Go: (*eCircle)(nil), Members: []Member{
+var constCircle = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: `"circle"`, Value: "circle"}
+var descECircle = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "eCircle", Go: (*eCircle)(nil), Members: []wireimpl.Member{
 	{Name: "kind", Desc: &constCircle, Required: true, Fixed: true},
-	{Name: "r", Desc: &DescFloat, Required: true},
-}, Extra: ExtraReject}
+	{Name: "r", Desc: &wireimpl.DescFloat, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
 type eSquare struct {
 	Side float64 `json:"side"`
 }
 
-var constSquare = Desc{Shape: ShapeString, Const: `"square"`, Value: "square"}
-var descESquare = Desc{Shape: ShapeStruct, Name: "eSquare", Go: (*eSquare)(nil), Members: []Member{
+var constSquare = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: `"square"`, Value: "square"}
+var descESquare = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "eSquare", Go: (*eSquare)(nil), Members: []wireimpl.Member{
 	{Name: "kind", Desc: &constSquare, Required: true, Fixed: true},
-	{Name: "side", Desc: &DescFloat, Required: true},
-}, Extra: ExtraReject}
+	{Name: "side", Desc: &wireimpl.DescFloat, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
 // eValue is a union picked by the JSON type.
 type eValue struct {
@@ -80,16 +78,15 @@ type eValue struct {
 	Point *ePoint
 }
 
-var descEValue = Desc{Shape: ShapeUnion, Name: "eValue", Go: (*eValue)(nil), Union: &Union{
-	Name: "eValue", Strategy: ByKind, Arms: []UnionArm{
-		{Name: "Text", Desc: &DescString, Kinds: "s"},
-		{Name: "Num", Desc: &DescFloat, Kinds: "n"},
+var descEValue = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "eValue", Go: (*eValue)(nil), Union: &wireimpl.Union{
+	Name: "eValue", Strategy: wireimpl.ByKind, Arms: []wireimpl.UnionArm{
+		{Name: "Text", Desc: &wireimpl.DescString, Kinds: "s"},
+		{Name: "Num", Desc: &wireimpl.DescFloat, Kinds: "n"},
 		{Name: "List", Desc: &sliceOfString, Kinds: "a"},
 		{Name: "Point", Desc: &descEPoint, Kinds: "o"},
 	}}}
 
-func (u *eValue) DecodeWire(d *Decoder) error { return DecodeWith(d, u, &descEValue) }
-func (u *eValue) EncodeWire(e *Encoder)       { EncodeWith(e, u, &descEValue) }
+func (*eValue) WireDesc() *wireimpl.Desc { return &descEValue }
 
 // eResult is a union picked by which keys are present.
 type eResult struct {
@@ -97,30 +94,29 @@ type eResult struct {
 	Failure *eFailure
 }
 
-var descEResult = Desc{Shape: ShapeUnion, Name: "eResult", Go: (*eResult)(nil), Union: &Union{
-	Name: "eResult", Strategy: ByPresence, Exclusive: true, Keys: []string{"data", "errors"}, Arms: []UnionArm{
+var descEResult = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "eResult", Go: (*eResult)(nil), Union: &wireimpl.Union{
+	Name: "eResult", Strategy: wireimpl.ByPresence, Exclusive: true, Keys: []string{"data", "errors"}, Arms: []wireimpl.UnionArm{
 		{Name: "Success", Desc: &descESuccess, Required: []int{0}, Forbidden: []int{1}},
 		{Name: "Failure", Desc: &descEFailure, Required: []int{1}, Forbidden: []int{0}},
 	}}}
 
-func (u *eResult) DecodeWire(d *Decoder) error { return DecodeWith(d, u, &descEResult) }
-func (u *eResult) EncodeWire(e *Encoder)       { EncodeWith(e, u, &descEResult) }
+func (*eResult) WireDesc() *wireimpl.Desc { return &descEResult }
 
 type eSuccess struct {
 	Data json.RawMessage `json:"data"`
 }
 
-var descESuccess = Desc{Shape: ShapeStruct, Name: "eSuccess", Go: (*eSuccess)(nil), Members: []Member{
-	{Name: "data", Desc: &DescRaw, Required: true},
-}, Extra: ExtraReject}
+var descESuccess = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "eSuccess", Go: (*eSuccess)(nil), Members: []wireimpl.Member{
+	{Name: "data", Desc: &wireimpl.DescRaw, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
 type eFailure struct {
 	Errors []string `json:"errors"`
 }
 
-var descEFailure = Desc{Shape: ShapeStruct, Name: "eFailure", Go: (*eFailure)(nil), Members: []Member{
+var descEFailure = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "eFailure", Go: (*eFailure)(nil), Members: []wireimpl.Member{
 	{Name: "errors", Desc: &sliceOfString, Required: true},
-}, Extra: ExtraReject}
+}, Extra: wireimpl.ExtraReject}
 
 // eEither is a union tried arm by arm.
 type eEither struct {
@@ -128,14 +124,13 @@ type eEither struct {
 	Raw   json.RawMessage
 }
 
-var descEEither = Desc{Shape: ShapeUnion, Name: "eEither", Go: (*eEither)(nil), Union: &Union{
-	Name: "eEither", Strategy: ByTrial, Arms: []UnionArm{
+var descEEither = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "eEither", Go: (*eEither)(nil), Union: &wireimpl.Union{
+	Name: "eEither", Strategy: wireimpl.ByTrial, Arms: []wireimpl.UnionArm{
 		{Name: "Point", Desc: &descEPoint},
-		{Name: "Raw", Desc: &DescRaw},
+		{Name: "Raw", Desc: &wireimpl.DescRaw},
 	}}}
 
-func (u *eEither) DecodeWire(d *Decoder) error { return DecodeWith(d, u, &descEEither) }
-func (u *eEither) EncodeWire(e *Encoder)       { EncodeWith(e, u, &descEEither) }
+func (*eEither) WireDesc() *wireimpl.Desc { return &descEEither }
 
 // eNode is recursive: it reaches its own Desc through lateENode.
 type eNode struct {
@@ -144,16 +139,15 @@ type eNode struct {
 	Parent   *eNode  `json:"parent,omitempty"`
 }
 
-var lateENode = Desc{Shape: ShapeLate, Go: (*eNode)(nil)}
-var sliceOfENode = Desc{Shape: ShapeSlice, Go: (*[]eNode)(nil), Elem: &lateENode}
-var descENode = Desc{Shape: ShapeStruct, Name: "eNode", Go: (*eNode)(nil), Members: []Member{
-	{Name: "name", Desc: &DescString, Required: true},
+var lateENode = wireimpl.Desc{Shape: wireimpl.ShapeLate, Go: (*eNode)(nil)}
+var sliceOfENode = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]eNode)(nil), Elem: &lateENode}
+var descENode = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "eNode", Go: (*eNode)(nil), Members: []wireimpl.Member{
+	{Name: "name", Desc: &wireimpl.DescString, Required: true},
 	{Name: "children", Desc: &sliceOfENode},
 	{Name: "parent", Desc: &lateENode},
-}, Extra: ExtraReject}
+}, Extra: wireimpl.ExtraReject}
 
-func (v *eNode) DecodeWire(d *Decoder) error { return DecodeWith(d, v, &descENode) }
-func (v *eNode) EncodeWire(e *Encoder)       { EncodeWith(e, v, &descENode) }
+func (*eNode) WireDesc() *wireimpl.Desc { return &descENode }
 
 // eAll has a member of every shape.
 type eAll struct {
@@ -189,33 +183,33 @@ type eAll struct {
 }
 
 var (
-	constActive       = Desc{Shape: ShapeString, Const: `"active"`, Value: "active"}
-	constManual       = Desc{Shape: ShapeString, Const: `"manual"`, Value: "manual"}
-	constPlz          = Desc{Shape: ShapeString, Const: `"plz"`, Value: "plz"}
-	sliceOfString     = Desc{Shape: ShapeSlice, Go: (*[]string)(nil), Elem: &DescString}
-	sliceOfELevel     = Desc{Shape: ShapeSlice, Go: (*[]eLevel)(nil), Elem: &descELevel}
-	sliceOfEPoint     = Desc{Shape: ShapeSlice, Go: (*[]ePoint)(nil), Elem: &descEPoint}
-	sliceOfFloat      = Desc{Shape: ShapeSlice, Go: (*[]float64)(nil), Elem: &DescFloat}
-	sliceOfSliceFloat = Desc{Shape: ShapeSlice, Go: (*[][]float64)(nil), Elem: &sliceOfFloat}
-	sliceOfConstPlz   = Desc{Shape: ShapeSlice, Go: (*[]string)(nil), Elem: &constPlz}
-	mapOfRaw          = Desc{Shape: ShapeMap, Go: (*map[string]json.RawMessage)(nil), Elem: &DescRaw}
-	mapOfFloat        = Desc{Shape: ShapeMap, Go: (*map[string]float64)(nil), Elem: &DescFloat}
-	mapOfInt          = Desc{Shape: ShapeMap, Go: (*map[string]int64)(nil), Elem: &DescInt}
-	mapOfEPoint       = Desc{Shape: ShapeMap, Go: (*map[string]ePoint)(nil), Elem: &descEPoint}
-	mapOfMapOfEPoint  = Desc{Shape: ShapeMap, Go: (*map[string]map[string]ePoint)(nil), Elem: &mapOfEPoint}
-	nullableOfString  = Desc{Shape: ShapeNullable, Go: (*Nullable[string])(nil), Elem: &DescString}
-	nullableOfEPoint  = Desc{Shape: ShapeNullable, Go: (*Nullable[ePoint])(nil), Elem: &descEPoint}
-	nullableOfInt     = Desc{Shape: ShapeNullable, Go: (*Nullable[int64])(nil), Elem: &DescInt}
-	sliceOfNullInt    = Desc{Shape: ShapeSlice, Go: (*[]Nullable[int64])(nil), Elem: &nullableOfInt}
+	constActive       = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: `"active"`, Value: "active"}
+	constManual       = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: `"manual"`, Value: "manual"}
+	constPlz          = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: `"plz"`, Value: "plz"}
+	sliceOfString     = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]string)(nil), Elem: &wireimpl.DescString}
+	sliceOfELevel     = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]eLevel)(nil), Elem: &descELevel}
+	sliceOfEPoint     = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]ePoint)(nil), Elem: &descEPoint}
+	sliceOfFloat      = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]float64)(nil), Elem: &wireimpl.DescFloat}
+	sliceOfSliceFloat = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[][]float64)(nil), Elem: &sliceOfFloat}
+	sliceOfConstPlz   = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]string)(nil), Elem: &constPlz}
+	mapOfRaw          = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]json.RawMessage)(nil), Elem: &wireimpl.DescRaw}
+	mapOfFloat        = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]float64)(nil), Elem: &wireimpl.DescFloat}
+	mapOfInt          = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]int64)(nil), Elem: &wireimpl.DescInt}
+	mapOfEPoint       = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]ePoint)(nil), Elem: &descEPoint}
+	mapOfMapOfEPoint  = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]map[string]ePoint)(nil), Elem: &mapOfEPoint}
+	nullableOfString  = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*Nullable[string])(nil), Elem: &wireimpl.DescString}
+	nullableOfEPoint  = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*Nullable[ePoint])(nil), Elem: &descEPoint}
+	nullableOfInt     = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*Nullable[int64])(nil), Elem: &wireimpl.DescInt}
+	sliceOfNullInt    = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]Nullable[int64])(nil), Elem: &nullableOfInt}
 	matchX            = regexp.MustCompile(`^x_`)
 )
 
-var descEAll = Desc{Shape: ShapeStruct, Name: "eAll", Go: (*eAll)(nil), Members: []Member{
-	{Name: "id", Desc: &DescString, Required: true},
-	{Name: "count", Desc: &DescInt},
-	{Name: "ratio", Desc: &DescFloat},
-	{Name: "on", Desc: &DescBool},
-	{Name: "when", Desc: &DescString},
+var descEAll = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "eAll", Go: (*eAll)(nil), Members: []wireimpl.Member{
+	{Name: "id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "count", Desc: &wireimpl.DescInt},
+	{Name: "ratio", Desc: &wireimpl.DescFloat},
+	{Name: "on", Desc: &wireimpl.DescBool},
+	{Name: "when", Desc: &wireimpl.DescString},
 	{Name: "status", Desc: &descEStatus},
 	{Name: "level", Desc: &descELevel},
 	{Name: "kind", Desc: &constActive, Required: true, Fixed: true},
@@ -235,14 +229,13 @@ var descEAll = Desc{Shape: ShapeStruct, Name: "eAll", Go: (*eAll)(nil), Members:
 	{Name: "value", Desc: &descEValue},
 	{Name: "result", Desc: &descEResult},
 	{Name: "either", Desc: &descEEither},
-	{Name: "any", Desc: &DescRaw},
+	{Name: "any", Desc: &wireimpl.DescRaw},
 	{Name: "home", Desc: &descEPoint, Required: true},
 	{Name: "tree", Desc: &descENode},
 	{Name: "codes", Desc: &sliceOfConstPlz},
-}, KeyPatterns: []KeyPattern{{Match: matchX.Match, Map: &mapOfInt}}}
+}, KeyPatterns: []wireimpl.KeyPattern{{Match: matchX.Match, Map: &mapOfInt}}}
 
-func (v *eAll) DecodeWire(d *Decoder) error { return DecodeWith(d, v, &descEAll) }
-func (v *eAll) EncodeWire(e *Encoder)       { EncodeWith(e, v, &descEAll) }
+func (*eAll) WireDesc() *wireimpl.Desc { return &descEAll }
 
 // eTyped keeps undeclared members typed, and has keys that need escaping.
 type eTyped struct {
@@ -250,23 +243,21 @@ type eTyped struct {
 	Rest  map[string]ePoint `json:"-"`
 }
 
-var descETyped = Desc{Shape: ShapeStruct, Name: "eTyped", Go: (*eTyped)(nil), Members: []Member{
-	{Name: "quo\"te", Desc: &DescString},
+var descETyped = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "eTyped", Go: (*eTyped)(nil), Members: []wireimpl.Member{
+	{Name: "quo\"te", Desc: &wireimpl.DescString},
 	{Name: "tab\there", Desc: &constPlz, Required: true, Fixed: true},
-}, Extra: ExtraTyped, ExtraMap: &mapOfEPoint}
+}, Extra: wireimpl.ExtraTyped, ExtraMap: &mapOfEPoint}
 
-func (v *eTyped) DecodeWire(d *Decoder) error { return DecodeWith(d, v, &descETyped) }
-func (v *eTyped) EncodeWire(e *Encoder)       { EncodeWith(e, v, &descETyped) }
+func (*eTyped) WireDesc() *wireimpl.Desc { return &descETyped }
 
 // eLink has a required member held by pointer (as a recursive type's).
 type eLink struct {
 	Next *eLink `json:"next"`
 }
 
-var lateELink = Desc{Shape: ShapeLate, Go: (*eLink)(nil)}
-var descELink = Desc{Shape: ShapeStruct, Name: "eLink", Go: (*eLink)(nil), Members: []Member{
+var lateELink = wireimpl.Desc{Shape: wireimpl.ShapeLate, Go: (*eLink)(nil)}
+var descELink = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "eLink", Go: (*eLink)(nil), Members: []wireimpl.Member{
 	{Name: "next", Desc: &lateELink, Required: true},
-}, Extra: ExtraReject}
+}, Extra: wireimpl.ExtraReject}
 
-func (v *eLink) DecodeWire(d *Decoder) error { return DecodeWith(d, v, &descELink) }
-func (v *eLink) EncodeWire(e *Encoder)       { EncodeWith(e, v, &descELink) }
+func (*eLink) WireDesc() *wireimpl.Desc { return &descELink }

@@ -72,8 +72,8 @@ func FuzzProbe(f *testing.F) {
 		strictErr := NewDecoder(data, DecodeOptions{}).Skip()
 		d := NewDecoder(data, DecodeOptions{})
 		before := d.Offset()
-		p := Probe{Keys: keys}
-		err := d.Probe(&p)
+		p := probe{Keys: keys}
+		err := d.probeObject(&p)
 		if d.Offset() != before {
 			t.Fatalf("Probe moved the decoder from %d to %d", before, d.Offset())
 		}

@@ -3,17 +3,19 @@ package wire
 import (
 	"strings"
 	"testing"
+
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // PickArm and PickArms apply the same presence rules.
 func TestPresencePicking(t *testing.T) {
-	u := &Union{Name: "R", Strategy: ByPresence, Exclusive: true, Keys: []string{"a", "b", "status"},
-		Arms: []UnionArm{
+	u := &wireimpl.Union{Name: "R", Strategy: wireimpl.ByPresence, Exclusive: true, Keys: []string{"a", "b", "status"},
+		Arms: []wireimpl.UnionArm{
 			{Name: "A", Required: []int{0}, Forbidden: []int{1}},
 			{Name: "B", Required: []int{1}},
-			{Name: "S", Fixed: []KeyLit{{Key: 2, Lit: `"submitted"`}}},
+			{Name: "S", Fixed: []wireimpl.KeyLit{{Key: 2, Lit: `"submitted"`}}},
 		}}
-	pick := func(in string) (int, error) { return NewDecoder([]byte(in), DecodeOptions{}).PickArm(u) }
+	pick := func(in string) (int, error) { return NewDecoder([]byte(in), DecodeOptions{}).pickArm(u) }
 	if arm, err := pick(`{"a":1}`); err != nil || arm != 0 {
 		t.Fatalf("a: %d %v", arm, err)
 	}
@@ -27,7 +29,7 @@ func TestPresencePicking(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `A: missing "a"`) || !strings.Contains(err.Error(), `S: "status" is not "submitted"`) {
 		t.Fatalf("none: %v", err)
 	}
-	set, err := NewDecoder([]byte(`{"b":1,"status":"submitted"}`), DecodeOptions{}).PickArms(u)
+	set, err := NewDecoder([]byte(`{"b":1,"status":"submitted"}`), DecodeOptions{}).pickArms(u)
 	if err != nil || set != 0b110 {
 		t.Fatalf("PickArms: %b %v", set, err)
 	}

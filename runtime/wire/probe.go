@@ -1,25 +1,25 @@
 package wire
 
-// MaxProbeKeys bounds the keys one Probe can watch.
-const MaxProbeKeys = 64
+// maxProbeKeys bounds the keys one probe can watch.
+const maxProbeKeys = 64
 
-// Probe looks ahead into the object at the decoder's position, without
+// probe looks ahead into the object at the decoder's position, without
 // consuming it, and records which of Keys it has and where their values are.
 // Union decoders use it to pick an arm with one look at the payload.
-type Probe struct {
-	Keys    []string // the keys to watch, at most MaxProbeKeys
+type probe struct {
+	Keys    []string // the keys to watch, at most maxProbeKeys
 	present uint64
-	spans   [MaxProbeKeys][2]int32
+	spans   [maxProbeKeys][2]int32
 	buf     []byte
 	kind    byte // first byte of the probed value
 }
 
-// Probe fills p from the value at the current position. A value that is not
+// probe fills p from the value at the current position. A value that is not
 // an object leaves p empty (see Kind); malformed JSON is an error.
-func (d *Decoder) Probe(p *Probe) error {
+func (d *Decoder) probeObject(p *probe) error {
 	p.present, p.buf = 0, d.buf
-	m := d.Mark()
-	defer d.Reset(m)
+	m := d.save()
+	defer d.restore(m)
 	p.kind = d.skipWS()
 	if p.kind != '{' {
 		return nil
@@ -53,13 +53,13 @@ func (d *Decoder) Probe(p *Probe) error {
 
 // Kind is the first byte of the probed value: '{', '[', '"', 't', 'f', 'n',
 // a digit or '-', or 0 at the end of input.
-func (p *Probe) Kind() byte { return p.kind }
+func (p *probe) Kind() byte { return p.kind }
 
 // Has reports whether key i is present.
-func (p *Probe) Has(i int) bool { return p.present&(1<<i) != 0 }
+func (p *probe) Has(i int) bool { return p.present&(1<<i) != 0 }
 
 // Raw returns the raw value of key i (nil when absent).
-func (p *Probe) Raw(i int) []byte {
+func (p *probe) Raw(i int) []byte {
 	if !p.Has(i) {
 		return nil
 	}
@@ -68,7 +68,7 @@ func (p *Probe) Raw(i int) []byte {
 }
 
 // StringIs reports whether key i holds the string s (escapes decoded).
-func (p *Probe) StringIs(i int, s string) bool {
+func (p *probe) StringIs(i int, s string) bool {
 	raw := p.Raw(i)
 	if len(raw) < 2 || raw[0] != '"' {
 		return false
@@ -89,7 +89,7 @@ func (p *Probe) StringIs(i int, s string) bool {
 }
 
 // BoolIs reports whether key i holds the boolean b.
-func (p *Probe) BoolIs(i int, b bool) bool {
+func (p *probe) BoolIs(i int, b bool) bool {
 	raw := p.Raw(i)
 	if b {
 		return string(raw) == "true"
@@ -98,10 +98,10 @@ func (p *Probe) BoolIs(i int, b bool) bool {
 }
 
 // IsNull reports whether key i holds null.
-func (p *Probe) IsNull(i int) bool { return string(p.Raw(i)) == "null" }
+func (p *probe) IsNull(i int) bool { return string(p.Raw(i)) == "null" }
 
 // ValueKind is the first byte of key i's value (0 when absent).
-func (p *Probe) ValueKind(i int) byte {
+func (p *probe) ValueKind(i int) byte {
 	if raw := p.Raw(i); len(raw) > 0 {
 		return raw[0]
 	}

@@ -4,9 +4,6 @@ import (
 	"time"
 )
 
-// Ptr returns a pointer to v, for optional fields.
-func Ptr[T any](v T) *T { return &v }
-
 // Nullable is a value that may be JSON null. As a field it has three states:
 // absent (the zero Nullable), null, or a value.
 type Nullable[T any] struct {

@@ -4,67 +4,24 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/adcpgen/adcpgen/runtime/internal/wiredesc"
 )
-
-// UnionStrategy is how PickArm chooses a union arm.
-type UnionStrategy uint8
-
-const (
-	ByKind     UnionStrategy = iota + 1 // by the value's JSON type
-	ByConst                             // by const values of discriminator keys
-	ByPresence                          // by which keys are present
-	ByTrial                             // by trying each arm in order (the engine only)
-)
-
-// Union describes, for PickArm, how a generated union tells its arms apart.
-type Union struct {
-	Name     string
-	Strategy UnionStrategy
-	// Exclusive (oneOf) rejects a payload matching several arms.
-	Exclusive bool
-	// Keys are the object keys probed (ByConst, ByPresence).
-	Keys []string
-	Arms []UnionArm
-}
-
-// UnionArm is one arm's selection rule. Key positions index Union.Keys.
-type UnionArm struct {
-	Name string
-	// Desc describes the arm's value (what its pointer field points to);
-	// arms are the union's Go fields, in order.
-	Desc *Desc
-	// Kinds (ByKind) lists accepted JSON kinds: 's'tring, 'n'umber,
-	// 'i'nteger, 'b'oolean, 'o'bject, 'a'rray.
-	Kinds string
-	// Const (ByConst): per key, the accepted JSON literals (nil: any).
-	Const [][]string
-	// ByPresence rules.
-	Required  []int
-	Forbidden []int
-	Fixed     []KeyLit // key must be present with this value
-	Excluded  []KeyLit // key must not be present with this value
-}
-
-// KeyLit is a probed key and a JSON literal.
-type KeyLit struct {
-	Key int
-	Lit string
-}
 
 // ValueIs reports whether key i holds a value equal to the JSON literal.
-func (p *Probe) ValueIs(i int, lit string) bool {
+func (p *probe) ValueIs(i int, lit string) bool {
 	raw := p.Raw(i)
 	return raw != nil && jsonEqual(raw, lit)
 }
 
-// PickArm looks at the value at the decoder's position, without consuming
+// pickArm looks at the value at the decoder's position, without consuming
 // it, and returns the index of the arm that must decode it.
-func (d *Decoder) PickArm(u *Union) (int, error) {
+func (d *Decoder) pickArm(u *wiredesc.Union) (int, error) {
 	switch u.Strategy {
-	case ByKind:
+	case wiredesc.ByKind:
 		return d.pickByKind(u)
-	case ByPresence:
-		set, err := d.PickArms(u)
+	case wiredesc.ByPresence:
+		set, err := d.pickArms(u)
 		if err != nil {
 			return -1, err
 		}
@@ -73,9 +30,9 @@ func (d *Decoder) PickArm(u *Union) (int, error) {
 		}
 		return bits.TrailingZeros64(set), nil
 	}
-	var p Probe
+	var p probe
 	p.Keys = u.Keys
-	if err := d.Probe(&p); err != nil {
+	if err := d.probeObject(&p); err != nil {
 		return -1, err
 	}
 	if p.Kind() != '{' {
@@ -84,7 +41,7 @@ func (d *Decoder) PickArm(u *Union) (int, error) {
 	return d.pickByConst(u, &p)
 }
 
-func (d *Decoder) pickByKind(u *Union) (int, error) {
+func (d *Decoder) pickByKind(u *wiredesc.Union) (int, error) {
 	c := d.skipWS()
 	var kind byte
 	switch {
@@ -98,9 +55,9 @@ func (d *Decoder) pickByKind(u *Union) (int, error) {
 		kind = 'a'
 	case isNumberStart(c):
 		kind = 'n'
-		m := d.Mark()
+		m := d.save()
 		_, integer, err := d.scanNumber()
-		d.Reset(m)
+		d.restore(m)
 		if err != nil {
 			return -1, err
 		}
@@ -145,7 +102,7 @@ func kindWord(k byte) string {
 	return "array"
 }
 
-func (d *Decoder) pickByConst(u *Union, p *Probe) (int, error) {
+func (d *Decoder) pickByConst(u *wiredesc.Union, p *probe) (int, error) {
 	for i, a := range u.Arms {
 		if constMatches(a, p) {
 			return i, nil
@@ -166,7 +123,7 @@ func (d *Decoder) pickByConst(u *Union, p *Probe) (int, error) {
 	return -1, e
 }
 
-func constMatches(a UnionArm, p *Probe) bool {
+func constMatches(a wiredesc.UnionArm, p *probe) bool {
 	for k, lits := range a.Const {
 		if lits == nil {
 			continue
@@ -185,7 +142,7 @@ func constMatches(a UnionArm, p *Probe) bool {
 	return true
 }
 
-func describeValues(u *Union, p *Probe) string {
+func describeValues(u *wiredesc.Union, p *probe) string {
 	var parts []string
 	for i, k := range u.Keys {
 		if p.Has(i) {
@@ -209,7 +166,7 @@ func appendNew(list []string, items ...string) []string {
 }
 
 // presenceReason says why an arm does not match, or "" when it does.
-func presenceReason(u *Union, a UnionArm, p *Probe) string {
+func presenceReason(u *wiredesc.Union, a wiredesc.UnionArm, p *probe) string {
 	var missing []string
 	for _, k := range a.Required {
 		if !p.Has(k) {
@@ -240,38 +197,17 @@ func presenceReason(u *Union, a UnionArm, p *Probe) string {
 	return ""
 }
 
-// NoArm reports a trial-decoded union none of whose arms decoded the value.
-func (d *Decoder) NoArm(union string, arms []ArmError) error {
+// noArm reports a trial-decoded union none of whose arms decoded the value.
+func (d *Decoder) noArm(union string, arms []ArmError) error {
 	e := d.errAt(KindUnion, union+": the value matches no arm")
 	e.Arms = arms
 	return e
 }
 
-// ArmFailure describes one failed trial for NoArm.
-func ArmFailure(arm string, err error) ArmError {
-	return ArmError{Arm: arm, Reason: err.Error()}
-}
-
-// NoVariant is the error for encoding a union with no arm set.
-func NoVariant(union string) error {
-	return &DecodeError{Kind: KindUnion, Message: union + ": no variant set"}
-}
-
-// CountSet counts the true values (the arms a union has set).
-func CountSet(set ...bool) int {
-	n := 0
-	for _, s := range set {
-		if s {
-			n++
-		}
-	}
-	return n
-}
-
-// VariantCount is the error for encoding a union with n arms set (n != 1).
-func VariantCount(union string, n int) error {
+// variantCount is the error for encoding a union with n arms set (n != 1).
+func variantCount(union string, n int) error {
 	if n == 0 {
-		return NoVariant(union)
+		return &DecodeError{Kind: KindUnion, Message: union + ": no variant set"}
 	}
 	return &DecodeError{Kind: KindUnion, Message: union + ": " + strconv.Itoa(n) + " variants set, want exactly one"}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-	"strings"
 	"unsafe"
 )
 
@@ -171,84 +170,6 @@ func (d *Decoder) Skip() error { return d.walkValue() }
 // Duplicate reports a key seen twice in one object.
 func (d *Decoder) Duplicate(key []byte) error {
 	return d.errAt(KindDuplicate, "duplicate key "+strconv.Quote(string(key)))
-}
-
-// Seen marks bit i in seen and reports whether it was already set; generated
-// code uses it to reject duplicate known keys.
-func Seen(seen []uint64, i int) bool {
-	w, m := i>>6, uint64(1)<<(i&63)
-	if seen[w]&m != 0 {
-		return true
-	}
-	seen[w] |= m
-	return false
-}
-
-// Missing reports absent required fields; names lists every one of them.
-// Call it after NextKey returned false, so the pointer names the object.
-func (d *Decoder) Missing(names []string) error {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = strconv.Quote(n)
-	}
-	noun := "field "
-	if len(names) > 1 {
-		noun = "fields "
-	}
-	e := d.errAt(KindMissing, "missing required "+noun+strings.Join(quoted, ", "))
-	e.Missing = append([]string(nil), names...)
-	return e
-}
-
-// UnknownField rejects a key the schema does not allow.
-func (d *Decoder) UnknownField(key []byte) error {
-	why := "unknown field "
-	if d.exact {
-		why = "unknown field (exact mode) "
-	}
-	return d.errAt(KindUnknownField, why+strconv.Quote(string(key)))
-}
-
-// UnknownEnum rejects, in exact mode, a value an enum does not list.
-func (d *Decoder) UnknownEnum(value string, known []string) error {
-	return d.errAt(KindUnknownEnum, "unknown enum value "+strconv.Quote(value)+" (want one of "+strings.Join(quoteAll(known), ", ")+")")
-}
-
-// ConstMismatch rejects a value that differs from the schema's const.
-func (d *Decoder) ConstMismatch(want string) error {
-	return d.errAt(KindConst, "want the constant "+want)
-}
-
-// Errorf builds an error of the given kind at the current path.
-func (d *Decoder) Errorf(kind Kind, msg string) *DecodeError { return d.errAt(kind, msg) }
-
-// KeepUnknown stores the value of an unknown key in *m, or rejects it in
-// exact mode. Duplicates among unknown keys are rejected.
-func (d *Decoder) KeepUnknown(key []byte, m *map[string]json.RawMessage) error {
-	if d.exact {
-		return d.UnknownField(key)
-	}
-	if *m == nil {
-		*m = make(map[string]json.RawMessage, 2)
-	}
-	if _, dup := (*m)[string(key)]; dup {
-		return d.Duplicate(key)
-	}
-	k := d.copyString(key)
-	raw, err := d.Raw()
-	if err != nil {
-		return err
-	}
-	(*m)[k] = raw
-	return nil
-}
-
-func quoteAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = strconv.Quote(s)
-	}
-	return out
 }
 
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -6,100 +6,29 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // sample is a hand-written decoder shaped like generated code: required
 // "code", optional "retry_after", unknown members kept.
 type sample struct {
-	Code       string
-	RetryAfter *float64
-	Tags       []string
-	Extra      map[string]json.RawMessage
+	Code       string                     `json:"code"`
+	RetryAfter *float64                   `json:"retry_after"`
+	Tags       []string                   `json:"tags"`
+	Extra      map[string]json.RawMessage `json:"-"`
 }
 
-func (v *sample) DecodeWire(d *Decoder) error {
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen [1]uint64
-	for {
-		key, ok, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		switch string(key) {
-		case "code":
-			if Seen(seen[:], 0) {
-				return d.Duplicate(key)
-			}
-			if v.Code, err = d.String(); err != nil {
-				return err
-			}
-		case "retry_after":
-			if Seen(seen[:], 1) {
-				return d.Duplicate(key)
-			}
-			f, err := d.Float()
-			if err != nil {
-				return err
-			}
-			v.RetryAfter = &f
-		case "tags":
-			if Seen(seen[:], 2) {
-				return d.Duplicate(key)
-			}
-			if err := d.ArrayStart(); err != nil {
-				return err
-			}
-			v.Tags = []string{}
-			for {
-				more, err := d.NextElem()
-				if err != nil {
-					return err
-				}
-				if !more {
-					break
-				}
-				s, err := d.String()
-				if err != nil {
-					return err
-				}
-				v.Tags = append(v.Tags, s)
-			}
-		default:
-			if err := d.KeepUnknown(key, &v.Extra); err != nil {
-				return err
-			}
-		}
-	}
-	if seen[0]&1 == 0 {
-		return d.Missing([]string{"code"})
-	}
-	return nil
-}
+var (
+	sliceOfSampleTag = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]string)(nil), Elem: &wireimpl.DescString}
+	descSample       = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "sample", Go: (*sample)(nil), Members: []wireimpl.Member{
+		{Name: "code", Desc: &wireimpl.DescString, Required: true},
+		{Name: "retry_after", Desc: &wireimpl.DescFloat},
+		{Name: "tags", Desc: &sliceOfSampleTag},
+	}}
+)
 
-func (v *sample) EncodeWire(e *Encoder) {
-	e.ObjectStart()
-	e.RawKey(`"code":`)
-	e.String(v.Code)
-	if v.RetryAfter != nil {
-		e.RawKey(`"retry_after":`)
-		e.Float(*v.RetryAfter)
-	}
-	if v.Tags != nil {
-		e.RawKey(`"tags":`)
-		e.ArrayStart()
-		for _, t := range v.Tags {
-			e.String(t)
-		}
-		e.ArrayEnd()
-	}
-	e.Members(v.Extra)
-	e.ObjectEnd()
-}
+func (*sample) WireDesc() *wireimpl.Desc { return &descSample }
 
 func TestUnmarshalRejects(t *testing.T) {
 	deep := strings.Repeat("[", 1000) + strings.Repeat("]", 1000)
@@ -217,8 +146,8 @@ func TestIntAcceptsIntegralNumbers(t *testing.T) {
 func TestProbe(t *testing.T) {
 	in := `{"a":{"x":[1,{"y":"}"}]},"status":"sub\u006ditted","ok":true,"n":null}`
 	d := NewDecoder([]byte(in), DecodeOptions{})
-	p := Probe{Keys: []string{"status", "ok", "n", "missing", "a"}}
-	if err := d.Probe(&p); err != nil {
+	p := probe{Keys: []string{"status", "ok", "n", "missing", "a"}}
+	if err := d.probeObject(&p); err != nil {
 		t.Fatal(err)
 	}
 	if d.Offset() != 0 {
@@ -228,7 +157,7 @@ func TestProbe(t *testing.T) {
 		t.Fatalf("probe = %+v", p.present)
 	}
 	bad := NewDecoder([]byte(`{"a":[1,2}`), DecodeOptions{})
-	if err := bad.Probe(&p); err == nil {
+	if err := bad.probeObject(&p); err == nil {
 		t.Fatal("probe accepted malformed input")
 	}
 }
@@ -287,12 +216,12 @@ func FuzzUnmarshal(f *testing.F) {
 func TestExpectConstSkipsWhitespace(t *testing.T) {
 	for _, in := range []string{`"submitted"`, " \n\t\"submitted\"", ` "sub\u006ditted"`} {
 		d := NewDecoder([]byte(in), DecodeOptions{})
-		if err := d.ExpectConst(`"submitted"`); err != nil {
-			t.Errorf("ExpectConst(%q): %v", in, err)
+		if err := d.expectConst(`"submitted"`); err != nil {
+			t.Errorf("expectConst(%q): %v", in, err)
 		}
 	}
 	d := NewDecoder([]byte(`  "working"`), DecodeOptions{})
-	err := d.ExpectConst(`"submitted"`)
+	err := d.expectConst(`"submitted"`)
 	if err == nil || !strings.Contains(err.Error(), `want the constant "submitted", got "working"`) {
 		t.Fatalf("mismatch: %v", err)
 	}

@@ -16,12 +16,12 @@ func emitDefined(f *jen.File, s *descSet, t *ir.Type) {
 	switch u.Kind {
 	case ir.RefSlice, ir.RefMap:
 		shape := map[ir.RefKind]string{ir.RefSlice: "ShapeSlice", ir.RefMap: "ShapeMap"}[u.Kind]
-		items = []kv{{"Shape", wireQ(shape)}, {"Name", jen.Lit(t.Name)}, {"Go", goTypeOf(jen.Id(t.Name))}, {"Elem", s.ref(s.named[t], u.Elem)}}
+		items = []kv{{"Shape", implQ(shape)}, {"Name", jen.Lit(t.Name)}, {"Go", goTypeOf(jen.Id(t.Name))}, {"Elem", s.ref(s.named[t], u.Elem)}}
 	case ir.RefBuiltin:
 		if u.Const != nil {
 			items = append(constFields(u.Const, constShape(u.Const, u)), kv{"Name", jen.Lit(t.Name)})
 		} else {
-			items = []kv{{"Shape", wireQ("Shape" + builtinShape(u.Builtin))}, {"Name", jen.Lit(t.Name)}}
+			items = []kv{{"Shape", implQ("Shape" + builtinShape(u.Builtin))}, {"Name", jen.Lit(t.Name)}}
 		}
 	default:
 		panic("emit: defined type " + t.Name + " over an unexpected type")

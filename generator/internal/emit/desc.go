@@ -13,7 +13,7 @@ import (
 	"github.com/adcpgen/adcpgen/generator/internal/schema"
 )
 
-// Every generated type is described by a static wire.Desc (descT for type
+// Every generated type is described by a static wireimpl.Desc (descT for type
 // T) that runtime/wire's engine walks to decode and encode it. Slices,
 // maps, nullables and consts used anywhere get a Desc of their own
 // (sliceOfT, mapOfString, constStringPlz, ...), declared once per package
@@ -313,7 +313,7 @@ func (s *descSet) dedupe() {
 func (s *descSet) ref(from *descNode, r *ir.Ref) jen.Code {
 	n := s.node(r)
 	if n == nil {
-		return jen.Op("&").Add(wireQ(builtinDesc(r.Builtin)))
+		return jen.Op("&").Add(implQ(builtinDesc(r.Builtin)))
 	}
 	if n.named != nil && s.late[n.named] && n.scc == from.scc {
 		return jen.Op("&").Id("late" + n.named.Name)
@@ -363,15 +363,15 @@ func (s *descSet) emitDescriptors(f *jen.File) {
 		switch {
 		case n.named != nil:
 			if s.late[n.named] && s.own(n.named) {
-				f.Var().Id("late" + n.named.Name).Op("=").Add(wireQ("Desc")).Add(fields(
-					kv{"Shape", wireQ("ShapeLate")}, kv{"Go", goTypeOf(jen.Id(n.named.Name))}))
+				f.Var().Id("late" + n.named.Name).Op("=").Add(implQ("Desc")).Add(fields(
+					kv{"Shape", implQ("ShapeLate")}, kv{"Go", goTypeOf(jen.Id(n.named.Name))}))
 			}
 		case n.konst != nil:
-			f.Var().Id(n.name).Op("=").Add(wireQ("Desc")).Add(fields(constFields(n.konst, n.shape)...))
+			f.Var().Id(n.name).Op("=").Add(implQ("Desc")).Add(fields(constFields(n.konst, n.shape)...))
 		default:
 			shape := map[ir.RefKind]string{ir.RefSlice: "ShapeSlice", ir.RefMap: "ShapeMap", ir.RefNullable: "ShapeNullable"}[n.ref.Kind]
-			f.Var().Id(n.name).Op("=").Add(wireQ("Desc")).Add(fields(
-				kv{"Shape", wireQ(shape)}, kv{"Go", goTypeOf(goType(n.ref))}, kv{"Elem", s.ref(n, n.ref.Elem)}))
+			f.Var().Id(n.name).Op("=").Add(implQ("Desc")).Add(fields(
+				kv{"Shape", implQ(shape)}, kv{"Go", goTypeOf(goType(n.ref))}, kv{"Elem", s.ref(n, n.ref.Elem)}))
 		}
 	}
 }
@@ -396,25 +396,20 @@ func constFields(v *schema.Value, shape string) []kv {
 	default:
 		value = jen.Lit(n.Str)
 	}
-	return []kv{{"Shape", wireQ("Shape" + shape)}, {"Const", jen.Lit(v.JSON())}, {"Value", value}}
+	return []kv{{"Shape", implQ("Shape" + shape)}, {"Const", jen.Lit(v.JSON())}, {"Value", value}}
 }
 
 // descVar declares T's Desc, descT.
 func descVar(f *jen.File, s *descSet, t *ir.Type, items ...kv) {
-	f.Var().Id(s.descName(t)).Op("=").Add(wireQ("Desc")).Add(fields(items...))
+	f.Var().Id(s.descName(t)).Op("=").Add(implQ("Desc")).Add(fields(items...))
 }
 
-// codecMethods writes T's DecodeWire and EncodeWire, which hand v and
-// descT to the engine.
+// codecMethods writes T's WireDesc, which hands descT to runtime/wire: T
+// then implements wire.Value.
 func codecMethods(f *jen.File, s *descSet, t *ir.Type, r string) {
-	desc := jen.Op("&").Id(s.descName(t))
-	f.Comment("// DecodeWire reads " + r + " from d strictly (see package wire).")
-	f.Func().Params(jen.Id(r).Op("*").Id(t.Name)).Id("DecodeWire").Params(decoderParam()).Error().Block(
-		jen.Return(wireQ("DecodeWith").Call(jen.Id("d"), jen.Id(r), desc)),
-	)
-	f.Comment("// EncodeWire writes " + r + " as JSON.")
-	f.Func().Params(jen.Id(r).Op("*").Id(t.Name)).Id("EncodeWire").Params(encoderParam()).Block(
-		wireQ("EncodeWith").Call(jen.Id("e"), jen.Id(r), desc.Clone()),
+	f.Comment("// WireDesc describes " + t.Name + " to package wire, which decodes and encodes it.")
+	f.Func().Params(jen.Op("*").Id(t.Name)).Id("WireDesc").Params().Op("*").Add(implQ("Desc")).Block(
+		jen.Return(jen.Op("&").Id(s.descName(t))),
 	)
 }
 

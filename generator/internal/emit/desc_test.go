@@ -39,12 +39,12 @@ func TestDescSetLateOnlyInsideCycles(t *testing.T) {
 		ref  *ir.Ref
 		want string
 	}{
-		{s.named[user], ir.NamedRef(node), "&descNode"},                  // outside Node's cycle: direct
-		{s.named[user], ir.SliceOf(ir.NamedRef(node)), "&sliceOfNode"},   // shared with Node's own field
-		{s.shared["[]TNode"], ir.NamedRef(node), "&lateNode"},            // the slice is inside the cycle
-		{s.named[self], ir.NamedRef(self), "&lateSelf"},                  // a type referring to itself
-		{s.named[user], ir.BuiltinRef(ir.DateTime), "&wire.DescString"},  // builtins are wire's
-		{s.named[codes], codes.Fields[0].Type, "&sliceOfConstStringPlz"}, // a const item type
+		{s.named[user], ir.NamedRef(node), "&descNode"},                     // outside Node's cycle: direct
+		{s.named[user], ir.SliceOf(ir.NamedRef(node)), "&sliceOfNode"},      // shared with Node's own field
+		{s.shared["[]TNode"], ir.NamedRef(node), "&lateNode"},               // the slice is inside the cycle
+		{s.named[self], ir.NamedRef(self), "&lateSelf"},                     // a type referring to itself
+		{s.named[user], ir.BuiltinRef(ir.DateTime), "&wireimpl.DescString"}, // builtins are wireimpl's
+		{s.named[codes], codes.Fields[0].Type, "&sliceOfConstStringPlz"},    // a const item type
 		{s.named[codes], codes.Fields[0].Type.Elem, "&constStringPlz"},
 	}
 	for _, tc := range tests {

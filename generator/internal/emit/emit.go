@@ -1,6 +1,6 @@
 // Package emit renders the named IR as Go source with jennifer: one file per
-// source schema document, every type with strict DecodeWire/EncodeWire
-// methods over runtime/wire and the encoding/json interfaces.
+// source schema document, every type described to runtime/wire by a static
+// descriptor (its WireDesc method) and with the encoding/json interfaces.
 package emit
 
 import (
@@ -13,7 +13,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
 	"github.com/adcpgen/adcpgen/generator/internal/par"
-	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Header is the first line of every generated file.
@@ -119,7 +119,7 @@ func Emit(pkg *ir.Package, opts Options) ([]File, error) {
 			f.PackageComment("// re-exports each of them by alias: use them from there. They are a package of")
 			f.PackageComment("// their own, compiled before the rest, to bound the memory a build of a whole")
 			f.PackageComment("// spec version takes.")
-			emitHandshake(f, wire.GenVersion)
+			emitHandshake(f, wireimpl.GenVersion)
 			return render(SplitDir+"/"+baseDocFile, f)
 		})
 	}
@@ -161,7 +161,8 @@ func newFile(pkgName, source string) *jen.File {
 	if source != "" {
 		f.HeaderComment("Source: " + cleanLine(source))
 	}
-	f.ImportName("github.com/adcpgen/adcpgen/runtime/wire", "wire")
+	f.ImportName(wirePkg, "wire")
+	f.ImportName(implPkg, "wireimpl")
 	return f
 }
 
@@ -237,9 +238,6 @@ func addDoc(f *jen.File, lines []string) {
 		f.Comment(l)
 	}
 }
-
-func decoderParam() *jen.Statement { return jen.Id("d").Op("*").Add(wireQ("Decoder")) }
-func encoderParam() *jen.Statement { return jen.Id("e").Op("*").Add(wireQ("Encoder")) }
 
 func emitJSONMethods(f *jen.File, t *ir.Type) {
 	r := "v"

@@ -65,7 +65,7 @@ func emitEnum(f *jen.File, s *descSet, t *ir.Type) {
 	if t.EnumBase == ir.Int {
 		shape = "ShapeInt"
 	}
-	descVar(f, s, t, kv{"Shape", wireQ(shape)}, kv{"Name", jen.Lit(t.Name)}, kv{"Enum", jen.Index().String().Values(known...)})
+	descVar(f, s, t, kv{"Shape", implQ(shape)}, kv{"Name", jen.Lit(t.Name)}, kv{"Enum", jen.Index().String().Values(known...)})
 	codecMethods(f, s, t, "v")
 }
 
@@ -77,7 +77,7 @@ func knownValues(f *jen.File, t *ir.Type, desc jen.Code) {
 		values = "EnumInts"
 	}
 	f.Comment("// " + fn + " lists the values the schema defines, in schema order.")
-	f.Func().Id(fn).Params().Index().Id(t.Name).Block(jen.Return(wireQ(values).Index(jen.Id(t.Name)).Call(desc)))
+	f.Func().Id(fn).Params().Index().Id(t.Name).Block(jen.Return(implQ(values).Index(jen.Id(t.Name)).Call(desc)))
 }
 
 func enumLit(t *ir.Type, v *ir.EnumValue) jen.Code {

@@ -8,10 +8,15 @@ import (
 
 const (
 	wirePkg = ir.WirePkg
+	implPkg = ir.ImplPkg
 	jsonPkg = ir.JSONPkg
 )
 
+// wireQ names what users see too (runtime/wire: Unmarshal, Nullable, ...);
+// implQ what only generated code uses (runtime/wireimpl: descriptors, the
+// version handshake).
 func wireQ(name string) *jen.Statement { return jen.Qual(wirePkg, name) }
+func implQ(name string) *jen.Statement { return jen.Qual(implPkg, name) }
 
 var builtinNames = map[ir.Builtin]string{
 	ir.String: "String", ir.Int: "Int", ir.Float: "Float", ir.Bool: "Bool",

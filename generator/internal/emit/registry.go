@@ -4,7 +4,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
-	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // newValue renders func() wire.Value { return new(T) }.
@@ -15,7 +15,7 @@ func newValue(t *ir.Type) jen.Code {
 // emitRegistry writes the package-level helpers: the runtime handshake,
 // Decode/DecodeExact, the schema index, the details map and the Spec value.
 func emitRegistry(f *jen.File, r *ir.Registry) {
-	emitHandshake(f, wire.GenVersion)
+	emitHandshake(f, wireimpl.GenVersion)
 	f.Comment("// SpecVersion is the AdCP version these types were generated from (\"\" when the tree did not say).")
 	f.Const().Id("SpecVersion").Op("=").Lit(r.Version)
 

@@ -105,18 +105,18 @@ func planSplit(pkg *ir.Package, path string) *split {
 	return s
 }
 
-// weight counts the functions a type brings: DecodeWire, EncodeWire,
-// MarshalJSON with its pointer wrapper, UnmarshalJSON, and the value
-// methods of enums (IsKnown) and unions (Kind, Variant, IsZero, and the
-// String of their Kind type) with their wrappers.
+// weight counts the functions a type brings: WireDesc, MarshalJSON with
+// its pointer wrapper, UnmarshalJSON, and the value methods of enums
+// (IsKnown) and unions (Kind, Variant, IsZero, and the String of their Kind
+// type) with their wrappers.
 func weight(t *ir.Type) int {
 	switch t.Kind {
 	case ir.KindEnum:
-		return 7
+		return 6
 	case ir.KindUnion:
-		return 13
+		return 12
 	}
-	return 5
+	return 4
 }
 
 // namedIn lists the named types a type expression refers to directly.

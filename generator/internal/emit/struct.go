@@ -128,9 +128,9 @@ func emitStructDesc(f *jen.File, s *descSet, t *ir.Type) {
 		}
 		members = append(members, fields(kv{"Name", jen.Lit(fl.JSONName)}, kv{"Desc", desc}, kv{"Required", required}, kv{"Fixed", fixed}))
 	}
-	items := []kv{{"Shape", wireQ("ShapeStruct")}, {"Name", jen.Lit(t.Name)}, {"Go", goTypeOf(jen.Id(t.Name))}}
+	items := []kv{{"Shape", implQ("ShapeStruct")}, {"Name", jen.Lit(t.Name)}, {"Go", goTypeOf(jen.Id(t.Name))}}
 	if len(members) > 0 {
-		items = append(items, kv{"Members", jen.Index().Add(wireQ("Member")).Add(lines(members))})
+		items = append(items, kv{"Members", jen.Index().Add(implQ("Member")).Add(lines(members))})
 	}
 	var patterns []jen.Code
 	for i, p := range t.Patterns {
@@ -138,13 +138,13 @@ func emitStructDesc(f *jen.File, s *descSet, t *ir.Type) {
 		patterns = append(patterns, fields(kv{"Match", jen.Id(patternName(t, i)).Dot("Match")}, kv{"Map", s.ref(self, ir.MapOf(p.Type))}))
 	}
 	if len(patterns) > 0 {
-		items = append(items, kv{"KeyPatterns", jen.Index().Add(wireQ("KeyPattern")).Add(lines(patterns))})
+		items = append(items, kv{"KeyPatterns", jen.Index().Add(implQ("KeyPattern")).Add(lines(patterns))})
 	}
 	switch t.Extra.Mode {
 	case ir.ExtraReject:
-		items = append(items, kv{"Extra", wireQ("ExtraReject")})
+		items = append(items, kv{"Extra", implQ("ExtraReject")})
 	case ir.ExtraTyped:
-		items = append(items, kv{"Extra", wireQ("ExtraTyped")}, kv{"ExtraMap", s.ref(self, ir.MapOf(t.Extra.Type))})
+		items = append(items, kv{"Extra", implQ("ExtraTyped")}, kv{"ExtraMap", s.ref(self, ir.MapOf(t.Extra.Type))})
 	}
 	descVar(f, s, t, items...)
 	codecMethods(f, s, t, "v")

@@ -70,7 +70,7 @@ var kindLetters = map[ir.JSONKind]string{
 var strategyIDs = map[ir.Strategy]string{ir.ByKind: "ByKind", ir.ByConst: "ByConst", ir.ByPresence: "ByPresence", ir.ByTrial: "ByTrial"}
 
 // emitUnionDesc declares the union's Desc: its arms, each arm's Desc, and
-// the rules the engine picks an arm by (see wire.Union).
+// the rules the engine picks an arm by (see wireimpl.Union).
 func emitUnionDesc(f *jen.File, s *descSet, t *ir.Type) {
 	u := t.Union
 	self := s.named[t]
@@ -127,10 +127,10 @@ func emitUnionDesc(f *jen.File, s *descSet, t *ir.Type) {
 	if len(keys) > 0 {
 		probe = jen.Index().String().Values(keys...)
 	}
-	rules := fields(kv{"Name", jen.Lit(t.Name)}, kv{"Strategy", wireQ(strategyIDs[u.Strategy])}, kv{"Exclusive", exclusive},
-		kv{"Keys", probe}, kv{"Arms", jen.Index().Add(wireQ("UnionArm")).Add(lines(arms))})
-	descVar(f, s, t, kv{"Shape", wireQ("ShapeUnion")}, kv{"Name", jen.Lit(t.Name)}, kv{"Go", goTypeOf(jen.Id(t.Name))},
-		kv{"Union", jen.Op("&").Add(wireQ("Union")).Add(rules)})
+	rules := fields(kv{"Name", jen.Lit(t.Name)}, kv{"Strategy", implQ(strategyIDs[u.Strategy])}, kv{"Exclusive", exclusive},
+		kv{"Keys", probe}, kv{"Arms", jen.Index().Add(implQ("UnionArm")).Add(lines(arms))})
+	descVar(f, s, t, kv{"Shape", implQ("ShapeUnion")}, kv{"Name", jen.Lit(t.Name)}, kv{"Go", goTypeOf(jen.Id(t.Name))},
+		kv{"Union", jen.Op("&").Add(implQ("Union")).Add(rules)})
 	codecMethods(f, s, t, "u")
 }
 
@@ -147,7 +147,7 @@ func keyLits(pairs []ir.ConstPresent, index map[string]int) jen.Code {
 	for _, p := range pairs {
 		out = append(out, fields(kv{"Key", jen.Lit(index[p.Key])}, kv{"Lit", jen.Lit(p.Value.JSON())}))
 	}
-	return jen.Index().Add(wireQ("KeyLit")).Values(out...)
+	return jen.Index().Add(implQ("KeyLit")).Values(out...)
 }
 
 // emitUnionKind writes the enum of arms, Kind (a typed constant, so a

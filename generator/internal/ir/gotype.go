@@ -8,6 +8,7 @@ package ir
 const (
 	JSONPkg = "encoding/json"
 	WirePkg = "github.com/adcpgen/adcpgen/runtime/wire"
+	ImplPkg = "github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // goBuiltins spell the builtins: the package path ("" for predeclared Go

@@ -78,8 +78,8 @@ var Reserved = []string{"Decode", "DecodeExact", "NewBySchema", "SchemaRefs", "N
 
 // Member names the emitter gives methods, per kind.
 var (
-	structMethods = []string{"DecodeWire", "EncodeWire", "MarshalJSON", "UnmarshalJSON"}
-	unionMethods  = []string{"DecodeWire", "EncodeWire", "MarshalJSON", "UnmarshalJSON", "Variant", "Kind", "IsZero"}
+	structMethods = []string{"WireDesc", "MarshalJSON", "UnmarshalJSON"}
+	unionMethods  = []string{"WireDesc", "MarshalJSON", "UnmarshalJSON", "Variant", "Kind", "IsZero"}
 )
 
 // Keep is what an earlier generation of the package declared, which the

@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // ContextObject is the opaque caller data echoed back.
@@ -13,16 +14,11 @@ import (
 // Schema: /schemas/0.1.0-buyertest/core/context.json# ("Context Object"), digest 034dbceb86dd
 type ContextObject map[string]json.RawMessage
 
-var descContextObject = wire.Desc{Shape: wire.ShapeMap, Name: "ContextObject", Go: (*ContextObject)(nil), Elem: &wire.DescRaw}
+var descContextObject = wireimpl.Desc{Shape: wireimpl.ShapeMap, Name: "ContextObject", Go: (*ContextObject)(nil), Elem: &wireimpl.DescRaw}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ContextObject) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descContextObject)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ContextObject) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descContextObject)
+// WireDesc describes ContextObject to package wire, which decodes and encodes it.
+func (*ContextObject) WireDesc() *wireimpl.Desc {
+	return &descContextObject
 }
 
 // MarshalJSON encodes v as JSON.

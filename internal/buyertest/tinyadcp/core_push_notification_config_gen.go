@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // PushNotificationConfig is the type of the push_notification_config member of CreateThingRequest.
@@ -18,19 +19,14 @@ type PushNotificationConfig struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descPushNotificationConfig = wire.Desc{Shape: wire.ShapeStruct, Name: "PushNotificationConfig", Go: (*PushNotificationConfig)(nil), Members: []wire.Member{
-	{Name: "url", Desc: &wire.DescString, Required: true},
-	{Name: "token", Desc: &wire.DescString},
+var descPushNotificationConfig = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "PushNotificationConfig", Go: (*PushNotificationConfig)(nil), Members: []wireimpl.Member{
+	{Name: "url", Desc: &wireimpl.DescString, Required: true},
+	{Name: "token", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PushNotificationConfig) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descPushNotificationConfig)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PushNotificationConfig) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descPushNotificationConfig)
+// WireDesc describes PushNotificationConfig to package wire, which decodes and encodes it.
+func (*PushNotificationConfig) WireDesc() *wireimpl.Desc {
+	return &descPushNotificationConfig
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // TasksGetRequest is the status request of versions before get_task_status (served as the
@@ -19,19 +20,14 @@ type TasksGetRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descTasksGetRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "TasksGetRequest", Go: (*TasksGetRequest)(nil), Members: []wire.Member{
-	{Name: "task_id", Desc: &wire.DescString, Required: true},
-	{Name: "include_history", Desc: &wire.DescBool},
+var descTasksGetRequest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "TasksGetRequest", Go: (*TasksGetRequest)(nil), Members: []wireimpl.Member{
+	{Name: "task_id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "include_history", Desc: &wireimpl.DescBool},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *TasksGetRequest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descTasksGetRequest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *TasksGetRequest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descTasksGetRequest)
+// WireDesc describes TasksGetRequest to package wire, which decodes and encodes it.
+func (*TasksGetRequest) WireDesc() *wireimpl.Desc {
+	return &descTasksGetRequest
 }
 
 // MarshalJSON encodes v as JSON.

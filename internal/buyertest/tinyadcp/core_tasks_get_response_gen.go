@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // TasksGetResponse is defined by core/tasks-get-response.json#.
@@ -19,20 +20,15 @@ type TasksGetResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descTasksGetResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "TasksGetResponse", Go: (*TasksGetResponse)(nil), Members: []wire.Member{
-	{Name: "task_id", Desc: &wire.DescString, Required: true},
+var descTasksGetResponse = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "TasksGetResponse", Go: (*TasksGetResponse)(nil), Members: []wireimpl.Member{
+	{Name: "task_id", Desc: &wireimpl.DescString, Required: true},
 	{Name: "status", Desc: &descTaskStatus, Required: true},
 	{Name: "history", Desc: &sliceOfTasksGetResponseHistoryItem},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *TasksGetResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descTasksGetResponse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *TasksGetResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descTasksGetResponse)
+// WireDesc describes TasksGetResponse to package wire, which decodes and encodes it.
+func (*TasksGetResponse) WireDesc() *wireimpl.Desc {
+	return &descTasksGetResponse
 }
 
 // MarshalJSON encodes v as JSON.
@@ -56,20 +52,15 @@ type TasksGetResponseHistoryItem struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descTasksGetResponseHistoryItem = wire.Desc{Shape: wire.ShapeStruct, Name: "TasksGetResponseHistoryItem", Go: (*TasksGetResponseHistoryItem)(nil), Members: []wire.Member{
-	{Name: "timestamp", Desc: &wire.DescString, Required: true},
+var descTasksGetResponseHistoryItem = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "TasksGetResponseHistoryItem", Go: (*TasksGetResponseHistoryItem)(nil), Members: []wireimpl.Member{
+	{Name: "timestamp", Desc: &wireimpl.DescString, Required: true},
 	{Name: "type", Desc: &descTasksGetResponseHistoryItemType, Required: true},
 	{Name: "data", Desc: &mapOfRaw, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *TasksGetResponseHistoryItem) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descTasksGetResponseHistoryItem)
-}
-
-// EncodeWire writes v as JSON.
-func (v *TasksGetResponseHistoryItem) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descTasksGetResponseHistoryItem)
+// WireDesc describes TasksGetResponseHistoryItem to package wire, which decodes and encodes it.
+func (*TasksGetResponseHistoryItem) WireDesc() *wireimpl.Desc {
+	return &descTasksGetResponseHistoryItem
 }
 
 // MarshalJSON encodes v as JSON.
@@ -97,7 +88,7 @@ const (
 
 // KnownTasksGetResponseHistoryItemTypeValues lists the values the schema defines, in schema order.
 func KnownTasksGetResponseHistoryItemTypeValues() []TasksGetResponseHistoryItemType {
-	return wire.EnumValues[TasksGetResponseHistoryItemType](&descTasksGetResponseHistoryItemType)
+	return wireimpl.EnumValues[TasksGetResponseHistoryItemType](&descTasksGetResponseHistoryItemType)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -105,16 +96,11 @@ func (v TasksGetResponseHistoryItemType) IsKnown() bool {
 	return descTasksGetResponseHistoryItemType.Known(string(v))
 }
 
-var descTasksGetResponseHistoryItemType = wire.Desc{Shape: wire.ShapeString, Name: "TasksGetResponseHistoryItemType", Enum: []string{"request", "response"}}
+var descTasksGetResponseHistoryItemType = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "TasksGetResponseHistoryItemType", Enum: []string{"request", "response"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *TasksGetResponseHistoryItemType) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descTasksGetResponseHistoryItemType)
-}
-
-// EncodeWire writes v as JSON.
-func (v *TasksGetResponseHistoryItemType) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descTasksGetResponseHistoryItemType)
+// WireDesc describes TasksGetResponseHistoryItemType to package wire, which decodes and encodes it.
+func (*TasksGetResponseHistoryItemType) WireDesc() *wireimpl.Desc {
+	return &descTasksGetResponseHistoryItemType
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Thing is the type of the thing member of CreateThingResponse.
@@ -19,20 +20,15 @@ type Thing struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descThing = wire.Desc{Shape: wire.ShapeStruct, Name: "Thing", Go: (*Thing)(nil), Members: []wire.Member{
-	{Name: "thing_id", Desc: &wire.DescString, Required: true},
-	{Name: "name", Desc: &wire.DescString, Required: true},
-	{Name: "size", Desc: &wire.DescInt},
+var descThing = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Thing", Go: (*Thing)(nil), Members: []wireimpl.Member{
+	{Name: "thing_id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "name", Desc: &wireimpl.DescString, Required: true},
+	{Name: "size", Desc: &wireimpl.DescInt},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Thing) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descThing)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Thing) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descThing)
+// WireDesc describes Thing to package wire, which decodes and encodes it.
+func (*Thing) WireDesc() *wireimpl.Desc {
+	return &descThing
 }
 
 // MarshalJSON encodes v as JSON.

@@ -3,7 +3,10 @@
 
 package tinyadcp
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // TaskStatus is the type of the status member of TasksGetResponse.
 //
@@ -27,7 +30,7 @@ const (
 
 // KnownTaskStatusValues lists the values the schema defines, in schema order.
 func KnownTaskStatusValues() []TaskStatus {
-	return wire.EnumValues[TaskStatus](&descTaskStatus)
+	return wireimpl.EnumValues[TaskStatus](&descTaskStatus)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -35,16 +38,11 @@ func (v TaskStatus) IsKnown() bool {
 	return descTaskStatus.Known(string(v))
 }
 
-var descTaskStatus = wire.Desc{Shape: wire.ShapeString, Name: "TaskStatus", Enum: []string{"submitted", "working", "input-required", "completed", "canceled", "failed", "rejected", "auth-required", "unknown"}}
+var descTaskStatus = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "TaskStatus", Enum: []string{"submitted", "working", "input-required", "completed", "canceled", "failed", "rejected", "auth-required", "unknown"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *TaskStatus) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descTaskStatus)
-}
-
-// EncodeWire writes v as JSON.
-func (v *TaskStatus) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descTaskStatus)
+// WireDesc describes TaskStatus to package wire, which decodes and encodes it.
+func (*TaskStatus) WireDesc() *wireimpl.Desc {
+	return &descTaskStatus
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateThingInputRequired is defined by
@@ -25,21 +26,16 @@ type CreateThingInputRequired struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateThingInputRequired = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingInputRequired", Go: (*CreateThingInputRequired)(nil), Members: []wire.Member{
+var descCreateThingInputRequired = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateThingInputRequired", Go: (*CreateThingInputRequired)(nil), Members: []wireimpl.Member{
 	{Name: "status", Desc: &constStringInputRequired, Required: true, Fixed: true},
-	{Name: "task_id", Desc: &wire.DescString, Required: true},
-	{Name: "reason", Desc: &wire.DescString},
+	{Name: "task_id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "reason", Desc: &wireimpl.DescString},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateThingInputRequired) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateThingInputRequired)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateThingInputRequired) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateThingInputRequired)
+// WireDesc describes CreateThingInputRequired to package wire, which decodes and encodes it.
+func (*CreateThingInputRequired) WireDesc() *wireimpl.Desc {
+	return &descCreateThingInputRequired
 }
 
 // MarshalJSON encodes v as JSON.

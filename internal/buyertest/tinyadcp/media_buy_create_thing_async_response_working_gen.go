@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateThingWorking is defined by media-buy/create-thing-async-response-working.json#.
@@ -24,21 +25,16 @@ type CreateThingWorking struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateThingWorking = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingWorking", Go: (*CreateThingWorking)(nil), Members: []wire.Member{
+var descCreateThingWorking = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateThingWorking", Go: (*CreateThingWorking)(nil), Members: []wireimpl.Member{
 	{Name: "status", Desc: &constStringWorking, Required: true, Fixed: true},
-	{Name: "task_id", Desc: &wire.DescString, Required: true},
-	{Name: "percentage", Desc: &wire.DescFloat},
+	{Name: "task_id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "percentage", Desc: &wireimpl.DescFloat},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateThingWorking) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateThingWorking)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateThingWorking) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateThingWorking)
+// WireDesc describes CreateThingWorking to package wire, which decodes and encodes it.
+func (*CreateThingWorking) WireDesc() *wireimpl.Desc {
+	return &descCreateThingWorking
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // DeleteThingRequest is defined by media-buy/delete-thing-request.json#.
@@ -17,18 +18,13 @@ type DeleteThingRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descDeleteThingRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "DeleteThingRequest", Go: (*DeleteThingRequest)(nil), Members: []wire.Member{
-	{Name: "thing_id", Desc: &wire.DescString, Required: true},
+var descDeleteThingRequest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "DeleteThingRequest", Go: (*DeleteThingRequest)(nil), Members: []wireimpl.Member{
+	{Name: "thing_id", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *DeleteThingRequest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descDeleteThingRequest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *DeleteThingRequest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descDeleteThingRequest)
+// WireDesc describes DeleteThingRequest to package wire, which decodes and encodes it.
+func (*DeleteThingRequest) WireDesc() *wireimpl.Desc {
+	return &descDeleteThingRequest
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // DeleteThingResponse is defined by media-buy/delete-thing-response.json#.
@@ -17,18 +18,13 @@ type DeleteThingResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descDeleteThingResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "DeleteThingResponse", Go: (*DeleteThingResponse)(nil), Members: []wire.Member{
-	{Name: "deleted", Desc: &wire.DescBool, Required: true},
+var descDeleteThingResponse = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "DeleteThingResponse", Go: (*DeleteThingResponse)(nil), Members: []wireimpl.Member{
+	{Name: "deleted", Desc: &wireimpl.DescBool, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *DeleteThingResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descDeleteThingResponse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *DeleteThingResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descDeleteThingResponse)
+// WireDesc describes DeleteThingResponse to package wire, which decodes and encodes it.
+func (*DeleteThingResponse) WireDesc() *wireimpl.Desc {
+	return &descDeleteThingResponse
 }
 
 // MarshalJSON encodes v as JSON.

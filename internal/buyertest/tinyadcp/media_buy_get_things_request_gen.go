@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // GetThingsRequest is defined by media-buy/get-things-request.json#.
@@ -18,19 +19,14 @@ type GetThingsRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetThingsRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "GetThingsRequest", Go: (*GetThingsRequest)(nil), Members: []wire.Member{
-	{Name: "filter", Desc: &wire.DescString},
+var descGetThingsRequest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetThingsRequest", Go: (*GetThingsRequest)(nil), Members: []wireimpl.Member{
+	{Name: "filter", Desc: &wireimpl.DescString},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetThingsRequest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetThingsRequest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetThingsRequest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetThingsRequest)
+// WireDesc describes GetThingsRequest to package wire, which decodes and encodes it.
+func (*GetThingsRequest) WireDesc() *wireimpl.Desc {
+	return &descGetThingsRequest
 }
 
 // MarshalJSON encodes v as JSON.

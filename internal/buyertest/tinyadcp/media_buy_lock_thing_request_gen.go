@@ -3,7 +3,10 @@
 
 package tinyadcp
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // LockThingRequest is defined by media-buy/lock-thing-request.json#.
 //
@@ -12,18 +15,13 @@ type LockThingRequest struct {
 	ThingID string `json:"thing_id"`
 }
 
-var descLockThingRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "LockThingRequest", Go: (*LockThingRequest)(nil), Members: []wire.Member{
-	{Name: "thing_id", Desc: &wire.DescString, Required: true},
-}, Extra: wire.ExtraReject}
+var descLockThingRequest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "LockThingRequest", Go: (*LockThingRequest)(nil), Members: []wireimpl.Member{
+	{Name: "thing_id", Desc: &wireimpl.DescString, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *LockThingRequest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descLockThingRequest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *LockThingRequest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descLockThingRequest)
+// WireDesc describes LockThingRequest to package wire, which decodes and encodes it.
+func (*LockThingRequest) WireDesc() *wireimpl.Desc {
+	return &descLockThingRequest
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // LockThingResponse is defined by media-buy/lock-thing-response.json#.
@@ -17,18 +18,13 @@ type LockThingResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descLockThingResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "LockThingResponse", Go: (*LockThingResponse)(nil), Members: []wire.Member{
-	{Name: "locked", Desc: &wire.DescBool, Required: true},
+var descLockThingResponse = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "LockThingResponse", Go: (*LockThingResponse)(nil), Members: []wireimpl.Member{
+	{Name: "locked", Desc: &wireimpl.DescBool, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *LockThingResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descLockThingResponse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *LockThingResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descLockThingResponse)
+// WireDesc describes LockThingResponse to package wire, which decodes and encodes it.
+func (*LockThingResponse) WireDesc() *wireimpl.Desc {
+	return &descLockThingResponse
 }
 
 // MarshalJSON encodes v as JSON.

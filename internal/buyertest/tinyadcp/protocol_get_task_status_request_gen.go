@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // GetTaskStatusRequest is defined by protocol/get-task-status-request.json#.
@@ -19,20 +20,15 @@ type GetTaskStatusRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetTaskStatusRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "GetTaskStatusRequest", Go: (*GetTaskStatusRequest)(nil), Members: []wire.Member{
-	{Name: "task_id", Desc: &wire.DescString, Required: true},
-	{Name: "include_result", Desc: &wire.DescBool},
+var descGetTaskStatusRequest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetTaskStatusRequest", Go: (*GetTaskStatusRequest)(nil), Members: []wireimpl.Member{
+	{Name: "task_id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "include_result", Desc: &wireimpl.DescBool},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetTaskStatusRequest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetTaskStatusRequest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetTaskStatusRequest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetTaskStatusRequest)
+// WireDesc describes GetTaskStatusRequest to package wire, which decodes and encodes it.
+func (*GetTaskStatusRequest) WireDesc() *wireimpl.Desc {
+	return &descGetTaskStatusRequest
 }
 
 // MarshalJSON encodes v as JSON.

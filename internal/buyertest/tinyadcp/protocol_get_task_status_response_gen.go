@@ -6,6 +6,7 @@ package tinyadcp
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // GetTaskStatusResponse is defined by protocol/get-task-status-response.json#.
@@ -22,23 +23,18 @@ type GetTaskStatusResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetTaskStatusResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "GetTaskStatusResponse", Go: (*GetTaskStatusResponse)(nil), Members: []wire.Member{
-	{Name: "task_id", Desc: &wire.DescString, Required: true},
-	{Name: "task_type", Desc: &wire.DescString},
+var descGetTaskStatusResponse = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetTaskStatusResponse", Go: (*GetTaskStatusResponse)(nil), Members: []wireimpl.Member{
+	{Name: "task_id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "task_type", Desc: &wireimpl.DescString},
 	{Name: "status", Desc: &descTaskStatus, Required: true},
 	{Name: "result", Desc: &mapOfRaw},
 	{Name: "error", Desc: &descGetTaskStatusResponseError},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetTaskStatusResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetTaskStatusResponse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetTaskStatusResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetTaskStatusResponse)
+// WireDesc describes GetTaskStatusResponse to package wire, which decodes and encodes it.
+func (*GetTaskStatusResponse) WireDesc() *wireimpl.Desc {
+	return &descGetTaskStatusResponse
 }
 
 // MarshalJSON encodes v as JSON.
@@ -62,20 +58,15 @@ type GetTaskStatusResponseError struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetTaskStatusResponseError = wire.Desc{Shape: wire.ShapeStruct, Name: "GetTaskStatusResponseError", Go: (*GetTaskStatusResponseError)(nil), Members: []wire.Member{
-	{Name: "code", Desc: &wire.DescString, Required: true},
-	{Name: "message", Desc: &wire.DescString, Required: true},
+var descGetTaskStatusResponseError = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetTaskStatusResponseError", Go: (*GetTaskStatusResponseError)(nil), Members: []wireimpl.Member{
+	{Name: "code", Desc: &wireimpl.DescString, Required: true},
+	{Name: "message", Desc: &wireimpl.DescString, Required: true},
 	{Name: "details", Desc: &mapOfRaw},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetTaskStatusResponseError) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetTaskStatusResponseError)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetTaskStatusResponseError) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetTaskStatusResponseError)
+// WireDesc describes GetTaskStatusResponseError to package wire, which decodes and encodes it.
+func (*GetTaskStatusResponseError) WireDesc() *wireimpl.Desc {
+	return &descGetTaskStatusResponseError
 }
 
 // MarshalJSON encodes v as JSON.

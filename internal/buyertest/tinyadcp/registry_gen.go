@@ -6,16 +6,17 @@ import (
 	"encoding/json"
 	registry "github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 	"sync"
 )
 
-// This package was generated for version 2 of the adcpgen runtime. These constants
+// This package was generated for version 3 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
-// the adcpgen of the module version you require (see package wire).
+// the adcpgen of the module version you require (see package wireimpl).
 const (
-	_ = wire.SupportPackageIsVersion2
-	_ = wire.EnforceVersion(2 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 2)
+	_ = wireimpl.SupportPackageIsVersion3
+	_ = wireimpl.EnforceVersion(3 - wireimpl.MinVersion)
+	_ = wireimpl.EnforceVersion(wireimpl.MaxVersion - 3)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -250,10 +251,10 @@ func Spec() *registry.Spec {
 	return spec
 }
 
-var constStringInputRequired = wire.Desc{Shape: wire.ShapeString, Const: "\"input-required\"", Value: "input-required"}
-var constStringSubmitted = wire.Desc{Shape: wire.ShapeString, Const: "\"submitted\"", Value: "submitted"}
-var constStringWorking = wire.Desc{Shape: wire.ShapeString, Const: "\"working\"", Value: "working"}
-var mapOfRaw = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]json.RawMessage)(nil), Elem: &wire.DescRaw}
-var sliceOfMapOfRaw = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]map[string]json.RawMessage)(nil), Elem: &mapOfRaw}
-var sliceOfTasksGetResponseHistoryItem = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]TasksGetResponseHistoryItem)(nil), Elem: &descTasksGetResponseHistoryItem}
-var sliceOfThing = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Thing)(nil), Elem: &descThing}
+var constStringInputRequired = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"input-required\"", Value: "input-required"}
+var constStringSubmitted = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"submitted\"", Value: "submitted"}
+var constStringWorking = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"working\"", Value: "working"}
+var mapOfRaw = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]json.RawMessage)(nil), Elem: &wireimpl.DescRaw}
+var sliceOfMapOfRaw = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]map[string]json.RawMessage)(nil), Elem: &mapOfRaw}
+var sliceOfTasksGetResponseHistoryItem = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]TasksGetResponseHistoryItem)(nil), Elem: &descTasksGetResponseHistoryItem}
+var sliceOfThing = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]Thing)(nil), Elem: &descThing}

@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Error is an item of the errors array of CreateMediaBuyError.
@@ -24,25 +25,20 @@ type Error struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descError = wire.Desc{Shape: wire.ShapeStruct, Name: "Error", Go: (*Error)(nil), Members: []wire.Member{
-	{Name: "code", Desc: &wire.DescString, Required: true},
-	{Name: "message", Desc: &wire.DescString, Required: true},
-	{Name: "field", Desc: &wire.DescString},
-	{Name: "suggestion", Desc: &wire.DescString},
-	{Name: "retry_after", Desc: &wire.DescFloat},
+var descError = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Error", Go: (*Error)(nil), Members: []wireimpl.Member{
+	{Name: "code", Desc: &wireimpl.DescString, Required: true},
+	{Name: "message", Desc: &wireimpl.DescString, Required: true},
+	{Name: "field", Desc: &wireimpl.DescString},
+	{Name: "suggestion", Desc: &wireimpl.DescString},
+	{Name: "retry_after", Desc: &wireimpl.DescFloat},
 	{Name: "issues", Desc: &sliceOfErrorIssue},
 	{Name: "details", Desc: &mapOfRaw},
 	{Name: "recovery", Desc: &descErrorRecovery},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Error) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descError)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Error) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descError)
+// WireDesc describes Error to package wire, which decodes and encodes it.
+func (*Error) WireDesc() *wireimpl.Desc {
+	return &descError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -66,20 +62,15 @@ type ErrorIssue struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descErrorIssue = wire.Desc{Shape: wire.ShapeStruct, Name: "ErrorIssue", Go: (*ErrorIssue)(nil), Members: []wire.Member{
-	{Name: "pointer", Desc: &wire.DescString, Required: true},
-	{Name: "message", Desc: &wire.DescString, Required: true},
-	{Name: "keyword", Desc: &wire.DescString, Required: true},
+var descErrorIssue = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "ErrorIssue", Go: (*ErrorIssue)(nil), Members: []wireimpl.Member{
+	{Name: "pointer", Desc: &wireimpl.DescString, Required: true},
+	{Name: "message", Desc: &wireimpl.DescString, Required: true},
+	{Name: "keyword", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ErrorIssue) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descErrorIssue)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ErrorIssue) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descErrorIssue)
+// WireDesc describes ErrorIssue to package wire, which decodes and encodes it.
+func (*ErrorIssue) WireDesc() *wireimpl.Desc {
+	return &descErrorIssue
 }
 
 // MarshalJSON encodes v as JSON.
@@ -108,7 +99,7 @@ const (
 
 // KnownErrorRecoveryValues lists the values the schema defines, in schema order.
 func KnownErrorRecoveryValues() []ErrorRecovery {
-	return wire.EnumValues[ErrorRecovery](&descErrorRecovery)
+	return wireimpl.EnumValues[ErrorRecovery](&descErrorRecovery)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -116,16 +107,11 @@ func (v ErrorRecovery) IsKnown() bool {
 	return descErrorRecovery.Known(string(v))
 }
 
-var descErrorRecovery = wire.Desc{Shape: wire.ShapeString, Name: "ErrorRecovery", Enum: []string{"transient", "correctable", "terminal"}}
+var descErrorRecovery = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "ErrorRecovery", Enum: []string{"transient", "correctable", "terminal"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ErrorRecovery) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descErrorRecovery)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ErrorRecovery) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descErrorRecovery)
+// WireDesc describes ErrorRecovery to package wire, which decodes and encodes it.
+func (*ErrorRecovery) WireDesc() *wireimpl.Desc {
+	return &descErrorRecovery
 }
 
 // MarshalJSON encodes v as JSON.

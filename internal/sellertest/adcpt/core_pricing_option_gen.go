@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // FlatRate is the FlatRate arm of PricingOption.
@@ -21,20 +22,15 @@ type FlatRate struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descFlatRate = wire.Desc{Shape: wire.ShapeStruct, Name: "FlatRate", Go: (*FlatRate)(nil), Members: []wire.Member{
+var descFlatRate = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "FlatRate", Go: (*FlatRate)(nil), Members: []wireimpl.Member{
 	{Name: "model", Desc: &constStringFlatRate, Required: true, Fixed: true},
-	{Name: "amount", Desc: &wire.DescFloat, Required: true},
-	{Name: "currency", Desc: &wire.DescString, Required: true},
+	{Name: "amount", Desc: &wireimpl.DescFloat, Required: true},
+	{Name: "currency", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *FlatRate) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descFlatRate)
-}
-
-// EncodeWire writes v as JSON.
-func (v *FlatRate) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descFlatRate)
+// WireDesc describes FlatRate to package wire, which decodes and encodes it.
+func (*FlatRate) WireDesc() *wireimpl.Desc {
+	return &descFlatRate
 }
 
 // MarshalJSON encodes v as JSON.
@@ -104,19 +100,14 @@ func (u PricingOption) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descPricingOption = wire.Desc{Shape: wire.ShapeUnion, Name: "PricingOption", Go: (*PricingOption)(nil), Union: &wire.Union{Name: "PricingOption", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"model"}, Arms: []wire.UnionArm{
+var descPricingOption = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "PricingOption", Go: (*PricingOption)(nil), Union: &wireimpl.Union{Name: "PricingOption", Strategy: wireimpl.ByConst, Exclusive: true, Keys: []string{"model"}, Arms: []wireimpl.UnionArm{
 	{Name: "CPM", Desc: &descPricingOptionCPM, Const: [][]string{{"\"cpm\""}}},
 	{Name: "FlatRate", Desc: &descFlatRate, Const: [][]string{{"\"flat_rate\""}}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *PricingOption) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descPricingOption)
-}
-
-// EncodeWire writes u as JSON.
-func (u *PricingOption) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descPricingOption)
+// WireDesc describes PricingOption to package wire, which decodes and encodes it.
+func (*PricingOption) WireDesc() *wireimpl.Desc {
+	return &descPricingOption
 }
 
 // MarshalJSON encodes u as JSON.
@@ -141,20 +132,15 @@ type PricingOptionCPM struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descPricingOptionCPM = wire.Desc{Shape: wire.ShapeStruct, Name: "PricingOptionCPM", Go: (*PricingOptionCPM)(nil), Members: []wire.Member{
+var descPricingOptionCPM = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "PricingOptionCPM", Go: (*PricingOptionCPM)(nil), Members: []wireimpl.Member{
 	{Name: "model", Desc: &constStringCpm, Required: true, Fixed: true},
-	{Name: "rate", Desc: &wire.DescFloat, Required: true},
-	{Name: "currency", Desc: &wire.DescString, Required: true},
+	{Name: "rate", Desc: &wireimpl.DescFloat, Required: true},
+	{Name: "currency", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PricingOptionCPM) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descPricingOptionCPM)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PricingOptionCPM) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descPricingOptionCPM)
+// WireDesc describes PricingOptionCPM to package wire, which decodes and encodes it.
+func (*PricingOptionCPM) WireDesc() *wireimpl.Desc {
+	return &descPricingOptionCPM
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Product is an item of the products array of GetProductsResponse.
@@ -20,21 +21,16 @@ type Product struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descProduct = wire.Desc{Shape: wire.ShapeStruct, Name: "Product", Go: (*Product)(nil), Members: []wire.Member{
-	{Name: "product_id", Desc: &wire.DescString, Required: true},
-	{Name: "name", Desc: &wire.DescString, Required: true},
+var descProduct = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Product", Go: (*Product)(nil), Members: []wireimpl.Member{
+	{Name: "product_id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "name", Desc: &wireimpl.DescString, Required: true},
 	{Name: "delivery_type", Desc: &descProductDeliveryType},
 	{Name: "pricing_options", Desc: &sliceOfPricingOption},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Product) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descProduct)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Product) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descProduct)
+// WireDesc describes Product to package wire, which decodes and encodes it.
+func (*Product) WireDesc() *wireimpl.Desc {
+	return &descProduct
 }
 
 // MarshalJSON encodes v as JSON.
@@ -62,7 +58,7 @@ const (
 
 // KnownProductDeliveryTypeValues lists the values the schema defines, in schema order.
 func KnownProductDeliveryTypeValues() []ProductDeliveryType {
-	return wire.EnumValues[ProductDeliveryType](&descProductDeliveryType)
+	return wireimpl.EnumValues[ProductDeliveryType](&descProductDeliveryType)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -70,16 +66,11 @@ func (v ProductDeliveryType) IsKnown() bool {
 	return descProductDeliveryType.Known(string(v))
 }
 
-var descProductDeliveryType = wire.Desc{Shape: wire.ShapeString, Name: "ProductDeliveryType", Enum: []string{"guaranteed", "non_guaranteed"}}
+var descProductDeliveryType = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "ProductDeliveryType", Enum: []string{"guaranteed", "non_guaranteed"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ProductDeliveryType) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descProductDeliveryType)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ProductDeliveryType) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descProductDeliveryType)
+// WireDesc describes ProductDeliveryType to package wire, which decodes and encodes it.
+func (*ProductDeliveryType) WireDesc() *wireimpl.Desc {
+	return &descProductDeliveryType
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // ListCreativesRequest is defined by creative/list-creatives-request.json#.
@@ -17,18 +18,13 @@ type ListCreativesRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descListCreativesRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "ListCreativesRequest", Go: (*ListCreativesRequest)(nil), Members: []wire.Member{
+var descListCreativesRequest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "ListCreativesRequest", Go: (*ListCreativesRequest)(nil), Members: []wireimpl.Member{
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ListCreativesRequest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descListCreativesRequest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ListCreativesRequest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descListCreativesRequest)
+// WireDesc describes ListCreativesRequest to package wire, which decodes and encodes it.
+func (*ListCreativesRequest) WireDesc() *wireimpl.Desc {
+	return &descListCreativesRequest
 }
 
 // MarshalJSON encodes v as JSON.

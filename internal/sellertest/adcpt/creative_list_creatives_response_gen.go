@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // ListCreativesResponse is defined by creative/list-creatives-response.json#.
@@ -18,19 +19,14 @@ type ListCreativesResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descListCreativesResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "ListCreativesResponse", Go: (*ListCreativesResponse)(nil), Members: []wire.Member{
+var descListCreativesResponse = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "ListCreativesResponse", Go: (*ListCreativesResponse)(nil), Members: []wireimpl.Member{
 	{Name: "creatives", Desc: &sliceOfListCreativesResponseCreative, Required: true},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ListCreativesResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descListCreativesResponse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ListCreativesResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descListCreativesResponse)
+// WireDesc describes ListCreativesResponse to package wire, which decodes and encodes it.
+func (*ListCreativesResponse) WireDesc() *wireimpl.Desc {
+	return &descListCreativesResponse
 }
 
 // MarshalJSON encodes v as JSON.
@@ -52,18 +48,13 @@ type ListCreativesResponseCreative struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descListCreativesResponseCreative = wire.Desc{Shape: wire.ShapeStruct, Name: "ListCreativesResponseCreative", Go: (*ListCreativesResponseCreative)(nil), Members: []wire.Member{
-	{Name: "creative_id", Desc: &wire.DescString, Required: true},
+var descListCreativesResponseCreative = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "ListCreativesResponseCreative", Go: (*ListCreativesResponseCreative)(nil), Members: []wireimpl.Member{
+	{Name: "creative_id", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ListCreativesResponseCreative) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descListCreativesResponseCreative)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ListCreativesResponseCreative) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descListCreativesResponseCreative)
+// WireDesc describes ListCreativesResponseCreative to package wire, which decodes and encodes it.
+func (*ListCreativesResponseCreative) WireDesc() *wireimpl.Desc {
+	return &descListCreativesResponseCreative
 }
 
 // MarshalJSON encodes v as JSON.

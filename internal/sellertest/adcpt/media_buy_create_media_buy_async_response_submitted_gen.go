@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateMediaBuySubmitted is defined by media-buy/create-media-buy-async-response-submitted.json#.
@@ -17,18 +18,13 @@ type CreateMediaBuySubmitted struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateMediaBuySubmitted = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuySubmitted", Go: (*CreateMediaBuySubmitted)(nil), Members: []wire.Member{
+var descCreateMediaBuySubmitted = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateMediaBuySubmitted", Go: (*CreateMediaBuySubmitted)(nil), Members: []wireimpl.Member{
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateMediaBuySubmitted) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateMediaBuySubmitted)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateMediaBuySubmitted) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateMediaBuySubmitted)
+// WireDesc describes CreateMediaBuySubmitted to package wire, which decodes and encodes it.
+func (*CreateMediaBuySubmitted) WireDesc() *wireimpl.Desc {
+	return &descCreateMediaBuySubmitted
 }
 
 // MarshalJSON encodes v as JSON.

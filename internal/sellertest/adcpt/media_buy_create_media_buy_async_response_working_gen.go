@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateMediaBuyWorking is defined by media-buy/create-media-buy-async-response-working.json#.
@@ -18,19 +19,14 @@ type CreateMediaBuyWorking struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateMediaBuyWorking = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuyWorking", Go: (*CreateMediaBuyWorking)(nil), Members: []wire.Member{
-	{Name: "percentage", Desc: &wire.DescFloat},
+var descCreateMediaBuyWorking = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateMediaBuyWorking", Go: (*CreateMediaBuyWorking)(nil), Members: []wireimpl.Member{
+	{Name: "percentage", Desc: &wireimpl.DescFloat},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateMediaBuyWorking) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateMediaBuyWorking)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateMediaBuyWorking) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateMediaBuyWorking)
+// WireDesc describes CreateMediaBuyWorking to package wire, which decodes and encodes it.
+func (*CreateMediaBuyWorking) WireDesc() *wireimpl.Desc {
+	return &descCreateMediaBuyWorking
 }
 
 // MarshalJSON encodes v as JSON.

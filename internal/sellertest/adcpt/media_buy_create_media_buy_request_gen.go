@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateMediaBuyRequest is defined by media-buy/create-media-buy-request.json#.
@@ -21,22 +22,17 @@ type CreateMediaBuyRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateMediaBuyRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuyRequest", Go: (*CreateMediaBuyRequest)(nil), Members: []wire.Member{
-	{Name: "idempotency_key", Desc: &wire.DescString, Required: true},
-	{Name: "po_number", Desc: &wire.DescString},
+var descCreateMediaBuyRequest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateMediaBuyRequest", Go: (*CreateMediaBuyRequest)(nil), Members: []wireimpl.Member{
+	{Name: "idempotency_key", Desc: &wireimpl.DescString, Required: true},
+	{Name: "po_number", Desc: &wireimpl.DescString},
 	{Name: "packages", Desc: &sliceOfCreateMediaBuyRequestPackage, Required: true},
 	{Name: "push_notification_config", Desc: &descCreateMediaBuyRequestPushNotificationConfig},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateMediaBuyRequest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateMediaBuyRequest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateMediaBuyRequest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateMediaBuyRequest)
+// WireDesc describes CreateMediaBuyRequest to package wire, which decodes and encodes it.
+func (*CreateMediaBuyRequest) WireDesc() *wireimpl.Desc {
+	return &descCreateMediaBuyRequest
 }
 
 // MarshalJSON encodes v as JSON.
@@ -58,20 +54,15 @@ type CreateMediaBuyRequestPackage struct {
 	PricingOption PricingOption `json:"pricing_option,omitempty"`
 }
 
-var descCreateMediaBuyRequestPackage = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuyRequestPackage", Go: (*CreateMediaBuyRequestPackage)(nil), Members: []wire.Member{
-	{Name: "product_id", Desc: &wire.DescString, Required: true},
-	{Name: "budget", Desc: &wire.DescFloat, Required: true},
+var descCreateMediaBuyRequestPackage = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateMediaBuyRequestPackage", Go: (*CreateMediaBuyRequestPackage)(nil), Members: []wireimpl.Member{
+	{Name: "product_id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "budget", Desc: &wireimpl.DescFloat, Required: true},
 	{Name: "pricing_option", Desc: &descPricingOption},
-}, Extra: wire.ExtraReject}
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateMediaBuyRequestPackage) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateMediaBuyRequestPackage)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateMediaBuyRequestPackage) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateMediaBuyRequestPackage)
+// WireDesc describes CreateMediaBuyRequestPackage to package wire, which decodes and encodes it.
+func (*CreateMediaBuyRequestPackage) WireDesc() *wireimpl.Desc {
+	return &descCreateMediaBuyRequestPackage
 }
 
 // MarshalJSON encodes v as JSON.
@@ -94,18 +85,13 @@ type CreateMediaBuyRequestPushNotificationConfig struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateMediaBuyRequestPushNotificationConfig = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuyRequestPushNotificationConfig", Go: (*CreateMediaBuyRequestPushNotificationConfig)(nil), Members: []wire.Member{
-	{Name: "url", Desc: &wire.DescString, Required: true},
+var descCreateMediaBuyRequestPushNotificationConfig = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateMediaBuyRequestPushNotificationConfig", Go: (*CreateMediaBuyRequestPushNotificationConfig)(nil), Members: []wireimpl.Member{
+	{Name: "url", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateMediaBuyRequestPushNotificationConfig) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateMediaBuyRequestPushNotificationConfig)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateMediaBuyRequestPushNotificationConfig) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateMediaBuyRequestPushNotificationConfig)
+// WireDesc describes CreateMediaBuyRequestPushNotificationConfig to package wire, which decodes and encodes it.
+func (*CreateMediaBuyRequestPushNotificationConfig) WireDesc() *wireimpl.Desc {
+	return &descCreateMediaBuyRequestPushNotificationConfig
 }
 
 // MarshalJSON encodes v as JSON.

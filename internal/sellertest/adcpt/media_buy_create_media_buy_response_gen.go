@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateMediaBuyError is the Error arm of CreateMediaBuyResponse.
@@ -18,19 +19,14 @@ type CreateMediaBuyError struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateMediaBuyError = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuyError", Go: (*CreateMediaBuyError)(nil), Members: []wire.Member{
+var descCreateMediaBuyError = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateMediaBuyError", Go: (*CreateMediaBuyError)(nil), Members: []wireimpl.Member{
 	{Name: "errors", Desc: &sliceOfError, Required: true},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateMediaBuyError) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateMediaBuyError)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateMediaBuyError) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateMediaBuyError)
+// WireDesc describes CreateMediaBuyError to package wire, which decodes and encodes it.
+func (*CreateMediaBuyError) WireDesc() *wireimpl.Desc {
+	return &descCreateMediaBuyError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -100,19 +96,14 @@ func (u CreateMediaBuyResponse) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descCreateMediaBuyResponse = wire.Desc{Shape: wire.ShapeUnion, Name: "CreateMediaBuyResponse", Go: (*CreateMediaBuyResponse)(nil), Union: &wire.Union{Name: "CreateMediaBuyResponse", Strategy: wire.ByPresence, Exclusive: true, Keys: []string{"media_buy_id", "errors"}, Arms: []wire.UnionArm{
+var descCreateMediaBuyResponse = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "CreateMediaBuyResponse", Go: (*CreateMediaBuyResponse)(nil), Union: &wireimpl.Union{Name: "CreateMediaBuyResponse", Strategy: wireimpl.ByPresence, Exclusive: true, Keys: []string{"media_buy_id", "errors"}, Arms: []wireimpl.UnionArm{
 	{Name: "Success", Desc: &descCreateMediaBuySuccess, Required: []int{0}, Forbidden: []int{1}},
 	{Name: "Error", Desc: &descCreateMediaBuyError, Required: []int{1}, Forbidden: []int{0}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *CreateMediaBuyResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descCreateMediaBuyResponse)
-}
-
-// EncodeWire writes u as JSON.
-func (u *CreateMediaBuyResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descCreateMediaBuyResponse)
+// WireDesc describes CreateMediaBuyResponse to package wire, which decodes and encodes it.
+func (*CreateMediaBuyResponse) WireDesc() *wireimpl.Desc {
+	return &descCreateMediaBuyResponse
 }
 
 // MarshalJSON encodes u as JSON.
@@ -136,20 +127,15 @@ type CreateMediaBuySuccess struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateMediaBuySuccess = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuySuccess", Go: (*CreateMediaBuySuccess)(nil), Members: []wire.Member{
-	{Name: "media_buy_id", Desc: &wire.DescString, Required: true},
+var descCreateMediaBuySuccess = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateMediaBuySuccess", Go: (*CreateMediaBuySuccess)(nil), Members: []wireimpl.Member{
+	{Name: "media_buy_id", Desc: &wireimpl.DescString, Required: true},
 	{Name: "packages", Desc: &sliceOfCreateMediaBuySuccessPackage},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateMediaBuySuccess) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateMediaBuySuccess)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateMediaBuySuccess) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateMediaBuySuccess)
+// WireDesc describes CreateMediaBuySuccess to package wire, which decodes and encodes it.
+func (*CreateMediaBuySuccess) WireDesc() *wireimpl.Desc {
+	return &descCreateMediaBuySuccess
 }
 
 // MarshalJSON encodes v as JSON.
@@ -171,18 +157,13 @@ type CreateMediaBuySuccessPackage struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateMediaBuySuccessPackage = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateMediaBuySuccessPackage", Go: (*CreateMediaBuySuccessPackage)(nil), Members: []wire.Member{
-	{Name: "package_id", Desc: &wire.DescString, Required: true},
+var descCreateMediaBuySuccessPackage = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateMediaBuySuccessPackage", Go: (*CreateMediaBuySuccessPackage)(nil), Members: []wireimpl.Member{
+	{Name: "package_id", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateMediaBuySuccessPackage) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateMediaBuySuccessPackage)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateMediaBuySuccessPackage) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateMediaBuySuccessPackage)
+// WireDesc describes CreateMediaBuySuccessPackage to package wire, which decodes and encodes it.
+func (*CreateMediaBuySuccessPackage) WireDesc() *wireimpl.Desc {
+	return &descCreateMediaBuySuccessPackage
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // GetProductsInputRequired is defined by
@@ -19,19 +20,14 @@ type GetProductsInputRequired struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetProductsInputRequired = wire.Desc{Shape: wire.ShapeStruct, Name: "GetProductsInputRequired", Go: (*GetProductsInputRequired)(nil), Members: []wire.Member{
+var descGetProductsInputRequired = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetProductsInputRequired", Go: (*GetProductsInputRequired)(nil), Members: []wireimpl.Member{
 	{Name: "reason", Desc: &descGetProductsInputRequiredReason},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetProductsInputRequired) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetProductsInputRequired)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetProductsInputRequired) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetProductsInputRequired)
+// WireDesc describes GetProductsInputRequired to package wire, which decodes and encodes it.
+func (*GetProductsInputRequired) WireDesc() *wireimpl.Desc {
+	return &descGetProductsInputRequired
 }
 
 // MarshalJSON encodes v as JSON.
@@ -59,7 +55,7 @@ const (
 
 // KnownGetProductsInputRequiredReasonValues lists the values the schema defines, in schema order.
 func KnownGetProductsInputRequiredReasonValues() []GetProductsInputRequiredReason {
-	return wire.EnumValues[GetProductsInputRequiredReason](&descGetProductsInputRequiredReason)
+	return wireimpl.EnumValues[GetProductsInputRequiredReason](&descGetProductsInputRequiredReason)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -67,16 +63,11 @@ func (v GetProductsInputRequiredReason) IsKnown() bool {
 	return descGetProductsInputRequiredReason.Known(string(v))
 }
 
-var descGetProductsInputRequiredReason = wire.Desc{Shape: wire.ShapeString, Name: "GetProductsInputRequiredReason", Enum: []string{"CLARIFICATION_NEEDED", "BUDGET_REQUIRED"}}
+var descGetProductsInputRequiredReason = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "GetProductsInputRequiredReason", Enum: []string{"CLARIFICATION_NEEDED", "BUDGET_REQUIRED"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetProductsInputRequiredReason) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetProductsInputRequiredReason)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetProductsInputRequiredReason) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetProductsInputRequiredReason)
+// WireDesc describes GetProductsInputRequiredReason to package wire, which decodes and encodes it.
+func (*GetProductsInputRequiredReason) WireDesc() *wireimpl.Desc {
+	return &descGetProductsInputRequiredReason
 }
 
 // MarshalJSON encodes v as JSON.

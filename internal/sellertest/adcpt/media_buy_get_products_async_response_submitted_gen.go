@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // GetProductsSubmitted is defined by media-buy/get-products-async-response-submitted.json#.
@@ -18,19 +19,14 @@ type GetProductsSubmitted struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetProductsSubmitted = wire.Desc{Shape: wire.ShapeStruct, Name: "GetProductsSubmitted", Go: (*GetProductsSubmitted)(nil), Members: []wire.Member{
-	{Name: "estimated_completion", Desc: &wire.DescString},
+var descGetProductsSubmitted = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetProductsSubmitted", Go: (*GetProductsSubmitted)(nil), Members: []wireimpl.Member{
+	{Name: "estimated_completion", Desc: &wireimpl.DescString},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetProductsSubmitted) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetProductsSubmitted)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetProductsSubmitted) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetProductsSubmitted)
+// WireDesc describes GetProductsSubmitted to package wire, which decodes and encodes it.
+func (*GetProductsSubmitted) WireDesc() *wireimpl.Desc {
+	return &descGetProductsSubmitted
 }
 
 // MarshalJSON encodes v as JSON.

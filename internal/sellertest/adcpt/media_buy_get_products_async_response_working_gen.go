@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // GetProductsWorking is defined by media-buy/get-products-async-response-working.json#.
@@ -18,19 +19,14 @@ type GetProductsWorking struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetProductsWorking = wire.Desc{Shape: wire.ShapeStruct, Name: "GetProductsWorking", Go: (*GetProductsWorking)(nil), Members: []wire.Member{
-	{Name: "percentage", Desc: &wire.DescFloat},
+var descGetProductsWorking = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetProductsWorking", Go: (*GetProductsWorking)(nil), Members: []wireimpl.Member{
+	{Name: "percentage", Desc: &wireimpl.DescFloat},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetProductsWorking) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetProductsWorking)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetProductsWorking) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetProductsWorking)
+// WireDesc describes GetProductsWorking to package wire, which decodes and encodes it.
+func (*GetProductsWorking) WireDesc() *wireimpl.Desc {
+	return &descGetProductsWorking
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // GetProductsRequest is defined by media-buy/get-products-request.json#.
@@ -21,22 +22,17 @@ type GetProductsRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetProductsRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "GetProductsRequest", Go: (*GetProductsRequest)(nil), Members: []wire.Member{
-	{Name: "adcp_major_version", Desc: &wire.DescInt},
+var descGetProductsRequest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetProductsRequest", Go: (*GetProductsRequest)(nil), Members: []wireimpl.Member{
+	{Name: "adcp_major_version", Desc: &wireimpl.DescInt},
 	{Name: "buying_mode", Desc: &descGetProductsRequestBuyingMode, Required: true},
-	{Name: "brief", Desc: &wire.DescString},
+	{Name: "brief", Desc: &wireimpl.DescString},
 	{Name: "filters", Desc: &descGetProductsRequestFilters},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetProductsRequest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetProductsRequest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetProductsRequest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetProductsRequest)
+// WireDesc describes GetProductsRequest to package wire, which decodes and encodes it.
+func (*GetProductsRequest) WireDesc() *wireimpl.Desc {
+	return &descGetProductsRequest
 }
 
 // MarshalJSON encodes v as JSON.
@@ -65,7 +61,7 @@ const (
 
 // KnownGetProductsRequestBuyingModeValues lists the values the schema defines, in schema order.
 func KnownGetProductsRequestBuyingModeValues() []GetProductsRequestBuyingMode {
-	return wire.EnumValues[GetProductsRequestBuyingMode](&descGetProductsRequestBuyingMode)
+	return wireimpl.EnumValues[GetProductsRequestBuyingMode](&descGetProductsRequestBuyingMode)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -73,16 +69,11 @@ func (v GetProductsRequestBuyingMode) IsKnown() bool {
 	return descGetProductsRequestBuyingMode.Known(string(v))
 }
 
-var descGetProductsRequestBuyingMode = wire.Desc{Shape: wire.ShapeString, Name: "GetProductsRequestBuyingMode", Enum: []string{"brief", "wholesale", "refine"}}
+var descGetProductsRequestBuyingMode = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "GetProductsRequestBuyingMode", Enum: []string{"brief", "wholesale", "refine"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetProductsRequestBuyingMode) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetProductsRequestBuyingMode)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetProductsRequestBuyingMode) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetProductsRequestBuyingMode)
+// WireDesc describes GetProductsRequestBuyingMode to package wire, which decodes and encodes it.
+func (*GetProductsRequestBuyingMode) WireDesc() *wireimpl.Desc {
+	return &descGetProductsRequestBuyingMode
 }
 
 // MarshalJSON encodes v as JSON.
@@ -103,19 +94,14 @@ type GetProductsRequestFilters struct {
 	DeliveryType *GetProductsRequestFiltersDeliveryType `json:"delivery_type,omitempty"`
 }
 
-var descGetProductsRequestFilters = wire.Desc{Shape: wire.ShapeStruct, Name: "GetProductsRequestFilters", Go: (*GetProductsRequestFilters)(nil), Members: []wire.Member{
-	{Name: "max_cpm", Desc: &wire.DescFloat},
+var descGetProductsRequestFilters = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetProductsRequestFilters", Go: (*GetProductsRequestFilters)(nil), Members: []wireimpl.Member{
+	{Name: "max_cpm", Desc: &wireimpl.DescFloat},
 	{Name: "delivery_type", Desc: &descGetProductsRequestFiltersDeliveryType},
-}, Extra: wire.ExtraReject}
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetProductsRequestFilters) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetProductsRequestFilters)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetProductsRequestFilters) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetProductsRequestFilters)
+// WireDesc describes GetProductsRequestFilters to package wire, which decodes and encodes it.
+func (*GetProductsRequestFilters) WireDesc() *wireimpl.Desc {
+	return &descGetProductsRequestFilters
 }
 
 // MarshalJSON encodes v as JSON.
@@ -144,7 +130,7 @@ const (
 
 // KnownGetProductsRequestFiltersDeliveryTypeValues lists the values the schema defines, in schema order.
 func KnownGetProductsRequestFiltersDeliveryTypeValues() []GetProductsRequestFiltersDeliveryType {
-	return wire.EnumValues[GetProductsRequestFiltersDeliveryType](&descGetProductsRequestFiltersDeliveryType)
+	return wireimpl.EnumValues[GetProductsRequestFiltersDeliveryType](&descGetProductsRequestFiltersDeliveryType)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -152,16 +138,11 @@ func (v GetProductsRequestFiltersDeliveryType) IsKnown() bool {
 	return descGetProductsRequestFiltersDeliveryType.Known(string(v))
 }
 
-var descGetProductsRequestFiltersDeliveryType = wire.Desc{Shape: wire.ShapeString, Name: "GetProductsRequestFiltersDeliveryType", Enum: []string{"guaranteed", "non_guaranteed"}}
+var descGetProductsRequestFiltersDeliveryType = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "GetProductsRequestFiltersDeliveryType", Enum: []string{"guaranteed", "non_guaranteed"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetProductsRequestFiltersDeliveryType) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetProductsRequestFiltersDeliveryType)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetProductsRequestFiltersDeliveryType) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetProductsRequestFiltersDeliveryType)
+// WireDesc describes GetProductsRequestFiltersDeliveryType to package wire, which decodes and encodes it.
+func (*GetProductsRequestFiltersDeliveryType) WireDesc() *wireimpl.Desc {
+	return &descGetProductsRequestFiltersDeliveryType
 }
 
 // MarshalJSON encodes v as JSON.

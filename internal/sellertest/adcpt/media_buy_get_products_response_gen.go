@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // GetProductsResponse is defined by media-buy/get-products-response.json#.
@@ -19,20 +20,15 @@ type GetProductsResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetProductsResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "GetProductsResponse", Go: (*GetProductsResponse)(nil), Members: []wire.Member{
+var descGetProductsResponse = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetProductsResponse", Go: (*GetProductsResponse)(nil), Members: []wireimpl.Member{
 	{Name: "products", Desc: &sliceOfProduct, Required: true},
 	{Name: "errors", Desc: &sliceOfError},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetProductsResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetProductsResponse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetProductsResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetProductsResponse)
+// WireDesc describes GetProductsResponse to package wire, which decodes and encodes it.
+func (*GetProductsResponse) WireDesc() *wireimpl.Desc {
+	return &descGetProductsResponse
 }
 
 // MarshalJSON encodes v as JSON.

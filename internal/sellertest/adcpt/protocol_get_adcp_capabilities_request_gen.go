@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // GetAdCPCapabilitiesRequest is defined by protocol/get-adcp-capabilities-request.json#.
@@ -19,20 +20,15 @@ type GetAdCPCapabilitiesRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetAdCPCapabilitiesRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "GetAdCPCapabilitiesRequest", Go: (*GetAdCPCapabilitiesRequest)(nil), Members: []wire.Member{
-	{Name: "adcp_major_version", Desc: &wire.DescInt},
+var descGetAdCPCapabilitiesRequest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetAdCPCapabilitiesRequest", Go: (*GetAdCPCapabilitiesRequest)(nil), Members: []wireimpl.Member{
+	{Name: "adcp_major_version", Desc: &wireimpl.DescInt},
 	{Name: "protocols", Desc: &sliceOfString},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetAdCPCapabilitiesRequest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetAdCPCapabilitiesRequest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetAdCPCapabilitiesRequest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetAdCPCapabilitiesRequest)
+// WireDesc describes GetAdCPCapabilitiesRequest to package wire, which decodes and encodes it.
+func (*GetAdCPCapabilitiesRequest) WireDesc() *wireimpl.Desc {
+	return &descGetAdCPCapabilitiesRequest
 }
 
 // MarshalJSON encodes v as JSON.

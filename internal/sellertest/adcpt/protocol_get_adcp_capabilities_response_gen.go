@@ -6,6 +6,7 @@ package adcpt
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // GetAdCPCapabilitiesResponse is defined by protocol/get-adcp-capabilities-response.json#.
@@ -19,20 +20,15 @@ type GetAdCPCapabilitiesResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetAdCPCapabilitiesResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "GetAdCPCapabilitiesResponse", Go: (*GetAdCPCapabilitiesResponse)(nil), Members: []wire.Member{
+var descGetAdCPCapabilitiesResponse = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetAdCPCapabilitiesResponse", Go: (*GetAdCPCapabilitiesResponse)(nil), Members: []wireimpl.Member{
 	{Name: "adcp", Desc: &descGetAdCPCapabilitiesResponseAdCP, Required: true},
 	{Name: "supported_protocols", Desc: &sliceOfGetAdCPCapabilitiesResponseSupportedProtocol, Required: true},
 	{Name: "context", Desc: &descContextObject},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetAdCPCapabilitiesResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetAdCPCapabilitiesResponse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetAdCPCapabilitiesResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetAdCPCapabilitiesResponse)
+// WireDesc describes GetAdCPCapabilitiesResponse to package wire, which decodes and encodes it.
+func (*GetAdCPCapabilitiesResponse) WireDesc() *wireimpl.Desc {
+	return &descGetAdCPCapabilitiesResponse
 }
 
 // MarshalJSON encodes v as JSON.
@@ -55,19 +51,14 @@ type GetAdCPCapabilitiesResponseAdCP struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetAdCPCapabilitiesResponseAdCP = wire.Desc{Shape: wire.ShapeStruct, Name: "GetAdCPCapabilitiesResponseAdCP", Go: (*GetAdCPCapabilitiesResponseAdCP)(nil), Members: []wire.Member{
+var descGetAdCPCapabilitiesResponseAdCP = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetAdCPCapabilitiesResponseAdCP", Go: (*GetAdCPCapabilitiesResponseAdCP)(nil), Members: []wireimpl.Member{
 	{Name: "major_versions", Desc: &sliceOfInt, Required: true},
 	{Name: "idempotency", Desc: &descGetAdCPCapabilitiesResponseAdCPIdempotency, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetAdCPCapabilitiesResponseAdCP) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetAdCPCapabilitiesResponseAdCP)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetAdCPCapabilitiesResponseAdCP) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetAdCPCapabilitiesResponseAdCP)
+// WireDesc describes GetAdCPCapabilitiesResponseAdCP to package wire, which decodes and encodes it.
+func (*GetAdCPCapabilitiesResponseAdCP) WireDesc() *wireimpl.Desc {
+	return &descGetAdCPCapabilitiesResponseAdCP
 }
 
 // MarshalJSON encodes v as JSON.
@@ -91,19 +82,14 @@ type GetAdCPCapabilitiesResponseAdCPIdempotency struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetAdCPCapabilitiesResponseAdCPIdempotency = wire.Desc{Shape: wire.ShapeStruct, Name: "GetAdCPCapabilitiesResponseAdCPIdempotency", Go: (*GetAdCPCapabilitiesResponseAdCPIdempotency)(nil), Members: []wire.Member{
-	{Name: "supported", Desc: &wire.DescBool, Required: true},
-	{Name: "replay_ttl_seconds", Desc: &wire.DescInt},
+var descGetAdCPCapabilitiesResponseAdCPIdempotency = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetAdCPCapabilitiesResponseAdCPIdempotency", Go: (*GetAdCPCapabilitiesResponseAdCPIdempotency)(nil), Members: []wireimpl.Member{
+	{Name: "supported", Desc: &wireimpl.DescBool, Required: true},
+	{Name: "replay_ttl_seconds", Desc: &wireimpl.DescInt},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetAdCPCapabilitiesResponseAdCPIdempotency) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetAdCPCapabilitiesResponseAdCPIdempotency)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetAdCPCapabilitiesResponseAdCPIdempotency) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetAdCPCapabilitiesResponseAdCPIdempotency)
+// WireDesc describes GetAdCPCapabilitiesResponseAdCPIdempotency to package wire, which decodes and encodes it.
+func (*GetAdCPCapabilitiesResponseAdCPIdempotency) WireDesc() *wireimpl.Desc {
+	return &descGetAdCPCapabilitiesResponseAdCPIdempotency
 }
 
 // MarshalJSON encodes v as JSON.
@@ -136,7 +122,7 @@ const (
 
 // KnownGetAdCPCapabilitiesResponseSupportedProtocolValues lists the values the schema defines, in schema order.
 func KnownGetAdCPCapabilitiesResponseSupportedProtocolValues() []GetAdCPCapabilitiesResponseSupportedProtocol {
-	return wire.EnumValues[GetAdCPCapabilitiesResponseSupportedProtocol](&descGetAdCPCapabilitiesResponseSupportedProtocol)
+	return wireimpl.EnumValues[GetAdCPCapabilitiesResponseSupportedProtocol](&descGetAdCPCapabilitiesResponseSupportedProtocol)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -144,16 +130,11 @@ func (v GetAdCPCapabilitiesResponseSupportedProtocol) IsKnown() bool {
 	return descGetAdCPCapabilitiesResponseSupportedProtocol.Known(string(v))
 }
 
-var descGetAdCPCapabilitiesResponseSupportedProtocol = wire.Desc{Shape: wire.ShapeString, Name: "GetAdCPCapabilitiesResponseSupportedProtocol", Enum: []string{"media_buy", "signals", "governance", "sponsored_intelligence", "creative", "brand"}}
+var descGetAdCPCapabilitiesResponseSupportedProtocol = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "GetAdCPCapabilitiesResponseSupportedProtocol", Enum: []string{"media_buy", "signals", "governance", "sponsored_intelligence", "creative", "brand"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetAdCPCapabilitiesResponseSupportedProtocol) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetAdCPCapabilitiesResponseSupportedProtocol)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetAdCPCapabilitiesResponseSupportedProtocol) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetAdCPCapabilitiesResponseSupportedProtocol)
+// WireDesc describes GetAdCPCapabilitiesResponseSupportedProtocol to package wire, which decodes and encodes it.
+func (*GetAdCPCapabilitiesResponseSupportedProtocol) WireDesc() *wireimpl.Desc {
+	return &descGetAdCPCapabilitiesResponseSupportedProtocol
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,16 +6,17 @@ import (
 	"encoding/json"
 	registry "github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 	"sync"
 )
 
-// This package was generated for version 2 of the adcpgen runtime. These constants
+// This package was generated for version 3 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
-// the adcpgen of the module version you require (see package wire).
+// the adcpgen of the module version you require (see package wireimpl).
 const (
-	_ = wire.SupportPackageIsVersion2
-	_ = wire.EnforceVersion(2 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 2)
+	_ = wireimpl.SupportPackageIsVersion3
+	_ = wireimpl.EnforceVersion(3 - wireimpl.MinVersion)
+	_ = wireimpl.EnforceVersion(wireimpl.MaxVersion - 3)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -274,16 +275,16 @@ func Spec() *registry.Spec {
 	return spec
 }
 
-var constStringCpm = wire.Desc{Shape: wire.ShapeString, Const: "\"cpm\"", Value: "cpm"}
-var constStringFlatRate = wire.Desc{Shape: wire.ShapeString, Const: "\"flat_rate\"", Value: "flat_rate"}
-var mapOfRaw = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]json.RawMessage)(nil), Elem: &wire.DescRaw}
-var sliceOfCreateMediaBuyRequestPackage = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]CreateMediaBuyRequestPackage)(nil), Elem: &descCreateMediaBuyRequestPackage}
-var sliceOfCreateMediaBuySuccessPackage = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]CreateMediaBuySuccessPackage)(nil), Elem: &descCreateMediaBuySuccessPackage}
-var sliceOfError = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Error)(nil), Elem: &descError}
-var sliceOfErrorIssue = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]ErrorIssue)(nil), Elem: &descErrorIssue}
-var sliceOfGetAdCPCapabilitiesResponseSupportedProtocol = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]GetAdCPCapabilitiesResponseSupportedProtocol)(nil), Elem: &descGetAdCPCapabilitiesResponseSupportedProtocol}
-var sliceOfInt = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]int64)(nil), Elem: &wire.DescInt}
-var sliceOfListCreativesResponseCreative = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]ListCreativesResponseCreative)(nil), Elem: &descListCreativesResponseCreative}
-var sliceOfPricingOption = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]PricingOption)(nil), Elem: &descPricingOption}
-var sliceOfProduct = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Product)(nil), Elem: &descProduct}
-var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}
+var constStringCpm = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"cpm\"", Value: "cpm"}
+var constStringFlatRate = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"flat_rate\"", Value: "flat_rate"}
+var mapOfRaw = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]json.RawMessage)(nil), Elem: &wireimpl.DescRaw}
+var sliceOfCreateMediaBuyRequestPackage = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]CreateMediaBuyRequestPackage)(nil), Elem: &descCreateMediaBuyRequestPackage}
+var sliceOfCreateMediaBuySuccessPackage = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]CreateMediaBuySuccessPackage)(nil), Elem: &descCreateMediaBuySuccessPackage}
+var sliceOfError = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]Error)(nil), Elem: &descError}
+var sliceOfErrorIssue = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]ErrorIssue)(nil), Elem: &descErrorIssue}
+var sliceOfGetAdCPCapabilitiesResponseSupportedProtocol = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]GetAdCPCapabilitiesResponseSupportedProtocol)(nil), Elem: &descGetAdCPCapabilitiesResponseSupportedProtocol}
+var sliceOfInt = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]int64)(nil), Elem: &wireimpl.DescInt}
+var sliceOfListCreativesResponseCreative = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]ListCreativesResponseCreative)(nil), Elem: &descListCreativesResponseCreative}
+var sliceOfPricingOption = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]PricingOption)(nil), Elem: &descPricingOption}
+var sliceOfProduct = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]Product)(nil), Elem: &descProduct}
+var sliceOfString = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]string)(nil), Elem: &wireimpl.DescString}

@@ -6,6 +6,7 @@ package collisions
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // PaymentCard is a card operation, told apart by its kind.
@@ -65,19 +66,14 @@ func (u PaymentCard) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descPaymentCard = wire.Desc{Shape: wire.ShapeUnion, Name: "PaymentCard", Go: (*PaymentCard)(nil), Union: &wire.Union{Name: "PaymentCard", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"kind"}, Arms: []wire.UnionArm{
+var descPaymentCard = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "PaymentCard", Go: (*PaymentCard)(nil), Union: &wireimpl.Union{Name: "PaymentCard", Strategy: wireimpl.ByConst, Exclusive: true, Keys: []string{"kind"}, Arms: []wireimpl.UnionArm{
 	{Name: "Refund", Desc: &descPaymentCardRefund, Const: [][]string{{"\"refund\""}}},
 	{Name: "Charge", Desc: &descPaymentCardCharge, Const: [][]string{{"\"charge\""}}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *PaymentCard) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descPaymentCard)
-}
-
-// EncodeWire writes u as JSON.
-func (u *PaymentCard) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descPaymentCard)
+// WireDesc describes PaymentCard to package wire, which decodes and encodes it.
+func (*PaymentCard) WireDesc() *wireimpl.Desc {
+	return &descPaymentCard
 }
 
 // MarshalJSON encodes u as JSON.
@@ -102,19 +98,14 @@ type PaymentCardCharge struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descPaymentCardCharge = wire.Desc{Shape: wire.ShapeStruct, Name: "PaymentCardCharge", Go: (*PaymentCardCharge)(nil), Members: []wire.Member{
+var descPaymentCardCharge = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "PaymentCardCharge", Go: (*PaymentCardCharge)(nil), Members: []wireimpl.Member{
 	{Name: "kind", Desc: &constStringCharge, Required: true, Fixed: true},
-	{Name: "reference", Desc: &wire.DescString, Required: true},
+	{Name: "reference", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PaymentCardCharge) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descPaymentCardCharge)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PaymentCardCharge) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descPaymentCardCharge)
+// WireDesc describes PaymentCardCharge to package wire, which decodes and encodes it.
+func (*PaymentCardCharge) WireDesc() *wireimpl.Desc {
+	return &descPaymentCardCharge
 }
 
 // MarshalJSON encodes v as JSON.
@@ -139,19 +130,14 @@ type PaymentCardRefund struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descPaymentCardRefund = wire.Desc{Shape: wire.ShapeStruct, Name: "PaymentCardRefund", Go: (*PaymentCardRefund)(nil), Members: []wire.Member{
+var descPaymentCardRefund = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "PaymentCardRefund", Go: (*PaymentCardRefund)(nil), Members: []wireimpl.Member{
 	{Name: "kind", Desc: &constStringRefund, Required: true, Fixed: true},
-	{Name: "reference", Desc: &wire.DescString, Required: true},
+	{Name: "reference", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PaymentCardRefund) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descPaymentCardRefund)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PaymentCardRefund) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descPaymentCardRefund)
+// WireDesc describes PaymentCardRefund to package wire, which decodes and encodes it.
+func (*PaymentCardRefund) WireDesc() *wireimpl.Desc {
+	return &descPaymentCardRefund
 }
 
 // MarshalJSON encodes v as JSON.

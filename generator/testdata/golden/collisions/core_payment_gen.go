@@ -6,6 +6,7 @@ package collisions
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CorePaymentCardRefund is the CardRefund arm of Payment.
@@ -20,19 +21,14 @@ type CorePaymentCardRefund struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCorePaymentCardRefund = wire.Desc{Shape: wire.ShapeStruct, Name: "CorePaymentCardRefund", Go: (*CorePaymentCardRefund)(nil), Members: []wire.Member{
+var descCorePaymentCardRefund = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CorePaymentCardRefund", Go: (*CorePaymentCardRefund)(nil), Members: []wireimpl.Member{
 	{Name: "kind", Desc: &constStringCardRefund, Required: true, Fixed: true},
-	{Name: "amount", Desc: &wire.DescFloat, Required: true},
+	{Name: "amount", Desc: &wireimpl.DescFloat, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CorePaymentCardRefund) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCorePaymentCardRefund)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CorePaymentCardRefund) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCorePaymentCardRefund)
+// WireDesc describes CorePaymentCardRefund to package wire, which decodes and encodes it.
+func (*CorePaymentCardRefund) WireDesc() *wireimpl.Desc {
+	return &descCorePaymentCardRefund
 }
 
 // MarshalJSON encodes v as JSON.
@@ -103,19 +99,14 @@ func (u Payment) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descPayment = wire.Desc{Shape: wire.ShapeUnion, Name: "Payment", Go: (*Payment)(nil), Union: &wire.Union{Name: "Payment", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"kind"}, Arms: []wire.UnionArm{
+var descPayment = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "Payment", Go: (*Payment)(nil), Union: &wireimpl.Union{Name: "Payment", Strategy: wireimpl.ByConst, Exclusive: true, Keys: []string{"kind"}, Arms: []wireimpl.UnionArm{
 	{Name: "CardRefund", Desc: &descCorePaymentCardRefund, Const: [][]string{{"\"card_refund\""}}},
 	{Name: "Cash", Desc: &descPaymentCash, Const: [][]string{{"\"cash\""}}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *Payment) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descPayment)
-}
-
-// EncodeWire writes u as JSON.
-func (u *Payment) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descPayment)
+// WireDesc describes Payment to package wire, which decodes and encodes it.
+func (*Payment) WireDesc() *wireimpl.Desc {
+	return &descPayment
 }
 
 // MarshalJSON encodes u as JSON.
@@ -139,19 +130,14 @@ type PaymentCash struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descPaymentCash = wire.Desc{Shape: wire.ShapeStruct, Name: "PaymentCash", Go: (*PaymentCash)(nil), Members: []wire.Member{
+var descPaymentCash = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "PaymentCash", Go: (*PaymentCash)(nil), Members: []wireimpl.Member{
 	{Name: "kind", Desc: &constStringCash, Required: true, Fixed: true},
-	{Name: "amount", Desc: &wire.DescFloat, Required: true},
+	{Name: "amount", Desc: &wireimpl.DescFloat, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PaymentCash) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descPaymentCash)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PaymentCash) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descPaymentCash)
+// WireDesc describes PaymentCash to package wire, which decodes and encodes it.
+func (*PaymentCash) WireDesc() *wireimpl.Desc {
+	return &descPaymentCash
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,16 +6,17 @@ import (
 	"encoding/json"
 	registry "github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 	"sync"
 )
 
-// This package was generated for version 2 of the adcpgen runtime. These constants
+// This package was generated for version 3 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
-// the adcpgen of the module version you require (see package wire).
+// the adcpgen of the module version you require (see package wireimpl).
 const (
-	_ = wire.SupportPackageIsVersion2
-	_ = wire.EnforceVersion(2 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 2)
+	_ = wireimpl.SupportPackageIsVersion3
+	_ = wireimpl.EnforceVersion(3 - wireimpl.MinVersion)
+	_ = wireimpl.EnforceVersion(wireimpl.MaxVersion - 3)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -99,7 +100,7 @@ func Spec() *registry.Spec {
 	return spec
 }
 
-var constStringCardRefund = wire.Desc{Shape: wire.ShapeString, Const: "\"card_refund\"", Value: "card_refund"}
-var constStringCash = wire.Desc{Shape: wire.ShapeString, Const: "\"cash\"", Value: "cash"}
-var constStringCharge = wire.Desc{Shape: wire.ShapeString, Const: "\"charge\"", Value: "charge"}
-var constStringRefund = wire.Desc{Shape: wire.ShapeString, Const: "\"refund\"", Value: "refund"}
+var constStringCardRefund = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"card_refund\"", Value: "card_refund"}
+var constStringCash = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"cash\"", Value: "cash"}
+var constStringCharge = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"charge\"", Value: "charge"}
+var constStringRefund = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"refund\"", Value: "refund"}

@@ -6,6 +6,7 @@ package foundation
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Extension is the vendor extensions: unknown members are kept and written back.
@@ -13,16 +14,11 @@ import (
 // Schema: /schemas/1.0.0/core/ext.json# ("Extension"), digest 1987b80fb919
 type Extension map[string]json.RawMessage
 
-var descExtension = wire.Desc{Shape: wire.ShapeMap, Name: "Extension", Go: (*Extension)(nil), Elem: &wire.DescRaw}
+var descExtension = wireimpl.Desc{Shape: wireimpl.ShapeMap, Name: "Extension", Go: (*Extension)(nil), Elem: &wireimpl.DescRaw}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Extension) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descExtension)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Extension) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descExtension)
+// WireDesc describes Extension to package wire, which decodes and encodes it.
+func (*Extension) WireDesc() *wireimpl.Desc {
+	return &descExtension
 }
 
 // MarshalJSON encodes v as JSON.

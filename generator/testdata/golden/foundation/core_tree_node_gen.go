@@ -6,6 +6,7 @@ package foundation
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // TreeNode is a recursive type: the required, nullable self-reference holds its value by pointer.
@@ -20,21 +21,16 @@ type TreeNode struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descTreeNode = wire.Desc{Shape: wire.ShapeStruct, Name: "TreeNode", Go: (*TreeNode)(nil), Members: []wire.Member{
-	{Name: "label", Desc: &wire.DescString, Required: true},
+var descTreeNode = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "TreeNode", Go: (*TreeNode)(nil), Members: []wireimpl.Member{
+	{Name: "label", Desc: &wireimpl.DescString, Required: true},
 	{Name: "parent", Desc: &lateTreeNode},
 	{Name: "children", Desc: &sliceOfTreeNode},
 	{Name: "root", Desc: &nullableOfTreeNode, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *TreeNode) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descTreeNode)
-}
-
-// EncodeWire writes v as JSON.
-func (v *TreeNode) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descTreeNode)
+// WireDesc describes TreeNode to package wire, which decodes and encodes it.
+func (*TreeNode) WireDesc() *wireimpl.Desc {
+	return &descTreeNode
 }
 
 // MarshalJSON encodes v as JSON.

@@ -3,7 +3,10 @@
 
 package foundation
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // Level is the type of the level member of Widget.
 //
@@ -21,7 +24,7 @@ const (
 
 // KnownLevelValues lists the values the schema defines, in schema order.
 func KnownLevelValues() []Level {
-	return wire.EnumInts[Level](&descLevel)
+	return wireimpl.EnumInts[Level](&descLevel)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -29,16 +32,11 @@ func (v Level) IsKnown() bool {
 	return descLevel.KnownInt(int64(v))
 }
 
-var descLevel = wire.Desc{Shape: wire.ShapeInt, Name: "Level", Enum: []string{"1", "2", "3"}}
+var descLevel = wireimpl.Desc{Shape: wireimpl.ShapeInt, Name: "Level", Enum: []string{"1", "2", "3"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Level) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descLevel)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Level) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descLevel)
+// WireDesc describes Level to package wire, which decodes and encodes it.
+func (*Level) WireDesc() *wireimpl.Desc {
+	return &descLevel
 }
 
 // MarshalJSON encodes v as JSON.

@@ -3,7 +3,10 @@
 
 package foundation
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // WidgetKind is the type of the kind member of Widget.
 //
@@ -26,7 +29,7 @@ const (
 
 // KnownWidgetKindValues lists the values the schema defines, in schema order.
 func KnownWidgetKindValues() []WidgetKind {
-	return wire.EnumValues[WidgetKind](&descWidgetKind)
+	return wireimpl.EnumValues[WidgetKind](&descWidgetKind)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -34,16 +37,11 @@ func (v WidgetKind) IsKnown() bool {
 	return descWidgetKind.Known(string(v))
 }
 
-var descWidgetKind = wire.Desc{Shape: wire.ShapeString, Name: "WidgetKind", Enum: []string{"gadget", "gizmo", "doo-hickey"}}
+var descWidgetKind = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "WidgetKind", Enum: []string{"gadget", "gizmo", "doo-hickey"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *WidgetKind) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descWidgetKind)
-}
-
-// EncodeWire writes v as JSON.
-func (v *WidgetKind) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descWidgetKind)
+// WireDesc describes WidgetKind to package wire, which decodes and encodes it.
+func (*WidgetKind) WireDesc() *wireimpl.Desc {
+	return &descWidgetKind
 }
 
 // MarshalJSON encodes v as JSON.

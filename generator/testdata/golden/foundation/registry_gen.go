@@ -6,16 +6,17 @@ import (
 	"encoding/json"
 	registry "github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 	"sync"
 )
 
-// This package was generated for version 2 of the adcpgen runtime. These constants
+// This package was generated for version 3 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
-// the adcpgen of the module version you require (see package wire).
+// the adcpgen of the module version you require (see package wireimpl).
 const (
-	_ = wire.SupportPackageIsVersion2
-	_ = wire.EnforceVersion(2 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 2)
+	_ = wireimpl.SupportPackageIsVersion3
+	_ = wireimpl.EnforceVersion(3 - wireimpl.MinVersion)
+	_ = wireimpl.EnforceVersion(wireimpl.MaxVersion - 3)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -113,12 +114,12 @@ func Spec() *registry.Spec {
 	return spec
 }
 
-var constStringActive = wire.Desc{Shape: wire.ShapeString, Const: "\"active\"", Value: "active"}
-var constStringManual = wire.Desc{Shape: wire.ShapeString, Const: "\"manual\"", Value: "manual"}
-var lateTreeNode = wire.Desc{Shape: wire.ShapeLate, Go: (*TreeNode)(nil)}
-var mapOfRaw = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]json.RawMessage)(nil), Elem: &wire.DescRaw}
-var nullableOfString = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wire.DescString}
-var nullableOfTreeNode = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[TreeNode])(nil), Elem: &lateTreeNode}
-var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}
-var sliceOfTreeNode = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]TreeNode)(nil), Elem: &lateTreeNode}
-var sliceOfWidgetMeasurement = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]WidgetMeasurement)(nil), Elem: &descWidgetMeasurement}
+var constStringActive = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"active\"", Value: "active"}
+var constStringManual = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"manual\"", Value: "manual"}
+var lateTreeNode = wireimpl.Desc{Shape: wireimpl.ShapeLate, Go: (*TreeNode)(nil)}
+var mapOfRaw = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]json.RawMessage)(nil), Elem: &wireimpl.DescRaw}
+var nullableOfString = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wireimpl.DescString}
+var nullableOfTreeNode = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[TreeNode])(nil), Elem: &lateTreeNode}
+var sliceOfString = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]string)(nil), Elem: &wireimpl.DescString}
+var sliceOfTreeNode = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]TreeNode)(nil), Elem: &lateTreeNode}
+var sliceOfWidgetMeasurement = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]WidgetMeasurement)(nil), Elem: &descWidgetMeasurement}

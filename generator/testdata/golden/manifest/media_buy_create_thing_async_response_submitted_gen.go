@@ -6,6 +6,7 @@ package manifest
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateThingSubmitted is defined by media-buy/create-thing-async-response-submitted.json#.
@@ -17,18 +18,13 @@ type CreateThingSubmitted struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateThingSubmitted = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingSubmitted", Go: (*CreateThingSubmitted)(nil), Members: []wire.Member{
-	{Name: "ticket", Desc: &wire.DescString},
+var descCreateThingSubmitted = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateThingSubmitted", Go: (*CreateThingSubmitted)(nil), Members: []wireimpl.Member{
+	{Name: "ticket", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateThingSubmitted) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateThingSubmitted)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateThingSubmitted) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateThingSubmitted)
+// WireDesc describes CreateThingSubmitted to package wire, which decodes and encodes it.
+func (*CreateThingSubmitted) WireDesc() *wireimpl.Desc {
+	return &descCreateThingSubmitted
 }
 
 // MarshalJSON encodes v as JSON.

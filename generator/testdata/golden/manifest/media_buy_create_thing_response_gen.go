@@ -6,6 +6,7 @@ package manifest
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateThingResponse is defined by media-buy/create-thing-response.json#.
@@ -17,18 +18,13 @@ type CreateThingResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateThingResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingResponse", Go: (*CreateThingResponse)(nil), Members: []wire.Member{
+var descCreateThingResponse = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateThingResponse", Go: (*CreateThingResponse)(nil), Members: []wireimpl.Member{
 	{Name: "thing", Desc: &descThing, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateThingResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateThingResponse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateThingResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateThingResponse)
+// WireDesc describes CreateThingResponse to package wire, which decodes and encodes it.
+func (*CreateThingResponse) WireDesc() *wireimpl.Desc {
+	return &descCreateThingResponse
 }
 
 // MarshalJSON encodes v as JSON.

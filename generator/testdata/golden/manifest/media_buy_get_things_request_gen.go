@@ -3,7 +3,10 @@
 
 package manifest
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // GetThingsRequest is defined by media-buy/get-things-request.json#.
 //
@@ -12,18 +15,13 @@ type GetThingsRequest struct {
 	Filter *string `json:"filter,omitempty"`
 }
 
-var descGetThingsRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "GetThingsRequest", Go: (*GetThingsRequest)(nil), Members: []wire.Member{
-	{Name: "filter", Desc: &wire.DescString},
-}, Extra: wire.ExtraReject}
+var descGetThingsRequest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetThingsRequest", Go: (*GetThingsRequest)(nil), Members: []wireimpl.Member{
+	{Name: "filter", Desc: &wireimpl.DescString},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetThingsRequest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetThingsRequest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetThingsRequest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetThingsRequest)
+// WireDesc describes GetThingsRequest to package wire, which decodes and encodes it.
+func (*GetThingsRequest) WireDesc() *wireimpl.Desc {
+	return &descGetThingsRequest
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package manifest
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // ThingDeliveryResult is defined by media-buy/thing-delivery-webhook-result.json#.
@@ -17,18 +18,13 @@ type ThingDeliveryResult struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descThingDeliveryResult = wire.Desc{Shape: wire.ShapeStruct, Name: "ThingDeliveryResult", Go: (*ThingDeliveryResult)(nil), Members: []wire.Member{
-	{Name: "delivered", Desc: &wire.DescInt, Required: true},
+var descThingDeliveryResult = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "ThingDeliveryResult", Go: (*ThingDeliveryResult)(nil), Members: []wireimpl.Member{
+	{Name: "delivered", Desc: &wireimpl.DescInt, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ThingDeliveryResult) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descThingDeliveryResult)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ThingDeliveryResult) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descThingDeliveryResult)
+// WireDesc describes ThingDeliveryResult to package wire, which decodes and encodes it.
+func (*ThingDeliveryResult) WireDesc() *wireimpl.Desc {
+	return &descThingDeliveryResult
 }
 
 // MarshalJSON encodes v as JSON.

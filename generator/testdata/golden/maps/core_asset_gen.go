@@ -6,6 +6,7 @@ package maps
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Asset is a value of the members of Lookup it does not declare.
@@ -18,19 +19,14 @@ type Asset struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descAsset = wire.Desc{Shape: wire.ShapeStruct, Name: "Asset", Go: (*Asset)(nil), Members: []wire.Member{
-	{Name: "url", Desc: &wire.DescString, Required: true},
-	{Name: "width", Desc: &wire.DescInt},
+var descAsset = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Asset", Go: (*Asset)(nil), Members: []wireimpl.Member{
+	{Name: "url", Desc: &wireimpl.DescString, Required: true},
+	{Name: "width", Desc: &wireimpl.DescInt},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Asset) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descAsset)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Asset) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descAsset)
+// WireDesc describes Asset to package wire, which decodes and encodes it.
+func (*Asset) WireDesc() *wireimpl.Desc {
+	return &descAsset
 }
 
 // MarshalJSON encodes v as JSON.

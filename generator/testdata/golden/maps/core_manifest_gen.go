@@ -6,6 +6,7 @@ package maps
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreativeManifest is defined by core/manifest.json#.
@@ -21,21 +22,16 @@ type CreativeManifest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreativeManifest = wire.Desc{Shape: wire.ShapeStruct, Name: "CreativeManifest", Go: (*CreativeManifest)(nil), Members: []wire.Member{
+var descCreativeManifest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreativeManifest", Go: (*CreativeManifest)(nil), Members: []wireimpl.Member{
 	{Name: "assets", Desc: &mapOfCreativeManifestAssetsValue, Required: true},
 	{Name: "weights", Desc: &mapOfFloat},
 	{Name: "labels", Desc: &mapOfString},
 	{Name: "context", Desc: &descContext},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreativeManifest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreativeManifest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreativeManifest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreativeManifest)
+// WireDesc describes CreativeManifest to package wire, which decodes and encodes it.
+func (*CreativeManifest) WireDesc() *wireimpl.Desc {
+	return &descCreativeManifest
 }
 
 // MarshalJSON encodes v as JSON.
@@ -108,19 +104,14 @@ func (u CreativeManifestAssetsValue) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descCreativeManifestAssetsValue = wire.Desc{Shape: wire.ShapeUnion, Name: "CreativeManifestAssetsValue", Go: (*CreativeManifestAssetsValue)(nil), Union: &wire.Union{Name: "CreativeManifestAssetsValue", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+var descCreativeManifestAssetsValue = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "CreativeManifestAssetsValue", Go: (*CreativeManifestAssetsValue)(nil), Union: &wireimpl.Union{Name: "CreativeManifestAssetsValue", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
 	{Name: "Object", Desc: &descAsset, Kinds: "o"},
 	{Name: "Array", Desc: &sliceOfAsset, Kinds: "a"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *CreativeManifestAssetsValue) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descCreativeManifestAssetsValue)
-}
-
-// EncodeWire writes u as JSON.
-func (u *CreativeManifestAssetsValue) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descCreativeManifestAssetsValue)
+// WireDesc describes CreativeManifestAssetsValue to package wire, which decodes and encodes it.
+func (*CreativeManifestAssetsValue) WireDesc() *wireimpl.Desc {
+	return &descCreativeManifestAssetsValue
 }
 
 // MarshalJSON encodes u as JSON.

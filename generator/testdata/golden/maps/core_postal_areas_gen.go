@@ -6,6 +6,7 @@ package maps
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // PostalAreas is a const is checked wherever it stands: on a property, on array items, on map
@@ -26,7 +27,7 @@ type PostalAreas struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descPostalAreas = wire.Desc{Shape: wire.ShapeStruct, Name: "PostalAreas", Go: (*PostalAreas)(nil), Members: []wire.Member{
+var descPostalAreas = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "PostalAreas", Go: (*PostalAreas)(nil), Members: []wireimpl.Member{
 	{Name: "system", Desc: &constStringPostal},
 	{Name: "DE", Desc: &sliceOfConstStringPlz},
 	{Name: "levels", Desc: &sliceOfConstInt5},
@@ -36,14 +37,9 @@ var descPostalAreas = wire.Desc{Shape: wire.ShapeStruct, Name: "PostalAreas", Go
 	{Name: "regions", Desc: &sliceOfPostalAreasRegion},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PostalAreas) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descPostalAreas)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PostalAreas) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descPostalAreas)
+// WireDesc describes PostalAreas to package wire, which decodes and encodes it.
+func (*PostalAreas) WireDesc() *wireimpl.Desc {
+	return &descPostalAreas
 }
 
 // MarshalJSON encodes v as JSON.
@@ -113,19 +109,14 @@ func (u PostalAreasPrecision) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descPostalAreasPrecision = wire.Desc{Shape: wire.ShapeUnion, Name: "PostalAreasPrecision", Go: (*PostalAreasPrecision)(nil), Union: &wire.Union{Name: "PostalAreasPrecision", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+var descPostalAreasPrecision = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "PostalAreasPrecision", Go: (*PostalAreasPrecision)(nil), Union: &wireimpl.Union{Name: "PostalAreasPrecision", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
 	{Name: "String", Desc: &constStringExact, Kinds: "s"},
-	{Name: "Number", Desc: &wire.DescFloat, Kinds: "n"},
+	{Name: "Number", Desc: &wireimpl.DescFloat, Kinds: "n"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *PostalAreasPrecision) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descPostalAreasPrecision)
-}
-
-// EncodeWire writes u as JSON.
-func (u *PostalAreasPrecision) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descPostalAreasPrecision)
+// WireDesc describes PostalAreasPrecision to package wire, which decodes and encodes it.
+func (*PostalAreasPrecision) WireDesc() *wireimpl.Desc {
+	return &descPostalAreasPrecision
 }
 
 // MarshalJSON encodes u as JSON.
@@ -143,16 +134,11 @@ func (u *PostalAreasPrecision) UnmarshalJSON(data []byte) error {
 // Schema: /schemas/3.0.0/core/postal-areas.json#/definitions/region, digest 6dc9042f323b
 type PostalAreasRegion string
 
-var descPostalAreasRegion = wire.Desc{Shape: wire.ShapeString, Const: "\"EU\"", Value: "EU", Name: "PostalAreasRegion"}
+var descPostalAreasRegion = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"EU\"", Value: "EU", Name: "PostalAreasRegion"}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PostalAreasRegion) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descPostalAreasRegion)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PostalAreasRegion) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descPostalAreasRegion)
+// WireDesc describes PostalAreasRegion to package wire, which decodes and encodes it.
+func (*PostalAreasRegion) WireDesc() *wireimpl.Desc {
+	return &descPostalAreasRegion
 }
 
 // MarshalJSON encodes v as JSON.

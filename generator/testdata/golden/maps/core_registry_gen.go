@@ -6,6 +6,7 @@ package maps
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 	"regexp"
 )
 
@@ -24,21 +25,16 @@ type Registry struct {
 
 var patRegistry0 = regexp.MustCompile("^https?://")
 var patRegistry1 = regexp.MustCompile("^x_[a-z]+$")
-var descRegistry = wire.Desc{Shape: wire.ShapeStruct, Name: "Registry", Go: (*Registry)(nil), Members: []wire.Member{
-	{Name: "name", Desc: &wire.DescString, Required: true},
-}, KeyPatterns: []wire.KeyPattern{
+var descRegistry = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Registry", Go: (*Registry)(nil), Members: []wireimpl.Member{
+	{Name: "name", Desc: &wireimpl.DescString, Required: true},
+}, KeyPatterns: []wireimpl.KeyPattern{
 	{Match: patRegistry0.Match, Map: &mapOfRegistryMatching1},
 	{Match: patRegistry1.Match, Map: &mapOfRegistryMatching2},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Registry) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descRegistry)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Registry) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descRegistry)
+// WireDesc describes Registry to package wire, which decodes and encodes it.
+func (*Registry) WireDesc() *wireimpl.Desc {
+	return &descRegistry
 }
 
 // MarshalJSON encodes v as JSON.
@@ -60,18 +56,13 @@ type RegistryMatching1 struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descRegistryMatching1 = wire.Desc{Shape: wire.ShapeStruct, Name: "RegistryMatching1", Go: (*RegistryMatching1)(nil), Members: []wire.Member{
-	{Name: "extends", Desc: &wire.DescString, Required: true},
+var descRegistryMatching1 = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "RegistryMatching1", Go: (*RegistryMatching1)(nil), Members: []wireimpl.Member{
+	{Name: "extends", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *RegistryMatching1) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descRegistryMatching1)
-}
-
-// EncodeWire writes v as JSON.
-func (v *RegistryMatching1) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descRegistryMatching1)
+// WireDesc describes RegistryMatching1 to package wire, which decodes and encodes it.
+func (*RegistryMatching1) WireDesc() *wireimpl.Desc {
+	return &descRegistryMatching1
 }
 
 // MarshalJSON encodes v as JSON.
@@ -144,19 +135,14 @@ func (u RegistryMatching2) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descRegistryMatching2 = wire.Desc{Shape: wire.ShapeUnion, Name: "RegistryMatching2", Go: (*RegistryMatching2)(nil), Union: &wire.Union{Name: "RegistryMatching2", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+var descRegistryMatching2 = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "RegistryMatching2", Go: (*RegistryMatching2)(nil), Union: &wireimpl.Union{Name: "RegistryMatching2", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
 	{Name: "Object", Desc: &descAsset, Kinds: "o"},
 	{Name: "Array", Desc: &sliceOfAsset, Kinds: "a"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *RegistryMatching2) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descRegistryMatching2)
-}
-
-// EncodeWire writes u as JSON.
-func (u *RegistryMatching2) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descRegistryMatching2)
+// WireDesc describes RegistryMatching2 to package wire, which decodes and encodes it.
+func (*RegistryMatching2) WireDesc() *wireimpl.Desc {
+	return &descRegistryMatching2
 }
 
 // MarshalJSON encodes u as JSON.

@@ -6,6 +6,7 @@ package nullable
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Metrics is every way a location can admit null: inline, through a $ref, in items, in map values,
@@ -31,8 +32,8 @@ type Metrics struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descMetrics = wire.Desc{Shape: wire.ShapeStruct, Name: "Metrics", Go: (*Metrics)(nil), Members: []wire.Member{
-	{Name: "impressions", Desc: &wire.DescFloat},
+var descMetrics = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Metrics", Go: (*Metrics)(nil), Members: []wireimpl.Member{
+	{Name: "impressions", Desc: &wireimpl.DescFloat},
 	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
@@ -45,14 +46,9 @@ var descMetrics = wire.Desc{Shape: wire.ShapeStruct, Name: "Metrics", Go: (*Metr
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Metrics) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descMetrics)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Metrics) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descMetrics)
+// WireDesc describes Metrics to package wire, which decodes and encodes it.
+func (*Metrics) WireDesc() *wireimpl.Desc {
+	return &descMetrics
 }
 
 // MarshalJSON encodes v as JSON.
@@ -80,7 +76,7 @@ const (
 
 // KnownMetricsPacingValues lists the values the schema defines, in schema order.
 func KnownMetricsPacingValues() []MetricsPacing {
-	return wire.EnumValues[MetricsPacing](&descMetricsPacing)
+	return wireimpl.EnumValues[MetricsPacing](&descMetricsPacing)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -88,16 +84,11 @@ func (v MetricsPacing) IsKnown() bool {
 	return descMetricsPacing.Known(string(v))
 }
 
-var descMetricsPacing = wire.Desc{Shape: wire.ShapeString, Name: "MetricsPacing", Enum: []string{"even", "asap"}}
+var descMetricsPacing = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "MetricsPacing", Enum: []string{"even", "asap"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *MetricsPacing) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descMetricsPacing)
-}
-
-// EncodeWire writes v as JSON.
-func (v *MetricsPacing) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descMetricsPacing)
+// WireDesc describes MetricsPacing to package wire, which decodes and encodes it.
+func (*MetricsPacing) WireDesc() *wireimpl.Desc {
+	return &descMetricsPacing
 }
 
 // MarshalJSON encodes v as JSON.
@@ -117,18 +108,13 @@ type MetricsQuartiles struct {
 	Q1 *float64 `json:"q1,omitempty"`
 }
 
-var descMetricsQuartiles = wire.Desc{Shape: wire.ShapeStruct, Name: "MetricsQuartiles", Go: (*MetricsQuartiles)(nil), Members: []wire.Member{
-	{Name: "q1", Desc: &wire.DescFloat},
-}, Extra: wire.ExtraReject}
+var descMetricsQuartiles = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "MetricsQuartiles", Go: (*MetricsQuartiles)(nil), Members: []wireimpl.Member{
+	{Name: "q1", Desc: &wireimpl.DescFloat},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *MetricsQuartiles) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descMetricsQuartiles)
-}
-
-// EncodeWire writes v as JSON.
-func (v *MetricsQuartiles) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descMetricsQuartiles)
+// WireDesc describes MetricsQuartiles to package wire, which decodes and encodes it.
+func (*MetricsQuartiles) WireDesc() *wireimpl.Desc {
+	return &descMetricsQuartiles
 }
 
 // MarshalJSON encodes v as JSON.
@@ -150,18 +136,13 @@ type MetricsWindow struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descMetricsWindow = wire.Desc{Shape: wire.ShapeStruct, Name: "MetricsWindow", Go: (*MetricsWindow)(nil), Members: []wire.Member{
-	{Name: "days", Desc: &wire.DescInt},
+var descMetricsWindow = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "MetricsWindow", Go: (*MetricsWindow)(nil), Members: []wireimpl.Member{
+	{Name: "days", Desc: &wireimpl.DescInt},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *MetricsWindow) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descMetricsWindow)
-}
-
-// EncodeWire writes v as JSON.
-func (v *MetricsWindow) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descMetricsWindow)
+// WireDesc describes MetricsWindow to package wire, which decodes and encodes it.
+func (*MetricsWindow) WireDesc() *wireimpl.Desc {
+	return &descMetricsWindow
 }
 
 // MarshalJSON encodes v as JSON.
@@ -183,18 +164,13 @@ type MetricsWindowsItem struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descMetricsWindowsItem = wire.Desc{Shape: wire.ShapeStruct, Name: "MetricsWindowsItem", Go: (*MetricsWindowsItem)(nil), Members: []wire.Member{
-	{Name: "start", Desc: &wire.DescString},
+var descMetricsWindowsItem = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "MetricsWindowsItem", Go: (*MetricsWindowsItem)(nil), Members: []wireimpl.Member{
+	{Name: "start", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *MetricsWindowsItem) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descMetricsWindowsItem)
-}
-
-// EncodeWire writes v as JSON.
-func (v *MetricsWindowsItem) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descMetricsWindowsItem)
+// WireDesc describes MetricsWindowsItem to package wire, which decodes and encodes it.
+func (*MetricsWindowsItem) WireDesc() *wireimpl.Desc {
+	return &descMetricsWindowsItem
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package nullable
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Viewability is a document root that allows null; every field using it is nullable.
@@ -19,19 +20,14 @@ type Viewability struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descViewability = wire.Desc{Shape: wire.ShapeStruct, Name: "Viewability", Go: (*Viewability)(nil), Members: []wire.Member{
-	{Name: "rate", Desc: &wire.DescFloat},
+var descViewability = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Viewability", Go: (*Viewability)(nil), Members: []wireimpl.Member{
+	{Name: "rate", Desc: &wireimpl.DescFloat},
 	{Name: "next", Desc: &nullableOfViewability},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Viewability) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descViewability)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Viewability) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descViewability)
+// WireDesc describes Viewability to package wire, which decodes and encodes it.
+func (*Viewability) WireDesc() *wireimpl.Desc {
+	return &descViewability
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package nullable
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Delivery is the merges the metrics through allOf at the root, in a property and in array items:
@@ -33,10 +34,10 @@ type Delivery struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descDelivery = wire.Desc{Shape: wire.ShapeStruct, Name: "Delivery", Go: (*Delivery)(nil), Members: []wire.Member{
+var descDelivery = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Delivery", Go: (*Delivery)(nil), Members: []wireimpl.Member{
 	{Name: "totals", Desc: &descDeliveryTotals},
 	{Name: "by_package", Desc: &sliceOfDeliveryByPackageItem},
-	{Name: "impressions", Desc: &wire.DescFloat},
+	{Name: "impressions", Desc: &wireimpl.DescFloat},
 	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
@@ -49,14 +50,9 @@ var descDelivery = wire.Desc{Shape: wire.ShapeStruct, Name: "Delivery", Go: (*De
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Delivery) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descDelivery)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Delivery) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descDelivery)
+// WireDesc describes Delivery to package wire, which decodes and encodes it.
+func (*Delivery) WireDesc() *wireimpl.Desc {
+	return &descDelivery
 }
 
 // MarshalJSON encodes v as JSON.
@@ -92,8 +88,8 @@ type DeliveryByPackageItem struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descDeliveryByPackageItem = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryByPackageItem", Go: (*DeliveryByPackageItem)(nil), Members: []wire.Member{
-	{Name: "impressions", Desc: &wire.DescFloat},
+var descDeliveryByPackageItem = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "DeliveryByPackageItem", Go: (*DeliveryByPackageItem)(nil), Members: []wireimpl.Member{
+	{Name: "impressions", Desc: &wireimpl.DescFloat},
 	{Name: "quartiles", Desc: &nullableOfDeliveryByPackageItemQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
@@ -104,17 +100,12 @@ var descDeliveryByPackageItem = wire.Desc{Shape: wire.ShapeStruct, Name: "Delive
 	{Name: "viewability", Desc: &nullableOfViewability},
 	{Name: "viewability_alt", Desc: &nullableOfViewability},
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
-	{Name: "package_id", Desc: &wire.DescString, Required: true},
+	{Name: "package_id", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *DeliveryByPackageItem) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descDeliveryByPackageItem)
-}
-
-// EncodeWire writes v as JSON.
-func (v *DeliveryByPackageItem) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descDeliveryByPackageItem)
+// WireDesc describes DeliveryByPackageItem to package wire, which decodes and encodes it.
+func (*DeliveryByPackageItem) WireDesc() *wireimpl.Desc {
+	return &descDeliveryByPackageItem
 }
 
 // MarshalJSON encodes v as JSON.
@@ -134,18 +125,13 @@ type DeliveryByPackageItemQuartiles struct {
 	Q1 float64 `json:"q1"`
 }
 
-var descDeliveryByPackageItemQuartiles = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryByPackageItemQuartiles", Go: (*DeliveryByPackageItemQuartiles)(nil), Members: []wire.Member{
-	{Name: "q1", Desc: &wire.DescFloat, Required: true},
-}, Extra: wire.ExtraReject}
+var descDeliveryByPackageItemQuartiles = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "DeliveryByPackageItemQuartiles", Go: (*DeliveryByPackageItemQuartiles)(nil), Members: []wireimpl.Member{
+	{Name: "q1", Desc: &wireimpl.DescFloat, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *DeliveryByPackageItemQuartiles) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descDeliveryByPackageItemQuartiles)
-}
-
-// EncodeWire writes v as JSON.
-func (v *DeliveryByPackageItemQuartiles) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descDeliveryByPackageItemQuartiles)
+// WireDesc describes DeliveryByPackageItemQuartiles to package wire, which decodes and encodes it.
+func (*DeliveryByPackageItemQuartiles) WireDesc() *wireimpl.Desc {
+	return &descDeliveryByPackageItemQuartiles
 }
 
 // MarshalJSON encodes v as JSON.
@@ -181,8 +167,8 @@ type DeliveryTotals struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descDeliveryTotals = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryTotals", Go: (*DeliveryTotals)(nil), Members: []wire.Member{
-	{Name: "impressions", Desc: &wire.DescFloat},
+var descDeliveryTotals = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "DeliveryTotals", Go: (*DeliveryTotals)(nil), Members: []wireimpl.Member{
+	{Name: "impressions", Desc: &wireimpl.DescFloat},
 	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
@@ -193,17 +179,12 @@ var descDeliveryTotals = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryTotal
 	{Name: "viewability", Desc: &nullableOfViewability},
 	{Name: "viewability_alt", Desc: &nullableOfViewability},
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
-	{Name: "spend", Desc: &wire.DescFloat},
+	{Name: "spend", Desc: &wireimpl.DescFloat},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *DeliveryTotals) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descDeliveryTotals)
-}
-
-// EncodeWire writes v as JSON.
-func (v *DeliveryTotals) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descDeliveryTotals)
+// WireDesc describes DeliveryTotals to package wire, which decodes and encodes it.
+func (*DeliveryTotals) WireDesc() *wireimpl.Desc {
+	return &descDeliveryTotals
 }
 
 // MarshalJSON encodes v as JSON.

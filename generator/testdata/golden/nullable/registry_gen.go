@@ -6,16 +6,17 @@ import (
 	"encoding/json"
 	registry "github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 	"sync"
 )
 
-// This package was generated for version 2 of the adcpgen runtime. These constants
+// This package was generated for version 3 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
-// the adcpgen of the module version you require (see package wire).
+// the adcpgen of the module version you require (see package wireimpl).
 const (
-	_ = wire.SupportPackageIsVersion2
-	_ = wire.EnforceVersion(2 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 2)
+	_ = wireimpl.SupportPackageIsVersion3
+	_ = wireimpl.EnforceVersion(3 - wireimpl.MinVersion)
+	_ = wireimpl.EnforceVersion(wireimpl.MaxVersion - 3)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -103,17 +104,17 @@ func Spec() *registry.Spec {
 	return spec
 }
 
-var lateViewability = wire.Desc{Shape: wire.ShapeLate, Go: (*Viewability)(nil)}
-var mapOfNullableOfInt = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]wire.Nullable[int64])(nil), Elem: &nullableOfInt}
-var nullableOfDeliveryByPackageItemQuartiles = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[DeliveryByPackageItemQuartiles])(nil), Elem: &descDeliveryByPackageItemQuartiles}
-var nullableOfFloat = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[float64])(nil), Elem: &wire.DescFloat}
-var nullableOfInt = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[int64])(nil), Elem: &wire.DescInt}
-var nullableOfMetricsPacing = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsPacing])(nil), Elem: &descMetricsPacing}
-var nullableOfMetricsQuartiles = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsQuartiles])(nil), Elem: &descMetricsQuartiles}
-var nullableOfMetricsWindow = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsWindow])(nil), Elem: &descMetricsWindow}
-var nullableOfMetricsWindowsItem = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsWindowsItem])(nil), Elem: &descMetricsWindowsItem}
-var nullableOfString = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wire.DescString}
-var nullableOfViewability = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[Viewability])(nil), Elem: &lateViewability}
-var sliceOfDeliveryByPackageItem = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]DeliveryByPackageItem)(nil), Elem: &descDeliveryByPackageItem}
-var sliceOfNullableOfMetricsWindowsItem = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]wire.Nullable[MetricsWindowsItem])(nil), Elem: &nullableOfMetricsWindowsItem}
-var sliceOfNullableOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]wire.Nullable[string])(nil), Elem: &nullableOfString}
+var lateViewability = wireimpl.Desc{Shape: wireimpl.ShapeLate, Go: (*Viewability)(nil)}
+var mapOfNullableOfInt = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]wire.Nullable[int64])(nil), Elem: &nullableOfInt}
+var nullableOfDeliveryByPackageItemQuartiles = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[DeliveryByPackageItemQuartiles])(nil), Elem: &descDeliveryByPackageItemQuartiles}
+var nullableOfFloat = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[float64])(nil), Elem: &wireimpl.DescFloat}
+var nullableOfInt = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[int64])(nil), Elem: &wireimpl.DescInt}
+var nullableOfMetricsPacing = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[MetricsPacing])(nil), Elem: &descMetricsPacing}
+var nullableOfMetricsQuartiles = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[MetricsQuartiles])(nil), Elem: &descMetricsQuartiles}
+var nullableOfMetricsWindow = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[MetricsWindow])(nil), Elem: &descMetricsWindow}
+var nullableOfMetricsWindowsItem = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[MetricsWindowsItem])(nil), Elem: &descMetricsWindowsItem}
+var nullableOfString = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wireimpl.DescString}
+var nullableOfViewability = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[Viewability])(nil), Elem: &lateViewability}
+var sliceOfDeliveryByPackageItem = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]DeliveryByPackageItem)(nil), Elem: &descDeliveryByPackageItem}
+var sliceOfNullableOfMetricsWindowsItem = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]wire.Nullable[MetricsWindowsItem])(nil), Elem: &nullableOfMetricsWindowsItem}
+var sliceOfNullableOfString = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]wire.Nullable[string])(nil), Elem: &nullableOfString}

@@ -6,6 +6,7 @@ package refs
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Brand is the type of the brand member of GetBrandSuccess.
@@ -22,21 +23,16 @@ type Brand struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descBrand = wire.Desc{Shape: wire.ShapeStruct, Name: "Brand", Go: (*Brand)(nil), Members: []wire.Member{
+var descBrand = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Brand", Go: (*Brand)(nil), Members: []wireimpl.Member{
 	{Name: "primary_font", Desc: &descFontRole},
 	{Name: "fonts", Desc: &sliceOfBrandFont},
 	{Name: "status", Desc: &descBrandStatus},
-	{Name: "version", Desc: &wire.DescString},
+	{Name: "version", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Brand) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descBrand)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Brand) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descBrand)
+// WireDesc describes Brand to package wire, which decodes and encodes it.
+func (*Brand) WireDesc() *wireimpl.Desc {
+	return &descBrand
 }
 
 // MarshalJSON encodes v as JSON.
@@ -59,19 +55,14 @@ type BrandFont struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descBrandFont = wire.Desc{Shape: wire.ShapeStruct, Name: "BrandFont", Go: (*BrandFont)(nil), Members: []wire.Member{
-	{Name: "family", Desc: &wire.DescString, Required: true},
+var descBrandFont = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "BrandFont", Go: (*BrandFont)(nil), Members: []wireimpl.Member{
+	{Name: "family", Desc: &wireimpl.DescString, Required: true},
 	{Name: "role", Desc: &descFontRole},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *BrandFont) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descBrandFont)
-}
-
-// EncodeWire writes v as JSON.
-func (v *BrandFont) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descBrandFont)
+// WireDesc describes BrandFont to package wire, which decodes and encodes it.
+func (*BrandFont) WireDesc() *wireimpl.Desc {
+	return &descBrandFont
 }
 
 // MarshalJSON encodes v as JSON.
@@ -99,7 +90,7 @@ const (
 
 // KnownFontRoleValues lists the values the schema defines, in schema order.
 func KnownFontRoleValues() []FontRole {
-	return wire.EnumValues[FontRole](&descFontRole)
+	return wireimpl.EnumValues[FontRole](&descFontRole)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -107,16 +98,11 @@ func (v FontRole) IsKnown() bool {
 	return descFontRole.Known(string(v))
 }
 
-var descFontRole = wire.Desc{Shape: wire.ShapeString, Name: "FontRole", Enum: []string{"heading", "body"}}
+var descFontRole = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "FontRole", Enum: []string{"heading", "body"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *FontRole) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descFontRole)
-}
-
-// EncodeWire writes v as JSON.
-func (v *FontRole) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descFontRole)
+// WireDesc describes FontRole to package wire, which decodes and encodes it.
+func (*FontRole) WireDesc() *wireimpl.Desc {
+	return &descFontRole
 }
 
 // MarshalJSON encodes v as JSON.

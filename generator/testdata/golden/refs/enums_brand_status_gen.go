@@ -3,7 +3,10 @@
 
 package refs
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // BrandStatus is the type of the status member of Brand.
 //
@@ -20,7 +23,7 @@ const (
 
 // KnownBrandStatusValues lists the values the schema defines, in schema order.
 func KnownBrandStatusValues() []BrandStatus {
-	return wire.EnumValues[BrandStatus](&descBrandStatus)
+	return wireimpl.EnumValues[BrandStatus](&descBrandStatus)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -28,16 +31,11 @@ func (v BrandStatus) IsKnown() bool {
 	return descBrandStatus.Known(string(v))
 }
 
-var descBrandStatus = wire.Desc{Shape: wire.ShapeString, Name: "BrandStatus", Enum: []string{"active", "retired"}}
+var descBrandStatus = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "BrandStatus", Enum: []string{"active", "retired"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *BrandStatus) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descBrandStatus)
-}
-
-// EncodeWire writes v as JSON.
-func (v *BrandStatus) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descBrandStatus)
+// WireDesc describes BrandStatus to package wire, which decodes and encodes it.
+func (*BrandStatus) WireDesc() *wireimpl.Desc {
+	return &descBrandStatus
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package refs
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // FontUse is an item of the fonts array of GetBrandSuccess.
@@ -23,7 +24,7 @@ const (
 
 // KnownFontUseValues lists the values the schema defines, in schema order.
 func KnownFontUseValues() []FontUse {
-	return wire.EnumValues[FontUse](&descFontUse)
+	return wireimpl.EnumValues[FontUse](&descFontUse)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -31,16 +32,11 @@ func (v FontUse) IsKnown() bool {
 	return descFontUse.Known(string(v))
 }
 
-var descFontUse = wire.Desc{Shape: wire.ShapeString, Name: "FontUse", Enum: []string{"display", "text"}}
+var descFontUse = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "FontUse", Enum: []string{"display", "text"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *FontUse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descFontUse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *FontUse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descFontUse)
+// WireDesc describes FontUse to package wire, which decodes and encodes it.
+func (*FontUse) WireDesc() *wireimpl.Desc {
+	return &descFontUse
 }
 
 // MarshalJSON encodes v as JSON.
@@ -62,18 +58,13 @@ type GetBrandError struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetBrandError = wire.Desc{Shape: wire.ShapeStruct, Name: "GetBrandError", Go: (*GetBrandError)(nil), Members: []wire.Member{
+var descGetBrandError = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetBrandError", Go: (*GetBrandError)(nil), Members: []wireimpl.Member{
 	{Name: "errors", Desc: &sliceOfString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetBrandError) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetBrandError)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetBrandError) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetBrandError)
+// WireDesc describes GetBrandError to package wire, which decodes and encodes it.
+func (*GetBrandError) WireDesc() *wireimpl.Desc {
+	return &descGetBrandError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -143,19 +134,14 @@ func (u GetBrandResponse) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descGetBrandResponse = wire.Desc{Shape: wire.ShapeUnion, Name: "GetBrandResponse", Go: (*GetBrandResponse)(nil), Union: &wire.Union{Name: "GetBrandResponse", Strategy: wire.ByPresence, Exclusive: true, Keys: []string{"brand", "errors"}, Arms: []wire.UnionArm{
+var descGetBrandResponse = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "GetBrandResponse", Go: (*GetBrandResponse)(nil), Union: &wireimpl.Union{Name: "GetBrandResponse", Strategy: wireimpl.ByPresence, Exclusive: true, Keys: []string{"brand", "errors"}, Arms: []wireimpl.UnionArm{
 	{Name: "Success", Desc: &descGetBrandSuccess, Required: []int{0}, Forbidden: []int{1}},
 	{Name: "Error", Desc: &descGetBrandError, Required: []int{1}, Forbidden: []int{0}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *GetBrandResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descGetBrandResponse)
-}
-
-// EncodeWire writes u as JSON.
-func (u *GetBrandResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descGetBrandResponse)
+// WireDesc describes GetBrandResponse to package wire, which decodes and encodes it.
+func (*GetBrandResponse) WireDesc() *wireimpl.Desc {
+	return &descGetBrandResponse
 }
 
 // MarshalJSON encodes u as JSON.
@@ -179,19 +165,14 @@ type GetBrandSuccess struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetBrandSuccess = wire.Desc{Shape: wire.ShapeStruct, Name: "GetBrandSuccess", Go: (*GetBrandSuccess)(nil), Members: []wire.Member{
+var descGetBrandSuccess = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetBrandSuccess", Go: (*GetBrandSuccess)(nil), Members: []wireimpl.Member{
 	{Name: "brand", Desc: &descBrand, Required: true},
 	{Name: "fonts", Desc: &sliceOfFontUse},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetBrandSuccess) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetBrandSuccess)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetBrandSuccess) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetBrandSuccess)
+// WireDesc describes GetBrandSuccess to package wire, which decodes and encodes it.
+func (*GetBrandSuccess) WireDesc() *wireimpl.Desc {
+	return &descGetBrandSuccess
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,16 +6,17 @@ import (
 	"encoding/json"
 	registry "github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 	"sync"
 )
 
-// This package was generated for version 2 of the adcpgen runtime. These constants
+// This package was generated for version 3 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
-// the adcpgen of the module version you require (see package wire).
+// the adcpgen of the module version you require (see package wireimpl).
 const (
-	_ = wire.SupportPackageIsVersion2
-	_ = wire.EnforceVersion(2 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 2)
+	_ = wireimpl.SupportPackageIsVersion3
+	_ = wireimpl.EnforceVersion(3 - wireimpl.MinVersion)
+	_ = wireimpl.EnforceVersion(wireimpl.MaxVersion - 3)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -111,6 +112,6 @@ func Spec() *registry.Spec {
 	return spec
 }
 
-var sliceOfBrandFont = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]BrandFont)(nil), Elem: &descBrandFont}
-var sliceOfFontUse = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]FontUse)(nil), Elem: &descFontUse}
-var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}
+var sliceOfBrandFont = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]BrandFont)(nil), Elem: &descBrandFont}
+var sliceOfFontUse = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]FontUse)(nil), Elem: &descFontUse}
+var sliceOfString = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]string)(nil), Elem: &wireimpl.DescString}

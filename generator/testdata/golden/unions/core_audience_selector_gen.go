@@ -3,7 +3,10 @@
 
 package unions
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // AudienceSelector is the compound discriminator: type, then value_type.
 //
@@ -71,20 +74,15 @@ func (u AudienceSelector) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descAudienceSelector = wire.Desc{Shape: wire.ShapeUnion, Name: "AudienceSelector", Go: (*AudienceSelector)(nil), Union: &wire.Union{Name: "AudienceSelector", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"type", "value_type"}, Arms: []wire.UnionArm{
+var descAudienceSelector = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "AudienceSelector", Go: (*AudienceSelector)(nil), Union: &wireimpl.Union{Name: "AudienceSelector", Strategy: wireimpl.ByConst, Exclusive: true, Keys: []string{"type", "value_type"}, Arms: []wireimpl.UnionArm{
 	{Name: "SignalBinary", Desc: &descAudienceSelectorSignalBinary, Const: [][]string{{"\"signal\""}, {"\"binary\""}}},
 	{Name: "SignalCategorical", Desc: &descAudienceSelectorSignalCategorical, Const: [][]string{{"\"signal\""}, {"\"categorical\""}}},
 	{Name: "Description", Desc: &descAudienceSelectorDescription, Const: [][]string{{"\"description\""}, nil}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *AudienceSelector) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descAudienceSelector)
-}
-
-// EncodeWire writes u as JSON.
-func (u *AudienceSelector) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descAudienceSelector)
+// WireDesc describes AudienceSelector to package wire, which decodes and encodes it.
+func (*AudienceSelector) WireDesc() *wireimpl.Desc {
+	return &descAudienceSelector
 }
 
 // MarshalJSON encodes u as JSON.
@@ -107,19 +105,14 @@ type AudienceSelectorDescription struct {
 	Description string `json:"description"`
 }
 
-var descAudienceSelectorDescription = wire.Desc{Shape: wire.ShapeStruct, Name: "AudienceSelectorDescription", Go: (*AudienceSelectorDescription)(nil), Members: []wire.Member{
+var descAudienceSelectorDescription = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "AudienceSelectorDescription", Go: (*AudienceSelectorDescription)(nil), Members: []wireimpl.Member{
 	{Name: "type", Desc: &constStringDescription, Required: true, Fixed: true},
-	{Name: "description", Desc: &wire.DescString, Required: true},
-}, Extra: wire.ExtraReject}
+	{Name: "description", Desc: &wireimpl.DescString, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *AudienceSelectorDescription) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descAudienceSelectorDescription)
-}
-
-// EncodeWire writes v as JSON.
-func (v *AudienceSelectorDescription) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descAudienceSelectorDescription)
+// WireDesc describes AudienceSelectorDescription to package wire, which decodes and encodes it.
+func (*AudienceSelectorDescription) WireDesc() *wireimpl.Desc {
+	return &descAudienceSelectorDescription
 }
 
 // MarshalJSON encodes v as JSON.
@@ -143,21 +136,16 @@ type AudienceSelectorSignalBinary struct {
 	Value    bool   `json:"value"`
 }
 
-var descAudienceSelectorSignalBinary = wire.Desc{Shape: wire.ShapeStruct, Name: "AudienceSelectorSignalBinary", Go: (*AudienceSelectorSignalBinary)(nil), Members: []wire.Member{
+var descAudienceSelectorSignalBinary = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "AudienceSelectorSignalBinary", Go: (*AudienceSelectorSignalBinary)(nil), Members: []wireimpl.Member{
 	{Name: "type", Desc: &constStringSignal, Required: true, Fixed: true},
 	{Name: "value_type", Desc: &constStringBinary, Required: true, Fixed: true},
-	{Name: "signal_id", Desc: &wire.DescString, Required: true},
-	{Name: "value", Desc: &wire.DescBool, Required: true},
-}, Extra: wire.ExtraReject}
+	{Name: "signal_id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "value", Desc: &wireimpl.DescBool, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *AudienceSelectorSignalBinary) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descAudienceSelectorSignalBinary)
-}
-
-// EncodeWire writes v as JSON.
-func (v *AudienceSelectorSignalBinary) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descAudienceSelectorSignalBinary)
+// WireDesc describes AudienceSelectorSignalBinary to package wire, which decodes and encodes it.
+func (*AudienceSelectorSignalBinary) WireDesc() *wireimpl.Desc {
+	return &descAudienceSelectorSignalBinary
 }
 
 // MarshalJSON encodes v as JSON.
@@ -181,21 +169,16 @@ type AudienceSelectorSignalCategorical struct {
 	Values   []string `json:"values"`
 }
 
-var descAudienceSelectorSignalCategorical = wire.Desc{Shape: wire.ShapeStruct, Name: "AudienceSelectorSignalCategorical", Go: (*AudienceSelectorSignalCategorical)(nil), Members: []wire.Member{
+var descAudienceSelectorSignalCategorical = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "AudienceSelectorSignalCategorical", Go: (*AudienceSelectorSignalCategorical)(nil), Members: []wireimpl.Member{
 	{Name: "type", Desc: &constStringSignal, Required: true, Fixed: true},
 	{Name: "value_type", Desc: &constStringCategorical, Required: true, Fixed: true},
-	{Name: "signal_id", Desc: &wire.DescString, Required: true},
+	{Name: "signal_id", Desc: &wireimpl.DescString, Required: true},
 	{Name: "values", Desc: &sliceOfString, Required: true},
-}, Extra: wire.ExtraReject}
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *AudienceSelectorSignalCategorical) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descAudienceSelectorSignalCategorical)
-}
-
-// EncodeWire writes v as JSON.
-func (v *AudienceSelectorSignalCategorical) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descAudienceSelectorSignalCategorical)
+// WireDesc describes AudienceSelectorSignalCategorical to package wire, which decodes and encodes it.
+func (*AudienceSelectorSignalCategorical) WireDesc() *wireimpl.Desc {
+	return &descAudienceSelectorSignalCategorical
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package unions
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Constrained is the constraint-only combinators do not change the Go type.
@@ -20,21 +21,16 @@ type Constrained struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descConstrained = wire.Desc{Shape: wire.ShapeStruct, Name: "Constrained", Go: (*Constrained)(nil), Members: []wire.Member{
-	{Name: "a", Desc: &wire.DescString},
-	{Name: "b", Desc: &wire.DescString},
+var descConstrained = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Constrained", Go: (*Constrained)(nil), Members: []wireimpl.Member{
+	{Name: "a", Desc: &wireimpl.DescString},
+	{Name: "b", Desc: &wireimpl.DescString},
 	{Name: "mode", Desc: &descConstrainedMode},
-	{Name: "x_only", Desc: &wire.DescString},
+	{Name: "x_only", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Constrained) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descConstrained)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Constrained) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descConstrained)
+// WireDesc describes Constrained to package wire, which decodes and encodes it.
+func (*Constrained) WireDesc() *wireimpl.Desc {
+	return &descConstrained
 }
 
 // MarshalJSON encodes v as JSON.
@@ -62,7 +58,7 @@ const (
 
 // KnownConstrainedModeValues lists the values the schema defines, in schema order.
 func KnownConstrainedModeValues() []ConstrainedMode {
-	return wire.EnumValues[ConstrainedMode](&descConstrainedMode)
+	return wireimpl.EnumValues[ConstrainedMode](&descConstrainedMode)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -70,16 +66,11 @@ func (v ConstrainedMode) IsKnown() bool {
 	return descConstrainedMode.Known(string(v))
 }
 
-var descConstrainedMode = wire.Desc{Shape: wire.ShapeString, Name: "ConstrainedMode", Enum: []string{"x", "y"}}
+var descConstrainedMode = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "ConstrainedMode", Enum: []string{"x", "y"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ConstrainedMode) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descConstrainedMode)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ConstrainedMode) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descConstrainedMode)
+// WireDesc describes ConstrainedMode to package wire, which decodes and encodes it.
+func (*ConstrainedMode) WireDesc() *wireimpl.Desc {
+	return &descConstrainedMode
 }
 
 // MarshalJSON encodes v as JSON.

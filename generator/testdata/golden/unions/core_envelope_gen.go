@@ -6,6 +6,7 @@ package unions
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Envelope is defined by core/envelope.json#.
@@ -18,19 +19,14 @@ type Envelope struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descEnvelope = wire.Desc{Shape: wire.ShapeStruct, Name: "Envelope", Go: (*Envelope)(nil), Members: []wire.Member{
-	{Name: "context_id", Desc: &wire.DescString},
-	{Name: "adcp_version", Desc: &wire.DescString},
+var descEnvelope = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Envelope", Go: (*Envelope)(nil), Members: []wireimpl.Member{
+	{Name: "context_id", Desc: &wireimpl.DescString},
+	{Name: "adcp_version", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Envelope) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descEnvelope)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Envelope) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descEnvelope)
+// WireDesc describes Envelope to package wire, which decodes and encodes it.
+func (*Envelope) WireDesc() *wireimpl.Desc {
+	return &descEnvelope
 }
 
 // MarshalJSON encodes v as JSON.

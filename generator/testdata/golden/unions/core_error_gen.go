@@ -6,6 +6,7 @@ package unions
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Error is an item of the errors array of UpdateFailure.
@@ -18,19 +19,14 @@ type Error struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descError = wire.Desc{Shape: wire.ShapeStruct, Name: "Error", Go: (*Error)(nil), Members: []wire.Member{
-	{Name: "code", Desc: &wire.DescString, Required: true},
-	{Name: "message", Desc: &wire.DescString},
+var descError = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Error", Go: (*Error)(nil), Members: []wireimpl.Member{
+	{Name: "code", Desc: &wireimpl.DescString, Required: true},
+	{Name: "message", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Error) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descError)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Error) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descError)
+// WireDesc describes Error to package wire, which decodes and encodes it.
+func (*Error) WireDesc() *wireimpl.Desc {
+	return &descError
 }
 
 // MarshalJSON encodes v as JSON.

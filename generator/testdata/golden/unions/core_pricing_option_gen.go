@@ -3,7 +3,10 @@
 
 package unions
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // PricingOption is defined by core/pricing-option.json#.
 //
@@ -62,19 +65,14 @@ func (u PricingOption) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descPricingOption = wire.Desc{Shape: wire.ShapeUnion, Name: "PricingOption", Go: (*PricingOption)(nil), Union: &wire.Union{Name: "PricingOption", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"pricing_model"}, Arms: []wire.UnionArm{
+var descPricingOption = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "PricingOption", Go: (*PricingOption)(nil), Union: &wireimpl.Union{Name: "PricingOption", Strategy: wireimpl.ByConst, Exclusive: true, Keys: []string{"pricing_model"}, Arms: []wireimpl.UnionArm{
 	{Name: "CPM", Desc: &descCPMPricingOption, Const: [][]string{{"\"cpm\""}}},
 	{Name: "FlatRate", Desc: &descFlatRatePricingOption, Const: [][]string{{"\"flat_rate\""}}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *PricingOption) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descPricingOption)
-}
-
-// EncodeWire writes u as JSON.
-func (u *PricingOption) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descPricingOption)
+// WireDesc describes PricingOption to package wire, which decodes and encodes it.
+func (*PricingOption) WireDesc() *wireimpl.Desc {
+	return &descPricingOption
 }
 
 // MarshalJSON encodes u as JSON.

@@ -6,6 +6,7 @@ package unions
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateOrderError is the Error arm of CreateOrderResponse.
@@ -19,20 +20,15 @@ type CreateOrderError struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateOrderError = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateOrderError", Go: (*CreateOrderError)(nil), Members: []wire.Member{
-	{Name: "context_id", Desc: &wire.DescString},
-	{Name: "adcp_version", Desc: &wire.DescString},
+var descCreateOrderError = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateOrderError", Go: (*CreateOrderError)(nil), Members: []wireimpl.Member{
+	{Name: "context_id", Desc: &wireimpl.DescString},
+	{Name: "adcp_version", Desc: &wireimpl.DescString},
 	{Name: "errors", Desc: &sliceOfError, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateOrderError) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateOrderError)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateOrderError) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateOrderError)
+// WireDesc describes CreateOrderError to package wire, which decodes and encodes it.
+func (*CreateOrderError) WireDesc() *wireimpl.Desc {
+	return &descCreateOrderError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -112,20 +108,15 @@ func (u CreateOrderResponse) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descCreateOrderResponse = wire.Desc{Shape: wire.ShapeUnion, Name: "CreateOrderResponse", Go: (*CreateOrderResponse)(nil), Union: &wire.Union{Name: "CreateOrderResponse", Strategy: wire.ByPresence, Exclusive: true, Keys: []string{"order_id", "lines", "errors", "status", "task_id"}, Arms: []wire.UnionArm{
+var descCreateOrderResponse = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "CreateOrderResponse", Go: (*CreateOrderResponse)(nil), Union: &wireimpl.Union{Name: "CreateOrderResponse", Strategy: wireimpl.ByPresence, Exclusive: true, Keys: []string{"order_id", "lines", "errors", "status", "task_id"}, Arms: []wireimpl.UnionArm{
 	{Name: "Success", Desc: &descCreateOrderSuccess, Required: []int{0, 1}, Forbidden: []int{2}},
-	{Name: "Error", Desc: &descCreateOrderError, Required: []int{2}, Forbidden: []int{0, 1}, Excluded: []wire.KeyLit{{Key: 3, Lit: "\"submitted\""}}},
-	{Name: "Submitted", Desc: &descCreateOrderSubmitted, Required: []int{4}, Forbidden: []int{0, 1}, Fixed: []wire.KeyLit{{Key: 3, Lit: "\"submitted\""}}},
+	{Name: "Error", Desc: &descCreateOrderError, Required: []int{2}, Forbidden: []int{0, 1}, Excluded: []wireimpl.KeyLit{{Key: 3, Lit: "\"submitted\""}}},
+	{Name: "Submitted", Desc: &descCreateOrderSubmitted, Required: []int{4}, Forbidden: []int{0, 1}, Fixed: []wireimpl.KeyLit{{Key: 3, Lit: "\"submitted\""}}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *CreateOrderResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descCreateOrderResponse)
-}
-
-// EncodeWire writes u as JSON.
-func (u *CreateOrderResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descCreateOrderResponse)
+// WireDesc describes CreateOrderResponse to package wire, which decodes and encodes it.
+func (*CreateOrderResponse) WireDesc() *wireimpl.Desc {
+	return &descCreateOrderResponse
 }
 
 // MarshalJSON encodes u as JSON.
@@ -152,21 +143,16 @@ type CreateOrderSubmitted struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateOrderSubmitted = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateOrderSubmitted", Go: (*CreateOrderSubmitted)(nil), Members: []wire.Member{
-	{Name: "context_id", Desc: &wire.DescString},
-	{Name: "adcp_version", Desc: &wire.DescString},
+var descCreateOrderSubmitted = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateOrderSubmitted", Go: (*CreateOrderSubmitted)(nil), Members: []wireimpl.Member{
+	{Name: "context_id", Desc: &wireimpl.DescString},
+	{Name: "adcp_version", Desc: &wireimpl.DescString},
 	{Name: "status", Desc: &constStringSubmitted, Required: true, Fixed: true},
-	{Name: "task_id", Desc: &wire.DescString, Required: true},
+	{Name: "task_id", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateOrderSubmitted) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateOrderSubmitted)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateOrderSubmitted) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateOrderSubmitted)
+// WireDesc describes CreateOrderSubmitted to package wire, which decodes and encodes it.
+func (*CreateOrderSubmitted) WireDesc() *wireimpl.Desc {
+	return &descCreateOrderSubmitted
 }
 
 // MarshalJSON encodes v as JSON.
@@ -192,22 +178,17 @@ type CreateOrderSuccess struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCreateOrderSuccess = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateOrderSuccess", Go: (*CreateOrderSuccess)(nil), Members: []wire.Member{
-	{Name: "context_id", Desc: &wire.DescString},
-	{Name: "adcp_version", Desc: &wire.DescString},
-	{Name: "order_id", Desc: &wire.DescString, Required: true},
+var descCreateOrderSuccess = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateOrderSuccess", Go: (*CreateOrderSuccess)(nil), Members: []wireimpl.Member{
+	{Name: "context_id", Desc: &wireimpl.DescString},
+	{Name: "adcp_version", Desc: &wireimpl.DescString},
+	{Name: "order_id", Desc: &wireimpl.DescString, Required: true},
 	{Name: "lines", Desc: &sliceOfString, Required: true},
 	{Name: "confirmed_at", Desc: &nullableOfDateTime},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateOrderSuccess) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCreateOrderSuccess)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateOrderSuccess) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCreateOrderSuccess)
+// WireDesc describes CreateOrderSuccess to package wire, which decodes and encodes it.
+func (*CreateOrderSuccess) WireDesc() *wireimpl.Desc {
+	return &descCreateOrderSuccess
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package unions
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CPMPricingOption is the CPM arm of PricingOption.
@@ -21,20 +22,15 @@ type CPMPricingOption struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descCPMPricingOption = wire.Desc{Shape: wire.ShapeStruct, Name: "CPMPricingOption", Go: (*CPMPricingOption)(nil), Members: []wire.Member{
+var descCPMPricingOption = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CPMPricingOption", Go: (*CPMPricingOption)(nil), Members: []wireimpl.Member{
 	{Name: "pricing_model", Desc: &constStringCpm, Required: true, Fixed: true},
-	{Name: "rate", Desc: &wire.DescFloat, Required: true},
-	{Name: "currency", Desc: &wire.DescString},
+	{Name: "rate", Desc: &wireimpl.DescFloat, Required: true},
+	{Name: "currency", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CPMPricingOption) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descCPMPricingOption)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CPMPricingOption) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descCPMPricingOption)
+// WireDesc describes CPMPricingOption to package wire, which decodes and encodes it.
+func (*CPMPricingOption) WireDesc() *wireimpl.Desc {
+	return &descCPMPricingOption
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package unions
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // FlatRatePricingOption is the FlatRate arm of PricingOption.
@@ -20,19 +21,14 @@ type FlatRatePricingOption struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descFlatRatePricingOption = wire.Desc{Shape: wire.ShapeStruct, Name: "FlatRatePricingOption", Go: (*FlatRatePricingOption)(nil), Members: []wire.Member{
+var descFlatRatePricingOption = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "FlatRatePricingOption", Go: (*FlatRatePricingOption)(nil), Members: []wireimpl.Member{
 	{Name: "pricing_model", Desc: &constStringFlatRate, Required: true, Fixed: true},
-	{Name: "amount", Desc: &wire.DescFloat, Required: true},
+	{Name: "amount", Desc: &wireimpl.DescFloat, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *FlatRatePricingOption) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descFlatRatePricingOption)
-}
-
-// EncodeWire writes v as JSON.
-func (v *FlatRatePricingOption) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descFlatRatePricingOption)
+// WireDesc describes FlatRatePricingOption to package wire, which decodes and encodes it.
+func (*FlatRatePricingOption) WireDesc() *wireimpl.Desc {
+	return &descFlatRatePricingOption
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,16 +6,17 @@ import (
 	"encoding/json"
 	registry "github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 	"sync"
 )
 
-// This package was generated for version 2 of the adcpgen runtime. These constants
+// This package was generated for version 3 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
-// the adcpgen of the module version you require (see package wire).
+// the adcpgen of the module version you require (see package wireimpl).
 const (
-	_ = wire.SupportPackageIsVersion2
-	_ = wire.EnforceVersion(2 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 2)
+	_ = wireimpl.SupportPackageIsVersion3
+	_ = wireimpl.EnforceVersion(3 - wireimpl.MinVersion)
+	_ = wireimpl.EnforceVersion(wireimpl.MaxVersion - 3)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -115,18 +116,18 @@ func Spec() *registry.Spec {
 	return spec
 }
 
-var constBoolFalse = wire.Desc{Shape: wire.ShapeBool, Const: "false", Value: false}
-var constBoolTrue = wire.Desc{Shape: wire.ShapeBool, Const: "true", Value: true}
-var constStringBinary = wire.Desc{Shape: wire.ShapeString, Const: "\"binary\"", Value: "binary"}
-var constStringCategorical = wire.Desc{Shape: wire.ShapeString, Const: "\"categorical\"", Value: "categorical"}
-var constStringCpm = wire.Desc{Shape: wire.ShapeString, Const: "\"cpm\"", Value: "cpm"}
-var constStringDescription = wire.Desc{Shape: wire.ShapeString, Const: "\"description\"", Value: "description"}
-var constStringFlatRate = wire.Desc{Shape: wire.ShapeString, Const: "\"flat_rate\"", Value: "flat_rate"}
-var constStringSignal = wire.Desc{Shape: wire.ShapeString, Const: "\"signal\"", Value: "signal"}
-var constStringSubmitted = wire.Desc{Shape: wire.ShapeString, Const: "\"submitted\"", Value: "submitted"}
-var nullableOfDateTime = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[wire.DateTime])(nil), Elem: &wire.DescString}
-var nullableOfError = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[Error])(nil), Elem: &descError}
-var nullableOfString = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wire.DescString}
-var nullableOfValuesFeatureValue = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[ValuesFeatureValue])(nil), Elem: &descValuesFeatureValue}
-var sliceOfError = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Error)(nil), Elem: &descError}
-var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}
+var constBoolFalse = wireimpl.Desc{Shape: wireimpl.ShapeBool, Const: "false", Value: false}
+var constBoolTrue = wireimpl.Desc{Shape: wireimpl.ShapeBool, Const: "true", Value: true}
+var constStringBinary = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"binary\"", Value: "binary"}
+var constStringCategorical = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"categorical\"", Value: "categorical"}
+var constStringCpm = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"cpm\"", Value: "cpm"}
+var constStringDescription = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"description\"", Value: "description"}
+var constStringFlatRate = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"flat_rate\"", Value: "flat_rate"}
+var constStringSignal = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"signal\"", Value: "signal"}
+var constStringSubmitted = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"submitted\"", Value: "submitted"}
+var nullableOfDateTime = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[wire.DateTime])(nil), Elem: &wireimpl.DescString}
+var nullableOfError = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[Error])(nil), Elem: &descError}
+var nullableOfString = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wireimpl.DescString}
+var nullableOfValuesFeatureValue = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[ValuesFeatureValue])(nil), Elem: &descValuesFeatureValue}
+var sliceOfError = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]Error)(nil), Elem: &descError}
+var sliceOfString = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]string)(nil), Elem: &wireimpl.DescString}

@@ -6,6 +6,7 @@ package collisions
 import (
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/collisions/internal/types"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // PaymentCard is a card operation, told apart by its kind.
@@ -65,19 +66,14 @@ func (u PaymentCard) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descPaymentCard = wire.Desc{Shape: wire.ShapeUnion, Name: "PaymentCard", Go: (*PaymentCard)(nil), Union: &wire.Union{Name: "PaymentCard", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"kind"}, Arms: []wire.UnionArm{
+var descPaymentCard = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "PaymentCard", Go: (*PaymentCard)(nil), Union: &wireimpl.Union{Name: "PaymentCard", Strategy: wireimpl.ByConst, Exclusive: true, Keys: []string{"kind"}, Arms: []wireimpl.UnionArm{
 	{Name: "Refund", Desc: &types.DescPaymentCardRefund, Const: [][]string{{"\"refund\""}}},
 	{Name: "Charge", Desc: &types.DescPaymentCardCharge, Const: [][]string{{"\"charge\""}}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *PaymentCard) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descPaymentCard)
-}
-
-// EncodeWire writes u as JSON.
-func (u *PaymentCard) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descPaymentCard)
+// WireDesc describes PaymentCard to package wire, which decodes and encodes it.
+func (*PaymentCard) WireDesc() *wireimpl.Desc {
+	return &descPaymentCard
 }
 
 // MarshalJSON encodes u as JSON.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundation/internal/types"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Widget is a widget. This text tries to break out of its comment: */ package evil /* and
@@ -48,38 +49,33 @@ type Widget struct {
 	Type *string `json:"type,omitempty"`
 }
 
-var descWidget = wire.Desc{Shape: wire.ShapeStruct, Name: "Widget", Go: (*Widget)(nil), Members: []wire.Member{
-	{Name: "id", Desc: &wire.DescString, Required: true},
-	{Name: "count", Desc: &wire.DescInt},
-	{Name: "price", Desc: &wire.DescFloat},
-	{Name: "active", Desc: &wire.DescBool},
+var descWidget = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Widget", Go: (*Widget)(nil), Members: []wireimpl.Member{
+	{Name: "id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "count", Desc: &wireimpl.DescInt},
+	{Name: "price", Desc: &wireimpl.DescFloat},
+	{Name: "active", Desc: &wireimpl.DescBool},
 	{Name: "tags", Desc: &sliceOfString},
-	{Name: "created_at", Desc: &wire.DescString},
-	{Name: "launch_date", Desc: &wire.DescString},
+	{Name: "created_at", Desc: &wireimpl.DescString},
+	{Name: "launch_date", Desc: &wireimpl.DescString},
 	{Name: "kind", Desc: &types.DescWidgetKind},
 	{Name: "level", Desc: &types.DescLevel},
 	{Name: "nickname", Desc: &nullableOfString},
 	{Name: "owner", Desc: &types.DescPerson, Required: true},
 	{Name: "notes", Desc: &mapOfRaw},
 	{Name: "ext", Desc: &types.DescExtension},
-	{Name: "legacy_code", Desc: &wire.DescString},
+	{Name: "legacy_code", Desc: &wireimpl.DescString},
 	{Name: "status", Desc: &constStringActive, Required: true, Fixed: true},
 	{Name: "mode", Desc: &constStringManual},
 	{Name: "dimensions", Desc: &descWidgetDimensions},
 	{Name: "measurements", Desc: &sliceOfWidgetMeasurement},
-	{Name: "anything", Desc: &wire.DescRaw},
-	{Name: "url", Desc: &wire.DescString},
-	{Name: "type", Desc: &wire.DescString},
-}, Extra: wire.ExtraReject}
+	{Name: "anything", Desc: &wireimpl.DescRaw},
+	{Name: "url", Desc: &wireimpl.DescString},
+	{Name: "type", Desc: &wireimpl.DescString},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Widget) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descWidget)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Widget) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descWidget)
+// WireDesc describes Widget to package wire, which decodes and encodes it.
+func (*Widget) WireDesc() *wireimpl.Desc {
+	return &descWidget
 }
 
 // MarshalJSON encodes v as JSON.
@@ -100,19 +96,14 @@ type WidgetDimensions struct {
 	Height float64 `json:"height"`
 }
 
-var descWidgetDimensions = wire.Desc{Shape: wire.ShapeStruct, Name: "WidgetDimensions", Go: (*WidgetDimensions)(nil), Members: []wire.Member{
-	{Name: "width", Desc: &wire.DescFloat, Required: true},
-	{Name: "height", Desc: &wire.DescFloat, Required: true},
-}, Extra: wire.ExtraReject}
+var descWidgetDimensions = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "WidgetDimensions", Go: (*WidgetDimensions)(nil), Members: []wireimpl.Member{
+	{Name: "width", Desc: &wireimpl.DescFloat, Required: true},
+	{Name: "height", Desc: &wireimpl.DescFloat, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *WidgetDimensions) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descWidgetDimensions)
-}
-
-// EncodeWire writes v as JSON.
-func (v *WidgetDimensions) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descWidgetDimensions)
+// WireDesc describes WidgetDimensions to package wire, which decodes and encodes it.
+func (*WidgetDimensions) WireDesc() *wireimpl.Desc {
+	return &descWidgetDimensions
 }
 
 // MarshalJSON encodes v as JSON.
@@ -135,19 +126,14 @@ type WidgetMeasurement struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descWidgetMeasurement = wire.Desc{Shape: wire.ShapeStruct, Name: "WidgetMeasurement", Go: (*WidgetMeasurement)(nil), Members: []wire.Member{
+var descWidgetMeasurement = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "WidgetMeasurement", Go: (*WidgetMeasurement)(nil), Members: []wireimpl.Member{
 	{Name: "unit", Desc: &descWidgetMeasurementUnit},
-	{Name: "value", Desc: &wire.DescFloat, Required: true},
+	{Name: "value", Desc: &wireimpl.DescFloat, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *WidgetMeasurement) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descWidgetMeasurement)
-}
-
-// EncodeWire writes v as JSON.
-func (v *WidgetMeasurement) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descWidgetMeasurement)
+// WireDesc describes WidgetMeasurement to package wire, which decodes and encodes it.
+func (*WidgetMeasurement) WireDesc() *wireimpl.Desc {
+	return &descWidgetMeasurement
 }
 
 // MarshalJSON encodes v as JSON.
@@ -175,7 +161,7 @@ const (
 
 // KnownWidgetMeasurementUnitValues lists the values the schema defines, in schema order.
 func KnownWidgetMeasurementUnitValues() []WidgetMeasurementUnit {
-	return wire.EnumValues[WidgetMeasurementUnit](&descWidgetMeasurementUnit)
+	return wireimpl.EnumValues[WidgetMeasurementUnit](&descWidgetMeasurementUnit)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -183,16 +169,11 @@ func (v WidgetMeasurementUnit) IsKnown() bool {
 	return descWidgetMeasurementUnit.Known(string(v))
 }
 
-var descWidgetMeasurementUnit = wire.Desc{Shape: wire.ShapeString, Name: "WidgetMeasurementUnit", Enum: []string{"cm", "in"}}
+var descWidgetMeasurementUnit = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "WidgetMeasurementUnit", Enum: []string{"cm", "in"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *WidgetMeasurementUnit) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descWidgetMeasurementUnit)
-}
-
-// EncodeWire writes v as JSON.
-func (v *WidgetMeasurementUnit) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descWidgetMeasurementUnit)
+// WireDesc describes WidgetMeasurementUnit to package wire, which decodes and encodes it.
+func (*WidgetMeasurementUnit) WireDesc() *wireimpl.Desc {
+	return &descWidgetMeasurementUnit
 }
 
 // MarshalJSON encodes v as JSON.

@@ -5,7 +5,7 @@ package foundation
 
 import (
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundation/internal/types"
-	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Level is the type of the level member of Widget.
@@ -24,5 +24,5 @@ const (
 
 // KnownLevelValues lists the values the schema defines, in schema order.
 func KnownLevelValues() []Level {
-	return wire.EnumInts[Level](&types.DescLevel)
+	return wireimpl.EnumInts[Level](&types.DescLevel)
 }

@@ -5,7 +5,7 @@ package foundation
 
 import (
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundation/internal/types"
-	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // WidgetKind is the type of the kind member of Widget.
@@ -29,5 +29,5 @@ const (
 
 // KnownWidgetKindValues lists the values the schema defines, in schema order.
 func KnownWidgetKindValues() []WidgetKind {
-	return wire.EnumValues[WidgetKind](&types.DescWidgetKind)
+	return wireimpl.EnumValues[WidgetKind](&types.DescWidgetKind)
 }

@@ -6,6 +6,7 @@ package manifest
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // RateLimitedDetails is defined by error-details/rate-limited.json#.
@@ -17,18 +18,13 @@ type RateLimitedDetails struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descRateLimitedDetails = wire.Desc{Shape: wire.ShapeStruct, Name: "RateLimitedDetails", Go: (*RateLimitedDetails)(nil), Members: []wire.Member{
-	{Name: "limit", Desc: &wire.DescInt},
+var descRateLimitedDetails = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "RateLimitedDetails", Go: (*RateLimitedDetails)(nil), Members: []wireimpl.Member{
+	{Name: "limit", Desc: &wireimpl.DescInt},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *RateLimitedDetails) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descRateLimitedDetails)
-}
-
-// EncodeWire writes v as JSON.
-func (v *RateLimitedDetails) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descRateLimitedDetails)
+// WireDesc describes RateLimitedDetails to package wire, which decodes and encodes it.
+func (*RateLimitedDetails) WireDesc() *wireimpl.Desc {
+	return &descRateLimitedDetails
 }
 
 // MarshalJSON encodes v as JSON.

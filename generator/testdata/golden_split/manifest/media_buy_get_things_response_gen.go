@@ -6,6 +6,7 @@ package manifest
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // GetThingsResponse is defined by media-buy/get-things-response.json#.
@@ -17,18 +18,13 @@ type GetThingsResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descGetThingsResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "GetThingsResponse", Go: (*GetThingsResponse)(nil), Members: []wire.Member{
+var descGetThingsResponse = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetThingsResponse", Go: (*GetThingsResponse)(nil), Members: []wireimpl.Member{
 	{Name: "things", Desc: &sliceOfThing, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetThingsResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descGetThingsResponse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetThingsResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descGetThingsResponse)
+// WireDesc describes GetThingsResponse to package wire, which decodes and encodes it.
+func (*GetThingsResponse) WireDesc() *wireimpl.Desc {
+	return &descGetThingsResponse
 }
 
 // MarshalJSON encodes v as JSON.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/internal/types"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // PostalAreas is a const is checked wherever it stands: on a property, on array items, on map
@@ -27,7 +28,7 @@ type PostalAreas struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descPostalAreas = wire.Desc{Shape: wire.ShapeStruct, Name: "PostalAreas", Go: (*PostalAreas)(nil), Members: []wire.Member{
+var descPostalAreas = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "PostalAreas", Go: (*PostalAreas)(nil), Members: []wireimpl.Member{
 	{Name: "system", Desc: &constStringPostal},
 	{Name: "DE", Desc: &sliceOfConstStringPlz},
 	{Name: "levels", Desc: &sliceOfConstInt5},
@@ -37,14 +38,9 @@ var descPostalAreas = wire.Desc{Shape: wire.ShapeStruct, Name: "PostalAreas", Go
 	{Name: "regions", Desc: &sliceOfPostalAreasRegion},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PostalAreas) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descPostalAreas)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PostalAreas) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descPostalAreas)
+// WireDesc describes PostalAreas to package wire, which decodes and encodes it.
+func (*PostalAreas) WireDesc() *wireimpl.Desc {
+	return &descPostalAreas
 }
 
 // MarshalJSON encodes v as JSON.

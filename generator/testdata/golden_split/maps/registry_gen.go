@@ -7,16 +7,17 @@ import (
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/internal/types"
 	registry "github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 	"sync"
 )
 
-// This package was generated for version 2 of the adcpgen runtime. These constants
+// This package was generated for version 3 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
-// the adcpgen of the module version you require (see package wire).
+// the adcpgen of the module version you require (see package wireimpl).
 const (
-	_ = wire.SupportPackageIsVersion2
-	_ = wire.EnforceVersion(2 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 2)
+	_ = wireimpl.SupportPackageIsVersion3
+	_ = wireimpl.EnforceVersion(3 - wireimpl.MinVersion)
+	_ = wireimpl.EnforceVersion(wireimpl.MaxVersion - 3)
 )
 
 // SpecVersion is the AdCP version these types were generated from ("" when the tree did not say).
@@ -112,15 +113,15 @@ func Spec() *registry.Spec {
 	return spec
 }
 
-var constBoolTrue = wire.Desc{Shape: wire.ShapeBool, Const: "true", Value: true}
-var constInt5 = wire.Desc{Shape: wire.ShapeInt, Const: "5", Value: int64(int64(5))}
-var constStringEU = wire.Desc{Shape: wire.ShapeString, Const: "\"EU\"", Value: "EU"}
-var constStringPlz = wire.Desc{Shape: wire.ShapeString, Const: "\"plz\"", Value: "plz"}
-var constStringPostal = wire.Desc{Shape: wire.ShapeString, Const: "\"postal\"", Value: "postal"}
-var mapOfConstBoolTrue = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]bool)(nil), Elem: &constBoolTrue}
-var mapOfRegistryMatching1 = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]RegistryMatching1)(nil), Elem: &descRegistryMatching1}
-var mapOfRegistryMatching2 = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]RegistryMatching2)(nil), Elem: &descRegistryMatching2}
-var sliceOfAsset = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Asset)(nil), Elem: &types.DescAsset}
-var sliceOfConstInt5 = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]int64)(nil), Elem: &constInt5}
-var sliceOfConstStringPlz = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &constStringPlz}
-var sliceOfPostalAreasRegion = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]PostalAreasRegion)(nil), Elem: &types.DescPostalAreasRegion}
+var constBoolTrue = wireimpl.Desc{Shape: wireimpl.ShapeBool, Const: "true", Value: true}
+var constInt5 = wireimpl.Desc{Shape: wireimpl.ShapeInt, Const: "5", Value: int64(int64(5))}
+var constStringEU = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"EU\"", Value: "EU"}
+var constStringPlz = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"plz\"", Value: "plz"}
+var constStringPostal = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"postal\"", Value: "postal"}
+var mapOfConstBoolTrue = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]bool)(nil), Elem: &constBoolTrue}
+var mapOfRegistryMatching1 = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]RegistryMatching1)(nil), Elem: &descRegistryMatching1}
+var mapOfRegistryMatching2 = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]RegistryMatching2)(nil), Elem: &descRegistryMatching2}
+var sliceOfAsset = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]Asset)(nil), Elem: &types.DescAsset}
+var sliceOfConstInt5 = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]int64)(nil), Elem: &constInt5}
+var sliceOfConstStringPlz = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]string)(nil), Elem: &constStringPlz}
+var sliceOfPostalAreasRegion = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]PostalAreasRegion)(nil), Elem: &types.DescPostalAreasRegion}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/nullable/internal/types"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Metrics is every way a location can admit null: inline, through a $ref, in items, in map values,
@@ -32,8 +33,8 @@ type Metrics struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descMetrics = wire.Desc{Shape: wire.ShapeStruct, Name: "Metrics", Go: (*Metrics)(nil), Members: []wire.Member{
-	{Name: "impressions", Desc: &wire.DescFloat},
+var descMetrics = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Metrics", Go: (*Metrics)(nil), Members: []wireimpl.Member{
+	{Name: "impressions", Desc: &wireimpl.DescFloat},
 	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
@@ -46,14 +47,9 @@ var descMetrics = wire.Desc{Shape: wire.ShapeStruct, Name: "Metrics", Go: (*Metr
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Metrics) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descMetrics)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Metrics) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descMetrics)
+// WireDesc describes Metrics to package wire, which decodes and encodes it.
+func (*Metrics) WireDesc() *wireimpl.Desc {
+	return &descMetrics
 }
 
 // MarshalJSON encodes v as JSON.
@@ -81,7 +77,7 @@ const (
 
 // KnownMetricsPacingValues lists the values the schema defines, in schema order.
 func KnownMetricsPacingValues() []MetricsPacing {
-	return wire.EnumValues[MetricsPacing](&types.DescMetricsPacing)
+	return wireimpl.EnumValues[MetricsPacing](&types.DescMetricsPacing)
 }
 
 // MetricsQuartiles is an inline object that also allows null.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/nullable/internal/types"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Delivery is the merges the metrics through allOf at the root, in a property and in array items:
@@ -34,10 +35,10 @@ type Delivery struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descDelivery = wire.Desc{Shape: wire.ShapeStruct, Name: "Delivery", Go: (*Delivery)(nil), Members: []wire.Member{
+var descDelivery = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Delivery", Go: (*Delivery)(nil), Members: []wireimpl.Member{
 	{Name: "totals", Desc: &types.DescDeliveryTotals},
 	{Name: "by_package", Desc: &sliceOfDeliveryByPackageItem},
-	{Name: "impressions", Desc: &wire.DescFloat},
+	{Name: "impressions", Desc: &wireimpl.DescFloat},
 	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
@@ -50,14 +51,9 @@ var descDelivery = wire.Desc{Shape: wire.ShapeStruct, Name: "Delivery", Go: (*De
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Delivery) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descDelivery)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Delivery) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descDelivery)
+// WireDesc describes Delivery to package wire, which decodes and encodes it.
+func (*Delivery) WireDesc() *wireimpl.Desc {
+	return &descDelivery
 }
 
 // MarshalJSON encodes v as JSON.
@@ -93,8 +89,8 @@ type DeliveryByPackageItem struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descDeliveryByPackageItem = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryByPackageItem", Go: (*DeliveryByPackageItem)(nil), Members: []wire.Member{
-	{Name: "impressions", Desc: &wire.DescFloat},
+var descDeliveryByPackageItem = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "DeliveryByPackageItem", Go: (*DeliveryByPackageItem)(nil), Members: []wireimpl.Member{
+	{Name: "impressions", Desc: &wireimpl.DescFloat},
 	{Name: "quartiles", Desc: &nullableOfDeliveryByPackageItemQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
@@ -105,17 +101,12 @@ var descDeliveryByPackageItem = wire.Desc{Shape: wire.ShapeStruct, Name: "Delive
 	{Name: "viewability", Desc: &nullableOfViewability},
 	{Name: "viewability_alt", Desc: &nullableOfViewability},
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
-	{Name: "package_id", Desc: &wire.DescString, Required: true},
+	{Name: "package_id", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *DeliveryByPackageItem) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descDeliveryByPackageItem)
-}
-
-// EncodeWire writes v as JSON.
-func (v *DeliveryByPackageItem) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descDeliveryByPackageItem)
+// WireDesc describes DeliveryByPackageItem to package wire, which decodes and encodes it.
+func (*DeliveryByPackageItem) WireDesc() *wireimpl.Desc {
+	return &descDeliveryByPackageItem
 }
 
 // MarshalJSON encodes v as JSON.

@@ -5,7 +5,7 @@ package refs
 
 import (
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/refs/internal/types"
-	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Brand is the type of the brand member of GetBrandSuccess.
@@ -33,5 +33,5 @@ const (
 
 // KnownFontRoleValues lists the values the schema defines, in schema order.
 func KnownFontRoleValues() []FontRole {
-	return wire.EnumValues[FontRole](&types.DescFontRole)
+	return wireimpl.EnumValues[FontRole](&types.DescFontRole)
 }

@@ -6,6 +6,7 @@ package refs
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // VersionEnvelope is defined by core/version-envelope.json#.
@@ -17,18 +18,13 @@ type VersionEnvelope struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descVersionEnvelope = wire.Desc{Shape: wire.ShapeStruct, Name: "VersionEnvelope", Go: (*VersionEnvelope)(nil), Members: []wire.Member{
-	{Name: "adcp_version", Desc: &wire.DescString},
+var descVersionEnvelope = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "VersionEnvelope", Go: (*VersionEnvelope)(nil), Members: []wireimpl.Member{
+	{Name: "adcp_version", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *VersionEnvelope) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descVersionEnvelope)
-}
-
-// EncodeWire writes v as JSON.
-func (v *VersionEnvelope) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descVersionEnvelope)
+// WireDesc describes VersionEnvelope to package wire, which decodes and encodes it.
+func (*VersionEnvelope) WireDesc() *wireimpl.Desc {
+	return &descVersionEnvelope
 }
 
 // MarshalJSON encodes v as JSON.

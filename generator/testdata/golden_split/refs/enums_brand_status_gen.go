@@ -5,7 +5,7 @@ package refs
 
 import (
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/refs/internal/types"
-	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // BrandStatus is the type of the status member of Brand.
@@ -23,5 +23,5 @@ const (
 
 // KnownBrandStatusValues lists the values the schema defines, in schema order.
 func KnownBrandStatusValues() []BrandStatus {
-	return wire.EnumValues[BrandStatus](&types.DescBrandStatus)
+	return wireimpl.EnumValues[BrandStatus](&types.DescBrandStatus)
 }

@@ -6,6 +6,7 @@ package refs
 import (
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/refs/internal/types"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // FontUse is an item of the fonts array of GetBrandSuccess.
@@ -23,7 +24,7 @@ const (
 
 // KnownFontUseValues lists the values the schema defines, in schema order.
 func KnownFontUseValues() []FontUse {
-	return wire.EnumValues[FontUse](&types.DescFontUse)
+	return wireimpl.EnumValues[FontUse](&types.DescFontUse)
 }
 
 // GetBrandError is the Error arm of GetBrandResponse.
@@ -88,19 +89,14 @@ func (u GetBrandResponse) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descGetBrandResponse = wire.Desc{Shape: wire.ShapeUnion, Name: "GetBrandResponse", Go: (*GetBrandResponse)(nil), Union: &wire.Union{Name: "GetBrandResponse", Strategy: wire.ByPresence, Exclusive: true, Keys: []string{"brand", "errors"}, Arms: []wire.UnionArm{
+var descGetBrandResponse = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "GetBrandResponse", Go: (*GetBrandResponse)(nil), Union: &wireimpl.Union{Name: "GetBrandResponse", Strategy: wireimpl.ByPresence, Exclusive: true, Keys: []string{"brand", "errors"}, Arms: []wireimpl.UnionArm{
 	{Name: "Success", Desc: &types.DescGetBrandSuccess, Required: []int{0}, Forbidden: []int{1}},
 	{Name: "Error", Desc: &types.DescGetBrandError, Required: []int{1}, Forbidden: []int{0}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *GetBrandResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descGetBrandResponse)
-}
-
-// EncodeWire writes u as JSON.
-func (u *GetBrandResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descGetBrandResponse)
+// WireDesc describes GetBrandResponse to package wire, which decodes and encodes it.
+func (*GetBrandResponse) WireDesc() *wireimpl.Desc {
+	return &descGetBrandResponse
 }
 
 // MarshalJSON encodes u as JSON.

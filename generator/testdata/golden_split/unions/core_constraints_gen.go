@@ -5,7 +5,7 @@ package unions
 
 import (
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/internal/types"
-	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Constrained is the constraint-only combinators do not change the Go type.
@@ -28,5 +28,5 @@ const (
 
 // KnownConstrainedModeValues lists the values the schema defines, in schema order.
 func KnownConstrainedModeValues() []ConstrainedMode {
-	return wire.EnumValues[ConstrainedMode](&types.DescConstrainedMode)
+	return wireimpl.EnumValues[ConstrainedMode](&types.DescConstrainedMode)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/internal/types"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Values is the primitive unions and nullable tri-states.
@@ -24,7 +25,7 @@ type Values struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descValues = wire.Desc{Shape: wire.ShapeStruct, Name: "Values", Go: (*Values)(nil), Members: []wire.Member{
+var descValues = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Values", Go: (*Values)(nil), Members: []wireimpl.Member{
 	{Name: "tagline", Desc: &types.DescValuesTagline},
 	{Name: "voice", Desc: &descValuesVoice},
 	{Name: "version", Desc: &descValuesVersion},
@@ -34,14 +35,9 @@ var descValues = wire.Desc{Shape: wire.ShapeStruct, Name: "Values", Go: (*Values
 	{Name: "count", Desc: &descValuesCount},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Values) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descValues)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Values) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descValues)
+// WireDesc describes Values to package wire, which decodes and encodes it.
+func (*Values) WireDesc() *wireimpl.Desc {
+	return &descValues
 }
 
 // MarshalJSON encodes v as JSON.
@@ -111,19 +107,14 @@ func (u ValuesCount) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descValuesCount = wire.Desc{Shape: wire.ShapeUnion, Name: "ValuesCount", Go: (*ValuesCount)(nil), Union: &wire.Union{Name: "ValuesCount", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
-	{Name: "Integer", Desc: &wire.DescInt, Kinds: "i"},
+var descValuesCount = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "ValuesCount", Go: (*ValuesCount)(nil), Union: &wireimpl.Union{Name: "ValuesCount", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
+	{Name: "Integer", Desc: &wireimpl.DescInt, Kinds: "i"},
 	{Name: "String", Desc: &descValuesCountString, Kinds: "s"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *ValuesCount) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descValuesCount)
-}
-
-// EncodeWire writes u as JSON.
-func (u *ValuesCount) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descValuesCount)
+// WireDesc describes ValuesCount to package wire, which decodes and encodes it.
+func (*ValuesCount) WireDesc() *wireimpl.Desc {
+	return &descValuesCount
 }
 
 // MarshalJSON encodes u as JSON.
@@ -150,7 +141,7 @@ const (
 
 // KnownValuesCountStringValues lists the values the schema defines, in schema order.
 func KnownValuesCountStringValues() []ValuesCountString {
-	return wire.EnumValues[ValuesCountString](&descValuesCountString)
+	return wireimpl.EnumValues[ValuesCountString](&descValuesCountString)
 }
 
 // IsKnown reports whether v is one of the values the schema defines.
@@ -158,16 +149,11 @@ func (v ValuesCountString) IsKnown() bool {
 	return descValuesCountString.Known(string(v))
 }
 
-var descValuesCountString = wire.Desc{Shape: wire.ShapeString, Name: "ValuesCountString", Enum: []string{"unlimited"}}
+var descValuesCountString = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "ValuesCountString", Enum: []string{"unlimited"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ValuesCountString) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descValuesCountString)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ValuesCountString) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descValuesCountString)
+// WireDesc describes ValuesCountString to package wire, which decodes and encodes it.
+func (*ValuesCountString) WireDesc() *wireimpl.Desc {
+	return &descValuesCountString
 }
 
 // MarshalJSON encodes v as JSON.
@@ -246,20 +232,15 @@ func (u ValuesFeatureValue) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descValuesFeatureValue = wire.Desc{Shape: wire.ShapeUnion, Name: "ValuesFeatureValue", Go: (*ValuesFeatureValue)(nil), Union: &wire.Union{Name: "ValuesFeatureValue", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
-	{Name: "String", Desc: &wire.DescString, Kinds: "s"},
-	{Name: "Number", Desc: &wire.DescFloat, Kinds: "n"},
-	{Name: "Bool", Desc: &wire.DescBool, Kinds: "b"},
+var descValuesFeatureValue = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "ValuesFeatureValue", Go: (*ValuesFeatureValue)(nil), Union: &wireimpl.Union{Name: "ValuesFeatureValue", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
+	{Name: "String", Desc: &wireimpl.DescString, Kinds: "s"},
+	{Name: "Number", Desc: &wireimpl.DescFloat, Kinds: "n"},
+	{Name: "Bool", Desc: &wireimpl.DescBool, Kinds: "b"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *ValuesFeatureValue) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descValuesFeatureValue)
-}
-
-// EncodeWire writes u as JSON.
-func (u *ValuesFeatureValue) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descValuesFeatureValue)
+// WireDesc describes ValuesFeatureValue to package wire, which decodes and encodes it.
+func (*ValuesFeatureValue) WireDesc() *wireimpl.Desc {
+	return &descValuesFeatureValue
 }
 
 // MarshalJSON encodes u as JSON.
@@ -357,19 +338,14 @@ func (u ValuesVersion) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descValuesVersion = wire.Desc{Shape: wire.ShapeUnion, Name: "ValuesVersion", Go: (*ValuesVersion)(nil), Union: &wire.Union{Name: "ValuesVersion", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
-	{Name: "String", Desc: &wire.DescString, Kinds: "s"},
-	{Name: "Number", Desc: &wire.DescFloat, Kinds: "n"},
+var descValuesVersion = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "ValuesVersion", Go: (*ValuesVersion)(nil), Union: &wireimpl.Union{Name: "ValuesVersion", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
+	{Name: "String", Desc: &wireimpl.DescString, Kinds: "s"},
+	{Name: "Number", Desc: &wireimpl.DescFloat, Kinds: "n"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *ValuesVersion) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descValuesVersion)
-}
-
-// EncodeWire writes u as JSON.
-func (u *ValuesVersion) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descValuesVersion)
+// WireDesc describes ValuesVersion to package wire, which decodes and encodes it.
+func (*ValuesVersion) WireDesc() *wireimpl.Desc {
+	return &descValuesVersion
 }
 
 // MarshalJSON encodes u as JSON.
@@ -439,19 +415,14 @@ func (u ValuesVoice) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var descValuesVoice = wire.Desc{Shape: wire.ShapeUnion, Name: "ValuesVoice", Go: (*ValuesVoice)(nil), Union: &wire.Union{Name: "ValuesVoice", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
-	{Name: "Bool", Desc: &wire.DescBool, Kinds: "b"},
+var descValuesVoice = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "ValuesVoice", Go: (*ValuesVoice)(nil), Union: &wireimpl.Union{Name: "ValuesVoice", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
+	{Name: "Bool", Desc: &wireimpl.DescBool, Kinds: "b"},
 	{Name: "Object", Desc: &descValuesVoiceObject, Kinds: "o"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *ValuesVoice) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &descValuesVoice)
-}
-
-// EncodeWire writes u as JSON.
-func (u *ValuesVoice) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &descValuesVoice)
+// WireDesc describes ValuesVoice to package wire, which decodes and encodes it.
+func (*ValuesVoice) WireDesc() *wireimpl.Desc {
+	return &descValuesVoice
 }
 
 // MarshalJSON encodes u as JSON.
@@ -473,18 +444,13 @@ type ValuesVoiceObject struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var descValuesVoiceObject = wire.Desc{Shape: wire.ShapeStruct, Name: "ValuesVoiceObject", Go: (*ValuesVoiceObject)(nil), Members: []wire.Member{
+var descValuesVoiceObject = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "ValuesVoiceObject", Go: (*ValuesVoiceObject)(nil), Members: []wireimpl.Member{
 	{Name: "languages", Desc: &sliceOfString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ValuesVoiceObject) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &descValuesVoiceObject)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ValuesVoiceObject) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &descValuesVoiceObject)
+// WireDesc describes ValuesVoiceObject to package wire, which decodes and encodes it.
+func (*ValuesVoiceObject) WireDesc() *wireimpl.Desc {
+	return &descValuesVoiceObject
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // PaymentCardCharge is the Charge arm of PaymentCard.
@@ -20,19 +21,14 @@ type PaymentCardCharge struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescPaymentCardCharge = wire.Desc{Shape: wire.ShapeStruct, Name: "PaymentCardCharge", Go: (*PaymentCardCharge)(nil), Members: []wire.Member{
+var DescPaymentCardCharge = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "PaymentCardCharge", Go: (*PaymentCardCharge)(nil), Members: []wireimpl.Member{
 	{Name: "kind", Desc: &constStringCharge, Required: true, Fixed: true},
-	{Name: "reference", Desc: &wire.DescString, Required: true},
+	{Name: "reference", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PaymentCardCharge) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescPaymentCardCharge)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PaymentCardCharge) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescPaymentCardCharge)
+// WireDesc describes PaymentCardCharge to package wire, which decodes and encodes it.
+func (*PaymentCardCharge) WireDesc() *wireimpl.Desc {
+	return &DescPaymentCardCharge
 }
 
 // MarshalJSON encodes v as JSON.
@@ -57,19 +53,14 @@ type PaymentCardRefund struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescPaymentCardRefund = wire.Desc{Shape: wire.ShapeStruct, Name: "PaymentCardRefund", Go: (*PaymentCardRefund)(nil), Members: []wire.Member{
+var DescPaymentCardRefund = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "PaymentCardRefund", Go: (*PaymentCardRefund)(nil), Members: []wireimpl.Member{
 	{Name: "kind", Desc: &constStringRefund, Required: true, Fixed: true},
-	{Name: "reference", Desc: &wire.DescString, Required: true},
+	{Name: "reference", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PaymentCardRefund) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescPaymentCardRefund)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PaymentCardRefund) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescPaymentCardRefund)
+// WireDesc describes PaymentCardRefund to package wire, which decodes and encodes it.
+func (*PaymentCardRefund) WireDesc() *wireimpl.Desc {
+	return &DescPaymentCardRefund
 }
 
 // MarshalJSON encodes v as JSON.

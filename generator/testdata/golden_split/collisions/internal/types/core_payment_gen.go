@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CorePaymentCardRefund is the CardRefund arm of Payment.
@@ -20,19 +21,14 @@ type CorePaymentCardRefund struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescCorePaymentCardRefund = wire.Desc{Shape: wire.ShapeStruct, Name: "CorePaymentCardRefund", Go: (*CorePaymentCardRefund)(nil), Members: []wire.Member{
+var DescCorePaymentCardRefund = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CorePaymentCardRefund", Go: (*CorePaymentCardRefund)(nil), Members: []wireimpl.Member{
 	{Name: "kind", Desc: &constStringCardRefund, Required: true, Fixed: true},
-	{Name: "amount", Desc: &wire.DescFloat, Required: true},
+	{Name: "amount", Desc: &wireimpl.DescFloat, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CorePaymentCardRefund) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescCorePaymentCardRefund)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CorePaymentCardRefund) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescCorePaymentCardRefund)
+// WireDesc describes CorePaymentCardRefund to package wire, which decodes and encodes it.
+func (*CorePaymentCardRefund) WireDesc() *wireimpl.Desc {
+	return &DescCorePaymentCardRefund
 }
 
 // MarshalJSON encodes v as JSON.
@@ -93,19 +89,14 @@ func (u Payment) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var DescPayment = wire.Desc{Shape: wire.ShapeUnion, Name: "Payment", Go: (*Payment)(nil), Union: &wire.Union{Name: "Payment", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"kind"}, Arms: []wire.UnionArm{
+var DescPayment = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "Payment", Go: (*Payment)(nil), Union: &wireimpl.Union{Name: "Payment", Strategy: wireimpl.ByConst, Exclusive: true, Keys: []string{"kind"}, Arms: []wireimpl.UnionArm{
 	{Name: "CardRefund", Desc: &DescCorePaymentCardRefund, Const: [][]string{{"\"card_refund\""}}},
 	{Name: "Cash", Desc: &DescPaymentCash, Const: [][]string{{"\"cash\""}}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *Payment) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &DescPayment)
-}
-
-// EncodeWire writes u as JSON.
-func (u *Payment) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &DescPayment)
+// WireDesc describes Payment to package wire, which decodes and encodes it.
+func (*Payment) WireDesc() *wireimpl.Desc {
+	return &DescPayment
 }
 
 // MarshalJSON encodes u as JSON.
@@ -129,19 +120,14 @@ type PaymentCash struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescPaymentCash = wire.Desc{Shape: wire.ShapeStruct, Name: "PaymentCash", Go: (*PaymentCash)(nil), Members: []wire.Member{
+var DescPaymentCash = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "PaymentCash", Go: (*PaymentCash)(nil), Members: []wireimpl.Member{
 	{Name: "kind", Desc: &constStringCash, Required: true, Fixed: true},
-	{Name: "amount", Desc: &wire.DescFloat, Required: true},
+	{Name: "amount", Desc: &wireimpl.DescFloat, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PaymentCash) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescPaymentCash)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PaymentCash) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescPaymentCash)
+// WireDesc describes PaymentCash to package wire, which decodes and encodes it.
+func (*PaymentCash) WireDesc() *wireimpl.Desc {
+	return &DescPaymentCash
 }
 
 // MarshalJSON encodes v as JSON.

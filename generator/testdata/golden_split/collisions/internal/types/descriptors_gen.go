@@ -2,9 +2,9 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import "github.com/adcpgen/adcpgen/runtime/wireimpl"
 
-var constStringCardRefund = wire.Desc{Shape: wire.ShapeString, Const: "\"card_refund\"", Value: "card_refund"}
-var constStringCash = wire.Desc{Shape: wire.ShapeString, Const: "\"cash\"", Value: "cash"}
-var constStringCharge = wire.Desc{Shape: wire.ShapeString, Const: "\"charge\"", Value: "charge"}
-var constStringRefund = wire.Desc{Shape: wire.ShapeString, Const: "\"refund\"", Value: "refund"}
+var constStringCardRefund = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"card_refund\"", Value: "card_refund"}
+var constStringCash = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"cash\"", Value: "cash"}
+var constStringCharge = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"charge\"", Value: "charge"}
+var constStringRefund = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"refund\"", Value: "refund"}

@@ -3,23 +3,21 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // Currency is the ISO 4217 code.
 //
 // Schema: /schemas/1.0.0/core/currency.json# ("Currency"), digest 4a010081ef66
 type Currency string
 
-var DescCurrency = wire.Desc{Shape: wire.ShapeString, Name: "Currency"}
+var DescCurrency = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "Currency"}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Currency) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescCurrency)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Currency) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescCurrency)
+// WireDesc describes Currency to package wire, which decodes and encodes it.
+func (*Currency) WireDesc() *wireimpl.Desc {
+	return &DescCurrency
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Named is defined by core/named.json#.
@@ -17,18 +18,13 @@ type Named struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescNamed = wire.Desc{Shape: wire.ShapeStruct, Name: "Named", Go: (*Named)(nil), Members: []wire.Member{
-	{Name: "name", Desc: &wire.DescString, Required: true},
+var DescNamed = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Named", Go: (*Named)(nil), Members: []wireimpl.Member{
+	{Name: "name", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Named) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescNamed)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Named) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescNamed)
+// WireDesc describes Named to package wire, which decodes and encodes it.
+func (*Named) WireDesc() *wireimpl.Desc {
+	return &DescNamed
 }
 
 // MarshalJSON encodes v as JSON.

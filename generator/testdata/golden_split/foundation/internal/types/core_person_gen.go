@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Person is the type of the owner member of Widget.
@@ -18,19 +19,14 @@ type Person struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescPerson = wire.Desc{Shape: wire.ShapeStruct, Name: "Person", Go: (*Person)(nil), Members: []wire.Member{
-	{Name: "name", Desc: &wire.DescString, Required: true},
-	{Name: "age", Desc: &wire.DescInt, Required: true},
+var DescPerson = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Person", Go: (*Person)(nil), Members: []wireimpl.Member{
+	{Name: "name", Desc: &wireimpl.DescString, Required: true},
+	{Name: "age", Desc: &wireimpl.DescInt, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Person) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescPerson)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Person) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescPerson)
+// WireDesc describes Person to package wire, which decodes and encodes it.
+func (*Person) WireDesc() *wireimpl.Desc {
+	return &DescPerson
 }
 
 // MarshalJSON encodes v as JSON.

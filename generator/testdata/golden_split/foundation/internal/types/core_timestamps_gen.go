@@ -3,23 +3,21 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // Timestamps is defined by core/timestamps.json#.
 //
 // Schema: /schemas/1.0.0/core/timestamps.json# ("Timestamps"), digest b40d9bfde4b8
 type Timestamps []wire.DateTime
 
-var DescTimestamps = wire.Desc{Shape: wire.ShapeSlice, Name: "Timestamps", Go: (*Timestamps)(nil), Elem: &wire.DescString}
+var DescTimestamps = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Name: "Timestamps", Go: (*Timestamps)(nil), Elem: &wireimpl.DescString}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Timestamps) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescTimestamps)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Timestamps) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescTimestamps)
+// WireDesc describes Timestamps to package wire, which decodes and encodes it.
+func (*Timestamps) WireDesc() *wireimpl.Desc {
+	return &DescTimestamps
 }
 
 // MarshalJSON encodes v as JSON.

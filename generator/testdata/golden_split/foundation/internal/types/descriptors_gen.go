@@ -2,8 +2,11 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
-var lateTreeNode = wire.Desc{Shape: wire.ShapeLate, Go: (*TreeNode)(nil)}
-var nullableOfTreeNode = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[TreeNode])(nil), Elem: &lateTreeNode}
-var sliceOfTreeNode = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]TreeNode)(nil), Elem: &lateTreeNode}
+var lateTreeNode = wireimpl.Desc{Shape: wireimpl.ShapeLate, Go: (*TreeNode)(nil)}
+var nullableOfTreeNode = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[TreeNode])(nil), Elem: &lateTreeNode}
+var sliceOfTreeNode = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]TreeNode)(nil), Elem: &lateTreeNode}

@@ -3,7 +3,10 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // Level is the type of the level member of Widget.
 //
@@ -24,16 +27,11 @@ func (v Level) IsKnown() bool {
 	return DescLevel.KnownInt(int64(v))
 }
 
-var DescLevel = wire.Desc{Shape: wire.ShapeInt, Name: "Level", Enum: []string{"1", "2", "3"}}
+var DescLevel = wireimpl.Desc{Shape: wireimpl.ShapeInt, Name: "Level", Enum: []string{"1", "2", "3"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Level) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescLevel)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Level) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescLevel)
+// WireDesc describes Level to package wire, which decodes and encodes it.
+func (*Level) WireDesc() *wireimpl.Desc {
+	return &DescLevel
 }
 
 // MarshalJSON encodes v as JSON.

@@ -3,7 +3,10 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // WidgetKind is the type of the kind member of Widget.
 //
@@ -29,16 +32,11 @@ func (v WidgetKind) IsKnown() bool {
 	return DescWidgetKind.Known(string(v))
 }
 
-var DescWidgetKind = wire.Desc{Shape: wire.ShapeString, Name: "WidgetKind", Enum: []string{"gadget", "gizmo", "doo-hickey"}}
+var DescWidgetKind = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "WidgetKind", Enum: []string{"gadget", "gizmo", "doo-hickey"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *WidgetKind) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescWidgetKind)
-}
-
-// EncodeWire writes v as JSON.
-func (v *WidgetKind) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescWidgetKind)
+// WireDesc describes WidgetKind to package wire, which decodes and encodes it.
+func (*WidgetKind) WireDesc() *wireimpl.Desc {
+	return &DescWidgetKind
 }
 
 // MarshalJSON encodes v as JSON.

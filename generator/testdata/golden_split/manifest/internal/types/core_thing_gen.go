@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Thing is the type of the thing member of CreateThingResponse.
@@ -17,18 +18,13 @@ type Thing struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescThing = wire.Desc{Shape: wire.ShapeStruct, Name: "Thing", Go: (*Thing)(nil), Members: []wire.Member{
-	{Name: "thing_id", Desc: &wire.DescString, Required: true},
+var DescThing = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Thing", Go: (*Thing)(nil), Members: []wireimpl.Member{
+	{Name: "thing_id", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Thing) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescThing)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Thing) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescThing)
+// WireDesc describes Thing to package wire, which decodes and encodes it.
+func (*Thing) WireDesc() *wireimpl.Desc {
+	return &DescThing
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,13 +6,13 @@
 // spec version takes.
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import "github.com/adcpgen/adcpgen/runtime/wireimpl"
 
-// This package was generated for version 2 of the adcpgen runtime. These constants
+// This package was generated for version 3 of the adcpgen runtime. These constants
 // fail to compile against a runtime that cannot run it: regenerate the package with
-// the adcpgen of the module version you require (see package wire).
+// the adcpgen of the module version you require (see package wireimpl).
 const (
-	_ = wire.SupportPackageIsVersion2
-	_ = wire.EnforceVersion(2 - wire.MinVersion)
-	_ = wire.EnforceVersion(wire.MaxVersion - 2)
+	_ = wireimpl.SupportPackageIsVersion3
+	_ = wireimpl.EnforceVersion(3 - wireimpl.MinVersion)
+	_ = wireimpl.EnforceVersion(wireimpl.MaxVersion - 3)
 )

@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateThingWorking is defined by media-buy/create-thing-async-response-working.json#.
@@ -17,18 +18,13 @@ type CreateThingWorking struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescCreateThingWorking = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingWorking", Go: (*CreateThingWorking)(nil), Members: []wire.Member{
-	{Name: "percentage", Desc: &wire.DescFloat},
+var DescCreateThingWorking = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateThingWorking", Go: (*CreateThingWorking)(nil), Members: []wireimpl.Member{
+	{Name: "percentage", Desc: &wireimpl.DescFloat},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateThingWorking) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescCreateThingWorking)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateThingWorking) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescCreateThingWorking)
+// WireDesc describes CreateThingWorking to package wire, which decodes and encodes it.
+func (*CreateThingWorking) WireDesc() *wireimpl.Desc {
+	return &DescCreateThingWorking
 }
 
 // MarshalJSON encodes v as JSON.

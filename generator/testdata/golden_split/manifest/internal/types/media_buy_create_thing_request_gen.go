@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateThingRequest is defined by media-buy/create-thing-request.json#.
@@ -18,19 +19,14 @@ type CreateThingRequest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescCreateThingRequest = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingRequest", Go: (*CreateThingRequest)(nil), Members: []wire.Member{
-	{Name: "idempotency_key", Desc: &wire.DescString, Required: true},
-	{Name: "name", Desc: &wire.DescString, Required: true},
+var DescCreateThingRequest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateThingRequest", Go: (*CreateThingRequest)(nil), Members: []wireimpl.Member{
+	{Name: "idempotency_key", Desc: &wireimpl.DescString, Required: true},
+	{Name: "name", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateThingRequest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescCreateThingRequest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateThingRequest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescCreateThingRequest)
+// WireDesc describes CreateThingRequest to package wire, which decodes and encodes it.
+func (*CreateThingRequest) WireDesc() *wireimpl.Desc {
+	return &DescCreateThingRequest
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreateThingResponse is defined by media-buy/create-thing-response.json#.
@@ -17,18 +18,13 @@ type CreateThingResponse struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescCreateThingResponse = wire.Desc{Shape: wire.ShapeStruct, Name: "CreateThingResponse", Go: (*CreateThingResponse)(nil), Members: []wire.Member{
+var DescCreateThingResponse = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreateThingResponse", Go: (*CreateThingResponse)(nil), Members: []wireimpl.Member{
 	{Name: "thing", Desc: &DescThing, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreateThingResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescCreateThingResponse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreateThingResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescCreateThingResponse)
+// WireDesc describes CreateThingResponse to package wire, which decodes and encodes it.
+func (*CreateThingResponse) WireDesc() *wireimpl.Desc {
+	return &DescCreateThingResponse
 }
 
 // MarshalJSON encodes v as JSON.

@@ -3,23 +3,21 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // Lookup is defined by core/lookup.json#.
 //
 // Schema: /schemas/1.5.0/core/lookup.json# ("Lookup"), digest 37306aa77cf3
 type Lookup map[string]Asset
 
-var DescLookup = wire.Desc{Shape: wire.ShapeMap, Name: "Lookup", Go: (*Lookup)(nil), Elem: &DescAsset}
+var DescLookup = wireimpl.Desc{Shape: wireimpl.ShapeMap, Name: "Lookup", Go: (*Lookup)(nil), Elem: &DescAsset}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Lookup) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescLookup)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Lookup) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescLookup)
+// WireDesc describes Lookup to package wire, which decodes and encodes it.
+func (*Lookup) WireDesc() *wireimpl.Desc {
+	return &DescLookup
 }
 
 // MarshalJSON encodes v as JSON.

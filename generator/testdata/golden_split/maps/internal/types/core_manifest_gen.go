@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CreativeManifest is defined by core/manifest.json#.
@@ -21,21 +22,16 @@ type CreativeManifest struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescCreativeManifest = wire.Desc{Shape: wire.ShapeStruct, Name: "CreativeManifest", Go: (*CreativeManifest)(nil), Members: []wire.Member{
+var DescCreativeManifest = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CreativeManifest", Go: (*CreativeManifest)(nil), Members: []wireimpl.Member{
 	{Name: "assets", Desc: &mapOfCreativeManifestAssetsValue, Required: true},
 	{Name: "weights", Desc: &mapOfFloat},
 	{Name: "labels", Desc: &mapOfString},
 	{Name: "context", Desc: &DescContext},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CreativeManifest) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescCreativeManifest)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CreativeManifest) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescCreativeManifest)
+// WireDesc describes CreativeManifest to package wire, which decodes and encodes it.
+func (*CreativeManifest) WireDesc() *wireimpl.Desc {
+	return &DescCreativeManifest
 }
 
 // MarshalJSON encodes v as JSON.
@@ -95,19 +91,14 @@ func (u CreativeManifestAssetsValue) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var DescCreativeManifestAssetsValue = wire.Desc{Shape: wire.ShapeUnion, Name: "CreativeManifestAssetsValue", Go: (*CreativeManifestAssetsValue)(nil), Union: &wire.Union{Name: "CreativeManifestAssetsValue", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+var DescCreativeManifestAssetsValue = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "CreativeManifestAssetsValue", Go: (*CreativeManifestAssetsValue)(nil), Union: &wireimpl.Union{Name: "CreativeManifestAssetsValue", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
 	{Name: "Object", Desc: &DescAsset, Kinds: "o"},
 	{Name: "Array", Desc: &sliceOfAsset, Kinds: "a"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *CreativeManifestAssetsValue) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &DescCreativeManifestAssetsValue)
-}
-
-// EncodeWire writes u as JSON.
-func (u *CreativeManifestAssetsValue) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &DescCreativeManifestAssetsValue)
+// WireDesc describes CreativeManifestAssetsValue to package wire, which decodes and encodes it.
+func (*CreativeManifestAssetsValue) WireDesc() *wireimpl.Desc {
+	return &DescCreativeManifestAssetsValue
 }
 
 // MarshalJSON encodes u as JSON.

@@ -3,7 +3,10 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // Metrics is the declared properties plus typed extra members.
 //
@@ -14,18 +17,13 @@ type Metrics struct {
 	AdditionalProperties map[string]float64 `json:"-"`
 }
 
-var DescMetrics = wire.Desc{Shape: wire.ShapeStruct, Name: "Metrics", Go: (*Metrics)(nil), Members: []wire.Member{
-	{Name: "impressions", Desc: &wire.DescInt},
-}, Extra: wire.ExtraTyped, ExtraMap: &mapOfFloat}
+var DescMetrics = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Metrics", Go: (*Metrics)(nil), Members: []wireimpl.Member{
+	{Name: "impressions", Desc: &wireimpl.DescInt},
+}, Extra: wireimpl.ExtraTyped, ExtraMap: &mapOfFloat}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Metrics) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescMetrics)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Metrics) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescMetrics)
+// WireDesc describes Metrics to package wire, which decodes and encodes it.
+func (*Metrics) WireDesc() *wireimpl.Desc {
+	return &DescMetrics
 }
 
 // MarshalJSON encodes v as JSON.

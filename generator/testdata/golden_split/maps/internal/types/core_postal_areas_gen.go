@@ -3,7 +3,10 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // PostalAreasPrecision is the type of the precision member of PostalAreas.
 //
@@ -52,19 +55,14 @@ func (u PostalAreasPrecision) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var DescPostalAreasPrecision = wire.Desc{Shape: wire.ShapeUnion, Name: "PostalAreasPrecision", Go: (*PostalAreasPrecision)(nil), Union: &wire.Union{Name: "PostalAreasPrecision", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+var DescPostalAreasPrecision = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "PostalAreasPrecision", Go: (*PostalAreasPrecision)(nil), Union: &wireimpl.Union{Name: "PostalAreasPrecision", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
 	{Name: "String", Desc: &constStringExact, Kinds: "s"},
-	{Name: "Number", Desc: &wire.DescFloat, Kinds: "n"},
+	{Name: "Number", Desc: &wireimpl.DescFloat, Kinds: "n"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *PostalAreasPrecision) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &DescPostalAreasPrecision)
-}
-
-// EncodeWire writes u as JSON.
-func (u *PostalAreasPrecision) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &DescPostalAreasPrecision)
+// WireDesc describes PostalAreasPrecision to package wire, which decodes and encodes it.
+func (*PostalAreasPrecision) WireDesc() *wireimpl.Desc {
+	return &DescPostalAreasPrecision
 }
 
 // MarshalJSON encodes u as JSON.
@@ -82,16 +80,11 @@ func (u *PostalAreasPrecision) UnmarshalJSON(data []byte) error {
 // Schema: /schemas/3.0.0/core/postal-areas.json#/definitions/region, digest 6dc9042f323b
 type PostalAreasRegion string
 
-var DescPostalAreasRegion = wire.Desc{Shape: wire.ShapeString, Const: "\"EU\"", Value: "EU", Name: "PostalAreasRegion"}
+var DescPostalAreasRegion = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"EU\"", Value: "EU", Name: "PostalAreasRegion"}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *PostalAreasRegion) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescPostalAreasRegion)
-}
-
-// EncodeWire writes v as JSON.
-func (v *PostalAreasRegion) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescPostalAreasRegion)
+// WireDesc describes PostalAreasRegion to package wire, which decodes and encodes it.
+func (*PostalAreasRegion) WireDesc() *wireimpl.Desc {
+	return &DescPostalAreasRegion
 }
 
 // MarshalJSON encodes v as JSON.

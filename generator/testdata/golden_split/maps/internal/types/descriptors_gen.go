@@ -2,10 +2,10 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import "github.com/adcpgen/adcpgen/runtime/wireimpl"
 
-var constStringExact = wire.Desc{Shape: wire.ShapeString, Const: "\"exact\"", Value: "exact"}
-var mapOfCreativeManifestAssetsValue = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]CreativeManifestAssetsValue)(nil), Elem: &DescCreativeManifestAssetsValue}
-var mapOfFloat = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]float64)(nil), Elem: &wire.DescFloat}
-var mapOfString = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]string)(nil), Elem: &wire.DescString}
-var sliceOfAsset = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Asset)(nil), Elem: &DescAsset}
+var constStringExact = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"exact\"", Value: "exact"}
+var mapOfCreativeManifestAssetsValue = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]CreativeManifestAssetsValue)(nil), Elem: &DescCreativeManifestAssetsValue}
+var mapOfFloat = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]float64)(nil), Elem: &wireimpl.DescFloat}
+var mapOfString = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]string)(nil), Elem: &wireimpl.DescString}
+var sliceOfAsset = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]Asset)(nil), Elem: &DescAsset}

@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // MetricsPacing is the type of the pacing member of Metrics.
@@ -26,16 +27,11 @@ func (v MetricsPacing) IsKnown() bool {
 	return DescMetricsPacing.Known(string(v))
 }
 
-var DescMetricsPacing = wire.Desc{Shape: wire.ShapeString, Name: "MetricsPacing", Enum: []string{"even", "asap"}}
+var DescMetricsPacing = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "MetricsPacing", Enum: []string{"even", "asap"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *MetricsPacing) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescMetricsPacing)
-}
-
-// EncodeWire writes v as JSON.
-func (v *MetricsPacing) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescMetricsPacing)
+// WireDesc describes MetricsPacing to package wire, which decodes and encodes it.
+func (*MetricsPacing) WireDesc() *wireimpl.Desc {
+	return &DescMetricsPacing
 }
 
 // MarshalJSON encodes v as JSON.
@@ -55,18 +51,13 @@ type MetricsQuartiles struct {
 	Q1 *float64 `json:"q1,omitempty"`
 }
 
-var DescMetricsQuartiles = wire.Desc{Shape: wire.ShapeStruct, Name: "MetricsQuartiles", Go: (*MetricsQuartiles)(nil), Members: []wire.Member{
-	{Name: "q1", Desc: &wire.DescFloat},
-}, Extra: wire.ExtraReject}
+var DescMetricsQuartiles = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "MetricsQuartiles", Go: (*MetricsQuartiles)(nil), Members: []wireimpl.Member{
+	{Name: "q1", Desc: &wireimpl.DescFloat},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *MetricsQuartiles) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescMetricsQuartiles)
-}
-
-// EncodeWire writes v as JSON.
-func (v *MetricsQuartiles) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescMetricsQuartiles)
+// WireDesc describes MetricsQuartiles to package wire, which decodes and encodes it.
+func (*MetricsQuartiles) WireDesc() *wireimpl.Desc {
+	return &DescMetricsQuartiles
 }
 
 // MarshalJSON encodes v as JSON.
@@ -88,18 +79,13 @@ type MetricsWindow struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescMetricsWindow = wire.Desc{Shape: wire.ShapeStruct, Name: "MetricsWindow", Go: (*MetricsWindow)(nil), Members: []wire.Member{
-	{Name: "days", Desc: &wire.DescInt},
+var DescMetricsWindow = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "MetricsWindow", Go: (*MetricsWindow)(nil), Members: []wireimpl.Member{
+	{Name: "days", Desc: &wireimpl.DescInt},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *MetricsWindow) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescMetricsWindow)
-}
-
-// EncodeWire writes v as JSON.
-func (v *MetricsWindow) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescMetricsWindow)
+// WireDesc describes MetricsWindow to package wire, which decodes and encodes it.
+func (*MetricsWindow) WireDesc() *wireimpl.Desc {
+	return &DescMetricsWindow
 }
 
 // MarshalJSON encodes v as JSON.
@@ -121,18 +107,13 @@ type MetricsWindowsItem struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescMetricsWindowsItem = wire.Desc{Shape: wire.ShapeStruct, Name: "MetricsWindowsItem", Go: (*MetricsWindowsItem)(nil), Members: []wire.Member{
-	{Name: "start", Desc: &wire.DescString},
+var DescMetricsWindowsItem = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "MetricsWindowsItem", Go: (*MetricsWindowsItem)(nil), Members: []wireimpl.Member{
+	{Name: "start", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *MetricsWindowsItem) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescMetricsWindowsItem)
-}
-
-// EncodeWire writes v as JSON.
-func (v *MetricsWindowsItem) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescMetricsWindowsItem)
+// WireDesc describes MetricsWindowsItem to package wire, which decodes and encodes it.
+func (*MetricsWindowsItem) WireDesc() *wireimpl.Desc {
+	return &DescMetricsWindowsItem
 }
 
 // MarshalJSON encodes v as JSON.

@@ -2,17 +2,20 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
-var lateViewability = wire.Desc{Shape: wire.ShapeLate, Go: (*Viewability)(nil)}
-var mapOfNullableOfInt = wire.Desc{Shape: wire.ShapeMap, Go: (*map[string]wire.Nullable[int64])(nil), Elem: &nullableOfInt}
-var nullableOfFloat = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[float64])(nil), Elem: &wire.DescFloat}
-var nullableOfInt = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[int64])(nil), Elem: &wire.DescInt}
-var nullableOfMetricsPacing = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsPacing])(nil), Elem: &DescMetricsPacing}
-var nullableOfMetricsQuartiles = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsQuartiles])(nil), Elem: &DescMetricsQuartiles}
-var nullableOfMetricsWindow = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsWindow])(nil), Elem: &DescMetricsWindow}
-var nullableOfMetricsWindowsItem = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[MetricsWindowsItem])(nil), Elem: &DescMetricsWindowsItem}
-var nullableOfString = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wire.DescString}
-var nullableOfViewability = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[Viewability])(nil), Elem: &lateViewability}
-var sliceOfNullableOfMetricsWindowsItem = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]wire.Nullable[MetricsWindowsItem])(nil), Elem: &nullableOfMetricsWindowsItem}
-var sliceOfNullableOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]wire.Nullable[string])(nil), Elem: &nullableOfString}
+var lateViewability = wireimpl.Desc{Shape: wireimpl.ShapeLate, Go: (*Viewability)(nil)}
+var mapOfNullableOfInt = wireimpl.Desc{Shape: wireimpl.ShapeMap, Go: (*map[string]wire.Nullable[int64])(nil), Elem: &nullableOfInt}
+var nullableOfFloat = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[float64])(nil), Elem: &wireimpl.DescFloat}
+var nullableOfInt = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[int64])(nil), Elem: &wireimpl.DescInt}
+var nullableOfMetricsPacing = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[MetricsPacing])(nil), Elem: &DescMetricsPacing}
+var nullableOfMetricsQuartiles = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[MetricsQuartiles])(nil), Elem: &DescMetricsQuartiles}
+var nullableOfMetricsWindow = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[MetricsWindow])(nil), Elem: &DescMetricsWindow}
+var nullableOfMetricsWindowsItem = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[MetricsWindowsItem])(nil), Elem: &DescMetricsWindowsItem}
+var nullableOfString = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[string])(nil), Elem: &wireimpl.DescString}
+var nullableOfViewability = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[Viewability])(nil), Elem: &lateViewability}
+var sliceOfNullableOfMetricsWindowsItem = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]wire.Nullable[MetricsWindowsItem])(nil), Elem: &nullableOfMetricsWindowsItem}
+var sliceOfNullableOfString = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]wire.Nullable[string])(nil), Elem: &nullableOfString}

@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // DeliveryByPackageItemQuartiles is the type of the quartiles member of DeliveryByPackageItem.
@@ -15,18 +16,13 @@ type DeliveryByPackageItemQuartiles struct {
 	Q1 float64 `json:"q1"`
 }
 
-var DescDeliveryByPackageItemQuartiles = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryByPackageItemQuartiles", Go: (*DeliveryByPackageItemQuartiles)(nil), Members: []wire.Member{
-	{Name: "q1", Desc: &wire.DescFloat, Required: true},
-}, Extra: wire.ExtraReject}
+var DescDeliveryByPackageItemQuartiles = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "DeliveryByPackageItemQuartiles", Go: (*DeliveryByPackageItemQuartiles)(nil), Members: []wireimpl.Member{
+	{Name: "q1", Desc: &wireimpl.DescFloat, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *DeliveryByPackageItemQuartiles) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescDeliveryByPackageItemQuartiles)
-}
-
-// EncodeWire writes v as JSON.
-func (v *DeliveryByPackageItemQuartiles) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescDeliveryByPackageItemQuartiles)
+// WireDesc describes DeliveryByPackageItemQuartiles to package wire, which decodes and encodes it.
+func (*DeliveryByPackageItemQuartiles) WireDesc() *wireimpl.Desc {
+	return &DescDeliveryByPackageItemQuartiles
 }
 
 // MarshalJSON encodes v as JSON.
@@ -62,8 +58,8 @@ type DeliveryTotals struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescDeliveryTotals = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryTotals", Go: (*DeliveryTotals)(nil), Members: []wire.Member{
-	{Name: "impressions", Desc: &wire.DescFloat},
+var DescDeliveryTotals = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "DeliveryTotals", Go: (*DeliveryTotals)(nil), Members: []wireimpl.Member{
+	{Name: "impressions", Desc: &wireimpl.DescFloat},
 	{Name: "quartiles", Desc: &nullableOfMetricsQuartiles},
 	{Name: "ratio", Desc: &nullableOfFloat},
 	{Name: "samples", Desc: &sliceOfNullableOfString},
@@ -74,17 +70,12 @@ var DescDeliveryTotals = wire.Desc{Shape: wire.ShapeStruct, Name: "DeliveryTotal
 	{Name: "viewability", Desc: &nullableOfViewability},
 	{Name: "viewability_alt", Desc: &nullableOfViewability},
 	{Name: "peer_quartiles", Desc: &nullableOfMetricsQuartiles},
-	{Name: "spend", Desc: &wire.DescFloat},
+	{Name: "spend", Desc: &wireimpl.DescFloat},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *DeliveryTotals) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescDeliveryTotals)
-}
-
-// EncodeWire writes v as JSON.
-func (v *DeliveryTotals) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescDeliveryTotals)
+// WireDesc describes DeliveryTotals to package wire, which decodes and encodes it.
+func (*DeliveryTotals) WireDesc() *wireimpl.Desc {
+	return &DescDeliveryTotals
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Completion is the refers into a fragment of another file.
@@ -17,18 +18,13 @@ type Completion struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescCompletion = wire.Desc{Shape: wire.ShapeStruct, Name: "Completion", Go: (*Completion)(nil), Members: []wire.Member{
+var DescCompletion = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Completion", Go: (*Completion)(nil), Members: []wireimpl.Member{
 	{Name: "result", Desc: &DescGetBrandSuccess},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Completion) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescCompletion)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Completion) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescCompletion)
+// WireDesc describes Completion to package wire, which decodes and encodes it.
+func (*Completion) WireDesc() *wireimpl.Desc {
+	return &DescCompletion
 }
 
 // MarshalJSON encodes v as JSON.

@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Brand is the type of the brand member of GetBrandSuccess.
@@ -22,21 +23,16 @@ type Brand struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescBrand = wire.Desc{Shape: wire.ShapeStruct, Name: "Brand", Go: (*Brand)(nil), Members: []wire.Member{
+var DescBrand = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Brand", Go: (*Brand)(nil), Members: []wireimpl.Member{
 	{Name: "primary_font", Desc: &DescFontRole},
 	{Name: "fonts", Desc: &sliceOfBrandFont},
 	{Name: "status", Desc: &DescBrandStatus},
-	{Name: "version", Desc: &wire.DescString},
+	{Name: "version", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Brand) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescBrand)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Brand) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescBrand)
+// WireDesc describes Brand to package wire, which decodes and encodes it.
+func (*Brand) WireDesc() *wireimpl.Desc {
+	return &DescBrand
 }
 
 // MarshalJSON encodes v as JSON.
@@ -59,19 +55,14 @@ type BrandFont struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescBrandFont = wire.Desc{Shape: wire.ShapeStruct, Name: "BrandFont", Go: (*BrandFont)(nil), Members: []wire.Member{
-	{Name: "family", Desc: &wire.DescString, Required: true},
+var DescBrandFont = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "BrandFont", Go: (*BrandFont)(nil), Members: []wireimpl.Member{
+	{Name: "family", Desc: &wireimpl.DescString, Required: true},
 	{Name: "role", Desc: &DescFontRole},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *BrandFont) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescBrandFont)
-}
-
-// EncodeWire writes v as JSON.
-func (v *BrandFont) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescBrandFont)
+// WireDesc describes BrandFont to package wire, which decodes and encodes it.
+func (*BrandFont) WireDesc() *wireimpl.Desc {
+	return &DescBrandFont
 }
 
 // MarshalJSON encodes v as JSON.
@@ -102,16 +93,11 @@ func (v FontRole) IsKnown() bool {
 	return DescFontRole.Known(string(v))
 }
 
-var DescFontRole = wire.Desc{Shape: wire.ShapeString, Name: "FontRole", Enum: []string{"heading", "body"}}
+var DescFontRole = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "FontRole", Enum: []string{"heading", "body"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *FontRole) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescFontRole)
-}
-
-// EncodeWire writes v as JSON.
-func (v *FontRole) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescFontRole)
+// WireDesc describes FontRole to package wire, which decodes and encodes it.
+func (*FontRole) WireDesc() *wireimpl.Desc {
+	return &DescFontRole
 }
 
 // MarshalJSON encodes v as JSON.

@@ -2,8 +2,8 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import "github.com/adcpgen/adcpgen/runtime/wireimpl"
 
-var sliceOfBrandFont = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]BrandFont)(nil), Elem: &DescBrandFont}
-var sliceOfFontUse = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]FontUse)(nil), Elem: &DescFontUse}
-var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}
+var sliceOfBrandFont = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]BrandFont)(nil), Elem: &DescBrandFont}
+var sliceOfFontUse = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]FontUse)(nil), Elem: &DescFontUse}
+var sliceOfString = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]string)(nil), Elem: &wireimpl.DescString}

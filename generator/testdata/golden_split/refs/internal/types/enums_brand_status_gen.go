@@ -3,7 +3,10 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // BrandStatus is the type of the status member of Brand.
 //
@@ -23,16 +26,11 @@ func (v BrandStatus) IsKnown() bool {
 	return DescBrandStatus.Known(string(v))
 }
 
-var DescBrandStatus = wire.Desc{Shape: wire.ShapeString, Name: "BrandStatus", Enum: []string{"active", "retired"}}
+var DescBrandStatus = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "BrandStatus", Enum: []string{"active", "retired"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *BrandStatus) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescBrandStatus)
-}
-
-// EncodeWire writes v as JSON.
-func (v *BrandStatus) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescBrandStatus)
+// WireDesc describes BrandStatus to package wire, which decodes and encodes it.
+func (*BrandStatus) WireDesc() *wireimpl.Desc {
+	return &DescBrandStatus
 }
 
 // MarshalJSON encodes v as JSON.

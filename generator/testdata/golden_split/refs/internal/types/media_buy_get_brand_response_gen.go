@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // FontUse is an item of the fonts array of GetBrandSuccess.
@@ -26,16 +27,11 @@ func (v FontUse) IsKnown() bool {
 	return DescFontUse.Known(string(v))
 }
 
-var DescFontUse = wire.Desc{Shape: wire.ShapeString, Name: "FontUse", Enum: []string{"display", "text"}}
+var DescFontUse = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "FontUse", Enum: []string{"display", "text"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *FontUse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescFontUse)
-}
-
-// EncodeWire writes v as JSON.
-func (v *FontUse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescFontUse)
+// WireDesc describes FontUse to package wire, which decodes and encodes it.
+func (*FontUse) WireDesc() *wireimpl.Desc {
+	return &DescFontUse
 }
 
 // MarshalJSON encodes v as JSON.
@@ -57,18 +53,13 @@ type GetBrandError struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescGetBrandError = wire.Desc{Shape: wire.ShapeStruct, Name: "GetBrandError", Go: (*GetBrandError)(nil), Members: []wire.Member{
+var DescGetBrandError = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetBrandError", Go: (*GetBrandError)(nil), Members: []wireimpl.Member{
 	{Name: "errors", Desc: &sliceOfString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetBrandError) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescGetBrandError)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetBrandError) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescGetBrandError)
+// WireDesc describes GetBrandError to package wire, which decodes and encodes it.
+func (*GetBrandError) WireDesc() *wireimpl.Desc {
+	return &DescGetBrandError
 }
 
 // MarshalJSON encodes v as JSON.
@@ -92,19 +83,14 @@ type GetBrandSuccess struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescGetBrandSuccess = wire.Desc{Shape: wire.ShapeStruct, Name: "GetBrandSuccess", Go: (*GetBrandSuccess)(nil), Members: []wire.Member{
+var DescGetBrandSuccess = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "GetBrandSuccess", Go: (*GetBrandSuccess)(nil), Members: []wireimpl.Member{
 	{Name: "brand", Desc: &DescBrand, Required: true},
 	{Name: "fonts", Desc: &sliceOfFontUse},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *GetBrandSuccess) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescGetBrandSuccess)
-}
-
-// EncodeWire writes v as JSON.
-func (v *GetBrandSuccess) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescGetBrandSuccess)
+// WireDesc describes GetBrandSuccess to package wire, which decodes and encodes it.
+func (*GetBrandSuccess) WireDesc() *wireimpl.Desc {
+	return &DescGetBrandSuccess
 }
 
 // MarshalJSON encodes v as JSON.

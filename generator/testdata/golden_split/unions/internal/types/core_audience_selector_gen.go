@@ -3,7 +3,10 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // AudienceSelector is the compound discriminator: type, then value_type.
 //
@@ -56,20 +59,15 @@ func (u AudienceSelector) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var DescAudienceSelector = wire.Desc{Shape: wire.ShapeUnion, Name: "AudienceSelector", Go: (*AudienceSelector)(nil), Union: &wire.Union{Name: "AudienceSelector", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"type", "value_type"}, Arms: []wire.UnionArm{
+var DescAudienceSelector = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "AudienceSelector", Go: (*AudienceSelector)(nil), Union: &wireimpl.Union{Name: "AudienceSelector", Strategy: wireimpl.ByConst, Exclusive: true, Keys: []string{"type", "value_type"}, Arms: []wireimpl.UnionArm{
 	{Name: "SignalBinary", Desc: &DescAudienceSelectorSignalBinary, Const: [][]string{{"\"signal\""}, {"\"binary\""}}},
 	{Name: "SignalCategorical", Desc: &DescAudienceSelectorSignalCategorical, Const: [][]string{{"\"signal\""}, {"\"categorical\""}}},
 	{Name: "Description", Desc: &DescAudienceSelectorDescription, Const: [][]string{{"\"description\""}, nil}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *AudienceSelector) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &DescAudienceSelector)
-}
-
-// EncodeWire writes u as JSON.
-func (u *AudienceSelector) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &DescAudienceSelector)
+// WireDesc describes AudienceSelector to package wire, which decodes and encodes it.
+func (*AudienceSelector) WireDesc() *wireimpl.Desc {
+	return &DescAudienceSelector
 }
 
 // MarshalJSON encodes u as JSON.
@@ -92,19 +90,14 @@ type AudienceSelectorDescription struct {
 	Description string `json:"description"`
 }
 
-var DescAudienceSelectorDescription = wire.Desc{Shape: wire.ShapeStruct, Name: "AudienceSelectorDescription", Go: (*AudienceSelectorDescription)(nil), Members: []wire.Member{
+var DescAudienceSelectorDescription = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "AudienceSelectorDescription", Go: (*AudienceSelectorDescription)(nil), Members: []wireimpl.Member{
 	{Name: "type", Desc: &constStringDescription, Required: true, Fixed: true},
-	{Name: "description", Desc: &wire.DescString, Required: true},
-}, Extra: wire.ExtraReject}
+	{Name: "description", Desc: &wireimpl.DescString, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *AudienceSelectorDescription) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescAudienceSelectorDescription)
-}
-
-// EncodeWire writes v as JSON.
-func (v *AudienceSelectorDescription) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescAudienceSelectorDescription)
+// WireDesc describes AudienceSelectorDescription to package wire, which decodes and encodes it.
+func (*AudienceSelectorDescription) WireDesc() *wireimpl.Desc {
+	return &DescAudienceSelectorDescription
 }
 
 // MarshalJSON encodes v as JSON.
@@ -128,21 +121,16 @@ type AudienceSelectorSignalBinary struct {
 	Value    bool   `json:"value"`
 }
 
-var DescAudienceSelectorSignalBinary = wire.Desc{Shape: wire.ShapeStruct, Name: "AudienceSelectorSignalBinary", Go: (*AudienceSelectorSignalBinary)(nil), Members: []wire.Member{
+var DescAudienceSelectorSignalBinary = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "AudienceSelectorSignalBinary", Go: (*AudienceSelectorSignalBinary)(nil), Members: []wireimpl.Member{
 	{Name: "type", Desc: &constStringSignal, Required: true, Fixed: true},
 	{Name: "value_type", Desc: &constStringBinary, Required: true, Fixed: true},
-	{Name: "signal_id", Desc: &wire.DescString, Required: true},
-	{Name: "value", Desc: &wire.DescBool, Required: true},
-}, Extra: wire.ExtraReject}
+	{Name: "signal_id", Desc: &wireimpl.DescString, Required: true},
+	{Name: "value", Desc: &wireimpl.DescBool, Required: true},
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *AudienceSelectorSignalBinary) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescAudienceSelectorSignalBinary)
-}
-
-// EncodeWire writes v as JSON.
-func (v *AudienceSelectorSignalBinary) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescAudienceSelectorSignalBinary)
+// WireDesc describes AudienceSelectorSignalBinary to package wire, which decodes and encodes it.
+func (*AudienceSelectorSignalBinary) WireDesc() *wireimpl.Desc {
+	return &DescAudienceSelectorSignalBinary
 }
 
 // MarshalJSON encodes v as JSON.
@@ -166,21 +154,16 @@ type AudienceSelectorSignalCategorical struct {
 	Values   []string `json:"values"`
 }
 
-var DescAudienceSelectorSignalCategorical = wire.Desc{Shape: wire.ShapeStruct, Name: "AudienceSelectorSignalCategorical", Go: (*AudienceSelectorSignalCategorical)(nil), Members: []wire.Member{
+var DescAudienceSelectorSignalCategorical = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "AudienceSelectorSignalCategorical", Go: (*AudienceSelectorSignalCategorical)(nil), Members: []wireimpl.Member{
 	{Name: "type", Desc: &constStringSignal, Required: true, Fixed: true},
 	{Name: "value_type", Desc: &constStringCategorical, Required: true, Fixed: true},
-	{Name: "signal_id", Desc: &wire.DescString, Required: true},
+	{Name: "signal_id", Desc: &wireimpl.DescString, Required: true},
 	{Name: "values", Desc: &sliceOfString, Required: true},
-}, Extra: wire.ExtraReject}
+}, Extra: wireimpl.ExtraReject}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *AudienceSelectorSignalCategorical) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescAudienceSelectorSignalCategorical)
-}
-
-// EncodeWire writes v as JSON.
-func (v *AudienceSelectorSignalCategorical) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescAudienceSelectorSignalCategorical)
+// WireDesc describes AudienceSelectorSignalCategorical to package wire, which decodes and encodes it.
+func (*AudienceSelectorSignalCategorical) WireDesc() *wireimpl.Desc {
+	return &DescAudienceSelectorSignalCategorical
 }
 
 // MarshalJSON encodes v as JSON.

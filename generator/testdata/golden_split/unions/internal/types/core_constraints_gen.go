@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // Constrained is the constraint-only combinators do not change the Go type.
@@ -20,21 +21,16 @@ type Constrained struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescConstrained = wire.Desc{Shape: wire.ShapeStruct, Name: "Constrained", Go: (*Constrained)(nil), Members: []wire.Member{
-	{Name: "a", Desc: &wire.DescString},
-	{Name: "b", Desc: &wire.DescString},
+var DescConstrained = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "Constrained", Go: (*Constrained)(nil), Members: []wireimpl.Member{
+	{Name: "a", Desc: &wireimpl.DescString},
+	{Name: "b", Desc: &wireimpl.DescString},
 	{Name: "mode", Desc: &DescConstrainedMode},
-	{Name: "x_only", Desc: &wire.DescString},
+	{Name: "x_only", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *Constrained) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescConstrained)
-}
-
-// EncodeWire writes v as JSON.
-func (v *Constrained) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescConstrained)
+// WireDesc describes Constrained to package wire, which decodes and encodes it.
+func (*Constrained) WireDesc() *wireimpl.Desc {
+	return &DescConstrained
 }
 
 // MarshalJSON encodes v as JSON.
@@ -65,16 +61,11 @@ func (v ConstrainedMode) IsKnown() bool {
 	return DescConstrainedMode.Known(string(v))
 }
 
-var DescConstrainedMode = wire.Desc{Shape: wire.ShapeString, Name: "ConstrainedMode", Enum: []string{"x", "y"}}
+var DescConstrainedMode = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "ConstrainedMode", Enum: []string{"x", "y"}}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *ConstrainedMode) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescConstrainedMode)
-}
-
-// EncodeWire writes v as JSON.
-func (v *ConstrainedMode) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescConstrainedMode)
+// WireDesc describes ConstrainedMode to package wire, which decodes and encodes it.
+func (*ConstrainedMode) WireDesc() *wireimpl.Desc {
+	return &DescConstrainedMode
 }
 
 // MarshalJSON encodes v as JSON.

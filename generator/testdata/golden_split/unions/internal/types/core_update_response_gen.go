@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // UpdateFailure is the Failure arm of UpdateResponse.
@@ -20,19 +21,14 @@ type UpdateFailure struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescUpdateFailure = wire.Desc{Shape: wire.ShapeStruct, Name: "UpdateFailure", Go: (*UpdateFailure)(nil), Members: []wire.Member{
+var DescUpdateFailure = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "UpdateFailure", Go: (*UpdateFailure)(nil), Members: []wireimpl.Member{
 	{Name: "success", Desc: &constBoolFalse, Required: true, Fixed: true},
 	{Name: "errors", Desc: &sliceOfError, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *UpdateFailure) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescUpdateFailure)
-}
-
-// EncodeWire writes v as JSON.
-func (v *UpdateFailure) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescUpdateFailure)
+// WireDesc describes UpdateFailure to package wire, which decodes and encodes it.
+func (*UpdateFailure) WireDesc() *wireimpl.Desc {
+	return &DescUpdateFailure
 }
 
 // MarshalJSON encodes v as JSON.
@@ -92,19 +88,14 @@ func (u UpdateResponse) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var DescUpdateResponse = wire.Desc{Shape: wire.ShapeUnion, Name: "UpdateResponse", Go: (*UpdateResponse)(nil), Union: &wire.Union{Name: "UpdateResponse", Strategy: wire.ByConst, Exclusive: true, Keys: []string{"success"}, Arms: []wire.UnionArm{
+var DescUpdateResponse = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "UpdateResponse", Go: (*UpdateResponse)(nil), Union: &wireimpl.Union{Name: "UpdateResponse", Strategy: wireimpl.ByConst, Exclusive: true, Keys: []string{"success"}, Arms: []wireimpl.UnionArm{
 	{Name: "Success", Desc: &DescUpdateSuccess, Const: [][]string{{"true"}}},
 	{Name: "Failure", Desc: &DescUpdateFailure, Const: [][]string{{"false"}}},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *UpdateResponse) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &DescUpdateResponse)
-}
-
-// EncodeWire writes u as JSON.
-func (u *UpdateResponse) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &DescUpdateResponse)
+// WireDesc describes UpdateResponse to package wire, which decodes and encodes it.
+func (*UpdateResponse) WireDesc() *wireimpl.Desc {
+	return &DescUpdateResponse
 }
 
 // MarshalJSON encodes u as JSON.
@@ -129,19 +120,14 @@ type UpdateSuccess struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescUpdateSuccess = wire.Desc{Shape: wire.ShapeStruct, Name: "UpdateSuccess", Go: (*UpdateSuccess)(nil), Members: []wire.Member{
+var DescUpdateSuccess = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "UpdateSuccess", Go: (*UpdateSuccess)(nil), Members: []wireimpl.Member{
 	{Name: "success", Desc: &constBoolTrue, Required: true, Fixed: true},
-	{Name: "id", Desc: &wire.DescString, Required: true},
+	{Name: "id", Desc: &wireimpl.DescString, Required: true},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *UpdateSuccess) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescUpdateSuccess)
-}
-
-// EncodeWire writes v as JSON.
-func (v *UpdateSuccess) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescUpdateSuccess)
+// WireDesc describes UpdateSuccess to package wire, which decodes and encodes it.
+func (*UpdateSuccess) WireDesc() *wireimpl.Desc {
+	return &DescUpdateSuccess
 }
 
 // MarshalJSON encodes v as JSON.

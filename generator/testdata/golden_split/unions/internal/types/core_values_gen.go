@@ -3,7 +3,10 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
 // ValuesTagline is the type of the tagline member of Values.
 //
@@ -52,19 +55,14 @@ func (u ValuesTagline) IsZero() bool {
 	return u.Kind() == 0
 }
 
-var DescValuesTagline = wire.Desc{Shape: wire.ShapeUnion, Name: "ValuesTagline", Go: (*ValuesTagline)(nil), Union: &wire.Union{Name: "ValuesTagline", Strategy: wire.ByKind, Exclusive: true, Arms: []wire.UnionArm{
+var DescValuesTagline = wireimpl.Desc{Shape: wireimpl.ShapeUnion, Name: "ValuesTagline", Go: (*ValuesTagline)(nil), Union: &wireimpl.Union{Name: "ValuesTagline", Strategy: wireimpl.ByKind, Exclusive: true, Arms: []wireimpl.UnionArm{
 	{Name: "Array", Desc: &sliceOfString, Kinds: "a"},
-	{Name: "String", Desc: &wire.DescString, Kinds: "s"},
+	{Name: "String", Desc: &wireimpl.DescString, Kinds: "s"},
 }}}
 
-// DecodeWire reads u from d strictly (see package wire).
-func (u *ValuesTagline) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, u, &DescValuesTagline)
-}
-
-// EncodeWire writes u as JSON.
-func (u *ValuesTagline) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, u, &DescValuesTagline)
+// WireDesc describes ValuesTagline to package wire, which decodes and encodes it.
+func (*ValuesTagline) WireDesc() *wireimpl.Desc {
+	return &DescValuesTagline
 }
 
 // MarshalJSON encodes u as JSON.

@@ -2,17 +2,20 @@
 
 package types
 
-import "github.com/adcpgen/adcpgen/runtime/wire"
+import (
+	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
+)
 
-var constBoolFalse = wire.Desc{Shape: wire.ShapeBool, Const: "false", Value: false}
-var constBoolTrue = wire.Desc{Shape: wire.ShapeBool, Const: "true", Value: true}
-var constStringBinary = wire.Desc{Shape: wire.ShapeString, Const: "\"binary\"", Value: "binary"}
-var constStringCategorical = wire.Desc{Shape: wire.ShapeString, Const: "\"categorical\"", Value: "categorical"}
-var constStringCpm = wire.Desc{Shape: wire.ShapeString, Const: "\"cpm\"", Value: "cpm"}
-var constStringDescription = wire.Desc{Shape: wire.ShapeString, Const: "\"description\"", Value: "description"}
-var constStringFlatRate = wire.Desc{Shape: wire.ShapeString, Const: "\"flat_rate\"", Value: "flat_rate"}
-var constStringSignal = wire.Desc{Shape: wire.ShapeString, Const: "\"signal\"", Value: "signal"}
-var constStringSubmitted = wire.Desc{Shape: wire.ShapeString, Const: "\"submitted\"", Value: "submitted"}
-var nullableOfDateTime = wire.Desc{Shape: wire.ShapeNullable, Go: (*wire.Nullable[wire.DateTime])(nil), Elem: &wire.DescString}
-var sliceOfError = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]Error)(nil), Elem: &DescError}
-var sliceOfString = wire.Desc{Shape: wire.ShapeSlice, Go: (*[]string)(nil), Elem: &wire.DescString}
+var constBoolFalse = wireimpl.Desc{Shape: wireimpl.ShapeBool, Const: "false", Value: false}
+var constBoolTrue = wireimpl.Desc{Shape: wireimpl.ShapeBool, Const: "true", Value: true}
+var constStringBinary = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"binary\"", Value: "binary"}
+var constStringCategorical = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"categorical\"", Value: "categorical"}
+var constStringCpm = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"cpm\"", Value: "cpm"}
+var constStringDescription = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"description\"", Value: "description"}
+var constStringFlatRate = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"flat_rate\"", Value: "flat_rate"}
+var constStringSignal = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"signal\"", Value: "signal"}
+var constStringSubmitted = wireimpl.Desc{Shape: wireimpl.ShapeString, Const: "\"submitted\"", Value: "submitted"}
+var nullableOfDateTime = wireimpl.Desc{Shape: wireimpl.ShapeNullable, Go: (*wire.Nullable[wire.DateTime])(nil), Elem: &wireimpl.DescString}
+var sliceOfError = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]Error)(nil), Elem: &DescError}
+var sliceOfString = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Go: (*[]string)(nil), Elem: &wireimpl.DescString}

@@ -6,6 +6,7 @@ package types
 import (
 	"encoding/json"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
 // CPMPricingOption is the CPM arm of PricingOption.
@@ -21,20 +22,15 @@ type CPMPricingOption struct {
 	AdditionalProperties map[string]json.RawMessage `json:"-"`
 }
 
-var DescCPMPricingOption = wire.Desc{Shape: wire.ShapeStruct, Name: "CPMPricingOption", Go: (*CPMPricingOption)(nil), Members: []wire.Member{
+var DescCPMPricingOption = wireimpl.Desc{Shape: wireimpl.ShapeStruct, Name: "CPMPricingOption", Go: (*CPMPricingOption)(nil), Members: []wireimpl.Member{
 	{Name: "pricing_model", Desc: &constStringCpm, Required: true, Fixed: true},
-	{Name: "rate", Desc: &wire.DescFloat, Required: true},
-	{Name: "currency", Desc: &wire.DescString},
+	{Name: "rate", Desc: &wireimpl.DescFloat, Required: true},
+	{Name: "currency", Desc: &wireimpl.DescString},
 }}
 
-// DecodeWire reads v from d strictly (see package wire).
-func (v *CPMPricingOption) DecodeWire(d *wire.Decoder) error {
-	return wire.DecodeWith(d, v, &DescCPMPricingOption)
-}
-
-// EncodeWire writes v as JSON.
-func (v *CPMPricingOption) EncodeWire(e *wire.Encoder) {
-	wire.EncodeWith(e, v, &DescCPMPricingOption)
+// WireDesc describes CPMPricingOption to package wire, which decodes and encodes it.
+func (*CPMPricingOption) WireDesc() *wireimpl.Desc {
+	return &DescCPMPricingOption
 }
 
 // MarshalJSON encodes v as JSON.

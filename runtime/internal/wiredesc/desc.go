@@ -1,20 +1,9 @@
-package wire
+package wiredesc
 
 import (
+	"strconv"
 	"sync/atomic"
 )
-
-// Generated code (version 2 on) describes each of its types with a Desc,
-// a static value the compiler lays out as data, and its DecodeWire and
-// EncodeWire methods hand the value and the Desc to DecodeWith and
-// EncodeWith, which read and write any described type by walking its
-// Desc. This is protobuf-go's protoimpl pattern: a package of thousands of
-// types then costs the compiler a table per type instead of a decoder and
-// an encoder per type (see make gen-cost), and the rules stay in one place.
-//
-// A Desc never changes after it is declared; what the engine derives from
-// it (field offsets through reflection, a key table, the required set) is
-// computed on first use and cached.
 
 // Shape is how the engine reads and writes a described type.
 type Shape uint8
@@ -29,11 +18,11 @@ const (
 	ShapeUnion                     // a generated tagged union: Union
 	ShapeSlice                     // []Elem
 	ShapeMap                       // map[string]Elem
-	ShapeNullable                  // Nullable[Elem]
+	ShapeNullable                  // wire.Nullable[Elem]
 	// ShapeLate names a generated type by its Go type alone (Go): the
-	// engine asks the type's DecodeWire for its Desc. Generated code uses
-	// it where pointing at the Desc itself would make package
-	// initialisation cyclic (recursive types).
+	// engine asks the type's WireDesc for its Desc. Generated code uses it
+	// where pointing at the Desc itself would make package initialisation
+	// cyclic (recursive types).
 	ShapeLate
 )
 
@@ -66,7 +55,8 @@ type Desc struct {
 	// Union holds a union's arms (in Go field order) and how to pick one.
 	Union *Union
 
-	info atomic.Pointer[descInfo]
+	cache atomic.Pointer[Cache]
+	ints  atomic.Pointer[[]int64]
 }
 
 // Member is one declared member of a struct.
@@ -100,14 +90,12 @@ const (
 	ExtraTyped
 )
 
-// The descriptors of the builtin scalars.
-var (
-	DescString = Desc{Shape: ShapeString}
-	DescInt    = Desc{Shape: ShapeInt}
-	DescFloat  = Desc{Shape: ShapeFloat}
-	DescBool   = Desc{Shape: ShapeBool}
-	DescRaw    = Desc{Shape: ShapeRaw}
-)
+// Cache is what runtime/wire's engine derives from a Desc; this package
+// only keeps it (the engine's own type, through unsafe.Pointer).
+type Cache struct{ _ [0]func() }
+
+// Cache is where the engine keeps what it derives from t.
+func (t *Desc) Cache() *atomic.Pointer[Cache] { return &t.cache }
 
 // Known reports whether the string enum t describes defines s (a
 // generated IsKnown).
@@ -122,12 +110,34 @@ func (t *Desc) Known(s string) bool {
 
 // KnownInt reports whether the integer enum t describes defines n.
 func (t *Desc) KnownInt(n int64) bool {
-	for _, v := range t.infos().ints {
+	for _, v := range t.Ints() {
 		if v == n {
 			return true
 		}
 	}
 	return false
+}
+
+// Ints returns the values of the integer enum t describes, parsed from
+// Enum on first use (a literal such as 2.0 is the integer 2).
+func (t *Desc) Ints() []int64 {
+	if p := t.ints.Load(); p != nil {
+		return *p
+	}
+	ints := make([]int64, 0, len(t.Enum))
+	for _, lit := range t.Enum {
+		n, err := strconv.ParseInt(lit, 10, 64)
+		if err != nil {
+			f, ferr := strconv.ParseFloat(lit, 64)
+			if ferr != nil {
+				panic("wire: integer enum " + t.Name + " lists " + lit)
+			}
+			n = int64(f)
+		}
+		ints = append(ints, n)
+	}
+	t.ints.CompareAndSwap(nil, &ints)
+	return *t.ints.Load()
 }
 
 // EnumValues lists the values of the string enum t describes, in schema
@@ -142,7 +152,7 @@ func EnumValues[T ~string](t *Desc) []T {
 
 // EnumInts lists the values of the integer enum t describes.
 func EnumInts[T ~int64](t *Desc) []T {
-	ints := t.infos().ints
+	ints := t.Ints()
 	out := make([]T, len(ints))
 	for i, v := range ints {
 		out[i] = T(v)
