@@ -226,3 +226,23 @@ func TestExpectConstSkipsWhitespace(t *testing.T) {
 		t.Fatalf("mismatch: %v", err)
 	}
 }
+
+// A nil target is the caller's mistake, reported as an error: Unmarshal
+// has nowhere to decode to (encoding/json says the same), and Value writes
+// a nil value as null.
+func TestNilValues(t *testing.T) {
+	var p *sample
+	for _, v := range []Decodable{nil, p} {
+		if err := Unmarshal([]byte(`{"code":"x"}`), v); err == nil || !strings.Contains(err.Error(), "nil") {
+			t.Errorf("Unmarshal into %#v: %v", v, err)
+		}
+	}
+	var e Encoder
+	e.ArrayStart()
+	e.Value(p)
+	e.Value(nil)
+	e.ArrayEnd()
+	if got := string(e.Bytes()); got != "[null,null]" || e.Err() != nil {
+		t.Errorf("nil values encode as %s, %v", got, e.Err())
+	}
+}
