@@ -17,9 +17,9 @@ import (
 	"github.com/adcpgen/adcpgen/generator/internal/load"
 	"github.com/adcpgen/adcpgen/generator/internal/lower"
 	"github.com/adcpgen/adcpgen/generator/internal/naming"
+	"github.com/adcpgen/adcpgen/generator/internal/render"
 	"github.com/adcpgen/adcpgen/internal/gocomment"
 	"github.com/adcpgen/adcpgen/runtime/spec"
-	"github.com/adcpgen/adcpgen/templates"
 )
 
 // Options say what to generate.
@@ -178,7 +178,7 @@ func docFile(opts Options) (File, error) {
 	if version == "" {
 		version = "(not stated by the tree)"
 	}
-	src, err := templates.Render("doc.go.tmpl", map[string]string{
+	src, err := render.Template("doc.go.tmpl", map[string]string{
 		"Package":      opts.Package,
 		"SpecName":     gocomment.Line(opts.SpecName),
 		"Version":      gocomment.Line(version),
@@ -225,3 +225,8 @@ func (r *Result) Unexpected() int {
 
 // Leaves counts fallbacks where the schema itself leaves the value untyped.
 func (r *Result) Leaves() int { return len(r.Fallbacks) - r.Unexpected() }
+
+// Report is the coverage report generate --report prints: every raw-JSON
+// fallback with its file#/pointer and reason, the JSON files that are not
+// schemas, and what the registries could not derive.
+func (r *Result) Report() ([]byte, error) { return render.Template("report.tmpl", r) }

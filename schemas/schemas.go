@@ -1,9 +1,10 @@
-// Package schemas embeds adcpgen's own JSON Schemas (draft-07) for the AdCP
-// core the project's founding documents describe: the error object, the
-// standard error-details shapes, the task status vocabulary, the MCP
-// response envelope and the MCP webhook payload. They are written here,
-// not copied from the published spec, and are what `adcpgen generate` uses
-// when no --spec is given.
+// Package schemas is data, not an API: adcpgen's own JSON Schemas
+// (draft-07) for the AdCP core the project's founding documents describe
+// (the error object, the standard error-details shapes, the task status
+// vocabulary, the MCP response envelope and the MCP webhook payload),
+// written here, not copied from the published spec. `adcpgen generate`
+// uses them when no --spec is given, and generated/adcp is generated from
+// them; to generate from them yourself, run adcpgen without --spec.
 package schemas
 
 import "embed"

@@ -10,7 +10,6 @@ import (
 
 	"github.com/adcpgen/adcpgen/generator"
 	"github.com/adcpgen/adcpgen/runtime/spec"
-	"github.com/adcpgen/adcpgen/templates"
 )
 
 const generateDescription = `
@@ -111,7 +110,7 @@ func runGenerate(e *env, args []string) int {
 	fmt.Fprintf(e.stdout, "adcpgen: %d types in %d files, %d raw-JSON fallbacks (%d untyped leaves) from %s → %s\n",
 		res.Types, len(res.Files), len(res.Fallbacks), len(res.Fallbacks)-res.Unexpected(), opts.Source, *out)
 	if *report {
-		text, err := templates.Render("report.tmpl", res)
+		text, err := res.Report()
 		if err != nil {
 			fmt.Fprintf(e.stderr, "adcpgen generate: %v\n", err)
 			return exitFailure

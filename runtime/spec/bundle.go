@@ -62,7 +62,7 @@ func OpenBundle(data []byte, name, wantSHA256 string, lim BundleLimits) (*Tree, 
 	if wantSHA256 != "" && !strings.EqualFold(wantSHA256, got) {
 		return nil, &ChecksumError{Name: name, Want: strings.ToLower(wantSHA256), Got: got}
 	}
-	fsys, err := Unpack(bytes.NewReader(data), lim)
+	fsys, err := unpack(bytes.NewReader(data), lim)
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: %w", name, err)
 	}
@@ -105,8 +105,19 @@ func ParseChecksumFile(data []byte) (string, error) {
 }
 
 // Unpack reads a gzip'd tar into memory. It refuses absolute paths, ".."
-// elements, links and special files, and enforces lim.
-func Unpack(r io.Reader, lim BundleLimits) (*memFS, error) {
+// elements, links and special files, and enforces lim. The file system it
+// returns is read-only and also implements fs.ReadFileFS, fs.ReadDirFS and
+// fs.SubFS.
+func Unpack(r io.Reader, lim BundleLimits) (fs.FS, error) {
+	m, err := unpack(r, lim)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// unpack is Unpack, returning the file system's own type.
+func unpack(r io.Reader, lim BundleLimits) (*memFS, error) {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
 		return nil, fmt.Errorf("not a gzip stream: %w", err)
