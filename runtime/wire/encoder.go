@@ -147,7 +147,7 @@ func (e *Encoder) Raw(raw json.RawMessage) {
 	e.comma = true
 }
 
-// Literal writes a JSON literal the generator checked (a schema const).
+// Literal writes a JSON value the caller knows to be valid (a constant), as is.
 func (e *Encoder) Literal(lit string) {
 	e.sep()
 	e.buf = append(e.buf, lit...)
