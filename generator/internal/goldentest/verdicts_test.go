@@ -210,7 +210,7 @@ func TestV1Verdicts(t *testing.T) {
 		names = append(names, typ.name)
 	}
 	if !slices.Equal(names, r.types) {
-		t.Fatalf("the golden types are not the recorded ones:\n got  %q\n want %q", names, r.types)
+		t.Fatalf("the golden types are not the recorded ones (a golden type added or renamed: -update records the engine's verdicts for it):\n got  %q\n want %q", names, r.types)
 	}
 	accepted := 0
 	for _, s := range r.seeds {
