@@ -9,6 +9,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/validate"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
@@ -28,7 +29,8 @@ type Call struct {
 	// Arguments are the buyer's arguments exactly as received: the MCP
 	// tools/call arguments, the A2A DataPart's input. By the time
 	// middleware sees them they are one strict JSON object, valid against
-	// the request schema, and decoded without error.
+	// the request schema (except for a tool that handles its own schema
+	// issues: SchemaIssues), and decoded without error.
 	Arguments json.RawMessage
 	// Principal is the authenticated buyer (the zero Principal for an
 	// anonymous call of a public tool).
@@ -42,8 +44,9 @@ type Call struct {
 	// "" when none.
 	ContextID string
 
-	args    wire.Lenient // Arguments, parsed
-	request any          // the strictly decoded request (*Q)
+	args    wire.Lenient     // Arguments, parsed
+	issues  []validate.Issue // violations the tool handles itself (SchemaIssues)
+	request any              // the strictly decoded request (*Q)
 	entry   *entry
 	started *startedTask // the task StartTask created in this call
 	srv     *Server
@@ -67,6 +70,11 @@ func (c *Call) Member(name string) json.RawMessage {
 func (c *Call) StringMember(name string) (string, bool) {
 	return wire.Lenient(c.Member(name)).AsString()
 }
+
+// SchemaIssues are the request-schema violations of a call whose tool
+// handles them itself (RawTool.OwnsSchemaIssues); nil otherwise, and for
+// a valid request.
+func (c *Call) SchemaIssues() []validate.Issue { return c.issues }
 
 // Canonical is the canonical form of the arguments without the members
 // named in exclude (see sellerstore.Canonical): what an idempotency

@@ -100,6 +100,9 @@ func (s *Server) capabilities() ([]byte, error) {
 			return nil, err
 		}
 	}
+	if out, err = s.addBlocks(out); err != nil {
+		return nil, err
+	}
 	if out, err = withMember(out, "adcp", adcp); err != nil {
 		return nil, err
 	}

@@ -65,7 +65,13 @@
 //     request that started it, which is also how a task whose replica died
 //     is taken over.
 //   - HandleRaw serves a tool without generated types (the status tools
-//     tasks/get, get_task_status), still read strictly and validated.
+//     tasks/get, get_task_status), still read strictly and validated; a
+//     raw tool whose protocol answers invalid input in its own response
+//     shape (comply_test_controller) takes the schema issues itself
+//     (RawTool.OwnsSchemaIssues, Call.SchemaIssues).
+//   - SetCapability adds a member to the automatic get_adcp_capabilities
+//     answer, computed when it is made: how a framework piece declares
+//     what it serves (runtime/testcontroller's compliance_testing).
 //   - Authenticator checks credentials: APIKeys for static bearer keys,
 //     runtime/mcpserver's OAuth for OAuth 2.0, or your own.
 //

@@ -22,6 +22,12 @@ type RawTool struct {
 	ResponseSchema string
 	// Public lets the tool be called without credentials.
 	Public bool
+	// OwnsSchemaIssues hands a request that fails RequestSchema to Handler
+	// anyway, with the issues in Call.SchemaIssues, instead of answering
+	// INVALID_REQUEST: for tools whose protocol answers invalid input in
+	// its own response shape (comply_test_controller's INVALID_PARAMS and
+	// UNKNOWN_SCENARIO). The schema is still published and applied.
+	OwnsSchemaIssues bool
 	// Handler answers a call.
 	Handler Dispatch
 }
@@ -39,8 +45,9 @@ func (s *Server) HandleRaw(t RawTool) {
 	}
 	tool := registry.Tool{Name: t.Name, Summary: t.Summary, RequestSchema: t.RequestSchema, ResponseSchema: t.ResponseSchema}
 	s.register(&entry{
-		tool: tool,
-		raw:  true,
+		tool:       tool,
+		raw:        true,
+		ownsIssues: t.OwnsSchemaIssues,
 		run: func(ctx context.Context, c *Call) *Answer {
 			a := t.Handler(ctx, c)
 			if a == nil || a.Error != nil || a.Status.Interim() || t.ResponseSchema == "" {

@@ -41,9 +41,10 @@ func (s *Server) readRequest(c *Call) *Answer {
 			s.log.Error("adcp: request schema", "tool", c.Tool.Name, "schema", c.Tool.RequestSchema, "err", err.Error())
 			return ErrorAnswer(s.internalError())
 		}
-		if len(issues) > 0 {
+		if len(issues) > 0 && !c.entry.ownsIssues {
 			return s.schemaRefusal(c, issues)
 		}
+		c.issues = issues
 	}
 	if c.entry.decode != nil {
 		req, err := c.entry.decode(c.Arguments)

@@ -95,7 +95,10 @@ type Server struct {
 
 	mu    sync.RWMutex
 	tools map[string]*entry
-	chain Dispatch // Middleware around runEntry, built on first use
+	// blocks are capability members added by framework pieces
+	// (SetCapability), by name.
+	blocks map[string]func() json.RawMessage
+	chain  Dispatch // Middleware around runEntry, built on first use
 }
 
 // entry is one served tool.
@@ -105,6 +108,8 @@ type entry struct {
 	raw bool
 	// auto marks the automatic get_adcp_capabilities.
 	auto bool
+	// ownsIssues hands schema issues to the handler (RawTool.OwnsSchemaIssues).
+	ownsIssues bool
 	// decode reads the arguments strictly into the tool's request type.
 	decode func(args []byte) (any, error)
 	// run calls the handler with the decoded request.
