@@ -16,7 +16,9 @@
 // (the response object, with the envelope's status, task_id and message
 // beside its fields) and its JSON text as content; an AdCP error is
 // isError with structuredContent.adcp_error and the same JSON as
-// content[0].text, then a terse sentence.
+// content[0].text, then a terse sentence. A call of a tool the seller does
+// not serve is answered the same way, with UNSUPPORTED_FEATURE, as an
+// unknown skill is over A2A (go-sdk alone would send JSON-RPC -32602).
 //
 // Gate authenticates every HTTP request before go-sdk sees it: discovery
 // (initialize, tools/list, public tools) passes anonymously, anything else

@@ -75,6 +75,7 @@ func NewMCPServer(srv *seller.Server, opts MCPOptions) (*mcp.Server, error) {
 		impl = &mcp.Implementation{Name: "adcp-seller", Version: srv.Spec().Version()}
 	}
 	server := mcp.NewServer(impl, opts.Server)
+	server.AddReceivingMiddleware(unknownTools(srv, opts))
 	var proj *projection
 	if opts.Projections && !opts.MinimalInputSchemas && srv.Schemas() != nil {
 		var err error
