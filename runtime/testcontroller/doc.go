@@ -1,0 +1,48 @@
+// Package testcontroller is the sandbox test controller of a seller:
+// AdCP's comply_test_controller tool, with which compliance runners force
+// state transitions (force_*), simulate delivery and spend (simulate_*),
+// seed fixtures (seed_*) and shape the next response (force_*_arm)
+// instead of waiting for real workflows. Sellers MUST NOT expose it in
+// production: a Controller answers only the calls its Sandbox function
+// accepts, and FORBIDDEN to every other.
+//
+//	ctl, err := testcontroller.New(srv, testcontroller.Options{
+//		Sandbox: func(ctx context.Context, c *seller.Call) bool { return sandboxPrincipal(c.Principal) },
+//	})
+//	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(ctx context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+//		prev, err := buys.Force(r.Call.Principal.ID, r.Params.MediaBuyID, r.Params.Status)
+//		if err != nil {
+//			return nil, err // a *testcontroller.Error: NOT_FOUND, INVALID_TRANSITION, ...
+//		}
+//		return testcontroller.Transition{Previous: prev, Current: r.Params.Status}, nil
+//	})
+//
+// The seller implements the scenarios it supports as hooks; the controller
+// does the protocol's part, per the comply-test-controller schemas of the
+// server's spec version:
+//
+//   - list_scenarios answers the scenarios that have a hook (those the
+//     version's ListScenariosSuccess admits);
+//   - a scenario without a hook, or that the version does not define, is
+//     UNKNOWN_SCENARIO; a request that fails the version's request schema
+//     (missing params, a status the scenario's enum lacks, 3.1's required
+//     account) is INVALID_PARAMS naming the first issue; a hook's *Error is
+//     sent as it is (NOT_FOUND with current_state null, INVALID_TRANSITION
+//     with the entity's state); any other error is logged and answered
+//     INTERNAL_ERROR without a word of it. These are success-shaped
+//     responses ({"success": false, "error": ...}), as the schema defines
+//     them, not AdCP errors;
+//   - outcomes are encoded into the version's success arms
+//     (StateTransitionSuccess, SimulationSuccess, ForcedDirectiveSuccess,
+//     SeedSuccess), and the server validates them like any response;
+//   - get_adcp_capabilities carries the compliance_testing block listing
+//     the hooked scenarios the version's capability schema admits (3.0
+//     lists only force_*_status and simulate_*), and none when no hook
+//     qualifies.
+//
+// The tool is a raw tool of the server (seller.HandleRaw): its request
+// schema is published as the MCP input schema, and the controller, not the
+// server, answers schema violations (seller.RawTool.OwnsSchemaIssues).
+// The package works with any spec version whose manifest has
+// comply_test_controller; it imports no generated package.
+package testcontroller
