@@ -1,0 +1,42 @@
+package lifecycle
+
+// Creative statuses (3.1 adds suspended).
+const (
+	CreativeProcessing    = "processing"
+	CreativePendingReview = "pending_review"
+	CreativeApproved      = "approved"
+	CreativeSuspended     = "suspended"
+	CreativeRejected      = "rejected"
+	CreativeArchived      = "archived"
+)
+
+// CreativeStatuses are the creative statuses.
+var CreativeStatuses = []string{CreativeProcessing, CreativePendingReview, CreativeApproved, CreativeSuspended, CreativeRejected, CreativeArchived}
+
+// creativeMoves are the creative transitions the enum descriptions give:
+// processing ends in review (or approval) or rejection; review ends in
+// approval or rejection; an approved creative may be archived, re-reviewed,
+// suspended or revoked; a suspended one restored or rejected; a rejected
+// one resubmitted (back to processing) or archived; an archived one only
+// unarchived (back to approved).
+var creativeMoves = map[string][]string{
+	CreativeProcessing:    {CreativePendingReview, CreativeApproved, CreativeRejected},
+	CreativePendingReview: {CreativeApproved, CreativeRejected},
+	CreativeApproved:      {CreativeArchived, CreativePendingReview, CreativeSuspended, CreativeRejected},
+	CreativeSuspended:     {CreativeApproved, CreativeRejected},
+	CreativeRejected:      {CreativeProcessing, CreativeArchived},
+	CreativeArchived:      {CreativeApproved},
+}
+
+// CreativeMove checks a creative's transition (a seller's own, or one a
+// sandbox controller forces with force_creative_status).
+func CreativeMove(from, to string) error {
+	return force("creative", CreativeStatuses, from, to, func(from, to string) bool {
+		for _, s := range creativeMoves[from] {
+			if s == to {
+				return true
+			}
+		}
+		return false
+	})
+}

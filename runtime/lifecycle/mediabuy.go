@@ -1,0 +1,134 @@
+package lifecycle
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+)
+
+// Media buy statuses.
+const (
+	PendingCreatives = "pending_creatives"
+	PendingStart     = "pending_start"
+	Active           = "active"
+	Paused           = "paused"
+	Completed        = "completed"
+	Rejected         = "rejected"
+	Canceled         = "canceled"
+)
+
+// MediaBuyStatuses are the media buy statuses, in the enum's order.
+var MediaBuyStatuses = []string{PendingCreatives, PendingStart, Active, Paused, Completed, Rejected, Canceled}
+
+// MediaBuyFinal reports a status no media buy leaves: completed, rejected
+// or canceled.
+func MediaBuyFinal(status string) bool {
+	return status == Completed || status == Rejected || status == Canceled
+}
+
+// Pause applies update_media_buy's paused: true to a buy in status: a live
+// buy (pending or active) pauses, a paused one stays paused, and a final
+// one cannot be paused (INVALID_STATE).
+func Pause(status string) (string, error) {
+	if err := updatable(status, "paused"); err != nil {
+		return status, err
+	}
+	return Paused, nil
+}
+
+// Resume applies paused: false: a paused buy goes to live, the status it
+// would have had unpaused (pending_creatives, pending_start or active:
+// the seller knows its creatives and flight); a live buy is unchanged; a
+// final one cannot be resumed (INVALID_STATE).
+func Resume(status, live string) (string, error) {
+	if err := updatable(status, "resumed"); err != nil {
+		return status, err
+	}
+	if status != Paused {
+		return status, nil
+	}
+	if !slices.Contains([]string{PendingCreatives, PendingStart, Active}, live) {
+		return status, fmt.Errorf("lifecycle: a paused media buy resumes to pending_creatives, pending_start or active, not %q", live)
+	}
+	return live, nil
+}
+
+// Cancel applies canceled: true: any buy that is not final is canceled;
+// cancellation is irreversible, and a final buy (a second cancel
+// included) is NOT_CANCELLABLE.
+func Cancel(status string) (string, error) {
+	if MediaBuyFinal(status) {
+		return status, &adcperr.Error{Code: "NOT_CANCELLABLE",
+			Message: fmt.Sprintf("The media buy is %s; it can no longer be canceled", status)}
+	}
+	return Canceled, nil
+}
+
+// Update reports whether a buy in status takes other changes (budgets,
+// dates, packages, creatives): INVALID_STATE once it is final.
+func Update(status string) error { return updatable(status, "updated") }
+
+func updatable(status, what string) error {
+	if MediaBuyFinal(status) {
+		return &adcperr.Error{Code: "INVALID_STATE",
+			Message: fmt.Sprintf("The media buy is %s and cannot be %s", status, what)}
+	}
+	return nil
+}
+
+// ValidActions are the valid_actions of a buy in status, among those
+// every AdCP 3 version names (media-buy-valid-action.json): none once it
+// is final.
+func ValidActions(status string) []string {
+	if MediaBuyFinal(status) {
+		return []string{}
+	}
+	var out []string
+	if status == Paused {
+		out = append(out, "resume")
+	} else {
+		out = append(out, "pause")
+	}
+	return append(out, "cancel", "update_budget", "update_dates", "update_packages", "sync_creatives")
+}
+
+// ForceMediaBuy checks a transition a sandbox controller forces
+// (force_media_buy_status): any status from a buy that is not final, none
+// out of a final one (a *TransitionError; forcing a final buy to its own
+// status is allowed, as a no-op).
+func ForceMediaBuy(from, to string) error {
+	return force("media buy", MediaBuyStatuses, from, to, func(from, to string) bool { return !MediaBuyFinal(from) })
+}
+
+// TransitionError is a transition the entity's lifecycle does not allow.
+type TransitionError struct {
+	Entity   string
+	From, To string
+}
+
+func (e *TransitionError) Error() string {
+	return fmt.Sprintf("a %s cannot go from %s to %s", e.Entity, e.From, e.To)
+}
+
+// StatusError is a status the entity does not have.
+type StatusError struct {
+	Entity, Status string
+}
+
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("%q is not a %s status", e.Status, e.Entity)
+}
+
+// force checks from → to against allowed; staying put is always allowed.
+func force(entity string, statuses []string, from, to string, allowed func(from, to string) bool) error {
+	for _, s := range []string{from, to} {
+		if !slices.Contains(statuses, s) {
+			return &StatusError{Entity: entity, Status: s}
+		}
+	}
+	if from == to || allowed(from, to) {
+		return nil
+	}
+	return &TransitionError{Entity: entity, From: from, To: to}
+}
