@@ -6,12 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/retry"
@@ -108,72 +104,9 @@ func NewSender(opts SenderOptions) *Sender {
 	}
 	client := opts.Client
 	if client == nil {
-		client = newPushClient(opts.Policy, opts.LoopbackOnly)
+		client = untrusted.NewHTTPClient(untrusted.ClientOptions{Policy: opts.Policy, LoopbackOnly: opts.LoopbackOnly})
 	}
 	return &Sender{opts: opts, client: client}
-}
-
-// newPushClient is an HTTP client that connects only to addresses the
-// policy allows, checked on the resolved address at connect time, and
-// neither uses a proxy nor follows redirects.
-func newPushClient(p untrusted.PushURLPolicy, loopbackOnly bool) *http.Client {
-	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: dialControl(p)}
-	dial := dialer.DialContext
-	if loopbackOnly {
-		dial = func(ctx context.Context, network, address string) (net.Conn, error) {
-			if !isLoopbackHost(address) {
-				return nil, fmt.Errorf("webhook: dial %s: %w", address, errNotLoopback)
-			}
-			return dialer.DialContext(ctx, network, address)
-		}
-	}
-	return &http.Client{
-		Transport: &http.Transport{
-			Proxy:                 nil,
-			DialContext:           dial,
-			ForceAttemptHTTP2:     true,
-			TLSHandshakeTimeout:   10 * time.Second,
-			ResponseHeaderTimeout: 30 * time.Second,
-			MaxIdleConnsPerHost:   4,
-			IdleConnTimeout:       90 * time.Second,
-		},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
-}
-
-// errNotLoopback is a LoopbackOnly Sender refusing a host.
-var errNotLoopback = errors.New("not a loopback host (SenderOptions.LoopbackOnly)")
-
-// isLoopbackHost reports a host:port whose host is "localhost" or a
-// loopback address literal: the hosts a LoopbackOnly Sender dials.
-func isLoopbackHost(address string) bool {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	addr, err := netip.ParseAddr(host)
-	return err == nil && addr.Unmap().IsLoopback()
-}
-
-// dialControl refuses a connection to an address the policy forbids.
-func dialControl(p untrusted.PushURLPolicy) func(network, address string, _ syscall.RawConn) error {
-	return func(network, address string, _ syscall.RawConn) error {
-		host, _, err := net.SplitHostPort(address)
-		if err != nil {
-			return fmt.Errorf("webhook: dial %s: %w", address, err)
-		}
-		addr, err := netip.ParseAddr(host)
-		if err != nil {
-			return fmt.Errorf("webhook: dial %s: %w", address, err)
-		}
-		if err := untrusted.CheckPushAddr(addr, p); err != nil {
-			return fmt.Errorf("webhook: refusing to connect to %s: %w", address, err)
-		}
-		return nil
-	}
 }
 
 // Push is one webhook delivery: the body (MCPPayload.Encode, or an A2A
@@ -369,7 +302,7 @@ func (s *Sender) now() time.Time {
 func retryable(status int, err error) bool {
 	if status == 0 {
 		// An address the policy refuses stays refused.
-		return !errors.Is(err, untrusted.ErrURLInternal) && !errors.Is(err, errNotLoopback)
+		return !errors.Is(err, untrusted.ErrURLInternal) && !errors.Is(err, untrusted.ErrNotLoopback)
 	}
 	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
 }
