@@ -171,6 +171,25 @@ func (b *Book) Finalize(principal, id string) (Proposal, error) {
 func (b *Book) Accept(principal, id string, total float64, mediaBuyID string) ([]Package, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	out, err := b.quote(principal, id, total)
+	if err != nil {
+		return nil, err
+	}
+	p := b.proposals[key{principal, id}]
+	p.Status, p.MediaBuyID = Accepted, mediaBuyID
+	return out, nil
+}
+
+// Quote returns the packages Accept would make, with its checks, without
+// accepting: for a seller that checks the rest of the buy before
+// committing it.
+func (b *Book) Quote(principal, id string, total float64) ([]Package, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.quote(principal, id, total)
+}
+
+func (b *Book) quote(principal, id string, total float64) ([]Package, error) {
 	p, ok := b.proposals[key{principal, id}]
 	switch {
 	case !ok:
@@ -193,7 +212,6 @@ func (b *Book) Accept(principal, id string, total float64, mediaBuyID string) ([
 	for i, a := range p.Allocations {
 		out[i] = Package{ProductID: a.ProductID, PricingOptionID: a.PricingOptionID, Budget: budgets[i]}
 	}
-	p.Status, p.MediaBuyID = Accepted, mediaBuyID
 	return out, nil
 }
 

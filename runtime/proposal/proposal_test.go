@@ -57,6 +57,12 @@ func TestLifecycle(t *testing.T) {
 			if p, err = b.Finalize("buyer-a", plan.ID); err != nil || !p.ExpiresAt.Equal(now.Add(time.Hour)) {
 				t.Fatalf("finalize again: %+v %v", p, err)
 			}
+			if q, err := b.Quote("buyer-a", plan.ID, 50000); err != nil || len(q) != 2 {
+				t.Fatalf("quote: %+v %v", q, err)
+			}
+			if got, _ := b.Get("buyer-a", plan.ID); got.Status != proposal.Committed {
+				t.Fatalf("quoting accepted the proposal: %+v", got)
+			}
 			pkgs, err := b.Accept("buyer-a", plan.ID, 50000, "mb_1")
 			if err != nil || len(pkgs) != 2 || pkgs[0] != (proposal.Package{ProductID: "ctv", PricingOptionID: "cpm", Budget: 30000}) || pkgs[1].Budget != 20000 {
 				t.Fatalf("accept: %+v %v", pkgs, err)
