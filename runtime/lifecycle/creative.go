@@ -13,18 +13,18 @@ const (
 // CreativeStatuses are the creative statuses.
 var CreativeStatuses = []string{CreativeProcessing, CreativePendingReview, CreativeApproved, CreativeSuspended, CreativeRejected, CreativeArchived}
 
-// creativeMoves are the creative transitions the enum descriptions give:
-// processing ends in review (or approval) or rejection; review ends in
-// approval or rejection; an approved creative may be archived, re-reviewed,
-// suspended or revoked; a suspended one restored or rejected; a rejected
-// one resubmitted (back to processing) or archived; an archived one only
+// creativeMoves are the creative transitions: processing ends in review
+// or rejection; review ends in approval or rejection; an approved creative
+// may be archived or revoked (rejected), and from 3.1 re-reviewed or
+// suspended; a suspended one restored or rejected; a rejected one
+// resubmitted (back to processing or review); an archived one only
 // unarchived (back to approved).
 var creativeMoves = map[string][]string{
-	CreativeProcessing:    {CreativePendingReview, CreativeApproved, CreativeRejected},
+	CreativeProcessing:    {CreativePendingReview, CreativeRejected},
 	CreativePendingReview: {CreativeApproved, CreativeRejected},
-	CreativeApproved:      {CreativeArchived, CreativePendingReview, CreativeSuspended, CreativeRejected},
+	CreativeApproved:      {CreativeArchived, CreativeRejected, CreativePendingReview, CreativeSuspended},
 	CreativeSuspended:     {CreativeApproved, CreativeRejected},
-	CreativeRejected:      {CreativeProcessing, CreativeArchived},
+	CreativeRejected:      {CreativeProcessing, CreativePendingReview},
 	CreativeArchived:      {CreativeApproved},
 }
 

@@ -6,11 +6,13 @@
 // and the transitions a sandbox test controller may force (an error here
 // is its INVALID_TRANSITION).
 //
-// The rules are the enum descriptions' of AdCP 3.0.26 to 3.2: completed,
-// rejected and canceled media buys are final, and cancellation is
-// irreversible; a paused buy resumes where it would otherwise be; an
-// archived creative may only be unarchived (back to approved), a rejected
-// one resubmitted (back to processing); rejected and closed accounts are
+// The graphs are the lifecycles the status enums describe (AdCP 3.0.26 to
+// 3.2), as the official compliance runner checks them across a run
+// (status.monotonic): a media buy waits for creatives, then its flight,
+// runs, may pause (and resumes active), and ends completed, rejected or
+// canceled, never to move again nor back to waiting; cancellation is
+// irreversible; an archived creative may only be unarchived (back to
+// approved), a rejected one resubmitted; rejected and closed accounts are
 // final. 3.1's suspended creative status is included; a version whose
 // enum lacks a status never sends it.
 //

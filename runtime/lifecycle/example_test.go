@@ -15,7 +15,7 @@ func Example() {
 		do   func(string) (string, error)
 	}{
 		{"pause", lifecycle.Pause},
-		{"resume", func(s string) (string, error) { return lifecycle.Resume(s, lifecycle.Active) }},
+		{"resume", lifecycle.Resume},
 		{"cancel", lifecycle.Cancel},
 		{"pause", lifecycle.Pause},
 		{"cancel", lifecycle.Cancel},

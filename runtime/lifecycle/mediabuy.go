@@ -37,21 +37,17 @@ func Pause(status string) (string, error) {
 	return Paused, nil
 }
 
-// Resume applies paused: false: a paused buy goes to live, the status it
-// would have had unpaused (pending_creatives, pending_start or active:
-// the seller knows its creatives and flight); a live buy is unchanged; a
-// final one cannot be resumed (INVALID_STATE).
-func Resume(status, live string) (string, error) {
+// Resume applies paused: false: a paused buy is active again (the
+// lifecycle has no edge back to pending); a buy that is not paused is
+// unchanged; a final one cannot be resumed (INVALID_STATE).
+func Resume(status string) (string, error) {
 	if err := updatable(status, "resumed"); err != nil {
 		return status, err
 	}
 	if status != Paused {
 		return status, nil
 	}
-	if !slices.Contains([]string{PendingCreatives, PendingStart, Active}, live) {
-		return status, fmt.Errorf("lifecycle: a paused media buy resumes to pending_creatives, pending_start or active, not %q", live)
-	}
-	return live, nil
+	return Active, nil
 }
 
 // Cancel applies canceled: true: any buy that is not final is canceled;
@@ -93,13 +89,30 @@ func ValidActions(status string) []string {
 	return append(out, "cancel", "update_budget", "update_dates", "update_packages", "sync_creatives")
 }
 
-// ForceMediaBuy checks a transition a sandbox controller forces
-// (force_media_buy_status): any status from a buy that is not final, none
-// out of a final one (a *TransitionError; forcing a final buy to its own
-// status is allowed, as a no-op).
-func ForceMediaBuy(from, to string) error {
-	return force("media buy", MediaBuyStatuses, from, to, func(from, to string) bool { return !MediaBuyFinal(from) })
+// mediaBuyMoves is the media buy lifecycle graph: a buy waits for
+// creatives, then for its flight, runs, may pause and resume, and ends
+// completed, rejected (before it runs) or canceled; nothing leaves an end,
+// and nothing goes back to waiting.
+var mediaBuyMoves = map[string][]string{
+	PendingCreatives: {PendingStart, Active, Paused, Canceled, Rejected},
+	PendingStart:     {Active, Paused, Canceled, Rejected},
+	Active:           {Paused, Completed, Canceled},
+	Paused:           {Active, Completed, Canceled},
 }
+
+// MediaBuyMove checks a media buy's transition along the lifecycle graph
+// (a seller's own, as creatives arrive or the flight starts); staying put
+// is allowed.
+func MediaBuyMove(from, to string) error {
+	return force("media buy", MediaBuyStatuses, from, to, func(from, to string) bool { return slices.Contains(mediaBuyMoves[from], to) })
+}
+
+// ForceMediaBuy checks a transition a sandbox controller forces
+// (force_media_buy_status): an edge of the lifecycle graph, as for
+// MediaBuyMove, so none out of a final status (a *TransitionError, the
+// controller's INVALID_TRANSITION; forcing a buy to its own status is a
+// no-op).
+func ForceMediaBuy(from, to string) error { return MediaBuyMove(from, to) }
 
 // TransitionError is a transition the entity's lifecycle does not allow.
 type TransitionError struct {
