@@ -496,3 +496,43 @@ func TestPanicKeepsServing(t *testing.T) {
 		t.Errorf("after a panic: %+v", r.Error)
 	}
 }
+
+// A payload whose own status reads as another task status (AdCP 3.0's
+// update_media_buy reporting a canceled buy in a completed task) puts the
+// text first: the JavaScript SDK 6.11 takes the first DataPart's status
+// for the task's. AdCP's extraction still finds the payload, and a status
+// that is the task's keeps the DataPart first.
+func TestOwnStatusLeadsWithText(t *testing.T) {
+	at := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		body      string
+		textFirst bool
+	}{
+		{`{"media_buy_id":"mb_1","status":"canceled"}`, true},
+		{`{"media_buy_id":"mb_1","status":"completed"}`, false},
+		{`{"media_buy_id":"mb_1","status":"pending_creatives"}`, false},
+		{`{"media_buy_id":"mb_1"}`, false},
+	} {
+		task := a2aserver.TaskOf(&seller.Answer{Status: "completed", Body: json.RawMessage(c.body)}, "ctx-1", at, false)
+		parts := task.Artifacts[0].Parts
+		_, textFirst := parts[0].(a2a.TextPart)
+		if textFirst != c.textFirst || len(parts) != 1+btoi(c.textFirst) {
+			t.Errorf("%s: parts %#v", c.body, parts)
+		}
+		raw, err := json.Marshal(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := x.A2A(raw)
+		if r.Error != nil || r.Problem != nil || wire.Lenient(r.Data).Get("media_buy_id").StringIs("mb_1") == false || r.State != "completed" {
+			t.Errorf("%s: extracted %+v", c.body, r)
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -326,11 +326,36 @@ func TaskOf(a *seller.Answer, contextID string, at time.Time, allCompleted bool)
 	if a.Message != "" {
 		parts = append(parts, a2a.TextPart{Text: a.Message})
 	}
+	if ownStatus(a) {
+		// The payload's status is its own (AdCP 3.0's media buy status)
+		// and reads as a task status other than the task's: the text
+		// leads, so a client that takes the first DataPart's status for
+		// the task's (the JavaScript SDK 6.11 does) finds none there and
+		// keeps the task state, and still reads the payload from the
+		// DataPart.
+		text := a.Message
+		if text == "" {
+			text = "Task " + string(a.Status) + "."
+		}
+		parts = a2a.ContentParts{a2a.TextPart{Text: text}, a2a.DataPart{Data: data}}
+	}
 	t.Artifacts = []*a2a.Artifact{{ID: "result", Metadata: taskMeta(a), Parts: parts}}
 	if a.Status.Interim() && !allCompleted {
 		t.Status.Message = &a2a.Message{ID: a2a.NewMessageID(), Role: a2a.MessageRoleAgent, TaskID: id, ContextID: contextID, Parts: parts}
 	}
 	return t
+}
+
+// ownStatus reports a response whose payload has a status member of its
+// own that names a task status other than the answer's (a media buy
+// "canceled" in a completed update_media_buy answer).
+func ownStatus(a *seller.Answer) bool {
+	st, ok := wire.Lenient(a.Body).Get("status").AsString()
+	if !ok || task.Status(st) == a.Status {
+		return false
+	}
+	_, isTaskStatus := states[task.Status(st)]
+	return isTaskStatus
 }
 
 func taskMeta(a *seller.Answer) map[string]any {
