@@ -78,7 +78,9 @@ type config struct {
 	// Signing is what the seller signs webhooks with and whose request
 	// signatures it verifies (signing.go).
 	Signing signingConfig
-	Logger  *slog.Logger
+	// Governance says how governance agents are reached (governance.go).
+	Governance governanceConfig
+	Logger     *slog.Logger
 }
 
 // principal is the one buyer this seller knows, by API key or OAuth
@@ -108,7 +110,7 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat, err := loadCatalog(func(product []byte) error {
+	cat, err := loadCatalog(cfg.Sandbox, func(product []byte) error {
 		issues, err := validator.Validate("core/product.json", product)
 		if err == nil && len(issues) > 0 {
 			err = fmt.Errorf("%s", issues[0])
@@ -122,7 +124,11 @@ func newAgent(cfg config) (*agent, error) {
 	if store == nil {
 		store = sellerstore.NewMemory(nil)
 	}
-	s := newSales(cat)
+	gov, err := newGovernance(cfg.BaseURL+"/mcp", cfg.Governance)
+	if err != nil {
+		return nil, err
+	}
+	s := newSales(cat, cfg.Sandbox, cfg.BaseURL, gov, cfg.Logger)
 	signed, err := newSigningSetup(cfg, tree, store)
 	if err != nil {
 		return nil, err
@@ -171,11 +177,11 @@ func newAgent(cfg config) (*agent, error) {
 		return nil, err
 	}
 	s.srv = srv
-	seller.Handle(srv, adcp.Tools.GetProducts, s.getProducts)
-	seller.Handle(srv, adcp.Tools.CreateMediaBuy, s.createMediaBuy)
-	seller.HandleSync(srv, adcp.Tools.ListCreatives, s.listCreatives)
+	s.serve(srv)
 	if cfg.Sandbox {
-		seller.HandleSync(srv, adcp.Tools.ComplyTestController, s.complyTestController)
+		if err := newController(srv, s); err != nil {
+			return nil, err
+		}
 	}
 	tasks.ServeStatusTools(srv)
 
@@ -210,6 +216,7 @@ func newAgent(cfg config) (*agent, error) {
 			mux.Handle("/signing/"+string(posture)+"/adcp/", gradingHandler(srv))
 		}
 	}
+	mux.HandleFunc("GET /preview/{id}", s.servePreview)
 	return &agent{handler: mux, store: store, tasks: tasks, sales: s, oauth: oauth}, nil
 }
 

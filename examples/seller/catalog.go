@@ -56,6 +56,29 @@ var catalogJSON = []string{`{
   }
 }`}
 
+// storyboardFixtures are the products compliance storyboards of AdCP 3.0
+// buy without seeding them first (governance_conditions buys
+// outdoor_ctv_q2, adcontextprotocol/adcp#5281). A sandbox sells them, as
+// AdCP's own training agent does; production never does.
+var storyboardFixtures = []string{`{
+  "product_id": "outdoor_ctv_q2",
+  "name": "Outdoor lifestyle CTV, Q2",
+  "description": "Connected TV on outdoor lifestyle programming: the compliance storyboards' fixture.",
+  "publisher_properties": [{"publisher_domain": "sandbox.example", "selection_type": "all"}],
+  "channels": ["ctv"],
+  "format_ids": [{"agent_url": "https://creative.adcontextprotocol.org", "id": "video_30s"}],
+  "delivery_type": "guaranteed",
+  "pricing_options": [{"pricing_option_id": "cpm_standard", "pricing_model": "cpm", "currency": "USD", "fixed_price": 18.0}],
+  "reporting_capabilities": {
+    "available_reporting_frequencies": ["daily"],
+    "expected_delay_minutes": 240,
+    "timezone": "UTC",
+    "supports_webhooks": false,
+    "available_metrics": ["impressions", "spend", "completed_views"],
+    "date_range_support": "date_range"
+  }
+}`}
+
 // catalog holds the products, in catalog order, and the ids of each
 // product's pricing options. In a sandbox the compliance runner adds
 // products (seed_product, seed_pricing_option), after the catalog's own;
@@ -65,7 +88,8 @@ type catalog struct {
 	products []adcp.Product // what get_products answers
 	byID     map[string]int // index into products
 	pricing  map[string][]string
-	seeded   map[string]*seed // sandbox products, by id
+	prices   map[string]map[string]price // product → pricing option → price
+	seeded   map[string]*seed            // sandbox products, by id
 	check    func(product []byte) error
 }
 
@@ -77,11 +101,16 @@ type seed struct {
 	ids     []string
 }
 
-// loadCatalog decodes the catalog; check validates a product (JSON) the
-// sandbox seeds against the spec's Product schema.
-func loadCatalog(check func(product []byte) error) (*catalog, error) {
-	c := &catalog{byID: map[string]int{}, pricing: map[string][]string{}, seeded: map[string]*seed{}, check: check}
-	for i, raw := range catalogJSON {
+// loadCatalog decodes the catalog (with the storyboards' fixtures in a
+// sandbox); check validates a product (JSON) the sandbox seeds against the
+// spec's Product schema.
+func loadCatalog(sandbox bool, check func(product []byte) error) (*catalog, error) {
+	c := &catalog{byID: map[string]int{}, pricing: map[string][]string{}, prices: map[string]map[string]price{}, seeded: map[string]*seed{}, check: check}
+	products := catalogJSON
+	if sandbox {
+		products = append(slices.Clone(products), storyboardFixtures...)
+	}
+	for i, raw := range products {
 		if err := c.add([]byte(raw)); err != nil {
 			return nil, fmt.Errorf("catalog product %d: %w", i, err)
 		}
@@ -100,15 +129,28 @@ func (c *catalog) add(raw []byte) error {
 	// the pricing option ids out of it.
 	var ids struct {
 		PricingOptions []struct {
-			ID string `json:"pricing_option_id"`
+			ID       string   `json:"pricing_option_id"`
+			Model    string   `json:"pricing_model"`
+			Currency string   `json:"currency"`
+			Fixed    *float64 `json:"fixed_price"`
+			Floor    *float64 `json:"floor_price"`
 		} `json:"pricing_options"`
 	}
 	if err := json.Unmarshal(raw, &ids); err != nil {
 		return err
 	}
 	c.pricing[p.ProductID] = nil
+	c.prices[p.ProductID] = map[string]price{}
 	for _, o := range ids.PricingOptions {
 		c.pricing[p.ProductID] = append(c.pricing[p.ProductID], o.ID)
+		pr := price{model: o.Model, currency: o.Currency}
+		switch {
+		case o.Fixed != nil:
+			pr.rate = *o.Fixed
+		case o.Floor != nil:
+			pr.rate = *o.Floor
+		}
+		c.prices[p.ProductID][o.ID] = pr
 	}
 	if i, ok := c.byID[p.ProductID]; ok {
 		c.products[i] = p
@@ -142,6 +184,31 @@ func (c *catalog) hasPricing(product, id string) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return slices.Contains(c.pricing[product], id)
+}
+
+// price is what a pricing option charges: its model, currency and rate
+// (the fixed price, or the floor of an auction).
+type price struct {
+	model, currency string
+	rate            float64
+}
+
+// price returns product's pricing option id.
+func (c *catalog) price(product, id string) (price, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	p, ok := c.prices[product][id]
+	return p, ok
+}
+
+// firstPricing is the id of product's first pricing option.
+func (c *catalog) firstPricing(product string) string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if ids := c.pricing[product]; len(ids) > 0 {
+		return ids[0]
+	}
+	return ""
 }
 
 // sandboxDefaults are the members a seeded product gets when the runner's

@@ -31,6 +31,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"crypto/x509"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -76,6 +77,8 @@ func run() error {
 	flag.StringVar(&sg.KeyFile, "signing-key", "", "the seller's private JWK signing its webhooks (adcpgen keygen --adcp-use webhook-signing; default: one made at start-up)")
 	flag.StringVar(&sg.BuyerJWKS, "buyer-jwks", "", "a JWKS file of the buyers whose RFC 9421 request signatures are verified")
 	flag.IntVar(&sg.GradingReplayCap, "signing-replay-cap", 100, "with -sandbox, the per-keyid replay cap of request signatures (the signed-requests runner's target)")
+	govLoopback := flag.String("governance-loopback", "auto", `call governance agents on loopback: "true", "false", "auto" (when listening on loopback), or "only" (tests: loopback hosts and nowhere else)`)
+	govCA := flag.String("governance-ca", "", "PEM file of the certificate authorities governance agents' certificates are checked against (default: the system's)")
 	flag.Parse()
 	key, secret := *apiKey, *clientSecret
 	if key == "" {
@@ -109,15 +112,34 @@ func run() error {
 	default:
 		return fmt.Errorf("-webhook-loopback %q: want true, false, auto or only", *loopback)
 	}
-	allowLoopback := *loopback == "true" || *loopback == "only"
-	if *loopback == "auto" {
-		host, _, _ := net.SplitHostPort(ln.Addr().String())
-		ip := net.ParseIP(host)
-		allowLoopback = ip != nil && ip.IsLoopback()
+	host, _, _ := net.SplitHostPort(ln.Addr().String())
+	onLoopback := net.ParseIP(host) != nil && net.ParseIP(host).IsLoopback()
+	allowLoopback := *loopback == "true" || *loopback == "only" || (*loopback == "auto" && onLoopback)
+	switch *govLoopback {
+	case "true", "false", "auto", "only":
+	default:
+		ln.Close()
+		return fmt.Errorf("-governance-loopback %q: want true, false, auto or only", *govLoopback)
+	}
+	gov := governanceConfig{
+		Loopback:     *govLoopback == "true" || *govLoopback == "only" || (*govLoopback == "auto" && onLoopback),
+		LoopbackOnly: *govLoopback == "only",
+	}
+	if *govCA != "" {
+		pem, err := os.ReadFile(*govCA)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("-governance-ca: %w", err)
+		}
+		gov.RootCAs = x509.NewCertPool()
+		if !gov.RootCAs.AppendCertsFromPEM(pem) {
+			ln.Close()
+			return fmt.Errorf("-governance-ca %s: no PEM certificate in it", *govCA)
+		}
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback,
-		WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Store: store, Signing: sg, Logger: logger})
+		WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Store: store, Signing: sg, Governance: gov, Logger: logger})
 	if err != nil {
 		ln.Close()
 		return err

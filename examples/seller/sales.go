@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,73 +14,75 @@ import (
 	"example.com/seller/adcp"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/lifecycle"
+	"github.com/adcpgen/adcpgen/runtime/proposal"
 	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/sellergov"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// sales is the seller's business: its catalog and, in a sandbox, the test
-// controller's state (sandbox.go), which one replica keeps. Its tasks live
-// in the store (a submitted buy is completed from the request its task
-// kept), so replicas sharing a PostgreSQL store serve the same buyers.
+// sales is the seller's business: its catalog, accounts, media buys,
+// creative library and proposals, and in a sandbox the test controller's
+// state (sandbox.go), which one replica keeps. Its tasks live in the store
+// (a submitted buy is made from the request its task kept), so replicas
+// sharing a PostgreSQL store finish each other's tasks.
 type sales struct {
-	catalog  *catalog
-	srv      *seller.Server
-	mu       sync.Mutex
-	buys     map[string]string          // media buy id -> principal, for the sandbox's simulate_delivery
-	forced   map[string]forcedArm       // by principal: the next create_media_buy's arm
-	delivery map[string]*deliveryTotals // by media buy id: simulated delivery
+	srv        *seller.Server
+	catalog    *catalog
+	accounts   *accounts
+	library    *library
+	formats    *formats
+	previews   *previews
+	records    *records
+	proposals  *proposal.Book
+	governance *sellergov.Checker // nil: buys are not governed
+	sandbox    bool
+	baseURL    string
+	log        *slog.Logger
+
+	mu     sync.Mutex
+	next   int                  // the last preview's number
+	ledger map[string]*buy      // by media buy id
+	order  []string             // media buy ids, oldest first
+	forced map[string]forcedArm // by principal: the next create_media_buy's arm
 }
 
-func newSales(c *catalog) *sales {
-	return &sales{catalog: c, buys: map[string]string{}, forced: map[string]forcedArm{}, delivery: map[string]*deliveryTotals{}}
+func newSales(c *catalog, sandbox bool, baseURL string, gov *sellergov.Checker, log *slog.Logger) *sales {
+	return &sales{catalog: c, accounts: newAccounts(), library: &library{}, formats: &formats{},
+		previews: &previews{pages: map[string]preview{}}, records: newRecords(),
+		proposals: proposal.New(adcp.Spec(), proposal.Options{}), governance: gov, sandbox: sandbox, baseURL: baseURL, log: log,
+		ledger: map[string]*buy{}, forced: map[string]forcedArm{}}
 }
 
-// getProducts answers every buying mode from the catalog: the whole
-// catalog for a brief or wholesale, the products named for a refine.
-func (s *sales) getProducts(_ context.Context, req *adcp.GetProductsRequest) (*adcp.GetProductsResult, error) {
-	products := s.catalog.all()
-	if req.BuyingMode == adcp.GetProductsRequestBuyingModeRefine {
-		var named []adcp.Product
-		for _, r := range req.Refine {
-			if r.Product != nil {
-				if p, ok := s.catalog.product(r.Product.ProductID); ok {
-					named = append(named, p)
-				}
-			}
-		}
-		if named != nil {
-			products = named
-		}
-	}
-	return &adcp.GetProductsResult{
-		Message:  fmt.Sprintf("%d products.", len(products)),
-		Response: &adcp.GetProductsResponse{Products: products},
-	}, nil
-}
-
-// listCreatives answers the buyer's creative library: this seller takes
-// no creatives (it has no sync_creatives), so the library is empty. It is
-// the protected, read-only task buyers and the compliance runner probe
-// authentication with.
-func (s *sales) listCreatives(context.Context, *adcp.ListCreativesRequest) (*adcp.ListCreativesResponse, error) {
-	return &adcp.ListCreativesResponse{Creatives: []adcp.ListCreativesResponseCreative{}}, nil
-}
-
-// createMediaBuy checks the request against the catalog and the calendar,
-// then creates the buy, or answers submitted when po_number begins with
+// createMediaBuy checks the request against the account, the catalog and
+// the calendar (and, for a proposal's acceptance, the proposal), consults
+// the account's governance agent about a buy that names a plan, then
+// creates the buy, or answers submitted when po_number begins with
 // "async" (the task completes on the buyer's first status poll, on any
 // replica: completeOnPoll).
 func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequest) (*adcp.CreateMediaBuyResult, error) {
+	p, _ := seller.PrincipalFrom(ctx)
+	account, err := s.operable(p.ID, req.Account)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.fromProposal(p.ID, req); err != nil {
+		return nil, err
+	}
 	if err := s.check(req); err != nil {
 		return nil, err
 	}
-	p, _ := seller.PrincipalFrom(ctx)
+	governance, err := s.govern(ctx, p.ID, account, req)
+	if err != nil {
+		return nil, err
+	}
 	if req.Account.Brand != nil && req.Account.Brand.Sandbox != nil && *req.Account.Brand.Sandbox {
 		if arm, ok := s.takeForcedArm(p.ID); ok {
 			return s.forcedSubmitted(ctx, arm)
 		}
 	}
 	if req.PoNumber == nil || !strings.HasPrefix(*req.PoNumber, "async") {
-		id, resp := s.newBuy(p.ID, req)
+		id, resp := s.newBuy(p.ID, account, governance, req)
 		return &adcp.CreateMediaBuyResult{Message: "Media buy " + id + " created.", Response: &resp}, nil
 	}
 	if _, err := seller.StartTask(ctx, adcp.Tools.CreateMediaBuy); err != nil {
@@ -88,20 +91,69 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 	return &adcp.CreateMediaBuyResult{Status: "submitted", Message: "Media buy queued for approval.", Submitted: &adcp.CreateMediaBuySubmitted{}}, nil
 }
 
-// newBuy makes the principal's media buy and the response that reports it.
-// Ids are random, so replicas never hand out the same one.
-func (s *sales) newBuy(principal string, req *adcp.CreateMediaBuyRequest) (string, adcp.CreateMediaBuyResponse) {
+// fromProposal turns a proposal's acceptance (proposal_id and
+// total_budget, no packages) into its packages.
+func (s *sales) fromProposal(principal string, req *adcp.CreateMediaBuyRequest) error {
+	if req.ProposalID == nil {
+		return nil
+	}
+	if len(req.Packages) > 0 {
+		return refuse("INVALID_REQUEST", "Accept a proposal with total_budget, or buy packages; not both", "packages")
+	}
+	if req.TotalBudget == nil {
+		return refuse("INVALID_REQUEST", "Accepting a proposal needs total_budget", "total_budget")
+	}
+	pkgs, err := s.proposals.Quote(principal, *req.ProposalID, req.TotalBudget.Amount)
+	if err != nil {
+		return err
+	}
+	for _, pk := range pkgs {
+		req.Packages = append(req.Packages, adcp.PackageRequest{ProductID: pk.ProductID, PricingOptionID: pk.PricingOptionID, Budget: pk.Budget})
+	}
+	return nil
+}
+
+// newBuy makes the principal's media buy in the account and the response
+// that reports it; a proposal it accepts is recorded as accepted. Ids are
+// random, so replicas never hand out the same one.
+func (s *sales) newBuy(principal, account, governance string, req *adcp.CreateMediaBuyRequest) (string, adcp.CreateMediaBuyResponse) {
+	now := time.Now()
 	id := "mb_" + strings.ToLower(rand.Text()[:12])
 	s.mu.Lock()
-	s.buys[id] = principal
+	b := &buy{id: id, principal: principal, account: account, start: now, created: now, updated: now, revision: 1,
+		endRaw: req.EndTime, governanceContext: governance, currency: "USD"}
+	if req.StartTime != "asap" {
+		b.startRaw = wire.DateTime(req.StartTime)
+		b.start, _ = time.Parse(time.RFC3339, string(req.StartTime))
+	} else {
+		b.startRaw = dateTime(now)
+	}
+	b.end, _ = time.Parse(time.RFC3339, string(req.EndTime))
+	for i, r := range req.Packages {
+		pk, err := s.newPackage(id, i, r, "") // checked already
+		if err != nil {
+			continue
+		}
+		if i == 0 && pk.pricing.currency != "" {
+			b.currency = pk.pricing.currency
+		}
+		b.packages = append(b.packages, pk)
+	}
+	b.status = b.live(now)
+	s.ledger[id] = b
+	s.order = append(s.order, id)
+	success := adcp.CreateMediaBuySuccess{MediaBuyID: id, Packages: []adcp.Package{}, Status: ptr(adcp.MediaBuyStatus(b.status)), Revision: ptr(b.revision)}
+	for _, pk := range b.packages {
+		success.Packages = append(success.Packages, pk.wire())
+	}
+	for _, a := range lifecycle.ValidActions(b.status) {
+		success.ValidActions = append(success.ValidActions, adcp.MediaBuyValidAction(a))
+	}
 	s.mu.Unlock()
-	success := adcp.CreateMediaBuySuccess{MediaBuyID: id, Packages: []adcp.Package{}}
-	status := adcp.MediaBuyStatusPendingCreatives
-	success.Status = &status
-	for i, p := range req.Packages {
-		pkg := adcp.Package{PackageID: fmt.Sprintf("%s_pkg_%d", id, i+1), ProductID: &p.ProductID, Budget: &p.Budget,
-			PricingOptionID: &p.PricingOptionID, MeasurementTerms: p.MeasurementTerms, TargetingOverlay: p.TargetingOverlay}
-		success.Packages = append(success.Packages, pkg)
+	if req.ProposalID != nil {
+		if _, err := s.proposals.Accept(principal, *req.ProposalID, req.TotalBudget.Amount, id); err != nil {
+			s.log.Warn("proposal not recorded as accepted", "proposal", *req.ProposalID, "err", err.Error())
+		}
 	}
 	return id, adcp.NewCreateMediaBuyResponseSuccess(success)
 }
@@ -167,11 +219,14 @@ func refuse(code, message, field string) error {
 	return &adcperr.Error{Code: code, Message: message, Field: field}
 }
 
-// completeOnPoll completes a submitted media buy when its buyer first asks
+// completeOnPoll makes a submitted media buy when its buyer first asks
 // for the task's status (sellertask's Refresh hook), on whichever replica
 // the poll reaches: the task and the request that started it are read from
-// the store (seller.OpenTask). Two replicas polled at once may both try;
-// the store lets one through, and the other's ErrTaskEnded is ignored.
+// the store (seller.OpenTask). The buy is checked again as it is made (the
+// account may have been suspended, the proposal may have expired, the
+// plan's budget spent since); a refusal fails the task. Two replicas
+// polled at once may both try; the store lets one through, and the other's
+// ErrTaskEnded is ignored.
 func (s *sales) completeOnPoll(ctx context.Context, principal, id string) error {
 	h, req, err := seller.OpenTask(ctx, s.srv, adcp.Tools.CreateMediaBuy, principal, id)
 	switch {
@@ -182,7 +237,21 @@ func (s *sales) completeOnPoll(ctx context.Context, principal, id string) error 
 	case req == nil: // a task of a store that kept no requests
 		return h.Fail(ctx, refuse("INVALID_REQUEST", "This task's request is lost; send the request again with a new idempotency_key", ""))
 	}
-	_, resp := s.newBuy(principal, req)
+	account, err := s.operable(principal, req.Account)
+	if err == nil {
+		err = s.fromProposal(principal, req)
+	}
+	var governance string
+	if err == nil {
+		governance, err = s.govern(ctx, principal, account, req)
+	}
+	if err != nil {
+		if err := h.Fail(ctx, err); err != nil && !errors.Is(err, seller.ErrTaskEnded) {
+			return err
+		}
+		return nil
+	}
+	_, resp := s.newBuy(principal, account, governance, req)
 	if err := h.Complete(ctx, &resp, "Media buy approved."); err != nil && !errors.Is(err, seller.ErrTaskEnded) {
 		return err
 	}

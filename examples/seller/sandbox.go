@@ -4,35 +4,149 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strconv"
 
-	"example.com/seller/adcp"
-
+	"github.com/adcpgen/adcpgen/runtime/lifecycle"
 	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/testcontroller"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // The sandbox's test controller (comply_test_controller, served with
-// -sandbox only: AdCP says sellers must not expose it in production). It
-// refuses calls naming a production account (FORBIDDEN) and lets the
-// compliance runner set up what its storyboards need:
+// -sandbox only: AdCP says sellers must not expose it in production).
+// runtime/testcontroller does the protocol's part (list_scenarios, the
+// compliance_testing capability block, UNKNOWN_SCENARIO and INVALID_PARAMS
+// per the 3.0.26 schemas); this seller implements these scenarios as
+// hooks on its own state:
 //
+//   - force_account_status, force_media_buy_status, force_creative_status
+//     move an entity of the caller's along its lifecycle
+//     (runtime/lifecycle: NOT_FOUND, INVALID_TRANSITION out of a final
+//     state);
+//   - simulate_delivery adds delivery figures to one of the caller's buys,
+//     simulate_budget_spend sets how much of its budget is spent;
 //   - seed_product and seed_pricing_option add products to the catalog
-//     (after the seller's own; fixture members the runner leaves out get
-//     defaults, AdCP 2 channel names their AdCP 3 ones);
+//     (after the seller's own; defaults for what the fixture leaves out,
+//     AdCP 2 channel names mapped to AdCP 3's), seed_creative,
+//     seed_media_buy and seed_creative_format add sandbox fixtures every
+//     account of the caller sees;
 //   - force_create_media_buy_arm makes the caller's next sandbox
-//     create_media_buy answer submitted with the task id it names (the
-//     task completes on the first status poll, as any async buy here);
-//   - simulate_delivery records delivery figures on one of the caller's
-//     media buys and answers the running totals.
+//     create_media_buy answer submitted under the task id it names (the
+//     task completes on the first status poll, as any async buy here).
 //
-// Other scenarios answer UNKNOWN_SCENARIO, as the protocol says.
+// The controller refuses a call that asserts a production account
+// (account.sandbox: false): this whole seller is a sandbox, and over MCP
+// AdCP 3.0's controller schema declares no account, so buyers built on
+// the JavaScript SDK send none.
 
-// sandboxScenarios are the scenarios this controller implements.
-var sandboxScenarios = []adcp.ListScenariosSuccessScenario{
-	adcp.ListScenariosSuccessScenarioForceCreateMediaBuyArm,
-	adcp.ListScenariosSuccessScenarioSimulateDelivery,
-	adcp.ListScenariosSuccessScenarioSeedProduct,
-	adcp.ListScenariosSuccessScenarioSeedPricingOption,
+// newController serves comply_test_controller on srv with the sales hooks.
+func newController(srv *seller.Server, s *sales) error {
+	ctl, err := testcontroller.New(srv, testcontroller.Options{Sandbox: func(_ context.Context, c *seller.Call) bool {
+		return string(wire.Lenient(c.Member("account")).Get("sandbox")) != "false"
+	}})
+	if err != nil {
+		return err
+	}
+	principal := func(r *testcontroller.Request) string { return r.Call.Principal.ID }
+	transition := func(prev, current string, err error, what, id string) (testcontroller.Outcome, error) {
+		var te *lifecycle.TransitionError
+		var se *lifecycle.StatusError
+		switch {
+		case errors.Is(err, errNotFound):
+			return nil, testcontroller.NotFound(what + " " + strconv.Quote(id) + " not found")
+		case errors.As(err, &te):
+			return nil, testcontroller.InvalidTransition(prev, te.Error())
+		case errors.As(err, &se):
+			return nil, testcontroller.InvalidParams(se.Error())
+		case err != nil:
+			return nil, err
+		}
+		return testcontroller.Transition{Previous: prev, Current: current, Message: what + " " + id + " moved from " + prev + " to " + current + "."}, nil
+	}
+	ctl.Handle(testcontroller.ForceAccountStatus, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+		prev, err := s.forceAccount(principal(r), r.Params.AccountID, r.Params.Status)
+		return transition(prev, r.Params.Status, err, "Account", r.Params.AccountID)
+	})
+	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+		prev, err := s.forceBuy(principal(r), r.Params.MediaBuyID, r.Params.Status)
+		return transition(prev, r.Params.Status, err, "Media buy", r.Params.MediaBuyID)
+	})
+	ctl.Handle(testcontroller.ForceCreativeStatus, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+		prev, err := s.forceCreative(principal(r), r.Params.CreativeID, r.Params.Status)
+		return transition(prev, r.Params.Status, err, "Creative", r.Params.CreativeID)
+	})
+	ctl.Handle(testcontroller.SimulateDelivery, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+		return s.simulateDelivery(principal(r), r.Params)
+	})
+	ctl.Handle(testcontroller.SimulateBudgetSpend, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+		return s.simulateSpend(principal(r), r.Params)
+	})
+	ctl.Handle(testcontroller.SeedProduct, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+		if r.Params.ProductID == "" {
+			return nil, testcontroller.InvalidParams("seed_product needs params.product_id")
+		}
+		if err := s.catalog.seedProduct(r.Params.ProductID, members(r.Params.Fixture)); err != nil {
+			return nil, testcontroller.InvalidParams("product " + strconv.Quote(r.Params.ProductID) + ": " + err.Error())
+		}
+		return testcontroller.Seeded{Message: "Product " + r.Params.ProductID + " seeded."}, nil
+	})
+	ctl.Handle(testcontroller.SeedPricingOption, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+		if r.Params.ProductID == "" || r.Params.PricingOptionID == "" {
+			return nil, testcontroller.InvalidParams("seed_pricing_option needs params.product_id and params.pricing_option_id")
+		}
+		err := s.catalog.seedPricing(r.Params.ProductID, r.Params.PricingOptionID, members(r.Params.Fixture))
+		if errors.Is(err, errNoSeed) {
+			return nil, testcontroller.NotFound("no sandbox product " + strconv.Quote(r.Params.ProductID) + " (seed_product first)")
+		}
+		if err != nil {
+			return nil, testcontroller.InvalidParams("pricing option " + strconv.Quote(r.Params.PricingOptionID) + ": " + err.Error())
+		}
+		return testcontroller.Seeded{Message: "Pricing option " + r.Params.PricingOptionID + " seeded on " + r.Params.ProductID + "."}, nil
+	})
+	ctl.Handle(testcontroller.SeedCreative, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+		if r.Params.CreativeID == "" {
+			return nil, testcontroller.InvalidParams("seed_creative needs params.creative_id")
+		}
+		if err := s.seedCreative(principal(r), r.Params.CreativeID, wire.Lenient(r.Params.Fixture)); err != nil {
+			return nil, testcontroller.InvalidParams(err.Error())
+		}
+		return testcontroller.Seeded{Message: "Creative " + r.Params.CreativeID + " seeded."}, nil
+	})
+	ctl.Handle(testcontroller.SeedMediaBuy, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+		if r.Params.MediaBuyID == "" {
+			return nil, testcontroller.InvalidParams("seed_media_buy needs params.media_buy_id")
+		}
+		f := wire.Lenient(r.Params.Fixture)
+		status, _ := f.Get("status").AsString()
+		currency, _ := f.Get("currency").AsString()
+		if err := s.seedBuy(principal(r), r.Params.MediaBuyID, status, currency); err != nil {
+			return nil, testcontroller.InvalidParams(err.Error())
+		}
+		return testcontroller.Seeded{Message: "Media buy " + r.Params.MediaBuyID + " seeded."}, nil
+	})
+	ctl.Handle(testcontroller.SeedCreativeFormat, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+		if r.Params.FormatID == "" {
+			return nil, testcontroller.InvalidParams("seed_creative_format needs params.format_id")
+		}
+		s.seedFormat(r.Params.FormatID, r.Params.Fixture)
+		return testcontroller.Seeded{Message: "Format " + r.Params.FormatID + " seeded."}, nil
+	})
+	ctl.Handle(testcontroller.ForceCreateMediaBuyArm, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+		return s.forceArm(principal(r), r.Params)
+	})
+	return nil
+}
+
+// members splits a fixture object into its members.
+func members(fixture json.RawMessage) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	wire.Lenient(fixture).Members(func(k, v wire.Lenient) bool {
+		name, _ := k.AsString()
+		out[name] = v.Raw()
+		return true
+	})
+	return out
 }
 
 // forcedArm is a force_create_media_buy_arm directive waiting for the
@@ -42,106 +156,20 @@ type forcedArm struct {
 	message string
 }
 
-// deliveryTotals are a media buy's simulated delivery, summed.
-type deliveryTotals struct {
-	Impressions int64   `json:"impressions"`
-	Clicks      int64   `json:"clicks"`
-	Conversions int64   `json:"conversions"`
-	Spend       float64 `json:"reported_spend"`
-	Currency    string  `json:"currency,omitempty"`
-}
-
-// controllerFailure answers a scenario that cannot run.
-func controllerFailure(code adcp.ControllerErrorValue, detail string) *adcp.ComplyTestControllerResponse {
-	r := adcp.NewComplyTestControllerResponseControllerError(adcp.ControllerError{Error: code, ErrorDetail: &detail})
-	return &r
-}
-
-// sandboxCall reports whether a controller call may act: one that names
-// no account acts on the caller's sandbox (this seller serves the
-// controller only as a sandbox; 3.0's request schema has no account, and
-// buyers on the JavaScript SDK leave undeclared members out), one that
-// names an account must name a sandbox account.
-func sandboxCall(raw json.RawMessage) bool {
-	if len(raw) == 0 {
-		return true
-	}
-	var ref adcp.AccountReference
-	if adcp.Decode(raw, &ref) != nil || ref.Brand == nil {
-		return false
-	}
-	return ref.Brand.Sandbox != nil && *ref.Brand.Sandbox
-}
-
-// complyTestController runs one scenario for the caller.
-func (s *sales) complyTestController(ctx context.Context, req *adcp.ComplyTestControllerRequest) (*adcp.ComplyTestControllerResponse, error) {
-	if !sandboxCall(req.AdditionalProperties["account"]) {
-		return controllerFailure(adcp.ControllerErrorValueForbidden, "comply_test_controller acts on sandbox accounts only (account.sandbox: true)"), nil
-	}
-	p, _ := seller.PrincipalFrom(ctx)
-	params := req.Params
-	if params == nil {
-		params = &adcp.ComplyTestControllerRequestParams{}
-	}
-	switch req.Scenario {
-	case adcp.ComplyTestControllerRequestScenarioListScenarios:
-		r := adcp.NewComplyTestControllerResponseListScenariosSuccess(adcp.ListScenariosSuccess{Scenarios: sandboxScenarios})
-		return &r, nil
-	case adcp.ComplyTestControllerRequestScenarioSeedProduct:
-		if params.ProductID == nil || *params.ProductID == "" {
-			return controllerFailure(adcp.ControllerErrorValueInvalidParams, "seed_product needs params.product_id"), nil
-		}
-		if err := s.catalog.seedProduct(*params.ProductID, params.Fixture); err != nil {
-			return controllerFailure(adcp.ControllerErrorValueInvalidParams, "product "+strconv.Quote(*params.ProductID)+": "+err.Error()), nil
-		}
-		return seeded("Product " + *params.ProductID + " seeded."), nil
-	case adcp.ComplyTestControllerRequestScenarioSeedPricingOption:
-		if params.ProductID == nil || params.PricingOptionID == nil || *params.PricingOptionID == "" {
-			return controllerFailure(adcp.ControllerErrorValueInvalidParams, "seed_pricing_option needs params.product_id and params.pricing_option_id"), nil
-		}
-		err := s.catalog.seedPricing(*params.ProductID, *params.PricingOptionID, params.Fixture)
-		if errors.Is(err, errNoSeed) {
-			return controllerFailure(adcp.ControllerErrorValueNotFound, "no sandbox product "+strconv.Quote(*params.ProductID)+" (seed_product first)"), nil
-		}
-		if err != nil {
-			return controllerFailure(adcp.ControllerErrorValueInvalidParams, "pricing option "+strconv.Quote(*params.PricingOptionID)+": "+err.Error()), nil
-		}
-		return seeded("Pricing option " + *params.PricingOptionID + " seeded on " + *params.ProductID + "."), nil
-	case adcp.ComplyTestControllerRequestScenarioForceCreateMediaBuyArm:
-		return s.forceArm(p.ID, params), nil
-	case adcp.ComplyTestControllerRequestScenarioSimulateDelivery:
-		return s.simulateDelivery(p.ID, params), nil
-	}
-	return controllerFailure(adcp.ControllerErrorValueUnknownScenario, "Scenario not supported: "+string(req.Scenario)), nil
-}
-
-func seeded(message string) *adcp.ComplyTestControllerResponse {
-	r := adcp.NewComplyTestControllerResponseSeedSuccess(adcp.SeedSuccess{Message: &message})
-	return &r
-}
-
 // forceArm registers a directive for the principal's next sandbox
 // create_media_buy. Only the submitted arm is implemented.
-func (s *sales) forceArm(principal string, params *adcp.ComplyTestControllerRequestParams) *adcp.ComplyTestControllerResponse {
-	if params.Arm == nil || *params.Arm != adcp.ComplyTestControllerRequestParamsArmSubmitted {
-		return controllerFailure(adcp.ControllerErrorValueInvalidParams, "this sandbox forces the submitted arm only (params.arm: submitted)")
+func (s *sales) forceArm(principal string, params testcontroller.Params) (testcontroller.Outcome, error) {
+	if params.Arm != "submitted" {
+		return nil, testcontroller.InvalidParams("this sandbox forces the submitted arm only (params.arm: submitted)")
 	}
-	if params.TaskID == nil || *params.TaskID == "" || len(*params.TaskID) > seller.MaxTaskIDLength {
-		return controllerFailure(adcp.ControllerErrorValueInvalidParams, "the submitted arm needs params.task_id (1-128 characters)")
-	}
-	arm := forcedArm{taskID: *params.TaskID}
-	if params.Message != nil {
-		arm.message = *params.Message
+	if params.TaskID == "" || len(params.TaskID) > seller.MaxTaskIDLength {
+		return nil, testcontroller.InvalidParams("the submitted arm needs params.task_id (1-128 characters)")
 	}
 	s.mu.Lock()
-	s.forced[principal] = arm
+	s.forced[principal] = forcedArm{taskID: params.TaskID, message: params.Message}
 	s.mu.Unlock()
-	msg := "Directive registered: the next create_media_buy answers submitted with task " + arm.taskID + "."
-	r := adcp.NewComplyTestControllerResponseForcedDirectiveSuccess(adcp.ForcedDirectiveSuccess{
-		Forced:  adcp.ForcedDirectiveSuccessForced{Arm: adcp.ForcedDirectiveSuccessForcedArmSubmitted, TaskID: &arm.taskID},
-		Message: &msg,
-	})
-	return &r
+	return testcontroller.Directive{Arm: "submitted", TaskID: params.TaskID,
+		Message: "Directive registered: the next create_media_buy answers submitted with task " + params.TaskID + "."}, nil
 }
 
 // takeForcedArm consumes the principal's directive, if any.
@@ -153,56 +181,70 @@ func (s *sales) takeForcedArm(principal string) (forcedArm, bool) {
 	return arm, ok
 }
 
-// simulateDelivery adds delivery figures to one of the principal's media
-// buys.
-func (s *sales) simulateDelivery(principal string, params *adcp.ComplyTestControllerRequestParams) *adcp.ComplyTestControllerResponse {
-	if params.MediaBuyID == nil {
-		return controllerFailure(adcp.ControllerErrorValueInvalidParams, "simulate_delivery needs params.media_buy_id")
-	}
+// simulateDelivery adds delivery figures to one of the principal's buys
+// and answers the running totals.
+func (s *sales) simulateDelivery(principal string, p testcontroller.Params) (testcontroller.Outcome, error) {
 	var add deliveryTotals
 	for _, v := range []struct {
 		from *int64
 		to   *int64
-	}{{params.Impressions, &add.Impressions}, {params.Clicks, &add.Clicks}, {params.Conversions, &add.Conversions}} {
+	}{{p.Impressions, &add.Impressions}, {p.Clicks, &add.Clicks}, {p.Conversions, &add.Conversions}} {
 		if v.from != nil {
 			*v.to = *v.from
 		}
 	}
-	if rs := params.ReportedSpend; rs != nil {
+	if rs := p.ReportedSpend; rs != nil {
 		add.Spend, add.Currency = rs.Amount, rs.Currency
 	}
 	s.mu.Lock()
-	owner, ok := s.buys[*params.MediaBuyID]
-	var total deliveryTotals
-	if ok && owner == principal {
-		t := s.delivery[*params.MediaBuyID]
-		if t == nil {
-			t = &deliveryTotals{}
-			s.delivery[*params.MediaBuyID] = t
-		}
-		t.Impressions += add.Impressions
-		t.Clicks += add.Clicks
-		t.Conversions += add.Conversions
-		t.Spend += add.Spend
-		if add.Currency != "" {
-			t.Currency = add.Currency
-		}
-		total = *t
+	b := s.ledger[p.MediaBuyID]
+	if b == nil || b.principal != principal {
+		s.mu.Unlock()
+		return nil, testcontroller.NotFound("Media buy " + strconv.Quote(p.MediaBuyID) + " not found")
 	}
+	if add.Currency != "" && add.Currency != b.currency {
+		s.mu.Unlock()
+		return nil, testcontroller.InvalidParams("reported_spend is in " + add.Currency + "; media buy " + b.id + " is in " + b.currency)
+	}
+	t := &b.delivered
+	t.Impressions += add.Impressions
+	t.Clicks += add.Clicks
+	t.Conversions += add.Conversions
+	t.Spend += add.Spend
+	t.Currency = b.currency
+	total := *t
 	s.mu.Unlock()
-	if !ok || owner != principal { // another buyer's buy is not found either
-		return controllerFailure(adcp.ControllerErrorValueNotFound, "no media buy "+strconv.Quote(*params.MediaBuyID))
-	}
-	r := adcp.NewComplyTestControllerResponseSimulationSuccess(adcp.SimulationSuccess{
-		Simulated: members(add), Cumulative: members(total),
-	})
-	return &r
+	return testcontroller.Simulation{Simulated: figures(add), Cumulative: figures(total),
+		Message: "Delivery simulated for " + p.MediaBuyID + "."}, nil
 }
 
-// members splits v's JSON object into its members.
-func members(v any) map[string]json.RawMessage {
-	raw, _ := json.Marshal(v)
-	var m map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &m)
-	return m
+// figures is delivery as the controller reports it.
+func figures(d deliveryTotals) json.RawMessage {
+	out := map[string]any{"impressions": d.Impressions, "clicks": d.Clicks, "conversions": d.Conversions}
+	if d.Currency != "" {
+		out["reported_spend"] = map[string]any{"amount": d.Spend, "currency": d.Currency}
+	}
+	raw, _ := json.Marshal(out)
+	return raw
+}
+
+// simulateSpend sets the share of a buy's budget spent.
+func (s *sales) simulateSpend(principal string, p testcontroller.Params) (testcontroller.Outcome, error) {
+	if p.MediaBuyID == "" || p.SpendPercentage == nil {
+		return nil, testcontroller.InvalidParams("this sandbox simulates spend per media buy: params.media_buy_id and params.spend_percentage")
+	}
+	s.mu.Lock()
+	b := s.ledger[p.MediaBuyID]
+	if b == nil || b.principal != principal {
+		s.mu.Unlock()
+		return nil, testcontroller.NotFound("Media buy " + strconv.Quote(p.MediaBuyID) + " not found")
+	}
+	budget := b.total()
+	b.budgetSpent = math.Round(budget**p.SpendPercentage) / 100
+	spent, currency := b.budgetSpent, b.currency
+	s.mu.Unlock()
+	raw, _ := json.Marshal(map[string]any{"spend_percentage": *p.SpendPercentage,
+		"computed_spend": map[string]any{"amount": spent, "currency": currency},
+		"budget":         map[string]any{"amount": budget, "currency": currency}})
+	return testcontroller.Simulation{Simulated: raw, Message: "Budget of " + p.MediaBuyID + " spent to " + strconv.FormatFloat(*p.SpendPercentage, 'f', -1, 64) + "%."}, nil
 }

@@ -40,7 +40,11 @@ func TestSandboxController(t *testing.T) {
 	}
 	for _, c := range []struct{ name, args, code string }{
 		{"a production account", `{"scenario":"list_scenarios","account":{"brand":{"domain":"a.example"},"operator":"a.example","sandbox":false}}`, "FORBIDDEN"},
-		{"an unknown scenario", `{"scenario":"force_creative_status","params":{"creative_id":"c","status":"approved"}}`, "UNKNOWN_SCENARIO"},
+		{"a scenario this sandbox lacks", `{"scenario":"force_session_status","params":{"session_id":"s","status":"terminated"}}`, "UNKNOWN_SCENARIO"},
+		{"a scenario 3.0 lacks", `{"scenario":"nonexistent_scenario","params":{}}`, "UNKNOWN_SCENARIO"},
+		{"missing params", `{"scenario":"force_creative_status","params":{}}`, "INVALID_PARAMS"},
+		{"a creative that does not exist", `{"scenario":"force_creative_status","params":{"creative_id":"c","status":"approved"}}`, "NOT_FOUND"},
+		{"an account that does not exist", `{"scenario":"force_account_status","params":{"account_id":"acct_404","status":"suspended"}}`, "NOT_FOUND"},
 		{"pricing for no product", `{"scenario":"seed_pricing_option","params":{"product_id":"nope","pricing_option_id":"p","fixture":{}}}`, "NOT_FOUND"},
 		{"a bad pricing option", `{"scenario":"seed_product","params":{"product_id":"bad_q2","fixture":{"delivery_type":"guaranteed","format_ids":[{"id":"display_300x250"}]}}}`, ""},
 		{"a bad pricing option", `{"scenario":"seed_pricing_option","params":{"product_id":"bad_q2","pricing_option_id":"p","fixture":{"pricing_model":"cpm"}}}`, "INVALID_PARAMS"},

@@ -1,0 +1,361 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"example.com/seller/adcp"
+
+	"github.com/adcpgen/adcpgen/runtime/lifecycle"
+	"github.com/adcpgen/adcpgen/runtime/pagination"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// Media buys after create_media_buy: get_media_buys reads them,
+// update_media_buy pauses, resumes, cancels and changes them, with the
+// lifecycle's rules (runtime/lifecycle: INVALID_STATE on a final buy,
+// NOT_CANCELLABLE on a second cancel), and delivery accumulates on them.
+// A buy is pending_creatives until a package has a creative, then
+// pending_start before its flight and active during it; it completes,
+// is rejected or canceled only when told to (this seller runs no clock of
+// its own over buys).
+
+// buy is a media buy.
+type buy struct {
+	id, principal, account string // account: the account key ("" for sandbox fixtures)
+	status                 string
+	start, end             time.Time
+	startRaw, endRaw       wire.DateTime
+	currency               string
+	packages               []*pkg
+	created, updated       time.Time
+	revision               int64
+	cancellation           *adcp.GetMediaBuysResponseMediaBuyCancellation
+	governanceContext      string
+	delivered              deliveryTotals
+	budgetSpent            float64 // simulate_budget_spend
+}
+
+// pkg is a package of a buy.
+type pkg struct {
+	id, productID, pricingOptionID string
+	budget                         float64
+	pricing                        price
+	targeting                      *adcp.TargetingOverlay
+	measurement                    *adcp.MeasurementTerms
+	creatives                      []adcp.CreativeAssignment
+	paused, canceled               bool
+}
+
+// total is the buy's budget.
+func (b *buy) total() float64 {
+	t := 0.0
+	for _, p := range b.packages {
+		t += p.budget
+	}
+	return t
+}
+
+// live is where a buy that is neither paused nor final stands: waiting for
+// creatives, for its flight, or running.
+func (b *buy) live(now time.Time) string {
+	has := false
+	for _, p := range b.packages {
+		has = has || len(p.creatives) > 0
+	}
+	switch {
+	case !has && len(b.packages) > 0:
+		return lifecycle.PendingCreatives
+	case now.Before(b.start):
+		return lifecycle.PendingStart
+	}
+	return lifecycle.Active
+}
+
+// settle moves a waiting buy on when it can (creatives attached, flight
+// started); the lifecycle has no way back to waiting, and paused and final
+// buys stay.
+func (b *buy) settle(now time.Time) {
+	if b.status == lifecycle.Paused || lifecycle.MediaBuyFinal(b.status) {
+		return
+	}
+	if next := b.live(now); lifecycle.MediaBuyMove(b.status, next) == nil {
+		b.status = next
+	}
+}
+
+// pkgByID finds a package.
+func (b *buy) pkgByID(id string) *pkg {
+	for _, p := range b.packages {
+		if p.id == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// visible reports whether account (a key, "" for none named) sees b:
+// its own account's buys, and sandbox fixtures everywhere.
+func (b *buy) visible(account string) bool {
+	return account == "" || b.account == "" || b.account == account
+}
+
+// buyFor returns principal's buy id, else MEDIA_BUY_NOT_FOUND: another
+// buyer's buy is not found either. Buy ids are this seller's, unique across
+// accounts: a call naming a buy by id finds it whatever account it names
+// beside (the compliance runner names the run's default account on some
+// calls and the storyboard's on others). Call with s.mu held.
+func (s *sales) buyFor(principal, id string) (*buy, error) {
+	b := s.ledger[id]
+	if b == nil || b.principal != principal {
+		return nil, refuse("MEDIA_BUY_NOT_FOUND", "No media buy "+strconv.Quote(id), "media_buy_id")
+	}
+	return b, nil
+}
+
+// getMediaBuys answers the principal's buys: those named, else those in
+// the statuses asked for (active by default, as AdCP says), a page at a
+// time, newest last.
+func (s *sales) getMediaBuys(ctx context.Context, req *adcp.GetMediaBuysRequest) (*adcp.GetMediaBuysResponse, error) {
+	p, _ := seller.PrincipalFrom(ctx)
+	account, _ := s.accounts.key(p.ID, req.Account)
+	statuses := []string{lifecycle.Active}
+	switch f := req.StatusFilter; {
+	case f.String != nil:
+		statuses = []string{string(*f.String)}
+	case f.Array != nil:
+		statuses = nil
+		for _, st := range f.Array {
+			statuses = append(statuses, string(st))
+		}
+	}
+	now := time.Now()
+	s.mu.Lock()
+	var list []adcp.GetMediaBuysResponseMediaBuy
+	for _, id := range s.order {
+		b := s.ledger[id]
+		switch {
+		case b.principal != p.ID:
+			continue
+		case len(req.MediaBuyIDs) > 0: // by id, whatever the account (buyFor)
+			if !slices.Contains(req.MediaBuyIDs, id) {
+				continue
+			}
+		case !b.visible(account) || !slices.Contains(statuses, b.status):
+			continue
+		}
+		list = append(list, b.wire(now))
+	}
+	s.mu.Unlock()
+	page, err := pagination.Slice(list, func(m adcp.GetMediaBuysResponseMediaBuy) string { return m.MediaBuyID }, pageRequest(ctx, req.Pagination))
+	if err != nil {
+		return nil, err
+	}
+	resp := &adcp.GetMediaBuysResponse{MediaBuys: page.Items, Pagination: pageResponse(page.Response())}
+	if resp.MediaBuys == nil {
+		resp.MediaBuys = []adcp.GetMediaBuysResponseMediaBuy{}
+	}
+	if s.sandbox {
+		resp.Sandbox = ptr(true)
+	}
+	return resp, nil
+}
+
+// wire is the buy as get_media_buys shows it.
+func (b *buy) wire(now time.Time) adcp.GetMediaBuysResponseMediaBuy {
+	out := adcp.GetMediaBuysResponseMediaBuy{
+		MediaBuyID: b.id, Status: adcp.MediaBuyStatus(b.status), Currency: b.currency, TotalBudget: b.total(),
+		Revision: ptr(b.revision), Cancellation: b.cancellation, Packages: []adcp.PackageStatus{},
+		CreatedAt: ptr(dateTime(b.created)), UpdatedAt: ptr(dateTime(b.updated)),
+	}
+	if b.startRaw != "" {
+		out.StartTime, out.EndTime = ptr(b.startRaw), ptr(b.endRaw)
+	}
+	for _, a := range lifecycle.ValidActions(b.status) {
+		out.ValidActions = append(out.ValidActions, adcp.MediaBuyValidAction(a))
+	}
+	for _, p := range b.packages {
+		ps := adcp.PackageStatus{PackageID: p.id, ProductID: ptr(p.productID), Budget: ptr(p.budget), Currency: ptr(b.currency),
+			TargetingOverlay: p.targeting, Paused: ptr(p.paused), Canceled: ptr(p.canceled)}
+		out.Packages = append(out.Packages, ps)
+	}
+	return out
+}
+
+// updateMediaBuy applies a buyer's changes: pause or resume, cancel, and
+// package changes (budget, targeting, creatives, pause, cancel), each
+// against the lifecycle; nothing is applied when any part is refused.
+func (s *sales) updateMediaBuy(ctx context.Context, req *adcp.UpdateMediaBuyRequest) (*adcp.UpdateMediaBuyResult, error) {
+	p, _ := seller.PrincipalFrom(ctx)
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, err := s.buyFor(p.ID, req.MediaBuyID)
+	if err != nil {
+		return nil, err
+	}
+	status := b.status
+	switch {
+	case req.Canceled != nil && *req.Canceled:
+		if status, err = lifecycle.Cancel(status); err != nil {
+			return nil, err
+		}
+	case req.Paused != nil && *req.Paused:
+		if status, err = lifecycle.Pause(status); err != nil {
+			return nil, err
+		}
+	case req.Paused != nil:
+		if status, err = lifecycle.Resume(status); err != nil {
+			return nil, err
+		}
+	}
+	if len(req.Packages) > 0 || req.StartTime != nil || req.EndTime != nil || len(req.NewPackages) > 0 {
+		if err := lifecycle.Update(b.status); err != nil {
+			return nil, err
+		}
+	}
+	for i, u := range req.Packages {
+		if b.pkgByID(u.PackageID) == nil {
+			return nil, refuse("PACKAGE_NOT_FOUND", "Media buy "+b.id+" has no package "+strconv.Quote(u.PackageID), fmt.Sprintf("packages[%d].package_id", i))
+		}
+		if u.Budget != nil && *u.Budget <= 0 {
+			return nil, refuse("INVALID_REQUEST", "A package budget must be positive", fmt.Sprintf("packages[%d].budget", i))
+		}
+	}
+	var added []*pkg
+	for i, np := range req.NewPackages {
+		pk, err := s.newPackage(b.id, len(b.packages)+i, np, fmt.Sprintf("new_packages[%d]", i))
+		if err != nil {
+			return nil, err
+		}
+		added = append(added, pk)
+	}
+	// Everything checks: apply.
+	var affected []adcp.Package
+	for _, u := range req.Packages {
+		pk := b.pkgByID(u.PackageID)
+		if u.Budget != nil {
+			pk.budget = *u.Budget
+		}
+		if u.TargetingOverlay != nil {
+			pk.targeting = u.TargetingOverlay
+		}
+		if u.CreativeAssignments != nil {
+			pk.creatives = u.CreativeAssignments
+		}
+		if u.Paused != nil {
+			pk.paused = *u.Paused
+		}
+		if u.Canceled != nil && *u.Canceled {
+			pk.canceled = true
+		}
+		affected = append(affected, pk.wire())
+	}
+	for _, pk := range added {
+		b.packages = append(b.packages, pk)
+		affected = append(affected, pk.wire())
+	}
+	if req.EndTime != nil {
+		b.endRaw = *req.EndTime
+		if t, err := time.Parse(time.RFC3339, string(*req.EndTime)); err == nil {
+			b.end = t
+		}
+	}
+	if req.StartTime != nil && *req.StartTime != "asap" {
+		b.startRaw = wire.DateTime(*req.StartTime)
+		if t, err := time.Parse(time.RFC3339, string(*req.StartTime)); err == nil {
+			b.start = t
+		}
+	}
+	if status == lifecycle.Canceled && b.status != lifecycle.Canceled {
+		reason := req.CancellationReason
+		b.cancellation = &adcp.GetMediaBuysResponseMediaBuyCancellation{CanceledAt: dateTime(now), CanceledBy: adcp.CanceledByBuyer, Reason: reason}
+	}
+	b.status = status
+	b.settle(now)
+	b.revision++
+	b.updated = now
+	resp := adcp.UpdateMediaBuySuccess{MediaBuyID: b.id, Status: ptr(adcp.MediaBuyStatus(b.status)), Revision: ptr(b.revision), AffectedPackages: affected}
+	for _, a := range lifecycle.ValidActions(b.status) {
+		resp.ValidActions = append(resp.ValidActions, adcp.MediaBuyValidAction(a))
+	}
+	r := adcp.NewUpdateMediaBuyResponseSuccess(resp)
+	return &adcp.UpdateMediaBuyResult{Message: "Media buy " + b.id + " is " + b.status + ".", Response: &r}, nil
+}
+
+// wire is the package as create and update answers show it.
+func (p *pkg) wire() adcp.Package {
+	return adcp.Package{PackageID: p.id, ProductID: ptr(p.productID), Budget: ptr(p.budget), PricingOptionID: ptr(p.pricingOptionID),
+		TargetingOverlay: p.targeting, MeasurementTerms: p.measurement, CreativeAssignments: p.creatives,
+		Paused: ptr(p.paused), Canceled: ptr(p.canceled)}
+}
+
+// newPackage checks a requested package against the catalog and makes it.
+func (s *sales) newPackage(buyID string, i int, r adcp.PackageRequest, field string) (*pkg, error) {
+	if _, ok := s.catalog.product(r.ProductID); !ok {
+		return nil, refuse("PRODUCT_NOT_FOUND", "No product "+strconv.Quote(r.ProductID)+" in this catalog", field+".product_id")
+	}
+	pr, ok := s.catalog.price(r.ProductID, r.PricingOptionID)
+	if !ok {
+		return nil, refuse("INVALID_REQUEST", "Product "+strconv.Quote(r.ProductID)+" has no pricing option "+strconv.Quote(r.PricingOptionID), field+".pricing_option_id")
+	}
+	if r.Budget <= 0 {
+		return nil, refuse("INVALID_REQUEST", "A package budget must be positive", field+".budget")
+	}
+	return &pkg{id: fmt.Sprintf("%s_pkg_%d", buyID, i+1), productID: r.ProductID, pricingOptionID: r.PricingOptionID,
+		budget: r.Budget, pricing: pr, targeting: r.TargetingOverlay, measurement: r.MeasurementTerms,
+		creatives: r.CreativeAssignments, paused: r.Paused != nil && *r.Paused}, nil
+}
+
+// forceBuy moves a buy to status (force_media_buy_status).
+func (s *sales) forceBuy(principal, id, status string) (prev string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.ledger[id]
+	if b == nil || b.principal != principal {
+		return "", errNotFound
+	}
+	if err := lifecycle.ForceMediaBuy(b.status, status); err != nil {
+		return b.status, err
+	}
+	prev, b.status = b.status, status
+	b.revision++
+	b.updated = time.Now()
+	return prev, nil
+}
+
+// seedBuy adds a sandbox media buy from the runner's fixture
+// (seed_media_buy): its status and currency, no packages; it is visible in
+// every account of the principal.
+func (s *sales) seedBuy(principal, id, status, currency string) error {
+	if status == "" {
+		status = lifecycle.Active
+	}
+	if !slices.Contains(lifecycle.MediaBuyStatuses, status) {
+		return fmt.Errorf("status %q is not a media buy status", status)
+	}
+	if currency == "" {
+		currency = "USD"
+	}
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b := s.ledger[id]; b != nil && b.principal != principal {
+		return fmt.Errorf("media buy %q exists", id)
+	}
+	if s.ledger[id] == nil {
+		s.order = append(s.order, id)
+	}
+	s.ledger[id] = &buy{id: id, principal: principal, status: status, currency: currency, start: now, end: now.AddDate(0, 1, 0),
+		created: now, updated: now, revision: 1}
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// dateTime is t as AdCP's date-time.
+func dateTime(t time.Time) wire.DateTime { return wire.DateTime(t.UTC().Format(time.RFC3339)) }

@@ -1,0 +1,402 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"example.com/seller/adcp"
+
+	"github.com/adcpgen/adcpgen/runtime/lifecycle"
+	"github.com/adcpgen/adcpgen/runtime/pagination"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// The creative library. sync_creatives upserts a buyer's creatives in an
+// account's library and may assign them to packages of its buys (a buy
+// waiting for creatives then moves on); this seller reviews at once, so a
+// synced creative is approved. list_creatives filters and pages the
+// library (archived creatives only when asked for by status); the
+// library outlives the buys its creatives were assigned to. In a sandbox,
+// creatives the compliance runner seeds (seed_creative) are in every
+// account's library.
+
+// creative is one creative of a library.
+type creative struct {
+	id, principal, account string // account: the account key ("" for sandbox fixtures)
+	name                   string
+	format                 adcp.FormatID
+	status                 string
+	tags                   []string
+	created, updated       time.Time
+	assigned               []string // package ids
+}
+
+// library holds the creatives, in the order they were first synced.
+type library struct {
+	mu    sync.Mutex
+	items []*creative
+}
+
+// find returns principal's creative id in account ("" is any account, the
+// most recent).
+func (l *library) find(principal, account, id string) *creative {
+	for _, c := range slices.Backward(l.items) {
+		if c.principal == principal && c.id == id && (account == "" || c.account == account) {
+			return c
+		}
+	}
+	return nil
+}
+
+// visible reports whether account (a key; "" when none is named) sees c.
+func (c *creative) visible(principal, account string) bool {
+	return c.principal == principal && (account == "" || c.account == "" || c.account == account)
+}
+
+// syncCreatives upserts the creatives and makes the assignments.
+func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesRequest) (*adcp.SyncCreativesResult, error) {
+	p, _ := seller.PrincipalFrom(ctx)
+	account, _ := s.accounts.key(p.ID, req.Account)
+	dry := req.DryRun != nil && *req.DryRun
+	now := time.Now()
+	out := adcp.SyncCreativesSuccess{Creatives: []adcp.SyncCreativesSuccessCreative{}, DryRun: req.DryRun}
+	results := map[string]*adcp.SyncCreativesSuccessCreative{}
+	s.library.mu.Lock()
+	for _, in := range req.Creatives {
+		res := adcp.SyncCreativesSuccessCreative{CreativeID: in.CreativeID, Action: adcp.CreativeActionCreated, Status: ptr(adcp.CreativeStatus(lifecycle.CreativeApproved))}
+		c := s.library.find(p.ID, account, in.CreativeID)
+		if c != nil && c.account == account {
+			res.Action = adcp.CreativeActionUpdated
+		} else {
+			c = &creative{id: in.CreativeID, principal: p.ID, account: account, created: now}
+			if !dry {
+				s.library.items = append(s.library.items, c)
+			}
+		}
+		if !dry {
+			// A resubmitted creative is reviewed again (approved here at
+			// once); an archived one synced again is unarchived.
+			c.name, c.format, c.tags, c.status, c.updated = in.Name, in.FormatID, in.Tags, lifecycle.CreativeApproved, now
+		}
+		out.Creatives = append(out.Creatives, res)
+		results[in.CreativeID] = &out.Creatives[len(out.Creatives)-1]
+	}
+	s.library.mu.Unlock()
+	if len(req.Assignments) > 0 && !dry {
+		s.assign(p.ID, account, req.Assignments, results, now)
+	}
+	r := adcp.NewSyncCreativesResponseSuccess(out)
+	return &adcp.SyncCreativesResult{Message: fmt.Sprintf("%d creatives synced.", len(out.Creatives)), Response: &r}, nil
+}
+
+// assign attaches creatives to packages of the principal's buys in the
+// account, reporting each in results.
+func (s *sales) assign(principal, account string, as []adcp.SyncCreativesRequestAssignment, results map[string]*adcp.SyncCreativesSuccessCreative, now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range as {
+		res := results[a.CreativeID]
+		var pk *pkg
+		var b *buy
+		for _, id := range s.order {
+			cand := s.ledger[id]
+			if cand.principal == principal { // package ids are unique, as buy ids (buyFor)
+				if pk = cand.pkgByID(a.PackageID); pk != nil {
+					b = cand
+					break
+				}
+			}
+		}
+		if pk == nil || lifecycle.MediaBuyFinal(b.status) {
+			if res != nil {
+				if res.AssignmentErrors == nil {
+					res.AssignmentErrors = &adcp.SyncCreativesSuccessCreativeAssignmentErrors{Matching: map[string]string{}}
+				}
+				why := "PACKAGE_NOT_FOUND"
+				if pk != nil {
+					why = "INVALID_STATE: the media buy is " + b.status
+				}
+				res.AssignmentErrors.Matching[a.PackageID] = why
+			}
+			continue
+		}
+		if !slices.ContainsFunc(pk.creatives, func(c adcp.CreativeAssignment) bool { return c.CreativeID == a.CreativeID }) {
+			pk.creatives = append(pk.creatives, adcp.CreativeAssignment{CreativeID: a.CreativeID, Weight: a.Weight, PlacementIDs: a.PlacementIDs})
+		}
+		b.settle(now)
+		b.updated = now
+		if res != nil {
+			res.AssignedTo = append(res.AssignedTo, a.PackageID)
+		}
+	}
+}
+
+// listCreatives answers the library the account sees, filtered and paged.
+func (s *sales) listCreatives(ctx context.Context, req *adcp.ListCreativesRequest) (*adcp.ListCreativesResponse, error) {
+	p, _ := seller.PrincipalFrom(ctx)
+	account, _ := s.accounts.key(p.ID, req.Account)
+	f := req.Filters
+	if f == nil {
+		f = &adcp.CreativeFilters{}
+	}
+	var applied []string
+	for _, n := range []struct {
+		name string
+		on   bool
+	}{{"creative_ids", len(f.CreativeIDs) > 0}, {"statuses", len(f.Statuses) > 0}, {"format_ids", len(f.FormatIDs) > 0},
+		{"name_contains", f.NameContains != nil}, {"tags", len(f.Tags) > 0}} {
+		if n.on {
+			applied = append(applied, n.name)
+		}
+	}
+	s.library.mu.Lock()
+	var list []adcp.ListCreativesResponseCreative
+	for _, c := range s.library.items {
+		if !c.visible(p.ID, account) || !c.matches(f) {
+			continue
+		}
+		list = append(list, c.wire())
+	}
+	s.library.mu.Unlock()
+	page, err := pagination.Slice(list, func(c adcp.ListCreativesResponseCreative) string { return c.CreativeID }, pageRequest(ctx, req.Pagination))
+	if err != nil {
+		return nil, err
+	}
+	resp := &adcp.ListCreativesResponse{
+		QuerySummary: adcp.ListCreativesResponseQuerySummary{TotalMatching: int64(page.Total), Returned: int64(len(page.Items)), FiltersApplied: applied},
+		Pagination:   *pageResponse(page.Response()),
+		Creatives:    page.Items,
+	}
+	if resp.Creatives == nil {
+		resp.Creatives = []adcp.ListCreativesResponseCreative{}
+	}
+	return resp, nil
+}
+
+// matches applies the filters this seller supports; archived creatives
+// are left out unless a status filter asks for them.
+func (c *creative) matches(f *adcp.CreativeFilters) bool {
+	if len(f.CreativeIDs) > 0 && !slices.Contains(f.CreativeIDs, c.id) {
+		return false
+	}
+	if len(f.Statuses) > 0 {
+		if !slices.Contains(f.Statuses, adcp.CreativeStatus(c.status)) {
+			return false
+		}
+	} else if c.status == lifecycle.CreativeArchived {
+		return false
+	}
+	if len(f.FormatIDs) > 0 && !slices.ContainsFunc(f.FormatIDs, func(id adcp.FormatID) bool { return id.ID == c.format.ID && id.AgentURL == c.format.AgentURL }) {
+		return false
+	}
+	if f.NameContains != nil && !strings.Contains(strings.ToLower(c.name), strings.ToLower(*f.NameContains)) {
+		return false
+	}
+	for _, t := range f.Tags {
+		if !slices.Contains(c.tags, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// wire is the creative as list_creatives shows it.
+func (c *creative) wire() adcp.ListCreativesResponseCreative {
+	return adcp.ListCreativesResponseCreative{CreativeID: c.id, Name: c.name, FormatID: c.format, Status: adcp.CreativeStatus(c.status),
+		CreatedDate: dateTime(c.created), UpdatedDate: dateTime(c.updated), Tags: c.tags}
+}
+
+// forceCreative moves the principal's creative to status
+// (force_creative_status).
+func (s *sales) forceCreative(principal, id, status string) (prev string, err error) {
+	s.library.mu.Lock()
+	defer s.library.mu.Unlock()
+	c := s.library.find(principal, "", id)
+	if c == nil {
+		return "", errNotFound
+	}
+	if err := lifecycle.CreativeMove(c.status, status); err != nil {
+		return c.status, err
+	}
+	prev, c.status, c.updated = c.status, status, time.Now()
+	return prev, nil
+}
+
+// seedCreative adds a sandbox creative from the runner's fixture
+// (seed_creative), in every account's library.
+func (s *sales) seedCreative(principal, id string, fixture wire.Lenient) error {
+	status, ok := fixture.Get("status").AsString()
+	if !ok {
+		status = lifecycle.CreativeApproved
+	}
+	if !slices.Contains(lifecycle.CreativeStatuses, status) {
+		return fmt.Errorf("status %q is not a creative status", status)
+	}
+	format := adcp.FormatID{AgentURL: defaultFormatAgent, ID: "display_static"}
+	if f := fixture.Get("format_id"); f.IsObject() {
+		if v, ok := f.Get("id").AsString(); ok {
+			format.ID = v
+		}
+		if v, ok := f.Get("agent_url").AsString(); ok {
+			format.AgentURL = v
+		}
+	}
+	name, _ := fixture.Get("name").AsString()
+	if name == "" {
+		name = id
+	}
+	now := time.Now()
+	s.library.mu.Lock()
+	defer s.library.mu.Unlock()
+	if c := s.library.find(principal, "", id); c != nil && c.account == "" {
+		c.status, c.format, c.name, c.updated = status, format, name, now
+		return nil
+	}
+	s.library.items = append(s.library.items, &creative{id: id, principal: principal, name: name, format: format, status: status, created: now, updated: now})
+	return nil
+}
+
+// previews are the rendered previews this seller serves at
+// /preview/{id}, for an hour.
+type previews struct {
+	mu    sync.Mutex
+	pages map[string]preview
+}
+
+type preview struct {
+	html    string
+	expires time.Time
+}
+
+// previewCreative renders the manifest (or the library's creative) as a
+// preview page this seller serves for an hour.
+func (s *sales) previewCreative(ctx context.Context, req *adcp.PreviewCreativeRequest) (*adcp.PreviewCreativeResponse, error) {
+	if req.RequestType != adcp.PreviewCreativeRequestTypeSingle {
+		return nil, refuse("UNSUPPORTED_FEATURE", "This seller previews one creative at a time (request_type single)", "request_type")
+	}
+	var format adcp.FormatID
+	name := ""
+	switch {
+	case req.CreativeManifest != nil:
+		format = req.CreativeManifest.FormatID
+	case req.FormatID != nil:
+		format = *req.FormatID
+	}
+	if req.CreativeID != nil {
+		p, _ := seller.PrincipalFrom(ctx)
+		s.library.mu.Lock()
+		if c := s.library.find(p.ID, "", *req.CreativeID); c != nil {
+			name, format = c.name, c.format
+		}
+		s.library.mu.Unlock()
+	}
+	if format.ID == "" {
+		return nil, refuse("INVALID_REQUEST", "Name the creative to preview: creative_manifest, format_id or creative_id", "creative_manifest")
+	}
+	s.mu.Lock()
+	s.next++
+	id := "prv_" + strconv.Itoa(s.next)
+	s.mu.Unlock()
+	expires := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	page := "<!doctype html><title>Preview " + html.EscapeString(id) + "</title><p>Format " + html.EscapeString(format.ID) +
+		" of " + html.EscapeString(format.AgentURL) + "</p><p>" + html.EscapeString(name) + "</p>"
+	s.previews.mu.Lock()
+	for k, v := range s.previews.pages {
+		if time.Now().After(v.expires) {
+			delete(s.previews.pages, k)
+		}
+	}
+	s.previews.pages[id] = preview{html: page, expires: expires}
+	s.previews.mu.Unlock()
+	out, err := typed[adcp.PreviewCreativeResponse](map[string]any{
+		"response_type": "single",
+		"previews": []any{map[string]any{
+			"preview_id": id,
+			"renders":    []any{map[string]any{"render_id": id + "_r1", "output_format": "url", "preview_url": s.baseURL + "/preview/" + id, "role": "primary"}},
+			"input":      map[string]any{"name": "Default"},
+		}},
+		"expires_at": expires.Format(time.RFC3339),
+	})
+	return out, err
+}
+
+// servePreview serves GET /preview/{id}.
+func (s *sales) servePreview(w http.ResponseWriter, r *http.Request) {
+	s.previews.mu.Lock()
+	p, ok := s.previews.pages[r.PathValue("id")]
+	s.previews.mu.Unlock()
+	if !ok || time.Now().After(p.expires) {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'")
+	_, _ = w.Write([]byte(p.html))
+}
+
+// buildCreative builds a VAST tag for a creative of the library (a vast_*
+// target format): the only building this seller does.
+func (s *sales) buildCreative(ctx context.Context, req *adcp.BuildCreativeRequest) (*adcp.BuildCreativeResult, error) {
+	p, _ := seller.PrincipalFrom(ctx)
+	if req.TargetFormatID == nil || !strings.HasPrefix(req.TargetFormatID.ID, "vast") {
+		return nil, refuse("UNSUPPORTED_FEATURE", "This seller builds VAST tags only (target_format_id vast_*)", "target_format_id")
+	}
+	if req.CreativeID == nil {
+		return nil, refuse("INVALID_REQUEST", "Name the library creative to wrap (creative_id)", "creative_id")
+	}
+	s.library.mu.Lock()
+	c := s.library.find(p.ID, "", *req.CreativeID)
+	s.library.mu.Unlock()
+	if c == nil {
+		return nil, refuse("CREATIVE_NOT_FOUND", "No creative "+strconv.Quote(*req.CreativeID)+" in this library", "creative_id")
+	}
+	vast := `<VAST version="4.2"><Ad id="` + html.EscapeString(c.id) + `"><InLine><AdSystem>adcpgen example seller</AdSystem><AdTitle>` +
+		html.EscapeString(c.name) + `</AdTitle><Impression/><Creatives/></InLine></Ad></VAST>`
+	out, err := typed[adcp.BuildCreativeResponse](map[string]any{
+		"creative_manifest": map[string]any{"format_id": *req.TargetFormatID,
+			"assets": map[string]any{"vast_tag": map[string]any{"asset_type": "vast", "delivery_type": "inline", "content": vast, "vast_version": "4.2"}}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &adcp.BuildCreativeResult{Message: "Built a VAST tag for " + c.id + ".", Response: out}, nil
+}
+
+// getCreativeDelivery reports the principal's creatives: this seller
+// serves each as one variant, and reports no per-creative delivery apart
+// from its buys' (get_media_buy_delivery).
+func (s *sales) getCreativeDelivery(ctx context.Context, req *adcp.GetCreativeDeliveryRequest) (*adcp.GetCreativeDeliveryResponse, error) {
+	p, _ := seller.PrincipalFrom(ctx)
+	account, _ := s.accounts.key(p.ID, req.Account)
+	now := time.Now().UTC().Truncate(time.Second)
+	var creatives []any
+	s.library.mu.Lock()
+	for _, c := range s.library.items {
+		if c.visible(p.ID, account) && (len(req.CreativeIDs) == 0 || slices.Contains(req.CreativeIDs, c.id)) {
+			creatives = append(creatives, map[string]any{"creative_id": c.id, "format_id": c.format, "variants": []any{}})
+		}
+	}
+	s.library.mu.Unlock()
+	if creatives == nil {
+		creatives = []any{}
+	}
+	return typed[adcp.GetCreativeDeliveryResponse](map[string]any{
+		"currency":         "USD",
+		"reporting_period": map[string]any{"start": now.AddDate(0, 0, -1).Format(time.RFC3339), "end": now.Format(time.RFC3339)},
+		"creatives":        creatives,
+	})
+}
+
+// getCreativeFeatures evaluates no features: this seller runs no creative
+// classifiers, and says so with an empty result.
+func (s *sales) getCreativeFeatures(context.Context, *adcp.GetCreativeFeaturesRequest) (*adcp.GetCreativeFeaturesResponse, error) {
+	return typed[adcp.GetCreativeFeaturesResponse](map[string]any{"results": []any{}})
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"math"
+	"slices"
+	"time"
+
+	"example.com/seller/adcp"
+
+	"github.com/adcpgen/adcpgen/runtime/seller"
+)
+
+// Delivery. This seller serves no real impressions: a buy's delivery is
+// what a sandbox's simulate_delivery reported on it, summed, spread over
+// its packages by budget. get_media_buy_delivery reports it per buy and
+// per package, with the packages' pricing.
+
+// deliveryTotals are a buy's delivered figures.
+type deliveryTotals struct {
+	Impressions int64   `json:"impressions"`
+	Clicks      int64   `json:"clicks"`
+	Conversions int64   `json:"conversions"`
+	Spend       float64 `json:"reported_spend"`
+	Currency    string  `json:"currency,omitempty"`
+}
+
+// getMediaBuyDelivery reports delivery of the buys named, else of the
+// account's buys.
+func (s *sales) getMediaBuyDelivery(ctx context.Context, req *adcp.GetMediaBuyDeliveryRequest) (*adcp.GetMediaBuyDeliveryResponse, error) {
+	p, _ := seller.PrincipalFrom(ctx)
+	account, _ := s.accounts.key(p.ID, req.Account)
+	now := time.Now().UTC().Truncate(time.Second)
+	start := now
+	resp := &adcp.GetMediaBuyDeliveryResponse{Currency: "USD", MediaBuyDeliveries: []adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery{}}
+	s.mu.Lock()
+	for _, id := range s.order {
+		b := s.ledger[id]
+		switch {
+		case b.principal != p.ID:
+			continue
+		case len(req.MediaBuyIDs) > 0: // by id, whatever the account (buyFor)
+			if !slices.Contains(req.MediaBuyIDs, id) {
+				continue
+			}
+		case !b.visible(account):
+			continue
+		}
+		if b.start.Before(start) {
+			start = b.start
+		}
+		resp.Currency = b.currency
+		resp.MediaBuyDeliveries = append(resp.MediaBuyDeliveries, b.delivery())
+	}
+	s.mu.Unlock()
+	resp.ReportingPeriod = adcp.GetMediaBuyDeliveryResponseReportingPeriod{Start: dateTime(start), End: dateTime(now)}
+	return resp, nil
+}
+
+// delivery is the buy's delivery report.
+func (b *buy) delivery() adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery {
+	d := b.delivered
+	out := adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery{
+		MediaBuyID: b.id, Status: adcp.GetMediaBuyDeliveryResponseMediaBuyDeliveryStatus(b.status),
+		Totals: adcp.GetMediaBuyDeliveryResponseMediaBuyDeliveryTotals{
+			Impressions: ptr(float64(d.Impressions)), Clicks: ptr(float64(d.Clicks)), Spend: d.Spend,
+			Conversions: ptr(float64(d.Conversions)),
+		},
+		ByPackage: []adcp.GetMediaBuyDeliveryResponseByPackageItem{},
+	}
+	if d.Impressions > 0 {
+		out.Totals.CTR = ptr(float64(d.Clicks) / float64(d.Impressions))
+	}
+	total := b.total()
+	for _, pk := range b.packages {
+		share := 1 / float64(len(b.packages))
+		if total > 0 {
+			share = pk.budget / total
+		}
+		model := adcp.PricingModel(pk.pricing.model)
+		if model == "" {
+			model = "cpm"
+		}
+		out.ByPackage = append(out.ByPackage, adcp.GetMediaBuyDeliveryResponseByPackageItem{
+			PackageID: pk.id, PricingModel: model, Rate: pk.pricing.rate, Currency: b.currency, Paused: ptr(pk.paused),
+			Impressions: ptr(math.Round(float64(d.Impressions) * share)), Clicks: ptr(math.Round(float64(d.Clicks) * share)),
+			Spend: math.Round(d.Spend*share*100) / 100,
+		})
+	}
+	return out
+}

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"example.com/seller/adcp"
+
+	"github.com/adcpgen/adcpgen/runtime/proposal"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// Products and proposals. get_products answers every buying mode from the
+// catalog; a brief also gets a proposal: a media plan over the products
+// that fit the brief's channels, named after the plan's strategy and the
+// quarter the brief names ("balanced_reach_q2"), recorded as a draft for
+// the buyer (runtime/proposal). A refine of the proposal returns it again
+// (an ask to drop a channel drops its products and spreads their share
+// over the rest), or, with action finalize, commits it: firm pricing and
+// an inventory hold of 72 hours. create_media_buy with proposal_id and
+// total_budget accepts a committed proposal.
+
+// getProducts answers the catalog for a brief (with a proposal) or
+// wholesale, and for a refine the products and proposals it names.
+func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (*adcp.GetProductsResult, error) {
+	p, _ := seller.PrincipalFrom(ctx)
+	products := s.catalog.all()
+	resp := &adcp.GetProductsResponse{Products: products}
+	switch req.BuyingMode {
+	case adcp.GetProductsRequestBuyingModeBrief:
+		if req.Brief != nil && !p.Anonymous() {
+			if prop, ok := s.propose(p.ID, *req.Brief, products); ok {
+				resp.Proposals = []adcp.Proposal{prop}
+			}
+		}
+	case adcp.GetProductsRequestBuyingModeRefine:
+		named, proposals, err := s.refine(p.ID, req.Refine)
+		if err != nil {
+			return nil, err
+		}
+		if len(named) > 0 {
+			resp.Products = named
+		}
+		resp.Proposals = proposals
+	}
+	return &adcp.GetProductsResult{Message: fmt.Sprintf("%d products.", len(resp.Products)), Response: resp}, nil
+}
+
+// channelWords are the words of a brief that ask for a channel.
+var channelWords = map[string][]string{
+	"video":   {"olv", "ctv"},
+	"ctv":     {"ctv", "olv"},
+	"preroll": {"olv"},
+	"display": {"display"},
+	"banner":  {"display"},
+}
+
+var quarter = regexp.MustCompile(`\b[Qq]([1-4])\b`)
+
+// propose makes the brief's proposal for principal: up to three products
+// whose channels the brief asks for (all products when it names none),
+// video first, and records it as a draft.
+func (s *sales) propose(principal, brief string, products []adcp.Product) (adcp.Proposal, bool) {
+	lower := strings.ToLower(brief)
+	var wanted []string
+	for word, chans := range channelWords {
+		if strings.Contains(lower, word) {
+			wanted = append(wanted, chans...)
+		}
+	}
+	var picked []adcp.Product
+	for _, pass := range []func(adcp.Product) bool{
+		func(p adcp.Product) bool { return hasChannel(p, "olv", "ctv") },
+		func(p adcp.Product) bool { return !hasChannel(p, "olv", "ctv") },
+	} {
+		for _, p := range products {
+			if len(picked) < 3 && pass(p) && (len(wanted) == 0 || hasChannel(p, wanted...)) && len(p.PricingOptions) > 0 {
+				picked = append(picked, p)
+			}
+		}
+	}
+	if len(picked) == 0 {
+		return adcp.Proposal{}, false
+	}
+	shares := map[int][]float64{1: {100}, 2: {60, 40}, 3: {50, 30, 20}}[len(picked)]
+	id, name := "balanced_reach", "Balanced reach"
+	if m := quarter.FindStringSubmatch(brief); m != nil {
+		id, name = id+"_q"+m[1], name+", Q"+m[1]
+	}
+	prop := proposal.Proposal{ID: id, Name: name}
+	for i, p := range picked {
+		prop.Allocations = append(prop.Allocations, proposal.Allocation{ProductID: p.ProductID, PricingOptionID: s.catalog.firstPricing(p.ProductID), Percentage: shares[i]})
+	}
+	if err := s.proposals.Offer(principal, prop); err != nil {
+		s.log.Error("proposal not recorded", "err", err.Error())
+		return adcp.Proposal{}, false
+	}
+	got, _ := s.proposals.Get(principal, id)
+	return wireProposal(got, "Reach across "+strings.Join(productIDs(picked), ", ")), true
+}
+
+// refine answers a refine: the products it names (include, more like
+// this) and the proposals (include, finalize; omit leaves one out).
+func (s *sales) refine(principal string, items []adcp.GetProductsRequestRefineItem) ([]adcp.Product, []adcp.Proposal, error) {
+	var products []adcp.Product
+	var proposals []adcp.Proposal
+	add := func(p adcp.Product) {
+		if !slices.ContainsFunc(products, func(q adcp.Product) bool { return q.ProductID == p.ProductID }) {
+			products = append(products, p)
+		}
+	}
+	for _, it := range items {
+		switch {
+		case it.Product != nil:
+			p, ok := s.catalog.product(it.Product.ProductID)
+			if !ok || (it.Product.Action != nil && *it.Product.Action == adcp.GetProductsRequestProductActionOmit) {
+				continue
+			}
+			add(p)
+			if it.Product.Action != nil && *it.Product.Action == adcp.GetProductsRequestProductActionMoreLikeThis {
+				for _, q := range s.catalog.all() {
+					if q.ProductID != p.ProductID && len(p.Channels) > 0 && hasChannel(q, string(p.Channels[0])) {
+						add(q)
+					}
+				}
+			}
+		case it.Proposal != nil:
+			action := adcp.GetProductsRequestProposalActionInclude
+			if it.Proposal.Action != nil {
+				action = *it.Proposal.Action
+			}
+			var got proposal.Proposal
+			var err error
+			switch action {
+			case adcp.GetProductsRequestProposalActionOmit:
+				continue
+			case adcp.GetProductsRequestProposalActionFinalize:
+				got, err = s.proposals.Finalize(principal, it.Proposal.ProposalID)
+			default:
+				got, err = s.revise(principal, it.Proposal.ProposalID, it.Proposal.Ask)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			proposals = append(proposals, wireProposal(got, ""))
+			for _, a := range got.Allocations {
+				if p, ok := s.catalog.product(a.ProductID); ok {
+					add(p)
+				}
+			}
+		}
+	}
+	return products, proposals, nil
+}
+
+// revise applies an ask to a proposal: "drop <channel>" removes the
+// products of that channel and spreads their share over the others, in
+// whole percents; the revised proposal is a draft again.
+func (s *sales) revise(principal, id string, ask *string) (proposal.Proposal, error) {
+	p, ok := s.proposals.Get(principal, id)
+	if !ok {
+		_, err := s.proposals.Finalize(principal, id) // the version's not-found error
+		return p, err
+	}
+	if ask != nil {
+		lower := strings.ToLower(*ask)
+		var kept []proposal.Allocation
+		for _, a := range p.Allocations {
+			prod, _ := s.catalog.product(a.ProductID)
+			drop := false
+			for word, chans := range channelWords {
+				if (strings.Contains(lower, "drop the "+word) || strings.Contains(lower, "drop "+word)) && hasChannel(prod, chans...) {
+					drop = true
+				}
+			}
+			if !drop {
+				kept = append(kept, a)
+			}
+		}
+		if len(kept) > 0 && len(kept) < len(p.Allocations) {
+			percents := make([]float64, len(kept))
+			sum := 0.0
+			for _, a := range kept {
+				sum += a.Percentage
+			}
+			for i, a := range kept {
+				percents[i] = a.Percentage * 100 / sum
+			}
+			for i, share := range proposal.Split(100, percents) {
+				kept[i].Percentage = share
+			}
+			p.Allocations = kept
+		}
+	}
+	if err := s.proposals.Offer(principal, p); err != nil {
+		return p, err
+	}
+	got, _ := s.proposals.Get(principal, id)
+	return got, nil
+}
+
+// wireProposal is a proposal as get_products shows it.
+func wireProposal(p proposal.Proposal, description string) adcp.Proposal {
+	out := adcp.Proposal{ProposalID: p.ID, Name: p.Name, ProposalStatus: ptr(adcp.ProposalStatus(p.Status))}
+	if description != "" {
+		out.Description = &description
+	}
+	if !p.ExpiresAt.IsZero() {
+		out.ExpiresAt = ptr(wire.DateTime(p.ExpiresAt.Format(time.RFC3339)))
+	}
+	for _, a := range p.Allocations {
+		out.Allocations = append(out.Allocations, adcp.ProductAllocation{ProductID: a.ProductID, AllocationPercentage: a.Percentage, PricingOptionID: ptr(a.PricingOptionID)})
+	}
+	return out
+}
+
+func hasChannel(p adcp.Product, chans ...string) bool {
+	for _, c := range p.Channels {
+		if slices.Contains(chans, string(c)) {
+			return true
+		}
+	}
+	return false
+}
+
+func productIDs(ps []adcp.Product) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.ProductID)
+	}
+	return out
+}
