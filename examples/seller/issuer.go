@@ -19,6 +19,8 @@ import (
 	"slices"
 	"time"
 
+	"example.com/seller/internal/jws"
+
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
@@ -66,19 +68,14 @@ func newIssuer(base string, paths []string, clientID, secret, principal string, 
 	if err != nil {
 		return nil, err
 	}
-	point, err := key.PublicKey.Bytes() // 0x04 || X || Y
+	jwk, err := jws.PublicJWK(key)
 	if err != nil {
 		return nil, err
 	}
-	x, y := b64.EncodeToString(point[1:33]), b64.EncodeToString(point[33:])
-	// RFC 7638: the thumbprint hashes the required members in
-	// lexicographic order, without whitespace.
-	thumb := sha256.Sum256([]byte(`{"crv":"P-256","kty":"EC","x":"` + x + `","y":"` + y + `"}`))
 	is := &issuer{
-		url: base, key: key, kid: b64.EncodeToString(thumb[:]), resources: map[string]string{},
+		url: base, key: key, kid: jwk["kid"], jwk: jwk, resources: map[string]string{},
 		ttl: tokenTTL, now: now,
 	}
-	is.jwk = map[string]string{"kty": "EC", "crv": "P-256", "x": x, "y": y, "kid": is.kid, "use": "sig", "alg": "ES256"}
 	for _, p := range paths {
 		is.resources[p] = base + p
 	}
@@ -179,7 +176,7 @@ func (is *issuer) token(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, terr.status, map[string]string{"error": terr.code, "error_description": terr.desc})
 		return
 	}
-	token, err := signJWT(is.key, is.kid, claims)
+	token, err := jws.Sign(is.key, is.kid, "at+jwt", claims)
 	if err != nil {
 		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "server_error"})
 		return
@@ -280,7 +277,7 @@ func (is *issuer) verify(_ context.Context, token string, r *http.Request) (*aut
 	refuse := func(why string, args ...any) (*auth.TokenInfo, error) {
 		return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, fmt.Sprintf(why, args...))
 	}
-	payload, err := verifyJWT(&is.key.PublicKey, is.kid, token)
+	payload, err := jws.Verify(&is.key.PublicKey, is.kid, "at+jwt", token)
 	if err != nil {
 		return refuse("%v", err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"example.com/seller/internal/jws"
 
 	"github.com/a2aproject/a2a-go/a2a"
 	a2a_client "github.com/a2aproject/a2a-go/a2aclient"
@@ -179,7 +182,7 @@ func TestOAuthRefusals(t *testing.T) {
 		if change != nil {
 			change(&c)
 		}
-		tok, err := signJWT(is.key, is.kid, c)
+		tok, err := jws.Sign(is.key, is.kid, "at+jwt", c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +194,7 @@ func TestOAuthRefusals(t *testing.T) {
 	}
 	parts := strings.Split(sign(own, nil), ".")
 	now := time.Now().Unix()
-	dup, err := signJWT(own.key, own.kid, json.RawMessage(fmt.Sprintf(`{"iss":%q,"sub":"mallory","sub":%q,"aud":[%q,%q],"iat":%d,"exp":%d}`,
+	dup, err := jws.Sign(own.key, own.kid, "at+jwt", json.RawMessage(fmt.Sprintf(`{"iss":%q,"sub":"mallory","sub":%q,"aud":[%q,%q],"iat":%d,"exp":%d}`,
 		base, principal, base+"/mcp", base+"/a2a", now, now+600)))
 	if err != nil {
 		t.Fatal(err)
@@ -204,9 +207,9 @@ func TestOAuthRefusals(t *testing.T) {
 		"another issuer":     sign(own, func(c *accessClaims) { c.Issuer = "https://issuer.example" }),
 		"another audience":   sign(own, func(c *accessClaims) { c.Audience = audience{"https://seller.example/mcp"} }),
 		"no subject":         sign(own, func(c *accessClaims) { c.Subject = "" }),
-		"alg none":           b64.EncodeToString([]byte(`{"alg":"none","typ":"at+jwt","kid":"`+own.kid+`"}`)) + "." + parts[1] + ".",
-		"a random signature": parts[0] + "." + parts[1] + "." + b64.EncodeToString(make([]byte, 64)),
-		"a changed payload":  parts[0] + "." + b64.EncodeToString([]byte(`{"sub":"mallory"}`)) + "." + parts[2],
+		"alg none":           base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"at+jwt","kid":"`+own.kid+`"}`)) + "." + parts[1] + ".",
+		"a random signature": parts[0] + "." + parts[1] + "." + base64.RawURLEncoding.EncodeToString(make([]byte, 64)),
+		"a changed payload":  parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(`{"sub":"mallory"}`)) + "." + parts[2],
 		"not a JWT":          "invalid-0123456789abcdef",
 		"a duplicate claim":  dup,
 	} {

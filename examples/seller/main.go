@@ -1,6 +1,7 @@
 // Command seller is a runnable AdCP 3.0.26 seller built with adcpgen: typed
-// handlers for get_products and create_media_buy, get_adcp_capabilities
-// answered from what is registered, idempotent create_media_buy, async
+// handlers for every tool of the media_buy and creative protocols and the
+// account tools (tools.go), get_adcp_capabilities answered from what is
+// registered, governance checks before a buy, idempotent mutations, async
 // tasks (po_number "async..." answers submitted; the task completes on the
 // buyer's first status poll) with webhooks, and the status tools, over MCP
 // at /mcp and A2A at /a2a, with the agent card at
@@ -18,6 +19,9 @@
 // jwks_uri; -buyer-jwks names the buyers whose request signatures are
 // verified; with -sandbox the compliance runner's keys are trusted and its
 // grading endpoints served (README.md, Signatures).
+//
+// With -governance-agent it serves the example governance agent (package
+// govagent) instead; -tls-cert and -tls-key serve either over HTTPS.
 //
 // It prints `listening http://ADDR`, then `api-key KEY` (a random key
 // unless -api-key sets one), then `oauth-client ID SECRET`. Buyers send the
@@ -41,10 +45,14 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"example.com/seller/govagent"
 
 	"github.com/adcpgen/adcpgen/runtime/idempotency"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
@@ -79,7 +87,13 @@ func run() error {
 	flag.IntVar(&sg.GradingReplayCap, "signing-replay-cap", 100, "with -sandbox, the per-keyid replay cap of request signatures (the signed-requests runner's target)")
 	govLoopback := flag.String("governance-loopback", "auto", `call governance agents on loopback: "true", "false", "auto" (when listening on loopback), or "only" (tests: loopback hosts and nowhere else)`)
 	govCA := flag.String("governance-ca", "", "PEM file of the certificate authorities governance agents' certificates are checked against (default: the system's)")
+	govAgent := flag.Bool("governance-agent", false, "serve the example governance agent (govagent: sync_plans, check_governance) at /mcp instead of the seller; -api-key takes a comma-separated list of keys then")
+	tlsCert := flag.String("tls-cert", "", "serve HTTPS with this PEM certificate (and -tls-key)")
+	tlsKey := flag.String("tls-key", "", "the PEM private key of -tls-cert")
 	flag.Parse()
+	if *govAgent {
+		return runGovernanceAgent(*addr, *apiKey, *tlsCert, *tlsKey)
+	}
 	key, secret := *apiKey, *clientSecret
 	if key == "" {
 		key = randomHex()
@@ -106,7 +120,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	base := "http://" + ln.Addr().String()
+	base := scheme(*tlsCert) + "://" + ln.Addr().String()
 	switch *loopback {
 	case "true", "false", "auto", "only":
 	default:
@@ -150,7 +164,7 @@ func run() error {
 
 	hs := &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- serve(hs, ln, *tlsCert, *tlsKey) }()
 	// Stores never delete on their own: drop ended tasks and idempotency
 	// records a day past the replay window (one replica per database).
 	if *purge {
@@ -178,4 +192,67 @@ func run() error {
 		err = nil
 	}
 	return err
+}
+
+// scheme is https when the server has a certificate.
+func scheme(cert string) string {
+	if cert != "" {
+		return "https"
+	}
+	return "http"
+}
+
+// serve serves hs on ln, over TLS with cert and key when given.
+func serve(hs *http.Server, ln net.Listener, cert, key string) error {
+	if cert != "" {
+		return hs.ServeTLS(ln, cert, key)
+	}
+	return hs.Serve(ln)
+}
+
+// runGovernanceAgent serves the example governance agent at /mcp until
+// interrupted. It prints `listening BASE` and `api-key KEYS`.
+func runGovernanceAgent(addr, keys, cert, key string) error {
+	if keys == "" {
+		keys = randomHex()
+	}
+	accepted := map[string]string{}
+	for i, k := range strings.Split(keys, ",") {
+		accepted[k] = "caller-" + strconv.Itoa(i+1)
+	}
+	tree, err := openSchemas()
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	base := scheme(cert) + "://" + ln.Addr().String()
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	h, err := govagent.New(govagent.Config{URL: base + "/mcp", Schemas: tree, Keys: accepted, Logger: logger})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	fmt.Println("listening " + base)
+	fmt.Println("api-key " + keys)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- serve(hs, ln, cert, key) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdown); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }

@@ -1,4 +1,10 @@
-package main
+// Package jws signs and verifies the compact JWS (RFC 7515) the example's
+// agents issue: ES256 only (ECDSA P-256 and SHA-256, RFC 7518 section
+// 3.4), the key named by kid, the type by typ; nothing a verifier could be
+// talked into (no "none", no HMAC with the public key, no key from the
+// header). The seller's OAuth access tokens (RFC 9068, typ "at+jwt") and
+// the governance agent's governance context tokens use it.
+package jws
 
 import (
 	"crypto/ecdsa"
@@ -14,14 +20,10 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// The issuer's access tokens are JWTs (RFC 7519) signed with ES256 (ECDSA
-// P-256 and SHA-256, RFC 7518 section 3.4), in the JWT access token profile
-// of RFC 9068 (typ "at+jwt"). The ~80 lines below cover exactly that one
-// algorithm and nothing a verifier could be talked into (no "none", no
-// HMAC with the public key, no key from the header): a JWT library would
-// be a dependency for less.
+// The ~80 lines below cover exactly the one algorithm the agents use: a
+// JWT library would be a dependency for less.
 
-// jwtHeader is the JOSE header of the issuer's tokens.
+// jwtHeader is the JOSE header of the tokens.
 type jwtHeader struct {
 	Alg string `json:"alg"`
 	Typ string `json:"typ"`
@@ -31,9 +33,10 @@ type jwtHeader struct {
 // b64 is base64url without padding, as JWS uses it.
 var b64 = base64.RawURLEncoding
 
-// signJWT returns the compact serialization of claims signed with key.
-func signJWT(key *ecdsa.PrivateKey, kid string, claims any) (string, error) {
-	header, err := json.Marshal(jwtHeader{Alg: "ES256", Typ: "at+jwt", Kid: kid})
+// Sign returns the compact serialization of claims (encoded with
+// encoding/json) signed with key, its header naming kid and typ.
+func Sign(key *ecdsa.PrivateKey, kid, typ string, claims any) (string, error) {
+	header, err := json.Marshal(jwtHeader{Alg: "ES256", Typ: typ, Kid: kid})
 	if err != nil {
 		return "", err
 	}
@@ -55,9 +58,10 @@ func signJWT(key *ecdsa.PrivateKey, kid string, claims any) (string, error) {
 	return input + "." + b64.EncodeToString(sig), nil
 }
 
-// verifyJWT checks token's header (ES256, at+jwt, the key id kid) and its
-// signature with pub, and returns the payload's bytes, strict JSON.
-func verifyJWT(pub *ecdsa.PublicKey, kid, token string) ([]byte, error) {
+// Verify checks token's header (ES256, the type typ or
+// "application/"+typ, the key id kid) and its signature with pub, and
+// returns the payload's bytes, strict JSON.
+func Verify(pub *ecdsa.PublicKey, kid, typ, token string) ([]byte, error) {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 {
 		return nil, errors.New("not a compact JWS (three dot-separated parts)")
@@ -69,8 +73,8 @@ func verifyJWT(pub *ecdsa.PublicKey, kid, token string) ([]byte, error) {
 	if h.Alg != "ES256" {
 		return nil, fmt.Errorf("alg %q, want ES256", h.Alg)
 	}
-	if !strings.EqualFold(h.Typ, "at+jwt") && !strings.EqualFold(h.Typ, "application/at+jwt") {
-		return nil, fmt.Errorf("typ %q, want at+jwt", h.Typ)
+	if !strings.EqualFold(h.Typ, typ) && !strings.EqualFold(h.Typ, "application/"+typ) {
+		return nil, fmt.Errorf("typ %q, want %s", h.Typ, typ)
 	}
 	if h.Kid != kid {
 		return nil, errors.New("signed with another key")
@@ -105,4 +109,18 @@ func decodeSegment(seg string, v any) error {
 		return err
 	}
 	return json.Unmarshal(data, v)
+}
+
+// PublicJWK is key's public key as a JWK (RFC 7517) for ES256 signatures,
+// its kid the key's RFC 7638 thumbprint.
+func PublicJWK(key *ecdsa.PrivateKey) (map[string]string, error) {
+	point, err := key.PublicKey.Bytes() // 0x04 || X || Y
+	if err != nil {
+		return nil, err
+	}
+	x, y := b64.EncodeToString(point[1:33]), b64.EncodeToString(point[33:])
+	// RFC 7638: the thumbprint hashes the required members in
+	// lexicographic order, without whitespace.
+	thumb := sha256.Sum256([]byte(`{"crv":"P-256","kty":"EC","x":"` + x + `","y":"` + y + `"}`))
+	return map[string]string{"kty": "EC", "crv": "P-256", "x": x, "y": y, "kid": b64.EncodeToString(thumb[:]), "use": "sig", "alg": "ES256"}, nil
 }
