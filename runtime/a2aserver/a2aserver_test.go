@@ -536,3 +536,26 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// Task timestamps are whole seconds: answers that say the same are the
+// same size whatever the clock's fraction (the uniform-response rule the
+// conformance fuzzer checks byte for byte).
+func TestTimestampsWholeSeconds(t *testing.T) {
+	a := &seller.Answer{Status: "completed", Body: json.RawMessage(`{"media_buy_deliveries":[]}`)}
+	var sizes []int
+	for _, ns := range []int{0, 120_000_000, 123_456_789} {
+		task := a2aserver.TaskOf(a, "", time.Date(2026, 3, 1, 0, 0, 0, ns, time.UTC), false)
+		task.ID = "t" // ids are fixed-length UUIDs; make them equal here
+		raw, err := json.Marshal(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, len(raw))
+		if !strings.Contains(string(raw), `"timestamp":"2026-03-01T00:00:00Z"`) {
+			t.Errorf("timestamp in %s", raw)
+		}
+	}
+	if sizes[0] != sizes[1] || sizes[1] != sizes[2] {
+		t.Errorf("sizes %v", sizes)
+	}
+}

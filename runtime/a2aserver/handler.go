@@ -299,7 +299,12 @@ func TaskOf(a *seller.Answer, contextID string, at time.Time, allCompleted bool)
 	if id == "" {
 		id = a2a.NewTaskID()
 	}
-	at = at.UTC()
+	// Whole seconds: a timestamp's text is then always as long, so two
+	// answers that say the same (a not-found for an id that exists
+	// elsewhere and for one that never did) are the same size on the wire,
+	// as AdCP's uniform-response rule asks (a2a-go writes RFC 3339 with
+	// the fraction's trailing zeros cut).
+	at = at.UTC().Truncate(time.Second)
 	t := &a2a.Task{ID: id, ContextID: contextID, Status: a2a.TaskStatus{State: states[a.Status], Timestamp: &at}}
 	if t.Status.State == "" {
 		t.Status.State = a2a.TaskStateUnknown
