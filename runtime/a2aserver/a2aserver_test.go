@@ -482,6 +482,13 @@ func TestTaskStateModes(t *testing.T) {
 			if stateOf(task) != completed || r.Error != nil || !bytes.Contains(r.Data, []byte("ctv_premium")) {
 				t.Errorf("success: %s %+v", stateOf(task), r)
 			}
+
+			// Input the strict reader refuses is refused in the dialect's
+			// state too.
+			task, r = call(`{"buying_mode":"brief","context":{"\u005f_proto__":1}}`)
+			if stateOf(task) != tt.errorState || r.Error == nil || r.Error.Code != "INVALID_REQUEST" {
+				t.Errorf("refused input: state %q, want %q; %+v", stateOf(task), tt.errorState, r.Error)
+			}
 		})
 	}
 }

@@ -213,15 +213,17 @@ func skillInput(body []byte) (skill string, input json.RawMessage, legacy bool, 
 	if !ok {
 		return "", nil, false, errors.New("the message has no DataPart naming a skill")
 	}
-	if err := wire.Valid(data); err != nil {
-		return "", nil, false, err
-	}
-	skill, _ = data.Get("skill").AsString()
+	// The dialect is known before the data is checked, so a refusal comes
+	// in the task state its buyer reads.
 	in := data.Get("input")
 	if !in.Present() {
 		in = data.Get("parameters")
 		legacy = in.Present()
 	}
+	if err := wire.Valid(data); err != nil {
+		return "", nil, legacy, err
+	}
+	skill, _ = data.Get("skill").AsString()
 	if !in.Present() {
 		return skill, json.RawMessage("{}"), false, nil
 	}
