@@ -485,9 +485,12 @@ func TestTaskStateModes(t *testing.T) {
 
 			// Input the strict reader refuses is refused in the dialect's
 			// state too.
-			task, r = call(`{"buying_mode":"brief","context":{"\u005f_proto__":1}}`)
+			task, r = call(`{"buying_mode":"brief","brand":{"\u005f_proto__":1},"context":{"k":3}}`)
 			if stateOf(task) != tt.errorState || r.Error == nil || r.Error.Code != "INVALID_REQUEST" {
 				t.Errorf("refused input: state %q, want %q; %+v", stateOf(task), tt.errorState, r.Error)
+			}
+			if data := task.Get("artifacts").Index(0).Get("parts").Index(1).Get("data"); string(data.Get("context")) != `{"k":3}` {
+				t.Errorf("refused input: context not echoed: %s", data)
 			}
 		})
 	}

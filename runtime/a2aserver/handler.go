@@ -193,17 +193,19 @@ func (h *handler) send(ctx context.Context, params *a2a.MessageSendParams) *a2a.
 	c := &seller.Call{Principal: req.principal, Signer: req.signer, Transport: seller.TransportA2A, ContextID: contextID}
 	var a *seller.Answer
 	skill, input, legacy, err := skillInput(req.body)
+	c.Arguments = input // a refusal echoes its context too, as over MCP
 	if err != nil {
 		a = h.srv.Refuse(c, err)
 	} else {
-		c.Arguments = input
 		a = h.srv.Serve(ctx, skill, c)
 	}
 	return TaskOf(a, contextID, h.now(), h.opts.TaskStates.allCompleted(legacy))
 }
 
 // skillInput reads the skill and the raw input of a message/send body;
-// legacy reports input sent under the legacy key "parameters".
+// legacy reports input sent under the legacy key "parameters". Input the
+// strict reader refuses comes back with the error, for the refusal to echo
+// its context from.
 func skillInput(body []byte) (skill string, input json.RawMessage, legacy bool, err error) {
 	v, err := wire.ParseLenient(body)
 	if err != nil {
@@ -221,7 +223,7 @@ func skillInput(body []byte) (skill string, input json.RawMessage, legacy bool, 
 		legacy = in.Present()
 	}
 	if err := wire.Valid(data); err != nil {
-		return "", nil, legacy, err
+		return "", in.Raw(), legacy, err
 	}
 	skill, _ = data.Get("skill").AsString()
 	if !in.Present() {
