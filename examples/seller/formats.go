@@ -20,16 +20,37 @@ import (
 // time: once it has seeded any, list_creative_formats lists the seeded
 // ones; a format_ids filter still finds every format the products use.
 
-// standardFormats are the formats this seller accepts, by id.
-var standardFormats = []struct{ id, name, description string }{
-	{"display_300x250", "Medium rectangle", "Static or animated display, 300x250."},
-	{"display_728x90", "Leaderboard", "Static or animated display, 728x90."},
-	{"display_static", "Static display", "A static image in any standard IAB size."},
-	{"video_15s", "Video, 15 seconds", "Pre-roll video, 15 seconds, 16:9."},
-	{"video_30s", "Video, 30 seconds", "Pre-roll and CTV video, 30 seconds, 16:9."},
-	{"vast_30s", "VAST tag, 30 seconds", "A VAST 4 tag wrapping a 30 second video."},
-	{"native_content", "Native content card", "Headline, image and body in the publisher's feed."},
-	{"native_post", "Native post", "Headline, image and click-through in a social-style post."},
+// standardFormats are the formats this seller accepts, by id, with the
+// assets a creative of each must carry.
+var standardFormats = []struct {
+	id, name, description string
+	assets                []adcp.FormatAsset
+}{
+	{"display_300x250", "Medium rectangle", "Static or animated display, 300x250.", []adcp.FormatAsset{imageAsset("image")}},
+	{"display_728x90", "Leaderboard", "Static or animated display, 728x90.", []adcp.FormatAsset{imageAsset("image")}},
+	{"display_static", "Static display", "A static image in any standard IAB size.", []adcp.FormatAsset{imageAsset("image")}},
+	{"video_15s", "Video, 15 seconds", "Pre-roll video, 15 seconds, 16:9.", []adcp.FormatAsset{videoAsset("video")}},
+	{"video_30s", "Video, 30 seconds", "Pre-roll and CTV video, 30 seconds, 16:9.", []adcp.FormatAsset{videoAsset("video")}},
+	{"vast_30s", "VAST tag, 30 seconds", "A VAST 4 tag wrapping a 30 second video.", []adcp.FormatAsset{
+		adcp.NewFormatAssetIndividualVASTAsset(adcp.IndividualVASTAsset{AssetID: "vast_tag", Required: true})}},
+	{"native_content", "Native content card", "Headline, image and body in the publisher's feed.", []adcp.FormatAsset{textAsset("headline"), imageAsset("image"), textAsset("body")}},
+	{"native_post", "Native post", "Headline, image and click-through in a social-style post.", []adcp.FormatAsset{textAsset("headline"), imageAsset("image"), urlAsset("click_url")}},
+}
+
+func imageAsset(id string) adcp.FormatAsset {
+	return adcp.NewFormatAssetIndividualImageAsset(adcp.IndividualImageAsset{AssetID: id, Required: true})
+}
+
+func videoAsset(id string) adcp.FormatAsset {
+	return adcp.NewFormatAssetIndividualVideoAsset(adcp.IndividualVideoAsset{AssetID: id, Required: true})
+}
+
+func textAsset(id string) adcp.FormatAsset {
+	return adcp.NewFormatAssetIndividualTextAsset(adcp.IndividualTextAsset{AssetID: id, Required: true})
+}
+
+func urlAsset(id string) adcp.FormatAsset {
+	return adcp.NewFormatAssetIndividualURLAsset(adcp.IndividualURLAsset{AssetID: id, Required: true})
 }
 
 // formats are the seeded sandbox formats, in seeding order.
@@ -51,7 +72,7 @@ func (s *sales) allFormats() []adcp.Format {
 		}
 	}
 	for _, f := range standardFormats {
-		add(adcp.Format{FormatID: adcp.FormatID{AgentURL: defaultFormatAgent, ID: f.id}, Name: f.name, Description: ptr(f.description)})
+		add(adcp.Format{FormatID: adcp.FormatID{AgentURL: defaultFormatAgent, ID: f.id}, Name: f.name, Description: ptr(f.description), Assets: f.assets})
 	}
 	for _, p := range s.catalog.all() {
 		for _, id := range p.FormatIDs {

@@ -153,3 +153,22 @@ func TestAccountsAndUnknownTools(t *testing.T) {
 		t.Errorf("an unknown tool: %+v", r.Error)
 	}
 }
+
+// Every standard format says which assets its creatives carry (as the
+// conformance fuzzer's seeder needs to make one), and a creative with
+// them syncs.
+func TestFormatAssets(t *testing.T) {
+	cs := mcpBuyer(t, startAgent(t), testKey)
+	r := call(t, cs, "list_creative_formats", `{"format_ids":[{"agent_url":"https://creative.adcontextprotocol.org","id":"display_300x250"},`+
+		`{"agent_url":"https://creative.adcontextprotocol.org","id":"native_post"}]}`)
+	if get(r, "formats", "0", "assets", "0", "asset_type") != "image" || get(r, "formats", "0", "assets", "0", "required") != "true" ||
+		get(r, "formats", "0", "assets", "0", "item_type") != "individual" || get(r, "formats", "1", "assets", "2", "asset_type") != "url" {
+		t.Fatalf("formats: %s %+v", r.Data, r.Error)
+	}
+	sync := call(t, cs, "sync_creatives", `{"idempotency_key":"fmt-sync-0000000001",`+acme+`,"creatives":[{"creative_id":"cr_img","name":"Banner",`+
+		`"format_id":{"agent_url":"https://creative.adcontextprotocol.org","id":"display_300x250"},`+
+		`"assets":{"image":{"asset_type":"image","url":"https://cdn.example/b.png","width":300,"height":250}}}]}`)
+	if get(sync, "creatives", "0", "action") != "created" {
+		t.Errorf("sync_creatives: %s %+v", sync.Data, sync.Error)
+	}
+}
