@@ -6,9 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/adcpgen/adcpgen/internal/jsinterop"
 )
@@ -30,9 +32,13 @@ func (a *agent) url(protocol string) string { return a.BaseURL + "/" + protocol 
 // first), or the running one -agent names.
 type sellers struct {
 	// Name says which seller it is.
-	Name  string
-	start func(ctx context.Context) (*agent, error)
-	close func()
+	Name string
+	// start starts a seller with flags (examples/seller's).
+	start func(ctx context.Context, flags ...string) (*agent, error)
+	// governance starts examples/seller's governance agent on TLS with
+	// the certificate and key given, nil for other sellers.
+	governance func(ctx context.Context, cert, key string) (*agent, error)
+	close      func()
 }
 
 // newSellers prepares the seller cfg names: a running one (cfg.agentURL),
@@ -41,7 +47,7 @@ type sellers struct {
 func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers, error) {
 	if cfg.agentURL != "" {
 		a := &agent{BaseURL: strings.TrimRight(cfg.agentURL, "/"), APIKey: cfg.auth, stop: func() {}}
-		return &sellers{Name: cfg.agentURL, start: func(context.Context) (*agent, error) { return a, nil }, close: func() {}}, nil
+		return &sellers{Name: cfg.agentURL, start: func(context.Context, ...string) (*agent, error) { return a, nil }, close: func() {}}, nil
 	}
 	key := cfg.auth
 	if key == "" {
@@ -53,7 +59,7 @@ func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers,
 		if cfg.jsCapabilitiesSkill {
 			name += " with get_adcp_capabilities in its card"
 		}
-		start := func(ctx context.Context) (*agent, error) {
+		start := func(ctx context.Context, _ ...string) (*agent, error) {
 			s, err := jsinterop.StartSellerProcess(ctx, env, jsinterop.SellerOptions{
 				APIKey:                key,
 				CardCapabilitiesSkill: cfg.jsCapabilitiesSkill,
@@ -76,16 +82,26 @@ func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers,
 		if err != nil {
 			return nil, err
 		}
-		start := func(ctx context.Context) (*agent, error) {
+		start := func(ctx context.Context, flags ...string) (*agent, error) {
 			// -sandbox: comply_test_controller, which the storyboards'
 			// controller-driven phases need.
-			s, err := build.Start(ctx, key, os.Stderr, "-sandbox")
+			s, err := build.Start(ctx, key, os.Stderr, append([]string{"-sandbox"}, flags...)...)
 			if err != nil {
 				return nil, err
 			}
-			return &agent{BaseURL: s.BaseURL, APIKey: s.APIKey, stop: s.Close}, nil
+			a := &agent{BaseURL: s.BaseURL, APIKey: s.APIKey, stop: s.Close}
+			return a, ready(ctx, a, nil)
 		}
-		return &sellers{Name: "examples/seller", start: start, close: build.Remove}, nil
+		governance := func(ctx context.Context, cert, certKey string) (*agent, error) {
+			// The buyer's key (sync_plans) and the credential the
+			// storyboards register for the seller (check_governance).
+			s, err := build.Start(ctx, key+","+governanceCredential, os.Stderr, "-governance-agent", "-tls-cert", cert, "-tls-key", certKey)
+			if err != nil {
+				return nil, err
+			}
+			return &agent{BaseURL: s.BaseURL, APIKey: key, stop: s.Close}, nil
+		}
+		return &sellers{Name: "examples/seller", start: start, governance: governance, close: build.Remove}, nil
 	}
 	return nil, fmt.Errorf("-seller %q: want go or js", cfg.seller)
 }
@@ -94,4 +110,36 @@ func randomKey() string {
 	b := make([]byte, 16)
 	rand.Read(b)
 	return "sk_conformance_" + hex.EncodeToString(b)
+}
+
+// ready waits until the agent answers its public agent card (at most 10
+// seconds), so a run never starts against a server still coming up.
+func ready(ctx context.Context, a *agent, hc *http.Client) error {
+	if hc == nil {
+		hc = &http.Client{Timeout: 2 * time.Second}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.BaseURL+"/.well-known/agent-card.json", nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			a.stop()
+			return fmt.Errorf("the seller at %s is not answering (%v)", a.BaseURL, err)
+		}
+		select {
+		case <-ctx.Done():
+			a.stop()
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }

@@ -65,28 +65,43 @@ func parseReport(data []byte) (*report, error) {
 	return &r, nil
 }
 
-// skipReasons counts the skipped steps by reason, "reason n" sorted by
-// reason, for the steps the tracks list.
-func (r *report) skipReasons() []string {
-	counts := map[string]int{}
+// skipsByStoryboard counts the skipped steps per storyboard (a scenario's
+// name without its last part) and reason, in the order the tracks list
+// them: "deterministic_testing: missing_tool 2, prerequisite_failed 7".
+func (r *report) skipsByStoryboard() []string {
+	counts := map[string]map[string]int{}
+	var order []string
 	for _, t := range r.Tracks {
 		for _, s := range t.Scenarios {
+			sb := s.Scenario
+			if i := strings.LastIndex(sb, "/"); i > 0 {
+				sb = sb[:i]
+			}
 			for _, st := range s.Steps {
-				if st.Skipped {
-					reason := st.SkipReason
-					if reason == "" {
-						reason = "unspecified"
-					}
-					counts[reason]++
+				if !st.Skipped {
+					continue
 				}
+				reason := st.SkipReason
+				if reason == "" {
+					reason = "unspecified"
+				}
+				if counts[sb] == nil {
+					counts[sb] = map[string]int{}
+					order = append(order, sb)
+				}
+				counts[sb][reason]++
 			}
 		}
 	}
 	var out []string
-	for reason, n := range counts {
-		out = append(out, fmt.Sprintf("%s %d", reason, n))
+	for _, sb := range order {
+		var reasons []string
+		for reason, n := range counts[sb] {
+			reasons = append(reasons, fmt.Sprintf("%s %d", reason, n))
+		}
+		sort.Strings(reasons)
+		out = append(out, sb+": "+strings.Join(reasons, ", "))
 	}
-	sort.Strings(out)
 	return out
 }
 
