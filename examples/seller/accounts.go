@@ -213,8 +213,8 @@ func (s *sales) forceAccount(principal, id, status string) (prev string, err err
 }
 
 // pageRequest is a list call's pagination, bound to its query.
-func pageRequest(ctx context.Context, p *adcp.PaginationRequest) pagination.Request {
-	r := pagination.Request{Query: pagination.QueryOf(seller.CallFrom(ctx))}
+func pageRequest(ctx context.Context, p *adcp.PaginationRequest) pagination.PageRequest {
+	r := pagination.PageRequest{Query: pagination.QueryOf(seller.CallFrom(ctx))}
 	if p != nil {
 		if p.MaxResults != nil {
 			r.MaxResults = *p.MaxResults
@@ -227,7 +227,7 @@ func pageRequest(ctx context.Context, p *adcp.PaginationRequest) pagination.Requ
 }
 
 // pageResponse is the response's pagination object.
-func pageResponse(r pagination.Response) *adcp.PaginationResponse {
+func pageResponse(r pagination.PageResponse) *adcp.PaginationResponse {
 	total := r.TotalCount
 	return &adcp.PaginationResponse{HasMore: r.HasMore, Cursor: r.Cursor, TotalCount: &total}
 }

@@ -69,18 +69,18 @@ func (b *buy) live(now time.Time) string {
 	}
 	switch {
 	case !has && len(b.packages) > 0:
-		return lifecycle.PendingCreatives
+		return lifecycle.MediaBuyPendingCreatives
 	case now.Before(b.start):
-		return lifecycle.PendingStart
+		return lifecycle.MediaBuyPendingStart
 	}
-	return lifecycle.Active
+	return lifecycle.MediaBuyActive
 }
 
 // settle moves a waiting buy on when it can (creatives attached, flight
 // started); the lifecycle has no way back to waiting, and paused and final
 // buys stay.
 func (b *buy) settle(now time.Time) {
-	if b.status == lifecycle.Paused || lifecycle.MediaBuyFinal(b.status) {
+	if b.status == lifecycle.MediaBuyPaused || lifecycle.MediaBuyFinal(b.status) {
 		return
 	}
 	if next := b.live(now); lifecycle.MediaBuyMove(b.status, next) == nil {
@@ -123,7 +123,7 @@ func (s *sales) buyFor(principal, id string) (*buy, error) {
 func (s *sales) getMediaBuys(ctx context.Context, req *adcp.GetMediaBuysRequest) (*adcp.GetMediaBuysResponse, error) {
 	p, _ := seller.PrincipalFrom(ctx)
 	account, _ := s.accounts.key(p.ID, req.Account)
-	statuses := []string{lifecycle.Active}
+	statuses := []string{lifecycle.MediaBuyActive}
 	switch f := req.StatusFilter; {
 	case f.String != nil:
 		statuses = []string{string(*f.String)}
@@ -271,7 +271,7 @@ func (s *sales) updateMediaBuy(ctx context.Context, req *adcp.UpdateMediaBuyRequ
 			b.start = t
 		}
 	}
-	if status == lifecycle.Canceled && b.status != lifecycle.Canceled {
+	if status == lifecycle.MediaBuyCanceled && b.status != lifecycle.MediaBuyCanceled {
 		reason := req.CancellationReason
 		b.cancellation = &adcp.GetMediaBuysResponseMediaBuyCancellation{CanceledAt: dateTime(now), CanceledBy: adcp.CanceledByBuyer, Reason: reason}
 	}
@@ -333,7 +333,7 @@ func (s *sales) forceBuy(principal, id, status string) (prev string, err error) 
 // every account of the principal.
 func (s *sales) seedBuy(principal, id, status, currency string) error {
 	if status == "" {
-		status = lifecycle.Active
+		status = lifecycle.MediaBuyActive
 	}
 	if !slices.Contains(lifecycle.MediaBuyStatuses, status) {
 		return fmt.Errorf("status %q is not a media buy status", status)

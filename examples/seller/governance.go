@@ -117,7 +117,7 @@ func (s *sales) govern(ctx context.Context, principal, accountKey string, req *a
 	if c := seller.CallFrom(ctx); c != nil {
 		payload = withoutMembers(c.Arguments, "idempotency_key", "context", "push_notification_config")
 	}
-	d, err := s.governance.Govern(ctx, agent, sellergov.Check{
+	d, err := s.governance.Govern(ctx, agent, sellergov.CheckRequest{
 		PlanID: *req.PlanID, Tool: "create_media_buy", PurchaseType: "media_buy", Phase: "purchase", Payload: payload,
 	}, meetConditions)
 	var ue *sellergov.UnavailableError

@@ -50,7 +50,7 @@ type sales struct {
 func newSales(c *catalog, sandbox bool, baseURL string, gov *sellergov.Checker, log *slog.Logger) *sales {
 	return &sales{catalog: c, accounts: newAccounts(), library: &library{}, formats: &formats{},
 		previews: &previews{pages: map[string]preview{}}, records: newRecords(),
-		proposals: proposal.New(adcp.Spec(), proposal.Options{}), governance: gov, sandbox: sandbox, baseURL: baseURL, log: log,
+		proposals: proposal.New(adcp.Spec(), proposal.BookOptions{}), governance: gov, sandbox: sandbox, baseURL: baseURL, log: log,
 		ledger: map[string]*buy{}, forced: map[string]forcedArm{}}
 }
 

@@ -9,7 +9,7 @@ import (
 // update_media_buy's pause, resume and cancel on one buy, then on the
 // canceled buy: the errors are the AdCP ones the buyer gets.
 func Example() {
-	status := lifecycle.Active
+	status := lifecycle.MediaBuyActive
 	for _, step := range []struct {
 		name string
 		do   func(string) (string, error)

@@ -31,22 +31,22 @@ func TestMediaBuyActions(t *testing.T) {
 		do         func(string) (string, error)
 		to, code   string
 	}{
-		{"pause active", lifecycle.Active, lifecycle.Pause, lifecycle.Paused, ""},
-		{"pause pending_start", lifecycle.PendingStart, lifecycle.Pause, lifecycle.Paused, ""},
-		{"pause paused", lifecycle.Paused, lifecycle.Pause, lifecycle.Paused, ""},
-		{"resume paused", lifecycle.Paused, lifecycle.Resume, lifecycle.Active, ""},
-		{"resume active", lifecycle.Active, lifecycle.Resume, lifecycle.Active, ""},
-		{"resume pending_start", lifecycle.PendingStart, lifecycle.Resume, lifecycle.PendingStart, ""},
-		{"cancel active", lifecycle.Active, lifecycle.Cancel, lifecycle.Canceled, ""},
-		{"cancel paused", lifecycle.Paused, lifecycle.Cancel, lifecycle.Canceled, ""},
-		{"cancel pending_creatives", lifecycle.PendingCreatives, lifecycle.Cancel, lifecycle.Canceled, ""},
-		{"pause canceled", lifecycle.Canceled, lifecycle.Pause, lifecycle.Canceled, "INVALID_STATE"},
-		{"resume canceled", lifecycle.Canceled, lifecycle.Resume, lifecycle.Canceled, "INVALID_STATE"},
-		{"cancel canceled", lifecycle.Canceled, lifecycle.Cancel, lifecycle.Canceled, "NOT_CANCELLABLE"},
-		{"cancel completed", lifecycle.Completed, lifecycle.Cancel, lifecycle.Completed, "NOT_CANCELLABLE"},
-		{"pause rejected", lifecycle.Rejected, lifecycle.Pause, lifecycle.Rejected, "INVALID_STATE"},
-		{"update completed", lifecycle.Completed, func(s string) (string, error) { return s, lifecycle.Update(s) }, lifecycle.Completed, "INVALID_STATE"},
-		{"update active", lifecycle.Active, func(s string) (string, error) { return s, lifecycle.Update(s) }, lifecycle.Active, ""},
+		{"pause active", lifecycle.MediaBuyActive, lifecycle.Pause, lifecycle.MediaBuyPaused, ""},
+		{"pause pending_start", lifecycle.MediaBuyPendingStart, lifecycle.Pause, lifecycle.MediaBuyPaused, ""},
+		{"pause paused", lifecycle.MediaBuyPaused, lifecycle.Pause, lifecycle.MediaBuyPaused, ""},
+		{"resume paused", lifecycle.MediaBuyPaused, lifecycle.Resume, lifecycle.MediaBuyActive, ""},
+		{"resume active", lifecycle.MediaBuyActive, lifecycle.Resume, lifecycle.MediaBuyActive, ""},
+		{"resume pending_start", lifecycle.MediaBuyPendingStart, lifecycle.Resume, lifecycle.MediaBuyPendingStart, ""},
+		{"cancel active", lifecycle.MediaBuyActive, lifecycle.Cancel, lifecycle.MediaBuyCanceled, ""},
+		{"cancel paused", lifecycle.MediaBuyPaused, lifecycle.Cancel, lifecycle.MediaBuyCanceled, ""},
+		{"cancel pending_creatives", lifecycle.MediaBuyPendingCreatives, lifecycle.Cancel, lifecycle.MediaBuyCanceled, ""},
+		{"pause canceled", lifecycle.MediaBuyCanceled, lifecycle.Pause, lifecycle.MediaBuyCanceled, "INVALID_STATE"},
+		{"resume canceled", lifecycle.MediaBuyCanceled, lifecycle.Resume, lifecycle.MediaBuyCanceled, "INVALID_STATE"},
+		{"cancel canceled", lifecycle.MediaBuyCanceled, lifecycle.Cancel, lifecycle.MediaBuyCanceled, "NOT_CANCELLABLE"},
+		{"cancel completed", lifecycle.MediaBuyCompleted, lifecycle.Cancel, lifecycle.MediaBuyCompleted, "NOT_CANCELLABLE"},
+		{"pause rejected", lifecycle.MediaBuyRejected, lifecycle.Pause, lifecycle.MediaBuyRejected, "INVALID_STATE"},
+		{"update completed", lifecycle.MediaBuyCompleted, func(s string) (string, error) { return s, lifecycle.Update(s) }, lifecycle.MediaBuyCompleted, "INVALID_STATE"},
+		{"update active", lifecycle.MediaBuyActive, func(s string) (string, error) { return s, lifecycle.Update(s) }, lifecycle.MediaBuyActive, ""},
 	} {
 		to, err := c.do(c.from)
 		if to != c.to || code(err) != c.code {

@@ -9,22 +9,22 @@ import (
 
 // Media buy statuses.
 const (
-	PendingCreatives = "pending_creatives"
-	PendingStart     = "pending_start"
-	Active           = "active"
-	Paused           = "paused"
-	Completed        = "completed"
-	Rejected         = "rejected"
-	Canceled         = "canceled"
+	MediaBuyPendingCreatives = "pending_creatives"
+	MediaBuyPendingStart     = "pending_start"
+	MediaBuyActive           = "active"
+	MediaBuyPaused           = "paused"
+	MediaBuyCompleted        = "completed"
+	MediaBuyRejected         = "rejected"
+	MediaBuyCanceled         = "canceled"
 )
 
 // MediaBuyStatuses are the media buy statuses, in the enum's order.
-var MediaBuyStatuses = []string{PendingCreatives, PendingStart, Active, Paused, Completed, Rejected, Canceled}
+var MediaBuyStatuses = []string{MediaBuyPendingCreatives, MediaBuyPendingStart, MediaBuyActive, MediaBuyPaused, MediaBuyCompleted, MediaBuyRejected, MediaBuyCanceled}
 
 // MediaBuyFinal reports a status no media buy leaves: completed, rejected
 // or canceled.
 func MediaBuyFinal(status string) bool {
-	return status == Completed || status == Rejected || status == Canceled
+	return status == MediaBuyCompleted || status == MediaBuyRejected || status == MediaBuyCanceled
 }
 
 // Pause applies update_media_buy's paused: true to a buy in status: a live
@@ -34,7 +34,7 @@ func Pause(status string) (string, error) {
 	if err := updatable(status, "paused"); err != nil {
 		return status, err
 	}
-	return Paused, nil
+	return MediaBuyPaused, nil
 }
 
 // Resume applies paused: false: a paused buy is active again (the
@@ -44,10 +44,10 @@ func Resume(status string) (string, error) {
 	if err := updatable(status, "resumed"); err != nil {
 		return status, err
 	}
-	if status != Paused {
+	if status != MediaBuyPaused {
 		return status, nil
 	}
-	return Active, nil
+	return MediaBuyActive, nil
 }
 
 // Cancel applies canceled: true: any buy that is not final is canceled;
@@ -58,7 +58,7 @@ func Cancel(status string) (string, error) {
 		return status, &adcperr.Error{Code: "NOT_CANCELLABLE",
 			Message: fmt.Sprintf("The media buy is %s; it can no longer be canceled", status)}
 	}
-	return Canceled, nil
+	return MediaBuyCanceled, nil
 }
 
 // Update reports whether a buy in status takes other changes (budgets,
@@ -81,7 +81,7 @@ func ValidActions(status string) []string {
 		return []string{}
 	}
 	var out []string
-	if status == Paused {
+	if status == MediaBuyPaused {
 		out = append(out, "resume")
 	} else {
 		out = append(out, "pause")
@@ -94,10 +94,10 @@ func ValidActions(status string) []string {
 // completed, rejected (before it runs) or canceled; nothing leaves an end,
 // and nothing goes back to waiting.
 var mediaBuyMoves = map[string][]string{
-	PendingCreatives: {PendingStart, Active, Paused, Canceled, Rejected},
-	PendingStart:     {Active, Paused, Canceled, Rejected},
-	Active:           {Paused, Completed, Canceled},
-	Paused:           {Active, Completed, Canceled},
+	MediaBuyPendingCreatives: {MediaBuyPendingStart, MediaBuyActive, MediaBuyPaused, MediaBuyCanceled, MediaBuyRejected},
+	MediaBuyPendingStart:     {MediaBuyActive, MediaBuyPaused, MediaBuyCanceled, MediaBuyRejected},
+	MediaBuyActive:           {MediaBuyPaused, MediaBuyCompleted, MediaBuyCanceled},
+	MediaBuyPaused:           {MediaBuyActive, MediaBuyCompleted, MediaBuyCanceled},
 }
 
 // MediaBuyMove checks a media buy's transition along the lifecycle graph

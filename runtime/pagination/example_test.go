@@ -8,10 +8,10 @@ import (
 
 // A list tool serves its items a page at a time; the buyer follows the
 // cursors. In a handler, Query is pagination.QueryOf(seller.CallFrom(ctx))
-// and the request's pagination members fill the Request.
+// and the request's pagination members fill the PageRequest.
 func ExampleSlice() {
 	creatives := []string{"cr_banner", "cr_video", "cr_native"}
-	r := pagination.Request{MaxResults: 2, Query: "status=approved"}
+	r := pagination.PageRequest{MaxResults: 2, Query: "status=approved"}
 	for {
 		page, err := pagination.Slice(creatives, func(id string) string { return id }, r)
 		if err != nil {

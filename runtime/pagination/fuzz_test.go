@@ -13,12 +13,12 @@ import (
 // names.
 func FuzzCursor(f *testing.F) {
 	items := ids(7)
-	p, _ := pagination.Slice(items, self, pagination.Request{MaxResults: 3, Query: "q"})
+	p, _ := pagination.Slice(items, self, pagination.PageRequest{MaxResults: 3, Query: "q"})
 	for _, s := range []string{p.Cursor, "", "p1", "p1.9999999999999999999.eA.0", "p1.3.!!.x", "p1..." + p.Cursor} {
 		f.Add(s, int64(3))
 	}
 	f.Fuzz(func(t *testing.T, cursor string, max int64) {
-		page, err := pagination.Slice(items, self, pagination.Request{MaxResults: max, Cursor: cursor, Query: "q"})
+		page, err := pagination.Slice(items, self, pagination.PageRequest{MaxResults: max, Cursor: cursor, Query: "q"})
 		var e *adcperr.Error
 		if err != nil {
 			if !errors.As(err, &e) || e.Field != "pagination.cursor" {

@@ -14,10 +14,10 @@
 // walking the cursors visits every item once. Cursors are keyset cursors:
 // each names the last item of its page by key, so items added or removed
 // between two calls neither repeat nor skip the others. A cursor is bound
-// to its query (Request.Query): one replayed against other filters, or
+// to its query (PageRequest.Query): one replayed against other filters, or
 // altered, is refused with INVALID_REQUEST on pagination.cursor.
 //
-//	page, err := pagination.Slice(creatives, func(c Creative) string { return c.ID }, pagination.Request{
+//	page, err := pagination.Slice(creatives, func(c Creative) string { return c.ID }, pagination.PageRequest{
 //		MaxResults: maxResults, Cursor: cursor, Query: pagination.QueryOf(seller.CallFrom(ctx)),
 //	})
 //	if err != nil {
@@ -45,8 +45,8 @@ const (
 	MaxMaxResults     = 100
 )
 
-// Request is the pagination a list call asks for.
-type Request struct {
+// PageRequest is the pagination a list call asks for.
+type PageRequest struct {
 	// MaxResults is the request's max_results; 0 means DefaultMaxResults,
 	// and it is capped at MaxMaxResults.
 	MaxResults int64
@@ -69,8 +69,8 @@ type Page[T any] struct {
 	Total int
 }
 
-// Response is the response's pagination object.
-type Response struct {
+// PageResponse is the response's pagination object.
+type PageResponse struct {
 	HasMore bool
 	// Cursor is nil on the last page (the schema's "only present when
 	// has_more is true").
@@ -80,8 +80,8 @@ type Response struct {
 }
 
 // Response is the page's pagination object.
-func (p Page[T]) Response() Response {
-	r := Response{HasMore: p.HasMore, TotalCount: int64(p.Total)}
+func (p Page[T]) Response() PageResponse {
+	r := PageResponse{HasMore: p.HasMore, TotalCount: int64(p.Total)}
 	if p.HasMore {
 		c := p.Cursor
 		r.Cursor = &c
@@ -95,7 +95,7 @@ func (p Page[T]) Response() Response {
 // wherever it now stands, or at its old position when it is gone. A cursor
 // this package did not issue, or issued for another query, is an
 // INVALID_REQUEST *adcperr.Error on pagination.cursor.
-func Slice[T any](items []T, key func(T) string, r Request) (Page[T], error) {
+func Slice[T any](items []T, key func(T) string, r PageRequest) (Page[T], error) {
 	size := int(r.MaxResults)
 	if size <= 0 {
 		size = DefaultMaxResults

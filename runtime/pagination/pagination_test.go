@@ -24,7 +24,7 @@ func self(s string) string { return s }
 func walk(t *testing.T, items []string, max int64, query string) [][]string {
 	t.Helper()
 	var pages [][]string
-	r := pagination.Request{MaxResults: max, Query: query}
+	r := pagination.PageRequest{MaxResults: max, Query: query}
 	for range 1000 {
 		p, err := pagination.Slice(items, self, r)
 		if err != nil {
@@ -83,17 +83,17 @@ func TestWalk(t *testing.T) {
 // Items added or removed between pages neither repeat nor skip the others.
 func TestKeysetAcrossChanges(t *testing.T) {
 	items := ids(6)
-	p, _ := pagination.Slice(items, self, pagination.Request{MaxResults: 3})
+	p, _ := pagination.Slice(items, self, pagination.PageRequest{MaxResults: 3})
 	// c1 removed and c0 added before the cursor's item: the next page still
 	// starts after c3.
 	changed := append([]string{"c0"}, items[1:]...)
-	next, err := pagination.Slice(changed, self, pagination.Request{MaxResults: 3, Cursor: p.Cursor})
+	next, err := pagination.Slice(changed, self, pagination.PageRequest{MaxResults: 3, Cursor: p.Cursor})
 	if err != nil || !slices.Equal(next.Items, []string{"c4", "c5", "c6"}) || next.HasMore {
 		t.Errorf("after insert: %+v %v", next, err)
 	}
 	// The cursor's item itself removed: its old position is used.
 	gone := slices.Delete(slices.Clone(items), 2, 3) // c3
-	next, err = pagination.Slice(gone, self, pagination.Request{MaxResults: 3, Cursor: p.Cursor})
+	next, err = pagination.Slice(gone, self, pagination.PageRequest{MaxResults: 3, Cursor: p.Cursor})
 	if err != nil || !slices.Equal(next.Items, []string{"c5", "c6"}) {
 		t.Errorf("after the cursor's item left: %+v %v", next, err)
 	}
@@ -101,8 +101,8 @@ func TestKeysetAcrossChanges(t *testing.T) {
 
 func TestBadCursors(t *testing.T) {
 	items := ids(5)
-	p, _ := pagination.Slice(items, self, pagination.Request{MaxResults: 2, Query: "formats=display"})
-	for name, r := range map[string]pagination.Request{
+	p, _ := pagination.Slice(items, self, pagination.PageRequest{MaxResults: 2, Query: "formats=display"})
+	for name, r := range map[string]pagination.PageRequest{
 		"another query": {Cursor: p.Cursor, Query: "formats=video"},
 		"not ours":      {Cursor: "abc", Query: "formats=display"},
 		"altered":       {Cursor: "p1.0." + p.Cursor[5:], Query: "formats=display"},

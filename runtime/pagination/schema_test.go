@@ -19,7 +19,7 @@ func TestVersionsSchemas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := pagination.Request{MaxResults: 2}
+		r := pagination.PageRequest{MaxResults: 2}
 		for {
 			p, err := pagination.Slice(ids(3), self, r)
 			if err != nil {

@@ -33,15 +33,15 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/registry"
 )
 
-// Status is a proposal's lifecycle status (enums/proposal-status.json;
+// State is a proposal's lifecycle status (enums/proposal-status.json;
 // 3.2 adds accepted).
-type Status string
+type State string
 
 // The statuses.
 const (
-	Draft     Status = "draft"
-	Committed Status = "committed"
-	Accepted  Status = "accepted"
+	Draft     State = "draft"
+	Committed State = "committed"
+	Accepted  State = "accepted"
 )
 
 // Allocation is one product's share of a proposal's budget.
@@ -57,7 +57,7 @@ type Proposal struct {
 	ID          string
 	Name        string
 	Allocations []Allocation
-	Status      Status
+	Status      State
 	// ExpiresAt is when a committed proposal's hold lapses (zero for a
 	// draft).
 	ExpiresAt time.Time
@@ -72,8 +72,8 @@ type Package struct {
 	Budget          float64
 }
 
-// Options configure a Book.
-type Options struct {
+// BookOptions configure a Book.
+type BookOptions struct {
 	// Hold is how long a committed proposal holds its inventory; 0 means
 	// DefaultHold.
 	Hold time.Duration
@@ -81,7 +81,7 @@ type Options struct {
 	Now func() time.Time
 }
 
-// DefaultHold is a committed proposal's hold when Options.Hold is zero.
+// DefaultHold is a committed proposal's hold when BookOptions.Hold is zero.
 const DefaultHold = 72 * time.Hour
 
 // Book holds the proposals a seller made, per principal.
@@ -97,7 +97,7 @@ type Book struct {
 type key struct{ principal, id string }
 
 // New returns an empty Book for the spec's version (its error codes).
-func New(spec *registry.Spec, opts Options) *Book {
+func New(spec *registry.Spec, opts BookOptions) *Book {
 	b := &Book{spec: spec, hold: opts.Hold, now: opts.Now, proposals: map[key]*Proposal{}}
 	if b.hold <= 0 {
 		b.hold = DefaultHold

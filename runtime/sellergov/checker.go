@@ -62,8 +62,8 @@ func NewChecker(spec *registry.Spec, opts CheckerOptions) (*Checker, error) {
 
 const toolName = "check_governance"
 
-// Check is what the seller asks about.
-type Check struct {
+// CheckRequest is what the seller asks about.
+type CheckRequest struct {
 	// PlanID is the campaign plan the buyer named (required).
 	PlanID string
 	// Tool is the AdCP tool being governed ("create_media_buy").
@@ -125,7 +125,7 @@ type Condition struct {
 // Check calls check_governance on agent. A call that fails (the agent
 // unreachable, an AdCP error, bytes the strict reader refuses, a verdict
 // it does not know) is GOVERNANCE_UNAVAILABLE: no verdict was had.
-func (c *Checker) Check(ctx context.Context, a Agent, q Check) (Decision, error) {
+func (c *Checker) Check(ctx context.Context, a Agent, q CheckRequest) (Decision, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	body, err := c.request(q)
@@ -156,7 +156,7 @@ func (c *Checker) Check(ctx context.Context, a Agent, q Check) (Decision, error)
 }
 
 // request encodes q as check_governance's arguments.
-func (c *Checker) request(q Check) (json.RawMessage, error) {
+func (c *Checker) request(q CheckRequest) (json.RawMessage, error) {
 	if q.PlanID == "" {
 		return nil, errors.New("sellergov: a check needs the plan id")
 	}
@@ -268,7 +268,7 @@ func (e *UnavailableError) Unwrap() []error { return []error{e.AdCP, e.Err} }
 // context, up to MaxRounds checks; denied, conditions apply cannot meet
 // and conditions left after the last round are GOVERNANCE_DENIED. apply
 // nil meets no condition.
-func (c *Checker) Govern(ctx context.Context, agent Agent, q Check, apply func(conds []Condition, payload json.RawMessage) (json.RawMessage, error)) (Decision, error) {
+func (c *Checker) Govern(ctx context.Context, agent Agent, q CheckRequest, apply func(conds []Condition, payload json.RawMessage) (json.RawMessage, error)) (Decision, error) {
 	for round := 1; ; round++ {
 		d, err := c.Check(ctx, agent, q)
 		if err != nil {

@@ -21,7 +21,7 @@
 // refuses internal addresses), so this package depends on no SDK.
 //
 //	gov, err := sellergov.NewChecker(adcp.Spec(), sellergov.CheckerOptions{Dial: dial, Caller: "https://seller.example/mcp"})
-//	decision, err := gov.Govern(ctx, agent, sellergov.Check{PlanID: req.PlanID, Tool: "create_media_buy", Payload: raw}, apply)
+//	decision, err := gov.Govern(ctx, agent, sellergov.CheckRequest{PlanID: req.PlanID, Tool: "create_media_buy", Payload: raw}, apply)
 //	if err != nil {
 //		return nil, err // *adcperr.Error: GOVERNANCE_DENIED or GOVERNANCE_UNAVAILABLE
 //	}

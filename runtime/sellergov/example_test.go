@@ -56,7 +56,7 @@ func ExampleChecker_Govern() {
 		return
 	}
 	agent := sellergov.Agent{URL: "https://budget.pinnacle.example/mcp", Scheme: "Bearer", Credentials: "…"}
-	d, err := gov.Govern(context.Background(), agent, sellergov.Check{
+	d, err := gov.Govern(context.Background(), agent, sellergov.CheckRequest{
 		PlanID: "plan_q2", Tool: "create_media_buy", PurchaseType: "media_buy", Phase: "purchase",
 		Payload: json.RawMessage(`{"packages":[{"product_id":"ctv","budget":25000}]}`),
 	}, func(conds []sellergov.Condition, payload json.RawMessage) (json.RawMessage, error) {

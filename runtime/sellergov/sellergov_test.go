@@ -155,8 +155,8 @@ func TestGovern(t *testing.T) {
 			if !ok {
 				t.Fatal("no agent")
 			}
-			check := func(plan string) sellergov.Check {
-				q := sellergov.Check{PlanID: plan, Tool: "create_media_buy", PurchaseType: "media_buy", Phase: "purchase", Payload: json.RawMessage(`{"total_budget":25000}`)}
+			check := func(plan string) sellergov.CheckRequest {
+				q := sellergov.CheckRequest{PlanID: plan, Tool: "create_media_buy", PurchaseType: "media_buy", Phase: "purchase", Payload: json.RawMessage(`{"total_budget":25000}`)}
 				if v.Version == "3.2.0-beta.5" {
 					q.TargetAgent = "https://seller.example/mcp"
 				}

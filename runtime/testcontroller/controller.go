@@ -17,12 +17,12 @@ import (
 )
 
 // Hook runs one scenario for a request: it returns what it achieved, or an
-// *Error saying why it could not (any other error is logged and answered
+// *ScenarioError saying why it could not (any other error is logged and answered
 // INTERNAL_ERROR; an *adcperr.Error is sent as the AdCP error it is).
-type Hook func(ctx context.Context, r *Request) (Outcome, error)
+type Hook func(ctx context.Context, r *Invocation) (Success, error)
 
-// Options configure a Controller.
-type Options struct {
+// ControllerOptions configure a Controller.
+type ControllerOptions struct {
 	// Sandbox reports whether a call may act: it runs for a sandbox
 	// principal and, where it names an account, a sandbox account (see
 	// AccountSandbox). Every other call is answered FORBIDDEN, list_scenarios
@@ -44,11 +44,11 @@ type Controller struct {
 
 // New registers comply_test_controller on srv and the compliance_testing
 // block of its automatic get_adcp_capabilities answer. It fails when the
-// server's spec has no comply_test_controller, when Options.Sandbox is
+// server's spec has no comply_test_controller, when ControllerOptions.Sandbox is
 // nil, or when the version's schemas cannot be read.
-func New(srv *seller.Server, opts Options) (*Controller, error) {
+func New(srv *seller.Server, opts ControllerOptions) (*Controller, error) {
 	if opts.Sandbox == nil {
-		return nil, errors.New("testcontroller: Options.Sandbox is required: the controller must never act outside a sandbox")
+		return nil, errors.New("testcontroller: ControllerOptions.Sandbox is required: the controller must never act outside a sandbox")
 	}
 	t, ok := srv.Spec().Tool(ToolName)
 	if !ok {
@@ -122,7 +122,7 @@ func (c *Controller) hook(scenario string) Hook {
 // serve answers one call of the tool.
 func (c *Controller) serve(ctx context.Context, call *seller.Call) *seller.Answer {
 	if !c.sandbox(ctx, call) {
-		return c.answer(call, &Error{Code: ForbiddenCode, Detail: "comply_test_controller acts on sandbox accounts only"})
+		return c.answer(call, &ScenarioError{Code: ForbiddenCode, Detail: "comply_test_controller acts on sandbox accounts only"})
 	}
 	scenario, _ := call.StringMember("scenario")
 	if scenario == ListScenarios {
@@ -136,14 +136,14 @@ func (c *Controller) serve(ctx context.Context, call *seller.Call) *seller.Answe
 		if scenario == "" {
 			return c.answer(call, InvalidParams("scenario must name a scenario"))
 		}
-		return c.answer(call, &Error{Code: UnknownScenarioCode, Detail: "Scenario not supported: " + untrusted.SanitizeTruncate(scenario, 64)})
+		return c.answer(call, &ScenarioError{Code: UnknownScenarioCode, Detail: "Scenario not supported: " + untrusted.SanitizeTruncate(scenario, 64)})
 	}
 	if is := call.SchemaIssues(); len(is) > 0 {
 		return c.answer(call, paramsError(is))
 	}
-	r := &Request{Scenario: scenario, Params: readParams(wire.Lenient(call.Member("params"))), Call: call}
+	r := &Invocation{Scenario: scenario, Params: readParams(wire.Lenient(call.Member("params"))), Call: call}
 	out, err := h(ctx, r)
-	var ce *Error
+	var ce *ScenarioError
 	var ae *adcperr.Error
 	switch {
 	case errors.As(err, &ce):
@@ -152,15 +152,15 @@ func (c *Controller) serve(ctx context.Context, call *seller.Call) *seller.Answe
 		return seller.ErrorAnswer(ae)
 	case err != nil:
 		c.srv.Logger().Error("testcontroller: hook failed", "scenario", scenario, "err", err.Error())
-		return c.answer(call, &Error{Code: InternalErrorCode, Detail: "The scenario could not run"})
+		return c.answer(call, &ScenarioError{Code: InternalErrorCode, Detail: "The scenario could not run"})
 	case out == nil:
 		c.srv.Logger().Error("testcontroller: hook returned no outcome", "scenario", scenario)
-		return c.answer(call, &Error{Code: InternalErrorCode, Detail: "The scenario could not run"})
+		return c.answer(call, &ScenarioError{Code: InternalErrorCode, Detail: "The scenario could not run"})
 	}
 	return c.answer(call, out)
 }
 
-// answer encodes o (an Outcome, a list or an *Error) as the response.
+// answer encodes o (a Success, a list or a *ScenarioError) as the response.
 func (c *Controller) answer(call *seller.Call, o interface{ encode(*wire.Encoder) error }) *seller.Answer {
 	var e wire.Encoder
 	e.ObjectStart()
@@ -178,7 +178,7 @@ func (c *Controller) answer(call *seller.Call, o interface{ encode(*wire.Encoder
 	}
 	if err != nil {
 		c.srv.Logger().Error("testcontroller: response not encoded", "err", err.Error())
-		return c.answer(call, &Error{Code: InternalErrorCode, Detail: "The scenario could not run"})
+		return c.answer(call, &ScenarioError{Code: InternalErrorCode, Detail: "The scenario could not run"})
 	}
 	return &seller.Answer{Status: task.Completed, Body: e.Bytes()}
 }
@@ -245,7 +245,7 @@ func otherIssues(issues []validate.Issue, pointer string) []validate.Issue {
 }
 
 // paramsError is INVALID_PARAMS naming the first schema issue.
-func paramsError(issues []validate.Issue) *Error {
+func paramsError(issues []validate.Issue) *ScenarioError {
 	first := issues[0]
 	where := first.Pointer
 	if where == "" {

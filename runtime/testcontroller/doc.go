@@ -6,13 +6,13 @@
 // production: a Controller answers only the calls its Sandbox function
 // accepts, and FORBIDDEN to every other.
 //
-//	ctl, err := testcontroller.New(srv, testcontroller.Options{
+//	ctl, err := testcontroller.New(srv, testcontroller.ControllerOptions{
 //		Sandbox: func(ctx context.Context, c *seller.Call) bool { return sandboxPrincipal(c.Principal) },
 //	})
-//	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(ctx context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+//	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(ctx context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
 //		prev, err := buys.Force(r.Call.Principal.ID, r.Params.MediaBuyID, r.Params.Status)
 //		if err != nil {
-//			return nil, err // a *testcontroller.Error: NOT_FOUND, INVALID_TRANSITION, ...
+//			return nil, err // a *testcontroller.ScenarioError: NOT_FOUND, INVALID_TRANSITION, ...
 //		}
 //		return testcontroller.Transition{Previous: prev, Current: r.Params.Status}, nil
 //	})
@@ -26,13 +26,14 @@
 //   - a scenario without a hook, or that the version does not define, is
 //     UNKNOWN_SCENARIO; a request that fails the version's request schema
 //     (missing params, a status the scenario's enum lacks, 3.1's required
-//     account) is INVALID_PARAMS naming the first issue; a hook's *Error is
-//     sent as it is (NOT_FOUND with current_state null, INVALID_TRANSITION
-//     with the entity's state); any other error is logged and answered
-//     INTERNAL_ERROR without a word of it. These are success-shaped
-//     responses ({"success": false, "error": ...}), as the schema defines
-//     them, not AdCP errors;
-//   - outcomes are encoded into the version's success arms
+//     account) is INVALID_PARAMS naming the first issue; a hook's
+//     *ScenarioError is sent as it is (NOT_FOUND with current_state null,
+//     INVALID_TRANSITION with the entity's state); any other error is
+//     logged and answered INTERNAL_ERROR without a word of it. These are
+//     success-shaped responses ({"success": false, "error": ...}), as the
+//     schema defines them, not AdCP errors;
+//   - a hook's Success (Transition, Simulation, Seeded, ...) is encoded
+//     into the version's success arms
 //     (StateTransitionSuccess, SimulationSuccess, ForcedDirectiveSuccess,
 //     SeedSuccess), and the server validates them like any response;
 //   - get_adcp_capabilities carries the compliance_testing block listing

@@ -20,7 +20,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	ctl, err := testcontroller.New(srv, testcontroller.Options{
+	ctl, err := testcontroller.New(srv, testcontroller.ControllerOptions{
 		// Every principal of this seller is a sandbox one; a call naming a
 		// production account is still refused.
 		Sandbox: func(_ context.Context, c *seller.Call) bool {
@@ -32,7 +32,7 @@ func Example() {
 		panic(err)
 	}
 	status := map[string]string{"mb_1": "pending_start"}
-	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
 		prev, ok := status[r.Params.MediaBuyID]
 		switch {
 		case !ok:

@@ -30,14 +30,14 @@ func FuzzController(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	ctl, err := testcontroller.New(srv, testcontroller.Options{Sandbox: func(_ context.Context, c *seller.Call) bool {
+	ctl, err := testcontroller.New(srv, testcontroller.ControllerOptions{Sandbox: func(_ context.Context, c *seller.Call) bool {
 		named, sandbox := testcontroller.AccountSandbox(c)
 		return !named || sandbox
 	}})
 	if err != nil {
 		f.Fatal(err)
 	}
-	echo := func(_ context.Context, r *testcontroller.Request) (testcontroller.Outcome, error) {
+	echo := func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
 		if r.Params.Fixture != nil && !wire.Lenient(r.Params.Fixture).IsObject() {
 			return nil, testcontroller.InvalidParams("fixture is not an object")
 		}

@@ -7,9 +7,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Outcome is what a hook achieved: Transition, Simulation, Directive,
+// Success is what a hook achieved: Transition, Simulation, Directive,
 // Seeded, or Raw for a success arm this package does not model.
-type Outcome interface {
+type Success interface {
 	// encode writes the response object.
 	encode(e *wire.Encoder) error
 }
@@ -137,26 +137,26 @@ func object(e *wire.Encoder, name string, v json.RawMessage, required bool) erro
 	return nil
 }
 
-// ErrorCode is a ControllerError's error: why a scenario could not run.
-type ErrorCode string
+// ScenarioErrorCode is a ControllerError's error: why a scenario could not run.
+type ScenarioErrorCode string
 
 // The error codes of ControllerError (AdCP 3.0; 3.1 adds
 // JCS_NON_FINITE_NUMBER).
 const (
-	InvalidTransitionCode ErrorCode = "INVALID_TRANSITION"
-	InvalidStateCode      ErrorCode = "INVALID_STATE"
-	NotFoundCode          ErrorCode = "NOT_FOUND"
-	UnknownScenarioCode   ErrorCode = "UNKNOWN_SCENARIO"
-	InvalidParamsCode     ErrorCode = "INVALID_PARAMS"
-	ForbiddenCode         ErrorCode = "FORBIDDEN"
-	InternalErrorCode     ErrorCode = "INTERNAL_ERROR"
+	InvalidTransitionCode ScenarioErrorCode = "INVALID_TRANSITION"
+	InvalidStateCode      ScenarioErrorCode = "INVALID_STATE"
+	NotFoundCode          ScenarioErrorCode = "NOT_FOUND"
+	UnknownScenarioCode   ScenarioErrorCode = "UNKNOWN_SCENARIO"
+	InvalidParamsCode     ScenarioErrorCode = "INVALID_PARAMS"
+	ForbiddenCode         ScenarioErrorCode = "FORBIDDEN"
+	InternalErrorCode     ScenarioErrorCode = "INTERNAL_ERROR"
 )
 
-// Error is a scenario that could not run, answered as ControllerError
+// ScenarioError is a scenario that could not run, answered as ControllerError
 // ({"success": false, "error": Code, "error_detail": Detail,
 // "current_state": ...}). Hooks return it (errors.As finds it wrapped).
-type Error struct {
-	Code   ErrorCode
+type ScenarioError struct {
+	Code   ScenarioErrorCode
 	Detail string
 	// CurrentState is the entity's state; "" leaves it out unless
 	// NullState is set.
@@ -165,7 +165,7 @@ type Error struct {
 	NullState bool
 }
 
-func (e *Error) Error() string {
+func (e *ScenarioError) Error() string {
 	if e.Detail == "" {
 		return string(e.Code)
 	}
@@ -174,25 +174,27 @@ func (e *Error) Error() string {
 
 // NotFound is NOT_FOUND for an entity that does not exist (current_state
 // null).
-func NotFound(detail string) *Error {
-	return &Error{Code: NotFoundCode, Detail: detail, NullState: true}
+func NotFound(detail string) *ScenarioError {
+	return &ScenarioError{Code: NotFoundCode, Detail: detail, NullState: true}
 }
 
 // InvalidTransition is INVALID_TRANSITION from the entity's current state.
-func InvalidTransition(current, detail string) *Error {
-	return &Error{Code: InvalidTransitionCode, Detail: detail, CurrentState: current}
+func InvalidTransition(current, detail string) *ScenarioError {
+	return &ScenarioError{Code: InvalidTransitionCode, Detail: detail, CurrentState: current}
 }
 
 // InvalidState is INVALID_STATE: the scenario cannot run in the entity's
 // current state.
-func InvalidState(current, detail string) *Error {
-	return &Error{Code: InvalidStateCode, Detail: detail, CurrentState: current}
+func InvalidState(current, detail string) *ScenarioError {
+	return &ScenarioError{Code: InvalidStateCode, Detail: detail, CurrentState: current}
 }
 
 // InvalidParams is INVALID_PARAMS: the parameters cannot be used.
-func InvalidParams(detail string) *Error { return &Error{Code: InvalidParamsCode, Detail: detail} }
+func InvalidParams(detail string) *ScenarioError {
+	return &ScenarioError{Code: InvalidParamsCode, Detail: detail}
+}
 
-func (e *Error) encode(w *wire.Encoder) error {
+func (e *ScenarioError) encode(w *wire.Encoder) error {
 	w.Key("success")
 	w.Bool(false)
 	w.Key("error")

@@ -7,9 +7,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Request is one controller call, as a hook gets it: valid against the
+// Invocation is one controller call, as a hook gets it: valid against the
 // version's request schema, its scenario one the hook was registered for.
-type Request struct {
+type Invocation struct {
 	// Scenario is the scenario called.
 	Scenario string
 	// Params are the scenario's parameters.
