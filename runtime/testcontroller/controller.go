@@ -19,7 +19,7 @@ import (
 // Hook runs one scenario for a request: it returns what it achieved, or an
 // *ScenarioError saying why it could not (any other error is logged and answered
 // INTERNAL_ERROR; an *adcperr.Error is sent as the AdCP error it is).
-type Hook func(ctx context.Context, r *Invocation) (Success, error)
+type Hook func(ctx context.Context, r *ScenarioRequest) (Success, error)
 
 // ControllerOptions configure a Controller.
 type ControllerOptions struct {
@@ -141,7 +141,7 @@ func (c *Controller) serve(ctx context.Context, call *seller.Call) *seller.Answe
 	if is := call.SchemaIssues(); len(is) > 0 {
 		return c.answer(call, paramsError(is))
 	}
-	r := &Invocation{Scenario: scenario, Params: readParams(wire.Lenient(call.Member("params"))), Call: call}
+	r := &ScenarioRequest{Scenario: scenario, Params: readParams(wire.Lenient(call.Member("params"))), Call: call}
 	out, err := h(ctx, r)
 	var ce *ScenarioError
 	var ae *adcperr.Error
@@ -164,13 +164,6 @@ func (c *Controller) serve(ctx context.Context, call *seller.Call) *seller.Answe
 func (c *Controller) answer(call *seller.Call, o interface{ encode(*wire.Encoder) error }) *seller.Answer {
 	var e wire.Encoder
 	e.ObjectStart()
-	if c.version.envelope {
-		// The protocol envelope's task status, which the version's
-		// response schema requires: a controller call completes at once,
-		// whether or not its scenario ran.
-		e.Key("status")
-		e.String(string(task.Completed))
-	}
 	err := o.encode(&e)
 	e.ObjectEnd()
 	if err == nil {
@@ -180,6 +173,9 @@ func (c *Controller) answer(call *seller.Call, o interface{ encode(*wire.Encoder
 		c.srv.Logger().Error("testcontroller: response not encoded", "err", err.Error())
 		return c.answer(call, &ScenarioError{Code: InternalErrorCode, Detail: "The scenario could not run"})
 	}
+	// A controller call completes at once, whether or not its scenario
+	// ran; the server writes the protocol envelope (the task's status)
+	// beside the outcome.
 	return &seller.Answer{Status: task.Completed, Body: e.Bytes()}
 }
 

@@ -28,8 +28,7 @@ type rig struct {
 }
 
 // newRig builds the rig; capabilities is the base of the automatic
-// get_adcp_capabilities answer, if any (from 3.1 every response carries the
-// envelope's status, which the server does not fill in yet).
+// get_adcp_capabilities answer, if any.
 func newRig(t *testing.T, version string, capabilities ...string) *rig {
 	t.Helper()
 	tree, sp := specseller.Open(t, version)
@@ -50,7 +49,7 @@ func newRig(t *testing.T, version string, capabilities ...string) *rig {
 		t.Fatal(err)
 	}
 	creative := "processing"
-	ctl.Handle(testcontroller.ForceCreativeStatus, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.ForceCreativeStatus, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.CreativeID != "cr_1" {
 			return nil, testcontroller.NotFound("Creative " + r.Params.CreativeID + " not found")
 		}
@@ -61,22 +60,22 @@ func newRig(t *testing.T, version string, capabilities ...string) *rig {
 		creative = r.Params.Status
 		return testcontroller.Transition{Previous: prev, Current: creative, Message: "moved"}, nil
 	})
-	ctl.Handle(testcontroller.SimulateDelivery, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SimulateDelivery, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.Impressions == nil || r.Params.ReportedSpend == nil || r.Params.ReportedSpend.Currency != "USD" {
 			return nil, testcontroller.InvalidParams("want impressions and a USD spend")
 		}
 		return testcontroller.Simulation{Simulated: json.RawMessage(`{"impressions":10}`), Cumulative: json.RawMessage(`{"impressions":20}`)}, nil
 	})
-	ctl.Handle(testcontroller.SeedProduct, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SeedProduct, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if !wire.Lenient(r.Params.Fixture).Get("delivery_type").Present() {
 			return nil, errors.New("db down: password=hunter2")
 		}
 		return testcontroller.Seeded{Message: "seeded " + r.Params.ProductID}, nil
 	})
-	ctl.Handle(testcontroller.ForceCreateMediaBuyArm, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.ForceCreateMediaBuyArm, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		return testcontroller.Directive{Arm: r.Params.Arm, TaskID: r.Params.TaskID}, nil
 	})
-	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		return nil, &adcperr.Error{Code: "RATE_LIMITED", Message: "slow down", RetryAfter: 2}
 	})
 	return &rig{srv: srv, ctl: ctl, log: log, account: `"account":{"brand":{"domain":"test.example"},"operator":"test.example","sandbox":true},`}
@@ -138,7 +137,7 @@ func TestController(t *testing.T) {
 					if a.Error != nil {
 						t.Fatalf("AdCP error %+v", a.Error)
 					}
-					body := strings.Replace(string(a.Body), `"status":"completed",`, "", 1) // 3.1's envelope
+					body := strings.Replace(string(a.Body), `"status":"completed",`, "", 1) // the envelope's, the server's
 					if !strings.Contains(body, c.want) {
 						t.Errorf("got  %s\nwant %s", a.Body, c.want)
 					}
@@ -215,7 +214,7 @@ func TestCapabilityBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctl.Handle(testcontroller.SeedProduct, func(context.Context, *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SeedProduct, func(context.Context, *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		return testcontroller.Seeded{}, nil
 	})
 	a := srv.Serve(context.Background(), "get_adcp_capabilities", &seller.Call{Arguments: json.RawMessage(`{}`)})
@@ -228,11 +227,11 @@ func TestRegistrationMistakes(t *testing.T) {
 	r := newRig(t, "3.0.26")
 	for name, f := range map[string]func(){
 		"list_scenarios": func() {
-			r.ctl.Handle(testcontroller.ListScenarios, func(context.Context, *testcontroller.Invocation) (testcontroller.Success, error) { return nil, nil })
+			r.ctl.Handle(testcontroller.ListScenarios, func(context.Context, *testcontroller.ScenarioRequest) (testcontroller.Success, error) { return nil, nil })
 		},
 		"nil hook": func() { r.ctl.Handle(testcontroller.SeedPlan, nil) },
 		"a 3.1 scenario on 3.0": func() {
-			r.ctl.Handle(testcontroller.ForceCreativePurge, func(context.Context, *testcontroller.Invocation) (testcontroller.Success, error) { return nil, nil })
+			r.ctl.Handle(testcontroller.ForceCreativePurge, func(context.Context, *testcontroller.ScenarioRequest) (testcontroller.Success, error) { return nil, nil })
 		},
 	} {
 		func() {

@@ -32,7 +32,7 @@ func Example() {
 		panic(err)
 	}
 	status := map[string]string{"mb_1": "pending_start"}
-	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		prev, ok := status[r.Params.MediaBuyID]
 		switch {
 		case !ok:
@@ -56,10 +56,10 @@ func Example() {
 		fmt.Println(string(a.Body))
 	}
 	// Output:
-	// {"success":true,"scenarios":["force_media_buy_status"]}
-	// {"success":true,"previous_state":"pending_start","current_state":"completed"}
-	// {"success":false,"error":"INVALID_TRANSITION","error_detail":"completed is terminal","current_state":"completed"}
-	// {"success":false,"error":"NOT_FOUND","error_detail":"Media buy mb_9 not found","current_state":null}
-	// {"success":false,"error":"UNKNOWN_SCENARIO","error_detail":"Scenario not supported: simulate_delivery"}
-	// {"success":false,"error":"FORBIDDEN","error_detail":"comply_test_controller acts on sandbox accounts only"}
+	// {"status":"completed","success":true,"scenarios":["force_media_buy_status"]}
+	// {"status":"completed","success":true,"previous_state":"pending_start","current_state":"completed"}
+	// {"status":"completed","success":false,"error":"INVALID_TRANSITION","error_detail":"completed is terminal","current_state":"completed"}
+	// {"status":"completed","success":false,"error":"NOT_FOUND","error_detail":"Media buy mb_9 not found","current_state":null}
+	// {"status":"completed","success":false,"error":"UNKNOWN_SCENARIO","error_detail":"Scenario not supported: simulate_delivery"}
+	// {"status":"completed","success":false,"error":"FORBIDDEN","error_detail":"comply_test_controller acts on sandbox accounts only"}
 }

@@ -3,7 +3,6 @@ package testcontroller
 import (
 	"fmt"
 	"io/fs"
-	"strings"
 
 	"github.com/adcpgen/adcpgen/runtime/spec"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -21,10 +20,6 @@ type version struct {
 	// get_adcp_capabilities (3.0: the force_*_status and simulate_*
 	// scenarios only).
 	capable map[string]bool
-	// envelope reports a response schema that includes the protocol
-	// envelope (3.1 and later), which requires the task's status in every
-	// response.
-	envelope bool
 }
 
 // readVersion reads the enums from tree; without a tree every set is nil.
@@ -56,11 +51,6 @@ func readVersion(tree *spec.Tree, request, response, capabilities string) (versi
 	if err != nil {
 		return v, err
 	}
-	resp.Get("allOf").Elems(func(part wire.Lenient) bool {
-		ref, _ := part.Get("$ref").AsString()
-		v.envelope = v.envelope || strings.HasSuffix(ref, "core/protocol-envelope.json")
-		return true
-	})
 	resp.Get("oneOf").Elems(func(arm wire.Lenient) bool {
 		if arm.Get("title").StringIs("ListScenariosSuccess") {
 			v.listable = enum(arm.Get("properties").Get("scenarios").Get("items"))
