@@ -51,7 +51,7 @@ type governanceConfig struct {
 // registered credentials, through the client that refuses internal
 // addresses.
 func newGovernance(callerURL string, cfg governanceConfig) (*sellergov.Checker, error) {
-	dial := func(ctx context.Context, a sellergov.Agent) (buyer.Transport, io.Closer, error) {
+	dial := func(ctx context.Context, a sellergov.GovernanceAgent) (buyer.Transport, io.Closer, error) {
 		if _, err := untrusted.CheckPushURL(a.URL, untrusted.PushURLPolicy{AllowLoopback: cfg.Loopback}); err != nil {
 			return nil, nil, err
 		}
@@ -84,7 +84,7 @@ func (s *sales) syncGovernance(ctx context.Context, req *adcp.SyncGovernanceRequ
 	out := adcp.SyncGovernanceSuccess{Accounts: []adcp.SyncGovernanceSuccessAccount{}}
 	for _, entry := range req.Accounts {
 		key, _ := s.accounts.key(p.ID, entry.Account)
-		var agents []sellergov.Agent
+		var agents []sellergov.GovernanceAgent
 		res := adcp.SyncGovernanceSuccessAccount{Account: entry.Account, Status: adcp.SyncGovernanceSuccessAccountStatusSynced,
 			GovernanceAgents: []adcp.SyncGovernanceSuccessAccountGovernanceAgent{}}
 		for _, g := range entry.GovernanceAgents {
@@ -92,7 +92,7 @@ func (s *sales) syncGovernance(ctx context.Context, req *adcp.SyncGovernanceRequ
 			if len(g.Authentication.Schemes) > 0 {
 				scheme = string(g.Authentication.Schemes[0])
 			}
-			agents = append(agents, sellergov.Agent{URL: g.URL, Scheme: scheme, Credentials: g.Authentication.Credentials, Categories: g.Categories})
+			agents = append(agents, sellergov.GovernanceAgent{URL: g.URL, Scheme: scheme, Credentials: g.Authentication.Credentials, Categories: g.Categories})
 			res.GovernanceAgents = append(res.GovernanceAgents, adcp.SyncGovernanceSuccessAccountGovernanceAgent{URL: g.URL, Categories: g.Categories})
 		}
 		s.accounts.governance.Sync(p.ID, key, agents)

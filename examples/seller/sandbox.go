@@ -48,7 +48,7 @@ func newController(srv *seller.Server, s *sales) error {
 	if err != nil {
 		return err
 	}
-	principal := func(r *testcontroller.Invocation) string { return r.Call.Principal.ID }
+	principal := func(r *testcontroller.ScenarioRequest) string { return r.Call.Principal.ID }
 	transition := func(prev, current string, err error, what, id string) (testcontroller.Success, error) {
 		var te *lifecycle.TransitionError
 		var se *lifecycle.StatusError
@@ -64,25 +64,25 @@ func newController(srv *seller.Server, s *sales) error {
 		}
 		return testcontroller.Transition{Previous: prev, Current: current, Message: what + " " + id + " moved from " + prev + " to " + current + "."}, nil
 	}
-	ctl.Handle(testcontroller.ForceAccountStatus, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.ForceAccountStatus, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		prev, err := s.forceAccount(principal(r), r.Params.AccountID, r.Params.Status)
 		return transition(prev, r.Params.Status, err, "Account", r.Params.AccountID)
 	})
-	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		prev, err := s.forceBuy(principal(r), r.Params.MediaBuyID, r.Params.Status)
 		return transition(prev, r.Params.Status, err, "Media buy", r.Params.MediaBuyID)
 	})
-	ctl.Handle(testcontroller.ForceCreativeStatus, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.ForceCreativeStatus, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		prev, err := s.forceCreative(principal(r), r.Params.CreativeID, r.Params.Status)
 		return transition(prev, r.Params.Status, err, "Creative", r.Params.CreativeID)
 	})
-	ctl.Handle(testcontroller.SimulateDelivery, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SimulateDelivery, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		return s.simulateDelivery(principal(r), r.Params)
 	})
-	ctl.Handle(testcontroller.SimulateBudgetSpend, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SimulateBudgetSpend, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		return s.simulateSpend(principal(r), r.Params)
 	})
-	ctl.Handle(testcontroller.SeedProduct, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SeedProduct, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.ProductID == "" {
 			return nil, testcontroller.InvalidParams("seed_product needs params.product_id")
 		}
@@ -91,7 +91,7 @@ func newController(srv *seller.Server, s *sales) error {
 		}
 		return testcontroller.Seeded{Message: "Product " + r.Params.ProductID + " seeded."}, nil
 	})
-	ctl.Handle(testcontroller.SeedPricingOption, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SeedPricingOption, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.ProductID == "" || r.Params.PricingOptionID == "" {
 			return nil, testcontroller.InvalidParams("seed_pricing_option needs params.product_id and params.pricing_option_id")
 		}
@@ -104,7 +104,7 @@ func newController(srv *seller.Server, s *sales) error {
 		}
 		return testcontroller.Seeded{Message: "Pricing option " + r.Params.PricingOptionID + " seeded on " + r.Params.ProductID + "."}, nil
 	})
-	ctl.Handle(testcontroller.SeedCreative, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SeedCreative, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.CreativeID == "" {
 			return nil, testcontroller.InvalidParams("seed_creative needs params.creative_id")
 		}
@@ -113,7 +113,7 @@ func newController(srv *seller.Server, s *sales) error {
 		}
 		return testcontroller.Seeded{Message: "Creative " + r.Params.CreativeID + " seeded."}, nil
 	})
-	ctl.Handle(testcontroller.SeedMediaBuy, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SeedMediaBuy, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.MediaBuyID == "" {
 			return nil, testcontroller.InvalidParams("seed_media_buy needs params.media_buy_id")
 		}
@@ -125,14 +125,14 @@ func newController(srv *seller.Server, s *sales) error {
 		}
 		return testcontroller.Seeded{Message: "Media buy " + r.Params.MediaBuyID + " seeded."}, nil
 	})
-	ctl.Handle(testcontroller.SeedCreativeFormat, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SeedCreativeFormat, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.FormatID == "" {
 			return nil, testcontroller.InvalidParams("seed_creative_format needs params.format_id")
 		}
 		s.seedFormat(r.Params.FormatID, r.Params.Fixture)
 		return testcontroller.Seeded{Message: "Format " + r.Params.FormatID + " seeded."}, nil
 	})
-	ctl.Handle(testcontroller.ForceCreateMediaBuyArm, func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.ForceCreateMediaBuyArm, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		return s.forceArm(principal(r), r.Params)
 	})
 	return nil

@@ -20,7 +20,7 @@ import (
 // Dialer connects to an agent: a Transport for runtime/buyer (an MCP
 // session or an A2A connection) authenticated with the agent's
 // credentials, and what closes it.
-type Dialer func(ctx context.Context, a Agent) (buyer.Transport, io.Closer, error)
+type Dialer func(ctx context.Context, a GovernanceAgent) (buyer.Transport, io.Closer, error)
 
 // CheckerOptions configure a Checker.
 type CheckerOptions struct {
@@ -91,8 +91,8 @@ const (
 	Conditions = "conditions"
 )
 
-// Decision is an agent's verdict.
-type Decision struct {
+// CheckResult is an agent's verdict.
+type CheckResult struct {
 	// Verdict is approved, denied or conditions (3.0 calls the member
 	// status, 3.1 verdict).
 	Verdict           string
@@ -125,32 +125,32 @@ type Condition struct {
 // Check calls check_governance on agent. A call that fails (the agent
 // unreachable, an AdCP error, bytes the strict reader refuses, a verdict
 // it does not know) is GOVERNANCE_UNAVAILABLE: no verdict was had.
-func (c *Checker) Check(ctx context.Context, a Agent, q CheckRequest) (Decision, error) {
+func (c *Checker) Check(ctx context.Context, a GovernanceAgent, q CheckRequest) (CheckResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	body, err := c.request(q)
 	if err != nil {
-		return Decision{}, err
+		return CheckResult{}, err
 	}
 	t, closer, err := c.opts.Dial(ctx, a)
 	if err != nil {
-		return Decision{}, c.unavailable(a, err)
+		return CheckResult{}, c.unavailable(a, err)
 	}
 	defer closer.Close()
 	client, err := buyer.New(c.spec, t)
 	if err != nil {
-		return Decision{}, c.unavailable(a, err)
+		return CheckResult{}, c.unavailable(a, err)
 	}
 	reply, err := client.Invoke(ctx, toolName, body)
 	if err != nil {
-		return Decision{}, c.unavailable(a, err)
+		return CheckResult{}, c.unavailable(a, err)
 	}
 	if reply.Status != task.Completed {
-		return Decision{}, c.unavailable(a, fmt.Errorf("check_governance answered %s", reply.Status))
+		return CheckResult{}, c.unavailable(a, fmt.Errorf("check_governance answered %s", reply.Status))
 	}
 	d, err := readDecision(reply.Data)
 	if err != nil {
-		return Decision{}, c.unavailable(a, err)
+		return CheckResult{}, c.unavailable(a, err)
 	}
 	return d, nil
 }
@@ -187,13 +187,13 @@ func (c *Checker) request(q CheckRequest) (json.RawMessage, error) {
 
 // readDecision reads a check_governance response (bytes the client has
 // checked strictly).
-func readDecision(data json.RawMessage) (Decision, error) {
+func readDecision(data json.RawMessage) (CheckResult, error) {
 	v, err := wire.ParseLenient(data)
 	if err != nil || !v.IsObject() {
-		return Decision{}, errors.New("check_governance answered no object")
+		return CheckResult{}, errors.New("check_governance answered no object")
 	}
 	str := func(k string) string { s, _ := v.Get(k).AsString(); return s }
-	d := Decision{Verdict: str("verdict"), CheckID: str("check_id"), Explanation: str("explanation"),
+	d := CheckResult{Verdict: str("verdict"), CheckID: str("check_id"), Explanation: str("explanation"),
 		GovernanceContext: str("governance_context"), ConsultationContext: str("consultation_context"), ExpiresAt: str("expires_at"), Raw: data}
 	if d.Verdict == "" {
 		d.Verdict = str("status") // AdCP 3.0
@@ -211,14 +211,14 @@ func readDecision(data json.RawMessage) (Decision, error) {
 	case Approved, Denied, Conditions:
 		return d, nil
 	}
-	return Decision{}, fmt.Errorf("check_governance verdict %q", untrusted.SanitizeTruncate(d.Verdict, 32))
+	return CheckResult{}, fmt.Errorf("check_governance verdict %q", untrusted.SanitizeTruncate(d.Verdict, 32))
 }
 
 // Denial is the GOVERNANCE_DENIED error for a denied (or unmet
 // conditions) decision, the agent's explanation in its message and its
 // findings, verbatim, in details, as the spec asks sellers to propagate
 // them.
-func (c *Checker) Denial(d Decision) *adcperr.Error {
+func (c *Checker) Denial(d CheckResult) *adcperr.Error {
 	msg := "The governance agent denied this transaction"
 	if d.Explanation != "" {
 		msg += ": " + untrusted.SanitizeTruncate(d.Explanation, 400)
@@ -238,7 +238,7 @@ func (c *Checker) Denial(d Decision) *adcperr.Error {
 
 // unavailable is GOVERNANCE_UNAVAILABLE for a check that got no verdict.
 // The cause is the seller's to log; the buyer learns which agent.
-func (c *Checker) unavailable(a Agent, cause error) error {
+func (c *Checker) unavailable(a GovernanceAgent, cause error) error {
 	e := &adcperr.Error{Code: "GOVERNANCE_UNAVAILABLE",
 		Message: "The governance agent registered for this account could not be consulted; retry later"}
 	e.Recovery, _ = c.spec.Recovery(e.Code)
@@ -268,7 +268,7 @@ func (e *UnavailableError) Unwrap() []error { return []error{e.AdCP, e.Err} }
 // context, up to MaxRounds checks; denied, conditions apply cannot meet
 // and conditions left after the last round are GOVERNANCE_DENIED. apply
 // nil meets no condition.
-func (c *Checker) Govern(ctx context.Context, agent Agent, q CheckRequest, apply func(conds []Condition, payload json.RawMessage) (json.RawMessage, error)) (Decision, error) {
+func (c *Checker) Govern(ctx context.Context, agent GovernanceAgent, q CheckRequest, apply func(conds []Condition, payload json.RawMessage) (json.RawMessage, error)) (CheckResult, error) {
 	for round := 1; ; round++ {
 		d, err := c.Check(ctx, agent, q)
 		if err != nil {

@@ -18,7 +18,7 @@ import (
 // covering budget authority when it commits spend.
 func ExampleRegistry() {
 	reg := sellergov.NewRegistry()
-	reg.Sync("buyer", "acmeoutdoor.example", []sellergov.Agent{
+	reg.Sync("buyer", "acmeoutdoor.example", []sellergov.GovernanceAgent{
 		{URL: "https://brand.pinnacle.example/mcp", Scheme: "Bearer", Credentials: "…", Categories: []string{"brand_policy"}},
 		{URL: "https://budget.pinnacle.example/mcp", Scheme: "Bearer", Credentials: "…", Categories: []string{"budget_authority"}},
 	})
@@ -37,7 +37,7 @@ func ExampleRegistry() {
 // and checked again.
 func ExampleChecker_Govern() {
 	var spec *registry.Spec // adcp.Spec() of your generated package
-	dial := func(ctx context.Context, a sellergov.Agent) (buyer.Transport, io.Closer, error) {
+	dial := func(ctx context.Context, a sellergov.GovernanceAgent) (buyer.Transport, io.Closer, error) {
 		hc := untrusted.NewHTTPClient(untrusted.ClientOptions{})
 		base := hc.Transport
 		hc.Transport = roundTripper(func(r *http.Request) (*http.Response, error) {
@@ -55,7 +55,7 @@ func ExampleChecker_Govern() {
 	if err != nil {
 		return
 	}
-	agent := sellergov.Agent{URL: "https://budget.pinnacle.example/mcp", Scheme: "Bearer", Credentials: "…"}
+	agent := sellergov.GovernanceAgent{URL: "https://budget.pinnacle.example/mcp", Scheme: "Bearer", Credentials: "…"}
 	d, err := gov.Govern(context.Background(), agent, sellergov.CheckRequest{
 		PlanID: "plan_q2", Tool: "create_media_buy", PurchaseType: "media_buy", Phase: "purchase",
 		Payload: json.RawMessage(`{"packages":[{"product_id":"ctv","budget":25000}]}`),

@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// Agent is a governance agent a buyer registered on an account.
-type Agent struct {
+// GovernanceAgent is a governance agent a buyer registered on an account.
+type GovernanceAgent struct {
 	// URL is the agent's endpoint.
 	URL string
 	// Scheme is how the seller authenticates ("Bearer"), Credentials with
@@ -19,7 +19,7 @@ type Agent struct {
 }
 
 // Covers reports whether the agent covers category ("" matches any).
-func (a Agent) Covers(category string) bool {
+func (a GovernanceAgent) Covers(category string) bool {
 	return category == "" || len(a.Categories) == 0 || slices.Contains(a.Categories, category)
 }
 
@@ -27,18 +27,18 @@ func (a Agent) Covers(category string) bool {
 // account. It is in memory and safe for concurrent use.
 type Registry struct {
 	mu     sync.RWMutex
-	agents map[regKey][]Agent
+	agents map[regKey][]GovernanceAgent
 }
 
 type regKey struct{ principal, account string }
 
 // NewRegistry returns an empty Registry.
-func NewRegistry() *Registry { return &Registry{agents: map[regKey][]Agent{}} }
+func NewRegistry() *Registry { return &Registry{agents: map[regKey][]GovernanceAgent{}} }
 
 // Sync replaces the agents of principal's account (the seller's key for
 // the account reference): sync_governance's replace semantics; no agents
 // removes them all.
-func (r *Registry) Sync(principal, account string, agents []Agent) {
+func (r *Registry) Sync(principal, account string, agents []GovernanceAgent) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k := regKey{principal, account}
@@ -46,7 +46,7 @@ func (r *Registry) Sync(principal, account string, agents []Agent) {
 		delete(r.agents, k)
 		return
 	}
-	cp := make([]Agent, len(agents))
+	cp := make([]GovernanceAgent, len(agents))
 	for i, a := range agents {
 		a.Categories = slices.Clone(a.Categories)
 		cp[i] = a
@@ -55,7 +55,7 @@ func (r *Registry) Sync(principal, account string, agents []Agent) {
 }
 
 // Agents lists the agents of principal's account.
-func (r *Registry) Agents(principal, account string) []Agent {
+func (r *Registry) Agents(principal, account string) []GovernanceAgent {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return slices.Clone(r.agents[regKey{principal, account}])
@@ -63,11 +63,11 @@ func (r *Registry) Agents(principal, account string) []Agent {
 
 // For returns the first agent of principal's account that covers
 // category.
-func (r *Registry) For(principal, account, category string) (Agent, bool) {
+func (r *Registry) For(principal, account, category string) (GovernanceAgent, bool) {
 	for _, a := range r.Agents(principal, account) {
 		if a.Covers(category) {
 			return a, true
 		}
 	}
-	return Agent{}, false
+	return GovernanceAgent{}, false
 }

@@ -101,7 +101,7 @@ var pool *x509.CertPool
 // dial connects as the seller would: over MCP, with the registered
 // credentials, through the client that refuses internal addresses
 // (loopback allowed for the test server only).
-func dial(ctx context.Context, a sellergov.Agent) (buyer.Transport, io.Closer, error) {
+func dial(ctx context.Context, a sellergov.GovernanceAgent) (buyer.Transport, io.Closer, error) {
 	hc := untrusted.NewHTTPClient(untrusted.ClientOptions{Policy: untrusted.PushURLPolicy{AllowLoopback: true}, LoopbackOnly: true, RootCAs: pool})
 	base := hc.Transport
 	hc.Transport = roundTripper(func(r *http.Request) (*http.Response, error) {
@@ -150,7 +150,7 @@ func TestGovern(t *testing.T) {
 				t.Fatal(err)
 			}
 			reg := sellergov.NewRegistry()
-			reg.Sync("buyer", "acme", []sellergov.Agent{{URL: ag.url, Scheme: "Bearer", Credentials: govKey, Categories: []string{"budget_authority"}}})
+			reg.Sync("buyer", "acme", []sellergov.GovernanceAgent{{URL: ag.url, Scheme: "Bearer", Credentials: govKey, Categories: []string{"budget_authority"}}})
 			a, ok := reg.For("buyer", "acme", "budget_authority")
 			if !ok {
 				t.Fatal("no agent")
@@ -212,14 +212,14 @@ func TestGovern(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	r := sellergov.NewRegistry()
-	r.Sync("b1", "acme", []sellergov.Agent{{URL: "https://a", Categories: []string{"brand_policy"}}, {URL: "https://b"}})
+	r.Sync("b1", "acme", []sellergov.GovernanceAgent{{URL: "https://a", Categories: []string{"brand_policy"}}, {URL: "https://b"}})
 	if a, ok := r.For("b1", "acme", "budget_authority"); !ok || a.URL != "https://b" {
 		t.Errorf("For: %+v", a)
 	}
 	if _, ok := r.For("b2", "acme", ""); ok {
 		t.Error("another principal's agents")
 	}
-	r.Sync("b1", "acme", []sellergov.Agent{{URL: "https://c"}}) // replaces
+	r.Sync("b1", "acme", []sellergov.GovernanceAgent{{URL: "https://c"}}) // replaces
 	if got := r.Agents("b1", "acme"); len(got) != 1 || got[0].URL != "https://c" {
 		t.Errorf("replace: %+v", got)
 	}

@@ -227,11 +227,15 @@ func TestRegistrationMistakes(t *testing.T) {
 	r := newRig(t, "3.0.26")
 	for name, f := range map[string]func(){
 		"list_scenarios": func() {
-			r.ctl.Handle(testcontroller.ListScenarios, func(context.Context, *testcontroller.ScenarioRequest) (testcontroller.Success, error) { return nil, nil })
+			r.ctl.Handle(testcontroller.ListScenarios, func(context.Context, *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
+				return nil, nil
+			})
 		},
 		"nil hook": func() { r.ctl.Handle(testcontroller.SeedPlan, nil) },
 		"a 3.1 scenario on 3.0": func() {
-			r.ctl.Handle(testcontroller.ForceCreativePurge, func(context.Context, *testcontroller.ScenarioRequest) (testcontroller.Success, error) { return nil, nil })
+			r.ctl.Handle(testcontroller.ForceCreativePurge, func(context.Context, *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
+				return nil, nil
+			})
 		},
 	} {
 		func() {

@@ -9,7 +9,7 @@
 //	ctl, err := testcontroller.New(srv, testcontroller.ControllerOptions{
 //		Sandbox: func(ctx context.Context, c *seller.Call) bool { return sandboxPrincipal(c.Principal) },
 //	})
-//	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(ctx context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+//	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(ctx context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 //		prev, err := buys.Force(r.Call.Principal.ID, r.Params.MediaBuyID, r.Params.Status)
 //		if err != nil {
 //			return nil, err // a *testcontroller.ScenarioError: NOT_FOUND, INVALID_TRANSITION, ...

@@ -37,7 +37,7 @@ func FuzzController(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	echo := func(_ context.Context, r *testcontroller.Invocation) (testcontroller.Success, error) {
+	echo := func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.Fixture != nil && !wire.Lenient(r.Params.Fixture).IsObject() {
 			return nil, testcontroller.InvalidParams("fixture is not an object")
 		}

@@ -7,9 +7,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Invocation is one controller call, as a hook gets it: valid against the
+// ScenarioRequest is one controller call, as a hook gets it: valid against the
 // version's request schema, its scenario one the hook was registered for.
-type Invocation struct {
+type ScenarioRequest struct {
 	// Scenario is the scenario called.
 	Scenario string
 	// Params are the scenario's parameters.
