@@ -108,7 +108,11 @@ func run(ctx context.Context, agent, transport string, hc *http.Client) error {
 	first := products.Response.Products[0]
 	optionID, _ := pricing(first.PricingOptions)
 	req := &adcp.CreateMediaBuyRequest{
-		Account:  adcp.NewAccountReferenceID(adcp.AccountReferenceAccountID{AccountID: "acct_example"}),
+		// The account by its natural key, brand and operator (the brand
+		// buying directly): account ids are the seller's to assign
+		// (sync_accounts, list_accounts), and the test seller refuses one
+		// it never gave with ACCOUNT_NOT_FOUND.
+		Account:  adcp.NewAccountReferenceBrand(adcp.AccountReferenceBrand{Brand: adcp.BrandReference{Domain: "coffee.example"}, Operator: "coffee.example"}),
 		Brand:    adcp.BrandReference{Domain: "coffee.example"},
 		PoNumber: new("async-example-1"),
 		// No IdempotencyKey: the tool requires one, and the client adds a
