@@ -11,7 +11,9 @@ import (
 
 const acme = `"account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example"}`
 
-func get(r *extract.Result, path ...string) string {
+// pick reads the member of r's payload at path (object keys, array
+// indexes), a string as its value and anything else as JSON.
+func pick(r *extract.Result, path ...string) string {
 	v := wire.Lenient(r.Data)
 	for _, p := range path {
 		if n, err := strconv.Atoi(p); err == nil {
@@ -32,7 +34,7 @@ func get(r *extract.Result, path ...string) string {
 func TestBuyLifecycle(t *testing.T) {
 	cs := mcpBuyer(t, startAgent(t), testKey)
 	buy := call(t, cs, "create_media_buy", buyArgs("life-0000000000000001", "", ""))
-	id, pkg := member(buy, "media_buy_id"), get(buy, "packages", "0", "package_id")
+	id, pkg := member(buy, "media_buy_id"), pick(buy, "packages", "0", "package_id")
 	if member(buy, "status") != "pending_creatives" || pkg == "" {
 		t.Fatalf("create: %s %+v", buy.Data, buy.Error)
 	}
@@ -42,11 +44,11 @@ func TestBuyLifecycle(t *testing.T) {
 	// Creatives: synced to the library and assigned; the buy moves on.
 	sync := call(t, cs, "sync_creatives", `{"idempotency_key":"life-sync-0000000001",`+acme+`,"creatives":[{"creative_id":"cr_1","name":"Banner",`+
 		`"format_id":{"agent_url":"https://creative.adcontextprotocol.org","id":"display_300x250"},"assets":{}}],"assignments":[{"creative_id":"cr_1","package_id":"`+pkg+`"}]}`)
-	if get(sync, "creatives", "0", "action") != "created" || get(sync, "creatives", "0", "assigned_to", "0") != pkg {
+	if pick(sync, "creatives", "0", "action") != "created" || pick(sync, "creatives", "0", "assigned_to", "0") != pkg {
 		t.Fatalf("sync_creatives: %s %+v", sync.Data, sync.Error)
 	}
 	got := call(t, cs, "get_media_buys", `{`+acme+`,"media_buy_ids":["`+id+`"]}`)
-	if s := get(got, "media_buys", "0", "status"); s != "active" {
+	if s := pick(got, "media_buys", "0", "status"); s != "active" {
 		t.Fatalf("after the creative: %s", got.Data)
 	}
 	for i, c := range []struct {
@@ -72,7 +74,7 @@ func TestBuyLifecycle(t *testing.T) {
 		}
 	}
 	got = call(t, cs, "get_media_buys", `{`+acme+`,"media_buy_ids":["`+id+`"]}`)
-	if get(got, "media_buys", "0", "packages", "0", "targeting_overlay", "property_list", "list_id") != "l2" || get(got, "media_buys", "0", "cancellation", "reason") != "done" {
+	if pick(got, "media_buys", "0", "packages", "0", "targeting_overlay", "property_list", "list_id") != "l2" || pick(got, "media_buys", "0", "cancellation", "reason") != "done" {
 		t.Errorf("after the updates: %s", got.Data)
 	}
 	if r := upd(90, `"paused":true`); r.Error == nil || r.Error.Code != "INVALID_STATE" {
@@ -83,11 +85,11 @@ func TestBuyLifecycle(t *testing.T) {
 	}
 	// The creative outlives the buy.
 	lib := call(t, cs, "list_creatives", `{`+acme+`,"filters":{"creative_ids":["cr_1"]}}`)
-	if get(lib, "creatives", "0", "status") != "approved" || get(lib, "query_summary", "total_matching") != "1" {
+	if pick(lib, "creatives", "0", "status") != "approved" || pick(lib, "query_summary", "total_matching") != "1" {
 		t.Errorf("library after the cancel: %s", lib.Data)
 	}
 	// Delivery of the buy, by package.
-	if d := call(t, cs, "get_media_buy_delivery", `{`+acme+`,"media_buy_ids":["`+id+`"]}`); get(d, "media_buy_deliveries", "0", "by_package", "0", "package_id") != pkg {
+	if d := call(t, cs, "get_media_buy_delivery", `{`+acme+`,"media_buy_ids":["`+id+`"]}`); pick(d, "media_buy_deliveries", "0", "by_package", "0", "package_id") != pkg {
 		t.Errorf("delivery: %s %+v", d.Data, d.Error)
 	}
 }
@@ -97,8 +99,8 @@ func TestBuyLifecycle(t *testing.T) {
 func TestProposals(t *testing.T) {
 	cs := mcpBuyer(t, startAgent(t), testKey)
 	brief := call(t, cs, "get_products", `{"buying_mode":"brief","brief":"Premium video and display, Q2 flight",`+acme+`}`)
-	id := get(brief, "proposals", "0", "proposal_id")
-	if id != "balanced_reach_q2" || get(brief, "proposals", "0", "proposal_status") != "draft" {
+	id := pick(brief, "proposals", "0", "proposal_id")
+	if id != "balanced_reach_q2" || pick(brief, "proposals", "0", "proposal_status") != "draft" {
 		t.Fatalf("brief: %s", brief.Data)
 	}
 	accept := func(n int) *extract.Result {
@@ -113,11 +115,11 @@ func TestProposals(t *testing.T) {
 		t.Errorf("refined: %s", refine.Data)
 	}
 	final := call(t, cs, "get_products", `{"buying_mode":"refine","refine":[{"scope":"proposal","proposal_id":"`+id+`","action":"finalize"}],`+acme+`}`)
-	if get(final, "proposals", "0", "proposal_status") != "committed" || get(final, "proposals", "0", "expires_at") == "" {
+	if pick(final, "proposals", "0", "proposal_status") != "committed" || pick(final, "proposals", "0", "expires_at") == "" {
 		t.Fatalf("finalized: %s", final.Data)
 	}
 	r := accept(2)
-	if r.Error != nil || get(r, "packages", "0", "budget") != "50000" {
+	if r.Error != nil || pick(r, "packages", "0", "budget") != "50000" {
 		t.Fatalf("accepting: %s %+v", r.Data, r.Error)
 	}
 	if r := accept(3); r.Error == nil || r.Error.Code != "INVALID_STATE" {
@@ -136,14 +138,14 @@ func TestAccountsAndUnknownTools(t *testing.T) {
 		if i == 3 {
 			want = "updated"
 		}
-		if get(r, "accounts", "0", "action") != want {
+		if pick(r, "accounts", "0", "action") != want {
 			t.Errorf("sync %s: %s", domain, r.Data)
 		}
 	}
 	page := call(t, cs, "list_accounts", `{"pagination":{"max_results":2}}`)
-	cursor := get(page, "pagination", "cursor")
+	cursor := pick(page, "pagination", "cursor")
 	last := call(t, cs, "list_accounts", `{"pagination":{"max_results":2,"cursor":"`+cursor+`"}}`)
-	if get(page, "pagination", "has_more") != "true" || get(last, "pagination", "has_more") != "false" || get(last, "accounts", "0", "brand", "domain") != "c.example" {
+	if pick(page, "pagination", "has_more") != "true" || pick(last, "pagination", "has_more") != "false" || pick(last, "accounts", "0", "brand", "domain") != "c.example" {
 		t.Errorf("pages: %s then %s", page.Data, last.Data)
 	}
 	if r := call(t, cs, "list_accounts", `{"pagination":{"cursor":"forged"}}`); r.Error == nil || r.Error.Field != "pagination.cursor" {
@@ -161,14 +163,14 @@ func TestFormatAssets(t *testing.T) {
 	cs := mcpBuyer(t, startAgent(t), testKey)
 	r := call(t, cs, "list_creative_formats", `{"format_ids":[{"agent_url":"https://creative.adcontextprotocol.org","id":"display_300x250"},`+
 		`{"agent_url":"https://creative.adcontextprotocol.org","id":"native_post"}]}`)
-	if get(r, "formats", "0", "assets", "0", "asset_type") != "image" || get(r, "formats", "0", "assets", "0", "required") != "true" ||
-		get(r, "formats", "0", "assets", "0", "item_type") != "individual" || get(r, "formats", "1", "assets", "2", "asset_type") != "url" {
+	if pick(r, "formats", "0", "assets", "0", "asset_type") != "image" || pick(r, "formats", "0", "assets", "0", "required") != "true" ||
+		pick(r, "formats", "0", "assets", "0", "item_type") != "individual" || pick(r, "formats", "1", "assets", "2", "asset_type") != "url" {
 		t.Fatalf("formats: %s %+v", r.Data, r.Error)
 	}
 	sync := call(t, cs, "sync_creatives", `{"idempotency_key":"fmt-sync-0000000001",`+acme+`,"creatives":[{"creative_id":"cr_img","name":"Banner",`+
 		`"format_id":{"agent_url":"https://creative.adcontextprotocol.org","id":"display_300x250"},`+
 		`"assets":{"image":{"asset_type":"image","url":"https://cdn.example/b.png","width":300,"height":250}}}]}`)
-	if get(sync, "creatives", "0", "action") != "created" {
+	if pick(sync, "creatives", "0", "action") != "created" {
 		t.Errorf("sync_creatives: %s %+v", sync.Data, sync.Error)
 	}
 }
