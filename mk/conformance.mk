@@ -2,9 +2,10 @@
 
 # conformance: the official AdCP compliance runner against a seller, over
 # MCP and A2A: per transport the full assessment (no storyboard named: the
-# agent's capabilities decide), the storyboards issue 12 named, the
+# agent's capabilities decide), the storyboards issue 12 named and the
+# signing ones (signed_requests, webhook_emission: on the real clock), the
 # governance storyboards routed to a governance agent on loopback TLS,
-# and `adcp fuzz` with a fixed seed. The runner is the @adcp/sdk that
+# and `adcp fuzz` with a fixed seed; then `adcp grade request-signing`. The runner is the @adcp/sdk that
 # internal/jsinterop pins (installed into its git-ignored node_modules on
 # first use; it runs offline from the package's storyboard cache, its
 # clock started before the storyboards' fixed dates). Prints
@@ -17,7 +18,8 @@
 # CONFORMANCE_AGENT=http://HOST:PORT (MCP at /mcp, A2A at /a2a) with
 # CONFORMANCE_AUTH=KEY. CONFORMANCE_FLAGS passes more flags (-seller js:
 # the JavaScript SDK's own seller; -full=false, -governance=false,
-# -fuzz=false: leave a part out; -v: skip reasons of every run). What the
-# storyboards need from a seller: internal/conformance/README.md.
+# -fuzz=false, -grade=false: leave a part out; -v: skip reasons of every
+# run). What the storyboards need from a seller:
+# internal/conformance/README.md.
 conformance:
 	ADCP_SPEC_DIR="$${ADCP_SPEC_DIR:-$(abspath $(SPEC_DIR))}" $(GO) run ./internal/conformance $(CONFORMANCE_FLAGS)
