@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"time"
 
 	"example.com/seller/adcp"
 
@@ -81,6 +82,10 @@ type config struct {
 	// Governance says how governance agents are reached (governance.go).
 	Governance governanceConfig
 	Logger     *slog.Logger
+	// Now is the seller's clock; nil is time.Now. A sandbox may run on a
+	// compliance runner's clock (-clock): request signatures carry their
+	// signer's time, and the storyboards' flight dates are fixed.
+	Now func() time.Time
 }
 
 // principal is the one buyer this seller knows, by API key or OAuth
@@ -120,15 +125,18 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	store := cfg.Store
 	if store == nil {
-		store = sellerstore.NewMemory(nil)
+		store = sellerstore.NewMemory(clock(cfg.Now))
 	}
 	gov, err := newGovernance(cfg.BaseURL+"/mcp", cfg.Governance)
 	if err != nil {
 		return nil, err
 	}
-	s := newSales(cat, cfg.Sandbox, cfg.BaseURL, gov, cfg.Logger)
+	s := newSales(cat, cfg.Sandbox, cfg.BaseURL, gov, cfg.Logger, cfg.Now)
 	signed, err := newSigningSetup(cfg, tree, store)
 	if err != nil {
 		return nil, err
@@ -139,6 +147,7 @@ func newAgent(cfg config) (*agent, error) {
 		Policy:       untrusted.PushURLPolicy{AllowLoopback: cfg.WebhookLoopback || cfg.WebhookLoopbackOnly},
 		LoopbackOnly: cfg.WebhookLoopbackOnly,
 		Signer:       signed.webhookSigner,
+		Now:          cfg.Now,
 	})
 	webhookSigning, err := webhookCapability(sender)
 	if err != nil {
@@ -149,8 +158,9 @@ func newAgent(cfg config) (*agent, error) {
 		Sender:  sender,
 		Logger:  cfg.Logger,
 		Refresh: s.completeOnPoll,
+		Now:     cfg.Now,
 	})
-	oauth, err := newIssuer(cfg.BaseURL, []string{"/mcp", "/a2a"}, cfg.OAuthClientID, cfg.OAuthClientSecret, principal, nil)
+	oauth, err := newIssuer(cfg.BaseURL, []string{"/mcp", "/a2a"}, cfg.OAuthClientID, cfg.OAuthClientSecret, principal, cfg.Now)
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +182,7 @@ func newAgent(cfg config) (*agent, error) {
 		Capabilities:   capabilities(layer, webhookSigning),
 		SignedRequests: signed.requests,
 		BrandJSONURL:   cfg.BaseURL + "/.well-known/brand.json",
+		Now:            cfg.Now,
 	})
 	if err != nil {
 		return nil, err
@@ -193,7 +204,7 @@ func newAgent(cfg config) (*agent, error) {
 	// failed tasks, submitted in submitted ones), except to buyers speaking
 	// the legacy dialect (DataPart "parameters": the JavaScript SDK 6.11),
 	// which read payloads only from completed tasks.
-	a2aOpts := a2aserver.A2AOptions{URL: cfg.BaseURL + "/a2a", Name: "adcpgen example seller", TaskStates: a2aserver.TaskStatesFollowDialect}
+	a2aOpts := a2aserver.A2AOptions{URL: cfg.BaseURL + "/a2a", Name: "adcpgen example seller", TaskStates: a2aserver.TaskStatesFollowDialect, Now: cfg.Now}
 	card := a2aserver.NewCardHandler(srv, a2aOpts)
 	mux := http.NewServeMux()
 	oauth.routes(mux)
@@ -254,3 +265,9 @@ func jsonAccept(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// clock is a clock function as a sellerstore.Clock.
+type clock func() time.Time
+
+// Now is the time on the clock.
+func (c clock) Now() time.Time { return c() }

@@ -133,7 +133,7 @@ func (s *sales) getMediaBuys(ctx context.Context, req *adcp.GetMediaBuysRequest)
 			statuses = append(statuses, string(st))
 		}
 	}
-	now := time.Now()
+	now := s.now()
 	s.mu.Lock()
 	var list []adcp.GetMediaBuysResponseMediaBuy
 	for _, id := range s.order {
@@ -191,7 +191,7 @@ func (b *buy) wire(now time.Time) adcp.GetMediaBuysResponseMediaBuy {
 // against the lifecycle; nothing is applied when any part is refused.
 func (s *sales) updateMediaBuy(ctx context.Context, req *adcp.UpdateMediaBuyRequest) (*adcp.UpdateMediaBuyResult, error) {
 	p, _ := seller.PrincipalFrom(ctx)
-	now := time.Now()
+	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b, err := s.buyFor(p.ID, req.MediaBuyID)
@@ -324,7 +324,7 @@ func (s *sales) forceBuy(principal, id, status string) (prev string, err error) 
 	}
 	prev, b.status = b.status, status
 	b.revision++
-	b.updated = time.Now()
+	b.updated = s.now()
 	return prev, nil
 }
 
@@ -341,7 +341,7 @@ func (s *sales) seedBuy(principal, id, status, currency string) error {
 	if currency == "" {
 		currency = "USD"
 	}
-	now := time.Now()
+	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if b := s.ledger[id]; b != nil && b.principal != principal {

@@ -66,7 +66,7 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 	p, _ := seller.PrincipalFrom(ctx)
 	account, _ := s.accounts.key(p.ID, req.Account)
 	dry := req.DryRun != nil && *req.DryRun
-	now := time.Now()
+	now := s.now()
 	out := adcp.SyncCreativesSuccess{Creatives: []adcp.SyncCreativesSuccessCreative{}, DryRun: req.DryRun}
 	results := map[string]*adcp.SyncCreativesSuccessCreative{}
 	s.library.mu.Lock()
@@ -226,7 +226,7 @@ func (s *sales) forceCreative(principal, id, status string) (prev string, err er
 	if err := lifecycle.CreativeMove(c.status, status); err != nil {
 		return c.status, err
 	}
-	prev, c.status, c.updated = c.status, status, time.Now()
+	prev, c.status, c.updated = c.status, status, s.now()
 	return prev, nil
 }
 
@@ -253,7 +253,7 @@ func (s *sales) seedCreative(principal, id string, fixture wire.Lenient) error {
 	if name == "" {
 		name = id
 	}
-	now := time.Now()
+	now := s.now()
 	s.library.mu.Lock()
 	defer s.library.mu.Unlock()
 	if c := s.library.find(principal, "", id); c != nil && c.account == "" {
@@ -305,12 +305,12 @@ func (s *sales) previewCreative(ctx context.Context, req *adcp.PreviewCreativeRe
 	s.next++
 	id := "prv_" + strconv.Itoa(s.next)
 	s.mu.Unlock()
-	expires := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	expires := s.now().Add(time.Hour).UTC().Truncate(time.Second)
 	page := "<!doctype html><title>Preview " + html.EscapeString(id) + "</title><p>Format " + html.EscapeString(format.ID) +
 		" of " + html.EscapeString(format.AgentURL) + "</p><p>" + html.EscapeString(name) + "</p>"
 	s.previews.mu.Lock()
 	for k, v := range s.previews.pages {
-		if time.Now().After(v.expires) {
+		if s.now().After(v.expires) {
 			delete(s.previews.pages, k)
 		}
 	}
@@ -333,7 +333,7 @@ func (s *sales) servePreview(w http.ResponseWriter, r *http.Request) {
 	s.previews.mu.Lock()
 	p, ok := s.previews.pages[r.PathValue("id")]
 	s.previews.mu.Unlock()
-	if !ok || time.Now().After(p.expires) {
+	if !ok || s.now().After(p.expires) {
 		http.NotFound(w, r)
 		return
 	}
@@ -376,7 +376,7 @@ func (s *sales) buildCreative(ctx context.Context, req *adcp.BuildCreativeReques
 func (s *sales) getCreativeDelivery(ctx context.Context, req *adcp.GetCreativeDeliveryRequest) (*adcp.GetCreativeDeliveryResponse, error) {
 	p, _ := seller.PrincipalFrom(ctx)
 	account, _ := s.accounts.key(p.ID, req.Account)
-	now := time.Now().UTC().Truncate(time.Second)
+	now := s.now().UTC().Truncate(time.Second)
 	var creatives []any
 	s.library.mu.Lock()
 	for _, c := range s.library.items {

@@ -30,7 +30,7 @@ type deliveryTotals struct {
 func (s *sales) getMediaBuyDelivery(ctx context.Context, req *adcp.GetMediaBuyDeliveryRequest) (*adcp.GetMediaBuyDeliveryResponse, error) {
 	p, _ := seller.PrincipalFrom(ctx)
 	account, _ := s.accounts.key(p.ID, req.Account)
-	now := time.Now().UTC().Truncate(time.Second)
+	now := s.now().UTC().Truncate(time.Second)
 	start := now
 	resp := &adcp.GetMediaBuyDeliveryResponse{Currency: "USD", MediaBuyDeliveries: []adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery{}}
 	s.mu.Lock()

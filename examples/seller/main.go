@@ -90,9 +90,14 @@ func run() error {
 	govAgent := flag.Bool("governance-agent", false, "serve the example governance agent (govagent: sync_plans, check_governance) at /mcp instead of the seller; -api-key takes a comma-separated list of keys then")
 	tlsCert := flag.String("tls-cert", "", "serve HTTPS with this PEM certificate (and -tls-key)")
 	tlsKey := flag.String("tls-key", "", "the PEM private key of -tls-cert")
+	clockAt := flag.String("clock", "", "with -sandbox or -governance-agent, start the agent's clock at this RFC 3339 instant (it runs on at the real pace): a compliance runner's clock, for storyboards with fixed dates")
 	flag.Parse()
+	now, err := startClock(*clockAt, *sandbox || *govAgent)
+	if err != nil {
+		return err
+	}
 	if *govAgent {
-		return runGovernanceAgent(*addr, *apiKey, *tlsCert, *tlsKey)
+		return runGovernanceAgent(*addr, *apiKey, *tlsCert, *tlsKey, now)
 	}
 	key, secret := *apiKey, *clientSecret
 	if key == "" {
@@ -103,14 +108,14 @@ func run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var store sellerstore.Store = sellerstore.NewMemory(nil)
+	var store sellerstore.Store = sellerstore.NewMemory(clock(now))
 	if *dsn != "" {
 		pool, err := pgxpool.New(ctx, *dsn)
 		if err != nil {
 			return err
 		}
 		defer pool.Close()
-		pg := pgstore.New(pool, nil)
+		pg := pgstore.New(pool, clock(now))
 		if err := pg.Migrate(ctx); err != nil { // safe from every replica at once
 			return err
 		}
@@ -153,7 +158,7 @@ func run() error {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback,
-		WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Store: store, Signing: sg, Governance: gov, Logger: logger})
+		WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Store: store, Signing: sg, Governance: gov, Logger: logger, Now: now})
 	if err != nil {
 		ln.Close()
 		return err
@@ -194,6 +199,24 @@ func run() error {
 	return err
 }
 
+// startClock is the agent's clock: time.Now, or with at (RFC 3339) a clock
+// that read at when the agent started and runs at the real pace. Only a
+// sandbox may move it: production agents keep the real time.
+func startClock(at string, sandbox bool) (func() time.Time, error) {
+	if at == "" {
+		return time.Now, nil
+	}
+	if !sandbox {
+		return nil, errors.New("-clock: only with -sandbox or -governance-agent")
+	}
+	t, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		return nil, fmt.Errorf("-clock: %w", err)
+	}
+	offset := time.Until(t)
+	return func() time.Time { return time.Now().Add(offset) }, nil
+}
+
 // scheme is https when the server has a certificate.
 func scheme(cert string) string {
 	if cert != "" {
@@ -212,7 +235,7 @@ func serve(hs *http.Server, ln net.Listener, cert, key string) error {
 
 // runGovernanceAgent serves the example governance agent at /mcp until
 // interrupted. It prints `listening BASE` and `api-key KEYS`.
-func runGovernanceAgent(addr, keys, cert, key string) error {
+func runGovernanceAgent(addr, keys, cert, key string, now func() time.Time) error {
 	if keys == "" {
 		keys = randomHex()
 	}
@@ -230,7 +253,7 @@ func runGovernanceAgent(addr, keys, cert, key string) error {
 	}
 	base := scheme(cert) + "://" + ln.Addr().String()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	h, err := govagent.New(govagent.Config{URL: base + "/mcp", Schemas: tree, Keys: accepted, Logger: logger})
+	h, err := govagent.New(govagent.Config{URL: base + "/mcp", Schemas: tree, Keys: accepted, Logger: logger, Now: now})
 	if err != nil {
 		ln.Close()
 		return err

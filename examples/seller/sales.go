@@ -39,6 +39,7 @@ type sales struct {
 	sandbox    bool
 	baseURL    string
 	log        *slog.Logger
+	now        func() time.Time // the seller's clock (config.Now)
 
 	mu     sync.Mutex
 	next   int                  // the last preview's number
@@ -47,10 +48,10 @@ type sales struct {
 	forced map[string]forcedArm // by principal: the next create_media_buy's arm
 }
 
-func newSales(c *catalog, sandbox bool, baseURL string, gov *sellergov.Checker, log *slog.Logger) *sales {
-	return &sales{catalog: c, accounts: newAccounts(), library: &library{}, formats: &formats{},
+func newSales(c *catalog, sandbox bool, baseURL string, gov *sellergov.Checker, log *slog.Logger, now func() time.Time) *sales {
+	return &sales{now: now, catalog: c, accounts: newAccounts(), library: &library{}, formats: &formats{},
 		previews: &previews{pages: map[string]preview{}}, records: newRecords(),
-		proposals: proposal.New(adcp.Spec(), proposal.BookOptions{}), governance: gov, sandbox: sandbox, baseURL: baseURL, log: log,
+		proposals: proposal.New(adcp.Spec(), proposal.BookOptions{Now: now}), governance: gov, sandbox: sandbox, baseURL: baseURL, log: log,
 		ledger: map[string]*buy{}, forced: map[string]forcedArm{}}
 }
 
@@ -117,7 +118,7 @@ func (s *sales) fromProposal(principal string, req *adcp.CreateMediaBuyRequest) 
 // that reports it; a proposal it accepts is recorded as accepted. Ids are
 // random, so replicas never hand out the same one.
 func (s *sales) newBuy(principal, account, governance string, req *adcp.CreateMediaBuyRequest) (string, adcp.CreateMediaBuyResponse) {
-	now := time.Now()
+	now := s.now()
 	id := "mb_" + strings.ToLower(rand.Text()[:12])
 	s.mu.Lock()
 	b := &buy{id: id, principal: principal, account: account, start: now, created: now, updated: now, revision: 1,
@@ -201,7 +202,7 @@ func (s *sales) check(req *adcp.CreateMediaBuyRequest) error {
 	if err != nil {
 		return refuse("INVALID_REQUEST", "end_time is not a date-time", "end_time")
 	}
-	start := time.Now()
+	start := s.now()
 	if req.StartTime != "asap" {
 		if start, err = time.Parse(time.RFC3339, string(req.StartTime)); err != nil {
 			return refuse("INVALID_REQUEST", "start_time is not a date-time", "start_time")

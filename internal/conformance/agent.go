@@ -37,7 +37,7 @@ type sellers struct {
 	start func(ctx context.Context, flags ...string) (*agent, error)
 	// governance starts examples/seller's governance agent on TLS with
 	// the certificate and key given, nil for other sellers.
-	governance func(ctx context.Context, cert, key string) (*agent, error)
+	governance func(ctx context.Context, cert, key string, flags ...string) (*agent, error)
 	close      func()
 }
 
@@ -92,10 +92,10 @@ func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers,
 			a := &agent{BaseURL: s.BaseURL, APIKey: s.APIKey, stop: s.Close}
 			return a, ready(ctx, a, nil)
 		}
-		governance := func(ctx context.Context, cert, certKey string) (*agent, error) {
+		governance := func(ctx context.Context, cert, certKey string, flags ...string) (*agent, error) {
 			// The buyer's key (sync_plans) and the credential the
 			// storyboards register for the seller (check_governance).
-			s, err := build.Start(ctx, key+","+governanceCredential, os.Stderr, "-governance-agent", "-tls-cert", cert, "-tls-key", certKey)
+			s, err := build.Start(ctx, key+","+governanceCredential, os.Stderr, append([]string{"-governance-agent", "-tls-cert", cert, "-tls-key", certKey}, flags...)...)
 			if err != nil {
 				return nil, err
 			}

@@ -37,10 +37,6 @@ var knownFailures = []knownFailure{
 	{kindFull, "signed_requests", "negative-007-missing-content-digest", "", whyUngradable},
 	{kindFull, "signed_requests", "negative-018-digest-covered-when-forbidden", "", whyUngradable},
 	{kindFull, "signed_requests", "negative-025-jwk-alg-crv-mismatch", "", whyUngradable},
-	{kindFull, "signed_requests", "*", "request_signature_window_invalid",
-		"the runner's clock starts at 2026-03-01 for the storyboards' fixed dates and a signature carries its signer's " +
-			"time, which the seller checks against the real one: every vector stops at the window check. The named " +
-			"signed_requests run, on the real clock, passes them"},
 	{kindFull, "media_buy_seller/governance_denied", "create_media_buy_denied", "", whyDeniedFull},
 	{kindFull, "media_buy_seller/governance_denied_recovery", "create_media_buy_denied", "", whyDeniedFull},
 	{kindGovernance, "media_buy_seller/governance_denied", "create_media_buy_denied", "", whyDeniedRouted},

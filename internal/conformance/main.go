@@ -22,7 +22,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -173,7 +172,11 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 		fmt.Fprintf(w, "conformance: through comply() with a test kit: the API key and probe task %s\n", cfg.probeTask)
 	}
 	if cfg.runnerClock != "" {
-		fmt.Fprintf(w, "conformance: the runner's clock starts at %s (the seller keeps the real one)\n", cfg.runnerClock)
+		who := "the runner's clock starts"
+		if startsExampleSeller(cfg) {
+			who = "the runner's and the seller's clocks start"
+		}
+		fmt.Fprintf(w, "conformance: %s at %s\n", who, cfg.runnerClock)
 	}
 	start := time.Now()
 	var results []*result
@@ -200,22 +203,16 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 			runs = append(runs, fullAssessment)
 		}
 		for _, sb := range append(runs, cfg.storyboards...) {
+			s := spec(protocol, sb)
 			err := each(func(ctx context.Context, a *agent) {
 				if cfg.verbose {
 					fmt.Fprintf(w, "conformance: %s %s at %s\n", protocol, sb, a.url(protocol))
 				}
-				s := spec(protocol, sb)
 				if startsExampleSeller(cfg) {
 					s.options = storyboardOptions(sb, a)
 				}
-				if slices.Contains(signingStoryboards, sb) {
-					// Signatures carry their signer's time and the seller
-					// keeps the real clock: a runner at 2026-03-01 would
-					// sign and verify outside every 300 s window.
-					s.clock = ""
-				}
 				results = append(results, runStoryboard(ctx, env, a, s))
-			})
+			}, sellerClock(cfg, s.clock)...)
 			if err != nil {
 				return false, err
 			}
@@ -248,6 +245,18 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 	return ok, nil
 }
 
+// sellerClock is the flag that starts examples/seller's clock where the
+// runner's starts, so both agree on the time: request signatures carry
+// their signer's time and are verified within a 300 s window, and the
+// storyboards' flight dates lie ahead for both. Another seller keeps its
+// own clock.
+func sellerClock(cfg *config, clock string) []string {
+	if clock == "" || !startsExampleSeller(cfg) {
+		return nil
+	}
+	return []string{"-clock", clock}
+}
+
 // startsExampleSeller reports a run against examples/seller started here,
 // whose sandbox is the signed-requests runner's counterparty.
 func startsExampleSeller(cfg *config) bool { return cfg.agentURL == "" && cfg.seller == "go" }
@@ -264,12 +273,12 @@ func runGovernanceStoryboards(ctx context.Context, cfg *config, env *jsinterop.E
 	if err != nil {
 		return nil, err
 	}
-	gov, err := src.governance(ctx, cert, key)
+	gov, err := src.governance(ctx, cert, key, sellerClock(cfg, spec.clock)...)
 	if err != nil {
 		return nil, err
 	}
 	defer gov.stop()
-	s, err := src.start(ctx, "-governance-loopback", "only", "-governance-ca", cert)
+	s, err := src.start(ctx, append([]string{"-governance-loopback", "only", "-governance-ca", cert}, sellerClock(cfg, spec.clock)...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +109,25 @@ console.log(JSON.stringify({start, iso: new Date(0).toISOString(), parse: Date.p
 	cmd.Env = append(os.Environ(), "ADCP_RUNNER_CLOCK=")
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "ADCP_RUNNER_CLOCK") {
 		t.Fatalf("no clock given: %v %s", err, out)
+	}
+}
+
+// TestSellerClock: examples/seller started here runs on the runner's
+// clock; a seller named by -agent or the JavaScript SDK's keeps its own.
+func TestSellerClock(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		cfg   config
+		clock string
+		want  []string
+	}{
+		{"examples/seller", config{seller: "go"}, DefaultRunnerClock, []string{"-clock", DefaultRunnerClock}},
+		{"real clock", config{seller: "go"}, "", nil},
+		{"running agent", config{seller: "go", agentURL: "http://127.0.0.1:8080"}, DefaultRunnerClock, nil},
+		{"js seller", config{seller: "js"}, DefaultRunnerClock, nil},
+	} {
+		if got := sellerClock(&tc.cfg, tc.clock); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: sellerClock = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -4,8 +4,9 @@
 // fixed flight dates (2026-04 to 2026-12); on a machine whose clock is past
 // a step's start_time, the runner replaces that step's dates with "now + 1
 // day" computed at each call, so two calls meant to be identical (an
-// idempotent replay) differ by the milliseconds between them. Only the
-// runner's clock moves: the seller keeps the real one.
+// idempotent replay) differ by the milliseconds between them. examples/seller
+// starts its clock at the same instant (-clock), so that both agree on the
+// time a request signature carries.
 const target = Date.parse(process.env.ADCP_RUNNER_CLOCK ?? '');
 if (Number.isNaN(target)) {
   throw new Error('runnerclock.mjs: set ADCP_RUNNER_CLOCK to an ISO 8601 instant');

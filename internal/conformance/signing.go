@@ -20,10 +20,6 @@ import (
 // Signed agents (issue 20): the signing storyboards, and the SDK's grader
 // of request-signing verifiers.
 
-// signingStoryboards grade RFC 9421: the seller's request verifier, and
-// the signatures and delivery keys of its webhooks.
-var signingStoryboards = []string{"signed_requests", "webhook_emission"}
-
 // storyboardUngradable are the signed_requests vectors @adcp/sdk 6.11's
 // storyboard dispatch cannot grade against one agent URL, which the grader
 // runs grade instead (gradeRuns):
