@@ -44,8 +44,12 @@ var knownFailures = []knownFailure{
 }
 
 // known returns the entry a failed step of a run of kind matches.
-func known(kind string, f failure) (knownFailure, bool) {
-	for _, k := range knownFailures {
+func known(kind string, f failure) (knownFailure, bool) { return knownIn(knownFailures, kind, f) }
+
+// knownIn returns the first entry of list a failed step of a run of kind
+// matches.
+func knownIn(list []knownFailure, kind string, f failure) (knownFailure, bool) {
+	for _, k := range list {
 		if (k.kind == "" || k.kind == kind) && k.storyboard == f.StoryboardID && (k.step == "*" || k.step == f.StepID) &&
 			(k.errorHas == "" || strings.Contains(f.Error, k.errorHas)) {
 			return k, true
