@@ -12,13 +12,38 @@ import (
 	"testing"
 )
 
-// conventionalNames may repeat: New is a package's constructor by Go
-// convention, always read qualified (extract.New, buyer.New).
-var conventionalNames = map[string]bool{"New": true}
+// Names read with their package, as users write them: mcpserver.Options,
+// a2aserver.NewHandler, pgstore.Store (Effective Go: "called Reader, not
+// BufReader, because users see it as bufio.Reader"). Two rules follow.
+//
+// No stutter: a name does not repeat its package's name or the protocol
+// the package is about (mcpserver.MCPOptions, a2aserver.NewA2AHandler),
+// TestNamesDoNotStutter.
+//
+// One meaning per name: outside the role words below, a name is exported
+// by one runtime package only, so a name met in a program says which
+// package's thing it is; the seller's packages and the buyer's are
+// imported together, and a repeated word there would mean two things in
+// one file. TestExportedNamesAreUnique.
+//
+// Options style, one rule for the whole runtime: a constructor of a server,
+// handler, store or other long-lived value takes a struct named Options
+// (XOptions when a package has several constructors), passed by value,
+// whose zero value is useful (defaults documented on each field). Functional
+// options remain in two places only, both on the buyer's side where most
+// calls pass none and the call site reads as a sentence: buyer.New's
+// ClientOption and buyer.Call's CallOption (per call, variadic), and
+// extract.New's Option, which buyer.WithExtractor builds on.
 
-// stillShared lists the names that repeat, each in exactly these packages,
-// where each is the plainest word for its thing, always read qualified, and
-// the pair names two ends or two views of the same thing:
+// roleNames may repeat: each names the package's own thing of a kind every
+// package may have, always read qualified.
+//   - New: the package's constructor, by Go convention (extract.New).
+//   - Options: the settings its constructor takes (see the rule above).
+var roleNames = map[string]bool{"New": true, "Options": true}
+
+// stillShared lists the other names that repeat, each in exactly these
+// packages, where each is the plainest word for its thing, always read
+// qualified, and the pair names two ends or two views of the same thing:
 //   - Call: buyer.Call makes a tool call (a function), seller.Call is the
 //     call a seller received (a type, paired with seller.Answer). Request,
 //     the other word for it, would read like net/http's, whose Context()
@@ -38,8 +63,7 @@ var stillShared = map[string][]string{
 }
 
 // No exported package-level name (type, function, variable, constant)
-// appears in two runtime packages: a name met in a program says which
-// package's thing it is.
+// appears in two runtime packages, role names and stillShared aside.
 func TestExportedNamesAreUnique(t *testing.T) {
 	byName := map[string][]string{}
 	packages := map[string]bool{}
@@ -89,13 +113,113 @@ func TestExportedNamesAreUnique(t *testing.T) {
 		switch {
 		case listed && !slices.Equal(pkgs, want):
 			t.Errorf("%s is declared in %v, stillShared says %v: update the list (it only shrinks)", name, pkgs, want)
-		case len(pkgs) > 1 && !listed && !conventionalNames[name]:
+		case len(pkgs) > 1 && !listed && !roleNames[name]:
 			t.Errorf("%s is exported by %d runtime packages (%s): rename all but one", name, len(pkgs), strings.Join(pkgs, ", "))
 		}
 	}
 	for name := range stillShared {
 		if _, ok := byName[name]; !ok {
 			t.Errorf("stillShared lists %s, which no runtime package exports any more", name)
+		}
+	}
+}
+
+// stutterPrefixes are the words a package's names must not start with: its
+// own name, and the protocol an SDK package is about.
+func stutterPrefixes(pkg string) []string {
+	base := pkg[strings.LastIndex(pkg, "/")+1:]
+	out := []string{base}
+	for _, proto := range []string{"mcp", "a2a"} {
+		if strings.HasPrefix(base, proto) {
+			out = append(out, proto)
+		}
+	}
+	return out
+}
+
+// stutters reports whether name repeats prefix as a word of its own
+// (golint's rule): extract.Extractor and proposal.Proposal read well,
+// mcpserver.MCPOptions does not. New and the other verbs come first, so
+// NewMCPServer stutters too.
+func stutters(name, prefix string) bool {
+	for _, verb := range []string{"", "New"} {
+		rest, ok := strings.CutPrefix(name, verb)
+		if !ok || len(rest) <= len(prefix) || !strings.EqualFold(rest[:len(prefix)], prefix) {
+			continue
+		}
+		if c := rest[len(prefix)]; c >= 'A' && c <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// knownStutters are being renamed, one commit per package; the list only
+// shrinks.
+var knownStutters = map[string]bool{
+	"a2aserver.A2AOptions":    true,
+	"a2aserver.NewA2AHandler": true,
+	"mcpserver.MCPOptions":    true,
+	"mcpserver.NewMCPServer":  true,
+}
+
+// No exported name repeats its package's name or protocol: users read it
+// qualified (mcpserver.Options, a2aserver.NewHandler).
+func TestNamesDoNotStutter(t *testing.T) {
+	checked := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "testdata" || d.Name() == "internal" || strings.HasPrefix(d.Name(), ".") && path != "." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(filepath.Dir(path))
+		for _, name := range exportedNames(f) {
+			checked++
+			for _, prefix := range stutterPrefixes(pkg) {
+				if stutters(name, prefix) && !knownStutters[pkg+"."+name] {
+					t.Errorf("%s: %s.%s repeats %q: name it for how it reads qualified", path, pkg[strings.LastIndex(pkg, "/")+1:], name, prefix)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 300 {
+		t.Fatalf("only %d exported names checked: the walk missed some", checked)
+	}
+}
+
+func TestStutters(t *testing.T) {
+	for _, tc := range []struct {
+		name, prefix string
+		want         bool
+	}{
+		{"MCPOptions", "mcp", true},
+		{"NewA2AHandler", "a2a", true},
+		{"NewMCPServer", "mcp", true},
+		{"WebhookSender", "webhook", true},
+		{"Extractor", "extract", false},
+		{"Proposal", "proposal", false},
+		{"Options", "mcp", false},
+		{"NewHandler", "a2a", false},
+		{"Mcp", "mcp", false},
+	} {
+		if got := stutters(tc.name, tc.prefix); got != tc.want {
+			t.Errorf("stutters(%q, %q) = %v, want %v", tc.name, tc.prefix, got, tc.want)
 		}
 	}
 }
