@@ -159,8 +159,6 @@ func stutters(name, prefix string) bool {
 var knownStutters = map[string]bool{
 	"a2aserver.A2AOptions":    true,
 	"a2aserver.NewA2AHandler": true,
-	"mcpserver.MCPOptions":    true,
-	"mcpserver.NewMCPServer":  true,
 }
 
 // No exported name repeats its package's name or protocol: users read it

@@ -171,7 +171,7 @@ func newAgent(cfg config) (*agent, error) {
 		// OAuth first: its challenge names the protected-resource
 		// metadata, where OAuth clients find the issuer.
 		Authenticator: seller.FirstOf(
-			mcpserver.OAuth(mcpserver.OAuthConfig{Verifier: oauth.verify, ResourceMetadataURLFor: oauth.metadataURL}),
+			mcpserver.OAuth(mcpserver.OAuthOptions{Verifier: oauth.verify, ResourceMetadataURLFor: oauth.metadataURL}),
 			seller.APIKeys(cfg.BaseURL, map[string]string{cfg.APIKey: principal}),
 		),
 		Tasks: tasks,
@@ -196,7 +196,7 @@ func newAgent(cfg config) (*agent, error) {
 	}
 	tasks.ServeStatusTools(srv)
 
-	mcp, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{Stateless: true, JSONResponse: true})
+	mcp, err := mcpserver.NewStreamableHandler(srv, mcpserver.Options{Stateless: true, JSONResponse: true})
 	if err != nil {
 		return nil, err
 	}

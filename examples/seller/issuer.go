@@ -102,7 +102,7 @@ func (is *issuer) routes(mux *http.ServeMux) {
 }
 
 // metadataURL names the protected-resource metadata of the endpoint r is
-// for (mcpserver.OAuthConfig.ResourceMetadataURLFor).
+// for (mcpserver.OAuthOptions.ResourceMetadataURLFor).
 func (is *issuer) metadataURL(r *http.Request) string {
 	resource, ok := is.resources[r.URL.Path]
 	if !ok {
@@ -269,7 +269,7 @@ func (is *issuer) client(r *http.Request, form url.Values) (*oauthClient, *token
 }
 
 // verify is the access-token verifier of the protected resources
-// (mcpserver.OAuthConfig.Verifier): an ES256 token of this issuer, signed
+// (mcpserver.OAuthOptions.Verifier): an ES256 token of this issuer, signed
 // with its key, unexpired, whose audience includes the resource the
 // request is for. Every refusal wraps auth.ErrInvalidToken; the reason is
 // logged by the seller, never sent.

@@ -105,7 +105,7 @@ func newAgent(cfg config) (*agent, error) {
 	tasks.ServeStatusTools(srv)
 
 	// Stateless MCP: any replica answers any request.
-	mcp, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{Stateless: true, JSONResponse: true})
+	mcp, err := mcpserver.NewStreamableHandler(srv, mcpserver.Options{Stateless: true, JSONResponse: true})
 	if err != nil {
 		return nil, err
 	}

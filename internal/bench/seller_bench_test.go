@@ -114,7 +114,7 @@ func BenchmarkSellerGetProducts(b *testing.B) {
 			r := ours
 			return &r, nil
 		})
-		server, err := mcpserver.NewMCPServer(srv, mcpserver.MCPOptions{MinimalInputSchemas: true})
+		server, err := mcpserver.NewServer(srv, mcpserver.Options{MinimalInputSchemas: true})
 		if err != nil {
 			b.Fatal(err)
 		}

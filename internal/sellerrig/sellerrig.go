@@ -45,7 +45,7 @@ func Authenticator() seller.Authenticator { return seller.APIKeys("sellerrig", K
 // endpoint URL; the server stops when t ends.
 func ServeMCP(t testing.TB, srv *seller.Server) string {
 	t.Helper()
-	h, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{})
+	h, err := mcpserver.NewStreamableHandler(srv, mcpserver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

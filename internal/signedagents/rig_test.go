@@ -156,7 +156,7 @@ func newRig(t *testing.T, version, source string, configure func(*seller.Config)
 			return &seller.Answer{Status: task.Completed, Body: json.RawMessage(`{"ok":true}`)}
 		}})
 	}
-	mcpH, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{Stateless: true, JSONResponse: true, MinimalInputSchemas: true})
+	mcpH, err := mcpserver.NewStreamableHandler(srv, mcpserver.Options{Stateless: true, JSONResponse: true, MinimalInputSchemas: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -296,7 +296,7 @@ func TestOAuthChallenge(t *testing.T) {
 	}
 	var base string
 	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.FirstOf(
-		mcpserver.OAuth(mcpserver.OAuthConfig{Verifier: verifier, ResourceMetadataURLFor: func(r *http.Request) string {
+		mcpserver.OAuth(mcpserver.OAuthOptions{Verifier: verifier, ResourceMetadataURLFor: func(r *http.Request) string {
 			u, _ := mcpserver.ProtectedResourceMetadataURL(base + r.URL.Path)
 			return u
 		}}),

@@ -21,7 +21,7 @@ import (
 // naming the size and the cap, not a transport failure.
 func TestBodyOverTheCap(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
-	c, err := buyer.New(adcpt.Spec(), rawSession(t, start(t, s, mcpserver.MCPOptions{}), ""), buyer.WithoutRetries())
+	c, err := buyer.New(adcpt.Spec(), rawSession(t, start(t, s, mcpserver.Options{}), ""), buyer.WithoutRetries())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestBodyOverTheCap(t *testing.T) {
 // an AdCP error, which go-sdk would send without one.
 func TestBodyNotJSON(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
-	resp := rawPOST(t, start(t, s, mcpserver.MCPOptions{}), "", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":`)
+	resp := rawPOST(t, start(t, s, mcpserver.Options{}), "", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":`)
 	body, _ := io.ReadAll(resp.Body)
 	if r := x.MCP(body); resp.StatusCode != 400 || r.Error == nil || r.Error.Code != "INVALID_REQUEST" || !bytes.Contains(body, []byte(`"id":9`)) {
 		t.Fatalf("%d %s", resp.StatusCode, body)

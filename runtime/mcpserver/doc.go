@@ -1,15 +1,15 @@
 // Package mcpserver serves a seller (runtime/seller) over MCP on the
 // official Go SDK's mcp.Server: streamable HTTP and stdio.
 //
-//	h, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{})
+//	h, err := mcpserver.NewStreamableHandler(srv, mcpserver.Options{})
 //	mux.Handle("/mcp", h)
 //
 // Each served tool is a go-sdk tool whose handler receives the call's raw
 // arguments (CallToolParamsRaw.Arguments, never a decoded map) and answers
 // through seller.Server.Serve. tools/list publishes each tool's request
 // schema as its input schema, bundled into one document that stands alone
-// (MCPOptions.MinimalInputSchemas publishes {"type": "object"} instead;
-// MCPOptions.Projections the version's own MCP projection, where AdCP
+// (Options.MinimalInputSchemas publishes {"type": "object"} instead;
+// Options.Projections the version's own MCP projection, where AdCP
 // publishes one, from 3.2: mcp/<date>/, with its output schemas on request).
 //
 // Results are as AdCP's MCP binding says: a response is structuredContent

@@ -14,10 +14,10 @@ import (
 )
 
 // NewStreamableHandler serves srv over MCP streamable HTTP: go-sdk's
-// StreamableHTTPHandler with NewMCPServer's tools, behind Gate. Mount it
+// StreamableHTTPHandler with NewServer's tools, behind Gate. Mount it
 // where the agent's MCP endpoint is (/mcp).
-func NewStreamableHandler(srv *seller.Server, opts MCPOptions) (http.Handler, error) {
-	server, err := NewMCPServer(srv, opts)
+func NewStreamableHandler(srv *seller.Server, opts Options) (http.Handler, error) {
+	server, err := NewServer(srv, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -14,10 +14,10 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// MCPOptions configure the MCP transport of a seller. The zero value
+// Options configure the MCP transport of a seller. The zero value
 // publishes bundled request schemas, mirrors each response as JSON text,
 // and keeps go-sdk's stateful sessions.
-type MCPOptions struct {
+type Options struct {
 	// Implementation names the server in the initialize handshake; nil
 	// means {Name: "adcp-seller", Version: the spec version}.
 	Implementation *mcp.Implementation
@@ -65,11 +65,11 @@ type MCPOptions struct {
 	LocalPrincipal seller.Principal
 }
 
-// NewMCPServer returns go-sdk's server with one tool per tool srv serves,
+// NewServer returns go-sdk's server with one tool per tool srv serves,
 // each answered through srv.Serve from the raw arguments
 // (CallToolParamsRaw.Arguments, never a decoded map). Serve it with
 // NewStreamableHandler (which also authenticates) or ServeStdio.
-func NewMCPServer(srv *seller.Server, opts MCPOptions) (*mcp.Server, error) {
+func NewServer(srv *seller.Server, opts Options) (*mcp.Server, error) {
 	impl := opts.Implementation
 	if impl == nil {
 		impl = &mcp.Implementation{Name: "adcp-seller", Version: srv.Spec().Version()}
@@ -96,7 +96,7 @@ func NewMCPServer(srv *seller.Server, opts MCPOptions) (*mcp.Server, error) {
 // setSchemas sets the input schema tools/list publishes for a tool (the
 // projection's, the bundled request schema or any object) and, when
 // asked, the projection's output schema.
-func setSchemas(tool *mcp.Tool, t registry.Tool, srv *seller.Server, proj *projection, opts MCPOptions) error {
+func setSchemas(tool *mcp.Tool, t registry.Tool, srv *seller.Server, proj *projection, opts Options) error {
 	tool.InputSchema = minimalInputSchema
 	if opts.MinimalInputSchemas || srv.Schemas() == nil {
 		return nil
@@ -138,7 +138,7 @@ func annotations(t registry.Tool) *mcp.ToolAnnotations {
 }
 
 // toolHandler answers tools/call of one tool.
-func toolHandler(srv *seller.Server, name string, opts MCPOptions) mcp.ToolHandler {
+func toolHandler(srv *seller.Server, name string, opts Options) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		c := &seller.Call{Transport: seller.TransportMCP}
 		if req.Params != nil {

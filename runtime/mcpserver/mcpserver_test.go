@@ -31,7 +31,7 @@ import (
 var keys = map[string]string{"key-alice": "alice", "key-bob": "bob"}
 
 // start serves s at /mcp on loopback.
-func start(t *testing.T, s *sellertest.Seller, opts mcpserver.MCPOptions) string {
+func start(t *testing.T, s *sellertest.Seller, opts mcpserver.Options) string {
 	t.Helper()
 	h, err := mcpserver.NewStreamableHandler(s.Server, opts)
 	if err != nil {
@@ -86,7 +86,7 @@ func call(t *testing.T, c *mcpclient.Session, tool, args string) (*extract.Resul
 
 func TestSuccess(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
-	c := rawSession(t, start(t, s, mcpserver.MCPOptions{}), "")
+	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	r, result := call(t, c, "get_products", `{"buying_mode":"brief","context":{"trace":"t-1"}}`)
 	if r.Error != nil || r.Problem != nil || r.DataPath != "structuredContent" {
 		t.Fatalf("extraction: %+v", r)
@@ -107,7 +107,7 @@ func TestSuccess(t *testing.T) {
 		t.Errorf("text mirror %+v", res)
 	}
 	// TerseText sends the message instead.
-	c = rawSession(t, start(t, s, mcpserver.MCPOptions{TerseText: true}), "")
+	c = rawSession(t, start(t, s, mcpserver.Options{TerseText: true}), "")
 	_, result = call(t, c, "get_products", `{"buying_mode":"brief"}`)
 	if !bytes.Contains(result, []byte(`"content":[{"type":"text","text":"Found 2 products."}]`)) {
 		t.Errorf("terse: %s", result)
@@ -119,7 +119,7 @@ func TestSuccess(t *testing.T) {
 // same code, recovery and retry_after as the server sent.
 func TestEveryErrorCode(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
-	c := rawSession(t, start(t, s, mcpserver.MCPOptions{}), "")
+	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	for _, code := range append(sellertest.Codes(), "X_VENDOR_CODE") {
 		for _, retry := range []string{"", ":30"} {
 			brief := "code:" + code + retry
@@ -161,7 +161,7 @@ func checkSame(t *testing.T, name string, r *extract.Result, want *adcperr.Error
 // reader and are refused; the handler never runs.
 func TestHostileArguments(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
-	c := rawSession(t, start(t, s, mcpserver.MCPOptions{}), "")
+	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	for name, args := range map[string]string{
 		"duplicate":       `{"buying_mode":"brief","brief":"a","brief":"b"}`,
 		"escaped proto":   `{"buying_mode":"brief","context":{"\u005f_proto__":{"x":1}}}`,
@@ -197,7 +197,7 @@ func rawPOST(t *testing.T, url, key, body string) *http.Response {
 
 func TestAuthentication(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.APIKeys("https://seller.example/mcp", keys)})
-	url := start(t, s, mcpserver.MCPOptions{})
+	url := start(t, s, mcpserver.Options{})
 	callList := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_creatives","arguments":{}}}`
 	for _, c := range []struct{ name, key, challenge, code string }{
 		{"no key", "", `Bearer realm="https://seller.example/mcp"`, "AUTH_REQUIRED"},
@@ -273,10 +273,10 @@ func TestOAuth(t *testing.T) {
 		}
 		return &auth.TokenInfo{UserID: "buyer-7", Scopes: []string{"adcp"}, Expiration: time.Now().Add(time.Hour)}, nil
 	}
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: mcpserver.OAuth(mcpserver.OAuthConfig{
+	s := sellertest.NewSeller(t, seller.Config{Authenticator: mcpserver.OAuth(mcpserver.OAuthOptions{
 		Verifier: verifier, Scopes: []string{"adcp"}, ResourceMetadataURL: "https://seller.example/.well-known/oauth-protected-resource",
 	})})
-	h, err := mcpserver.NewStreamableHandler(s.Server, mcpserver.MCPOptions{})
+	h, err := mcpserver.NewStreamableHandler(s.Server, mcpserver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,10 +324,10 @@ func TestOAuthPerResource(t *testing.T) {
 		return u
 	}
 	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.FirstOf(
-		mcpserver.OAuth(mcpserver.OAuthConfig{Verifier: verifier, ResourceMetadataURLFor: metadataFor}),
+		mcpserver.OAuth(mcpserver.OAuthOptions{Verifier: verifier, ResourceMetadataURLFor: metadataFor}),
 		seller.APIKeys("", keys),
 	)})
-	h, err := mcpserver.NewStreamableHandler(s.Server, mcpserver.MCPOptions{})
+	h, err := mcpserver.NewStreamableHandler(s.Server, mcpserver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +381,7 @@ func TestProtectedResourceMetadataURL(t *testing.T) {
 // accepts and refuses what the tree's schema does.
 func TestInputSchemas(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
-	c := rawSession(t, start(t, s, mcpserver.MCPOptions{}), "")
+	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	tools, err := c.ListTools(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -418,7 +418,7 @@ func TestInputSchemas(t *testing.T) {
 		t.Errorf("description %q", d)
 	}
 	// The minimal option.
-	c = rawSession(t, start(t, s, mcpserver.MCPOptions{MinimalInputSchemas: true}), "")
+	c = rawSession(t, start(t, s, mcpserver.Options{MinimalInputSchemas: true}), "")
 	tools, _ = c.ListTools(t.Context())
 	for _, tool := range tools {
 		if raw, _ := json.Marshal(tool.InputSchema); string(raw) != `{"type":"object"}` {
@@ -459,7 +459,7 @@ func TestDisconnect(t *testing.T) {
 	}
 	t.Run("sdk cancels", func(t *testing.T) {
 		s := sellertest.NewSeller(t, seller.Config{})
-		url := start(t, s, mcpserver.MCPOptions{})
+		url := start(t, s, mcpserver.Options{})
 		before := runtime.NumGoroutine()
 		sess, err := mcp.NewClient(&mcp.Implementation{Name: "b", Version: "1"}, nil).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
 		if err != nil {
@@ -476,7 +476,7 @@ func TestDisconnect(t *testing.T) {
 	})
 	t.Run("connection drops", func(t *testing.T) {
 		s := sellertest.NewSeller(t, seller.Config{})
-		url := start(t, s, mcpserver.MCPOptions{Stateless: true, JSONResponse: true})
+		url := start(t, s, mcpserver.Options{Stateless: true, JSONResponse: true})
 		before := runtime.NumGoroutine()
 		ctx, cancel := context.WithCancel(t.Context())
 		go func() { waitCalled(s); cancel() }()
@@ -497,7 +497,7 @@ func TestDisconnect(t *testing.T) {
 
 func TestPanicKeepsServing(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
-	c := rawSession(t, start(t, s, mcpserver.MCPOptions{}), "")
+	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	r, _ := call(t, c, "get_products", `{"buying_mode":"brief","brief":"panic"}`)
 	if r.Error == nil || r.Error.Code != "SERVICE_UNAVAILABLE" || bytes.Contains(r.Error.Raw, []byte("hunter2")) {
 		t.Fatalf("panic answer: %+v", r.Error)
@@ -511,7 +511,7 @@ func TestPanicKeepsServing(t *testing.T) {
 // payload.
 func TestAsync(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
-	c := rawSession(t, start(t, s, mcpserver.MCPOptions{}), "")
+	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	r, _ := call(t, c, "create_media_buy", `{"idempotency_key":"0123456789abcdef","po_number":"async-1","packages":[{"product_id":"p","budget":5}],"context":{"c":2}}`)
 	d := wire.Lenient(r.Data)
 	id, _ := d.Get("task_id").AsString()
@@ -530,7 +530,7 @@ func TestAcceptJSONOnly(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{})
 	probe := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_products","arguments":{"buying_mode":"brief","context":{"p":1}}}}`
 	for _, on := range []bool{true, false} {
-		url := start(t, s, mcpserver.MCPOptions{Stateless: true, JSONResponse: true, AcceptJSONOnly: on})
+		url := start(t, s, mcpserver.Options{Stateless: true, JSONResponse: true, AcceptJSONOnly: on})
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(probe))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json")
@@ -558,7 +558,7 @@ func TestLocalPrincipal(t *testing.T) {
 		local   seller.Principal
 		wantErr bool
 	}{{seller.Principal{}, true}, {seller.Principal{ID: "operator"}, false}} {
-		server, err := mcpserver.NewMCPServer(s.Server, mcpserver.MCPOptions{LocalPrincipal: c.local})
+		server, err := mcpserver.NewServer(s.Server, mcpserver.Options{LocalPrincipal: c.local})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,9 +15,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/seller"
 )
 
-// OAuthConfig configures OAuth 2.0 bearer tokens through go-sdk's auth
+// OAuthOptions configures OAuth 2.0 bearer tokens through go-sdk's auth
 // package.
-type OAuthConfig struct {
+type OAuthOptions struct {
 	// Verifier checks a token with the seller's issuer (introspection,
 	// JWT verification) and returns its TokenInfo; UserID must name the
 	// buyer. An error wrapping auth.ErrInvalidToken refuses the token.
@@ -40,9 +40,9 @@ type OAuthConfig struct {
 }
 
 // OAuth is a seller.Authenticator for OAuth 2.0 bearer tokens.
-func OAuth(cfg OAuthConfig) seller.Authenticator { return &oauth{cfg} }
+func OAuth(cfg OAuthOptions) seller.Authenticator { return &oauth{cfg} }
 
-type oauth struct{ cfg OAuthConfig }
+type oauth struct{ cfg OAuthOptions }
 
 // refusal is an Authenticate error carrying the metadata URL of the
 // resource the refused request was for, which Challenge puts in the

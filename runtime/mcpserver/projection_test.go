@@ -58,7 +58,7 @@ func treeWith(t *testing.T, files map[string]string) *spec.Tree {
 }
 
 // listTools serves a seller over tree with opts and lists its tools.
-func listTools(t *testing.T, tree *spec.Tree, opts mcpserver.MCPOptions) map[string]*mcp.Tool {
+func listTools(t *testing.T, tree *spec.Tree, opts mcpserver.Options) map[string]*mcp.Tool {
 	t.Helper()
 	s := sellertest.NewSeller(t, seller.Config{Schemas: tree})
 	tools, err := rawSession(t, start(t, s, opts), "").ListTools(t.Context())
@@ -106,7 +106,7 @@ func normal(t *testing.T, s string) string {
 // projection publish what they did.
 func TestProjections(t *testing.T) {
 	tree := treeWith(t, projectionFiles)
-	bundled := listTools(t, tree, mcpserver.MCPOptions{})
+	bundled := listTools(t, tree, mcpserver.Options{})
 	for name, tool := range bundled {
 		if strings.Contains(schemaJSON(t, tool.InputSchema), "projected") || tool.OutputSchema != nil {
 			t.Errorf("%s: the default publishes the projection: %s", name, schemaJSON(t, tool.InputSchema))
@@ -115,19 +115,19 @@ func TestProjections(t *testing.T) {
 	projected := "mcp/2026-07-28/media-buy/"
 	cases := []struct {
 		name string
-		opts mcpserver.MCPOptions
+		opts mcpserver.Options
 		in   map[string]string // tool -> projection file; "" = bundled
 		out  map[string]string // tool -> projection file; absent = none
 	}{
-		{"projections", mcpserver.MCPOptions{Projections: true},
+		{"projections", mcpserver.Options{Projections: true},
 			map[string]string{"get_products": projected + "get-products-request.json", "create_media_buy": projected + "create-media-buy-request.json", "list_creatives": ""},
 			map[string]string{}},
-		{"output schemas", mcpserver.MCPOptions{Projections: true, OutputSchemas: true},
+		{"output schemas", mcpserver.Options{Projections: true, OutputSchemas: true},
 			map[string]string{"get_products": projected + "get-products-request.json", "list_creatives": ""},
 			map[string]string{"get_products": projected + "get-products-response.json", "create_media_buy": projected + "create-media-buy-response.json"}},
-		{"output schemas need projections", mcpserver.MCPOptions{OutputSchemas: true},
+		{"output schemas need projections", mcpserver.Options{OutputSchemas: true},
 			map[string]string{"get_products": "", "create_media_buy": ""}, map[string]string{}},
-		{"minimal wins", mcpserver.MCPOptions{Projections: true, OutputSchemas: true, MinimalInputSchemas: true},
+		{"minimal wins", mcpserver.Options{Projections: true, OutputSchemas: true, MinimalInputSchemas: true},
 			map[string]string{}, map[string]string{}},
 	}
 	for _, c := range cases {
@@ -162,14 +162,14 @@ func TestProjections(t *testing.T) {
 		})
 	}
 	// No projection in the tree: the bundled schemas.
-	for name, tool := range listTools(t, sellertest.Tree(t), mcpserver.MCPOptions{Projections: true, OutputSchemas: true}) {
+	for name, tool := range listTools(t, sellertest.Tree(t), mcpserver.Options{Projections: true, OutputSchemas: true}) {
 		if got, want := schemaJSON(t, tool.InputSchema), schemaJSON(t, bundled[name].InputSchema); got != want || tool.OutputSchema != nil {
 			t.Errorf("%s: without a projection: %s", name, got)
 		}
 	}
 }
 
-// A projection that is not what MCP takes stops NewMCPServer with an error
+// A projection that is not what MCP takes stops NewServer with an error
 // naming the file and what is wrong; go-sdk would panic on a non-object
 // input schema.
 func TestProjectionErrors(t *testing.T) {
@@ -200,7 +200,7 @@ func TestProjectionErrors(t *testing.T) {
 				files[k] = v
 			}
 			s := sellertest.NewSeller(t, seller.Config{Schemas: treeWith(t, files)})
-			_, err := mcpserver.NewMCPServer(s.Server, mcpserver.MCPOptions{Projections: true, OutputSchemas: true})
+			_, err := mcpserver.NewServer(s.Server, mcpserver.Options{Projections: true, OutputSchemas: true})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, c.want)
 			}

@@ -11,8 +11,8 @@ import (
 // ServeStdio serves srv over MCP on standard input and output until ctx
 // ends or the client disconnects. There is no HTTP, so no credentials:
 // calls run as opts.LocalPrincipal.
-func ServeStdio(ctx context.Context, srv *seller.Server, opts MCPOptions) error {
-	server, err := NewMCPServer(srv, opts)
+func ServeStdio(ctx context.Context, srv *seller.Server, opts Options) error {
+	server, err := NewServer(srv, opts)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func serveStdio() error {
 		p, _ := seller.PrincipalFrom(ctx)
 		return &adcpt.ListCreativesResponse{Creatives: []adcpt.ListCreativesResponseCreative{{CreativeID: "of-" + p.ID}}}, nil
 	})
-	return mcpserver.ServeStdio(context.Background(), srv, mcpserver.MCPOptions{LocalPrincipal: seller.Principal{ID: "operator"}})
+	return mcpserver.ServeStdio(context.Background(), srv, mcpserver.Options{LocalPrincipal: seller.Principal{ID: "operator"}})
 }
 
 // TestStdio runs the seller as a child process speaking MCP on stdio, and

@@ -15,7 +15,7 @@ import (
 // the official conformance fuzzer, whose oracle accepts a well-formed AdCP
 // error and fails a transport error) can then tell a tool this agent lacks
 // from a broken call, whichever transport they use.
-func unknownTools(srv *seller.Server, opts MCPOptions) mcp.Middleware {
+func unknownTools(srv *seller.Server, opts Options) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "tools/call" {

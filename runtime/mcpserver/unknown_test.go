@@ -17,7 +17,7 @@ import (
 // Through go-sdk's own client, and through the runtime's extraction.
 func TestUnknownTool(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.APIKeys("https://seller.example/mcp", keys)})
-	url := start(t, s, mcpserver.MCPOptions{})
+	url := start(t, s, mcpserver.Options{})
 
 	r, raw := call(t, rawSession(t, url, "key-alice"), "get_signals", `{"signal_spec":"x","context":{"trace":"t-9"}}`)
 	if r.Error == nil || r.Error.Code != "UNSUPPORTED_FEATURE" || r.Error.Recovery != "correctable" {

@@ -37,7 +37,7 @@ func ExampleSignedRequests() {
 		resp := adcpt.NewCreateMediaBuyResponseSuccess(adcpt.CreateMediaBuySuccess{MediaBuyID: "mb_1"})
 		return &resp, nil
 	})
-	h, _ := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{Stateless: true, JSONResponse: true})
+	h, _ := mcpserver.NewStreamableHandler(srv, mcpserver.Options{Stateless: true, JSONResponse: true})
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 

@@ -83,7 +83,7 @@ func startAgent(t *testing.T, version string) *agent {
 			}
 			return &seller.Answer{Status: task.Completed, Body: json.RawMessage(body)}
 		}})
-	h, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{Stateless: true, JSONResponse: true})
+	h, err := mcpserver.NewStreamableHandler(srv, mcpserver.Options{Stateless: true, JSONResponse: true})
 	if err != nil {
 		t.Fatal(err)
 	}

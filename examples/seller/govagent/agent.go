@@ -104,7 +104,7 @@ func New(cfg Config) (http.Handler, error) {
 	seller.HandleSync(srv, adcp.Tools.CheckGovernance, a.checkGovernance)
 	seller.HandleSync(srv, adcp.Tools.ReportPlanOutcome, a.reportPlanOutcome)
 	seller.HandleSync(srv, adcp.Tools.GetPlanAuditLogs, a.getPlanAuditLogs)
-	return mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{Stateless: true, JSONResponse: true, AcceptJSONOnly: true})
+	return mcpserver.NewStreamableHandler(srv, mcpserver.Options{Stateless: true, JSONResponse: true, AcceptJSONOnly: true})
 }
 
 // syncPlans upserts the plans; a plan synced again gets a new version.
