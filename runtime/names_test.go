@@ -156,10 +156,7 @@ func stutters(name, prefix string) bool {
 
 // knownStutters are being renamed, one commit per package; the list only
 // shrinks.
-var knownStutters = map[string]bool{
-	"a2aserver.A2AOptions":    true,
-	"a2aserver.NewA2AHandler": true,
-}
+var knownStutters = map[string]bool{}
 
 // No exported name repeats its package's name or protocol: users read it
 // qualified (mcpserver.Options, a2aserver.NewHandler).

@@ -204,12 +204,12 @@ func newAgent(cfg config) (*agent, error) {
 	// failed tasks, submitted in submitted ones), except to buyers speaking
 	// the legacy dialect (DataPart "parameters": the JavaScript SDK 6.11),
 	// which read payloads only from completed tasks.
-	a2aOpts := a2aserver.A2AOptions{URL: cfg.BaseURL + "/a2a", Name: "adcpgen example seller", TaskStates: a2aserver.TaskStatesFollowDialect, Now: cfg.Now}
+	a2aOpts := a2aserver.Options{URL: cfg.BaseURL + "/a2a", Name: "adcpgen example seller", TaskStates: a2aserver.TaskStatesFollowDialect, Now: cfg.Now}
 	card := a2aserver.NewCardHandler(srv, a2aOpts)
 	mux := http.NewServeMux()
 	oauth.routes(mux)
 	mux.Handle("/mcp", jsonAccept(mcp))
-	mux.Handle("/a2a", a2aserver.NewA2AHandler(srv, a2aOpts))
+	mux.Handle("/a2a", a2aserver.NewHandler(srv, a2aOpts))
 	// Buyers look for the card at the root and under the A2A endpoint.
 	mux.Handle("GET "+a2aserver.CardPath, card)
 	mux.Handle("GET /a2a"+a2aserver.CardPath, card)

@@ -109,11 +109,11 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a2aOpts := a2aserver.A2AOptions{URL: cfg.BaseURL + "/a2a", Name: "adcpgen versioned example seller"}
+	a2aOpts := a2aserver.Options{URL: cfg.BaseURL + "/a2a", Name: "adcpgen versioned example seller"}
 	card := a2aserver.NewCardHandler(srv, a2aOpts)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcp)
-	mux.Handle("/a2a", a2aserver.NewA2AHandler(srv, a2aOpts))
+	mux.Handle("/a2a", a2aserver.NewHandler(srv, a2aOpts))
 	mux.Handle("GET "+a2aserver.CardPath, card)
 	mux.Handle("GET /a2a"+a2aserver.CardPath, card)
 	return &agent{handler: mux, tasks: tasks}, nil

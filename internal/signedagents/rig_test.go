@@ -164,8 +164,8 @@ func newRig(t *testing.T, version, source string, configure func(*seller.Config)
 	mux.Handle("/mcp", mcpH)
 	r.srv = httptest.NewServer(mux)
 	t.Cleanup(r.srv.Close)
-	a2aOpts := a2aserver.A2AOptions{URL: r.srv.URL + "/a2a"}
-	mux.Handle("/a2a", a2aserver.NewA2AHandler(srv, a2aOpts))
+	a2aOpts := a2aserver.Options{URL: r.srv.URL + "/a2a"}
+	mux.Handle("/a2a", a2aserver.NewHandler(srv, a2aOpts))
 	mux.Handle("GET "+a2aserver.CardPath, a2aserver.NewCardHandler(srv, a2aOpts))
 	p, err := signing.RequestProfile(version)
 	if err != nil {

@@ -37,8 +37,8 @@ func start(t *testing.T, s *sellertest.Seller) string {
 	mux := http.NewServeMux()
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
-	opts := a2aserver.A2AOptions{URL: ts.URL + "/a2a", Name: "test seller"}
-	mux.Handle("/a2a", a2aserver.NewA2AHandler(s.Server, opts))
+	opts := a2aserver.Options{URL: ts.URL + "/a2a", Name: "test seller"}
+	mux.Handle("/a2a", a2aserver.NewHandler(s.Server, opts))
 	mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(s.Server, opts))
 	return ts.URL
 }
@@ -433,8 +433,8 @@ func TestTaskStateModes(t *testing.T) {
 			mux := http.NewServeMux()
 			ts := httptest.NewServer(mux)
 			t.Cleanup(ts.Close)
-			opts := a2aserver.A2AOptions{URL: ts.URL + "/a2a", TaskStates: tt.mode}
-			mux.Handle("/a2a", a2aserver.NewA2AHandler(s.Server, opts))
+			opts := a2aserver.Options{URL: ts.URL + "/a2a", TaskStates: tt.mode}
+			mux.Handle("/a2a", a2aserver.NewHandler(s.Server, opts))
 			mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(s.Server, opts))
 			c := dial(t, ts.URL, "")
 			call := func(in string) (wire.Lenient, *extract.Result) {

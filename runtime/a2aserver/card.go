@@ -16,7 +16,7 @@ const CardPath = a2asrv.WellKnownAgentCardPath
 // get_adcp_capabilities included (buyers treat an agent without it as
 // AdCP 2), the JSON-RPC endpoint opts.URL, and a Bearer security scheme
 // when srv authenticates.
-func AgentCard(srv *seller.Server, opts A2AOptions) *a2a.AgentCard {
+func AgentCard(srv *seller.Server, opts Options) *a2a.AgentCard {
 	name := opts.Name
 	if name == "" {
 		name = "AdCP seller"
@@ -64,6 +64,6 @@ func AgentCard(srv *seller.Server, opts A2AOptions) *a2a.AgentCard {
 }
 
 // NewCardHandler serves AgentCard at CardPath (mount it there).
-func NewCardHandler(srv *seller.Server, opts A2AOptions) http.Handler {
+func NewCardHandler(srv *seller.Server, opts Options) http.Handler {
 	return a2asrv.NewStaticAgentCardHandler(AgentCard(srv, opts))
 }

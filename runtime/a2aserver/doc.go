@@ -1,7 +1,7 @@
 // Package a2aserver serves a seller (runtime/seller) over A2A on a2a-go's
 // JSON-RPC server.
 //
-//	mux.Handle("/a2a", a2aserver.NewA2AHandler(srv, opts))
+//	mux.Handle("/a2a", a2aserver.NewHandler(srv, opts))
 //	mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(srv, opts))
 //
 // A buyer calls a tool with message/send (or message/stream) whose message
@@ -22,7 +22,7 @@
 // read an AdCP payload only from a completed task: an error in a failed
 // one reaches them as "Task failed", losing its code and context, and a
 // submitted one loses its task_id. They are also the buyers that send the
-// legacy key "parameters". A2AOptions.TaskStates chooses: the protocol's
+// legacy key "parameters". Options.TaskStates chooses: the protocol's
 // states (the default), completed tasks always, or TaskStatesFollowDialect,
 // the protocol's states for "input" and completed tasks for "parameters",
 // so both kinds of buyer read every answer. The artifact is the same in

@@ -17,8 +17,8 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// A2AOptions configure the A2A transport of a seller.
-type A2AOptions struct {
+// Options configure the A2A transport of a seller.
+type Options struct {
 	// URL is the absolute URL the JSON-RPC endpoint is served at
 	// ("https://seller.example/a2a"); the agent card names it.
 	URL string
@@ -37,7 +37,7 @@ type A2AOptions struct {
 	TaskStates TaskStateMode
 }
 
-// NewA2AHandler serves srv over A2A JSON-RPC (a2a-go's
+// NewHandler serves srv over A2A JSON-RPC (a2a-go's
 // a2asrv.NewJSONRPCHandler): message/send and message/stream call the
 // skill named in the message's DataPart {"skill": ..., "input": {...}}
 // (the legacy key "parameters" is accepted for input), with the input's
@@ -48,7 +48,7 @@ type A2AOptions struct {
 // the server's SignedRequests, an RFC 9421 signature refused (or missing
 // where the skill's policy needs one) gets HTTP 401 with WWW-Authenticate:
 // Signature error="<code>". Mount it at opts.URL's path.
-func NewA2AHandler(srv *seller.Server, opts A2AOptions) http.Handler {
+func NewHandler(srv *seller.Server, opts Options) http.Handler {
 	h := &handler{srv: srv, opts: opts}
 	rpc := a2asrv.NewJSONRPCHandler(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -151,7 +151,7 @@ func writeAuthFailure(w http.ResponseWriter, fail *seller.AuthFailure, body []by
 // handler is the a2asrv.RequestHandler of a seller.
 type handler struct {
 	srv  *seller.Server
-	opts A2AOptions
+	opts Options
 }
 
 var _ a2asrv.RequestHandler = (*handler)(nil)
