@@ -51,6 +51,8 @@ var roleNames = map[string]bool{"New": true, "Options": true}
 //   - Result: task.Result is a tool's typed outcome, which handlers return
 //     and buyer.Call hands back; extract.Result is what extraction found in
 //     one envelope (Form, Failure). Both appear in README examples.
+//   - Store: pgstore.Store is a sellerstore.Store, the PostgreSQL one
+//     (pgstore.New returns it), read qualified like bytes.Buffer.
 //   - Tool: task.Tool is the typed handle generated packages export
 //     (adcp.Tools.GetProducts), registry.Tool the spec's entry for a tool;
 //     renaming either changes every generated package.
@@ -59,6 +61,7 @@ var roleNames = map[string]bool{"New": true, "Options": true}
 var stillShared = map[string][]string{
 	"Call":   {"buyer", "seller"},
 	"Result": {"extract", "task"},
+	"Store":  {"sellerstore", "sellerstore/pgstore"},
 	"Tool":   {"registry", "task"},
 }
 

@@ -116,7 +116,7 @@ func newSigningSetup(cfg config, tree *spec.Tree, store sellerstore.Store) (*sig
 		return nil, err
 	}
 	var replay signing.ReplayStore
-	if pg, ok := store.(*pgstore.Postgres); ok {
+	if pg, ok := store.(*pgstore.Store); ok {
 		replay = pg.Nonces() // replicas share it
 	}
 	s.requests = &seller.SignedRequests{

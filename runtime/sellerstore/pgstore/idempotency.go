@@ -33,7 +33,7 @@ const recordSQL = `SELECT fingerprint, claimed_at, lease_until, completed_at IS 
 	FROM adcp_idempotency WHERE principal = $1 AND tool = $2 AND key = $3`
 
 // Claim implements sellerstore.IdempotencyStore.
-func (s *Postgres) Claim(ctx context.Context, req sellerstore.ClaimRequest) (sellerstore.Claim, error) {
+func (s *Store) Claim(ctx context.Context, req sellerstore.ClaimRequest) (sellerstore.Claim, error) {
 	if err := req.Validate(); err != nil {
 		return sellerstore.Claim{}, err
 	}
@@ -64,7 +64,7 @@ func (s *Postgres) Claim(ctx context.Context, req sellerstore.ClaimRequest) (sel
 }
 
 // record reads the record of k.
-func (s *Postgres) record(ctx context.Context, k sellerstore.IdempotencyKey) (sellerstore.Record, bool, error) {
+func (s *Store) record(ctx context.Context, k sellerstore.IdempotencyKey) (sellerstore.Record, bool, error) {
 	var r sellerstore.Record
 	err := s.pool.QueryRow(ctx, recordSQL, k.Principal, k.Tool, k.Key).Scan(&r.Fingerprint, &r.ClaimedAt, &r.LeaseUntil,
 		&r.Completed, &r.CompletedAt, &r.ExpiresAt, &r.Response.Body, &r.Response.Status, &r.Response.TaskID)
@@ -82,7 +82,7 @@ func (s *Postgres) record(ctx context.Context, k sellerstore.IdempotencyKey) (se
 
 // hold runs one statement on the record token holds; no row means the hold
 // is lost.
-func (s *Postgres) hold(ctx context.Context, op string, k sellerstore.IdempotencyKey, token, sql string, args ...any) error {
+func (s *Store) hold(ctx context.Context, op string, k sellerstore.IdempotencyKey, token, sql string, args ...any) error {
 	if err := sellerstore.CheckHold(k, token); err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (s *Postgres) hold(ctx context.Context, op string, k sellerstore.Idempotenc
 const heldSQL = `principal = $1 AND tool = $2 AND key = $3 AND token = $4 AND completed_at IS NULL`
 
 // Renew implements sellerstore.IdempotencyStore.
-func (s *Postgres) Renew(ctx context.Context, k sellerstore.IdempotencyKey, token string, lease time.Duration) error {
+func (s *Store) Renew(ctx context.Context, k sellerstore.IdempotencyKey, token string, lease time.Duration) error {
 	if err := sellerstore.CheckLease(lease); err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (s *Postgres) Renew(ctx context.Context, k sellerstore.IdempotencyKey, toke
 }
 
 // Complete implements sellerstore.IdempotencyStore.
-func (s *Postgres) Complete(ctx context.Context, k sellerstore.IdempotencyKey, token string, resp sellerstore.StoredResponse) error {
+func (s *Store) Complete(ctx context.Context, k sellerstore.IdempotencyKey, token string, resp sellerstore.StoredResponse) error {
 	if err := resp.Validate(); err != nil {
 		return err
 	}
@@ -118,6 +118,6 @@ func (s *Postgres) Complete(ctx context.Context, k sellerstore.IdempotencyKey, t
 }
 
 // Release implements sellerstore.IdempotencyStore.
-func (s *Postgres) Release(ctx context.Context, k sellerstore.IdempotencyKey, token string) error {
+func (s *Store) Release(ctx context.Context, k sellerstore.IdempotencyKey, token string) error {
 	return s.hold(ctx, "release", k, token, `DELETE FROM adcp_idempotency WHERE `+heldSQL)
 }

@@ -123,7 +123,7 @@ func pool(t testing.TB) *pgxpool.Pool {
 
 // freshStore migrates (again: Migrate is idempotent), empties the tables
 // and returns a store on p.
-func freshStore(t *testing.T, p *pgxpool.Pool, clock sellerstore.Clock) *pgstore.Postgres {
+func freshStore(t *testing.T, p *pgxpool.Pool, clock sellerstore.Clock) *pgstore.Store {
 	t.Helper()
 	s := pgstore.New(p, clock)
 	if err := s.Migrate(t.Context()); err != nil {

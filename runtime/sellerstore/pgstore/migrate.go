@@ -66,7 +66,7 @@ func SchemaVersion() int { return len(migrations) }
 // migrations in one transaction under an advisory lock. Running it again,
 // or from several replicas at once, changes nothing. A database migrated by
 // a newer pgstore is refused rather than used.
-func (s *Postgres) Migrate(ctx context.Context) error {
+func (s *Store) Migrate(ctx context.Context) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("pgstore: migrate: %w", err)

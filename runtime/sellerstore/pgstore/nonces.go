@@ -15,7 +15,7 @@ import (
 // signed request replayed to another replica is refused with
 // request_signature_replayed, and a keyid's cap holds across them
 // (security.mdx "Transport replay dedup": the step-13 insert is atomic with
-// the cap check). Get it from Postgres.Nonces; Postgres.Purge deletes the
+// the cap check). Get it from Store.Nonces; Store.Purge deletes the
 // pairs that expired.
 //
 // Time is the verifier's (the now each call passes), never the
@@ -28,7 +28,7 @@ var _ signing.ReplayStore = (*Nonces)(nil)
 
 // Nonces is the store's replay store for request signatures, on the same
 // pool. Migrate creates its table.
-func (s *Postgres) Nonces() *Nonces { return &Nonces{pool: s.pool} }
+func (s *Store) Nonces() *Nonces { return &Nonces{pool: s.pool} }
 
 // nonceLockClass is the first key of the advisory locks that serialize
 // inserts per keyid ("nonc"); the second is hashtext(keyid). The two-key

@@ -22,7 +22,7 @@ import (
 
 // signedReplica is one seller process verifying request signatures with
 // the replay store in the shared database.
-func signedReplica(t *testing.T, store *pgstore.Postgres, keys *signing.JWKS, runs *atomic.Int64) *httptest.Server {
+func signedReplica(t *testing.T, store *pgstore.Store, keys *signing.JWKS, runs *atomic.Int64) *httptest.Server {
 	t.Helper()
 	srv, err := seller.New(adcpt.Spec(), seller.Config{SignedRequests: &seller.SignedRequests{
 		Policy: signing.OperationPolicy{SupportedFor: []string{"create_media_buy"}, RequiredFor: []string{"create_media_buy"}},

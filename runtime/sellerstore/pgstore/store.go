@@ -9,24 +9,24 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Postgres is a sellerstore.Store in PostgreSQL. Call Migrate before using it.
-type Postgres struct {
+// Store is a sellerstore.Store in PostgreSQL. Call Migrate before using it.
+type Store struct {
 	pool  *pgxpool.Pool
 	clock sellerstore.Clock
 }
 
-var _ sellerstore.Store = (*Postgres)(nil)
+var _ sellerstore.Store = (*Store)(nil)
 
 // New returns a store over pool, reading time from clock (the machine's
 // when nil). The pool stays the caller's to close.
-func New(pool *pgxpool.Pool, clock sellerstore.Clock) *Postgres {
+func New(pool *pgxpool.Pool, clock sellerstore.Clock) *Store {
 	if clock == nil {
 		clock = sellerstore.SystemClock{}
 	}
-	return &Postgres{pool: pool, clock: clock}
+	return &Store{pool: pool, clock: clock}
 }
 
-func (s *Postgres) now() time.Time { return sellerstore.Timestamp(s.clock) }
+func (s *Store) now() time.Time { return sellerstore.Timestamp(s.clock) }
 
 // finalStatuses lists the final task statuses, for SQL.
 func finalStatuses() []string {
@@ -41,7 +41,7 @@ func finalStatuses() []string {
 
 // Purge implements sellerstore.Store; it also deletes the signature
 // nonces (Nonces) that expired before cutoff.
-func (s *Postgres) Purge(ctx context.Context, cutoff time.Time) (sellerstore.Purged, error) {
+func (s *Store) Purge(ctx context.Context, cutoff time.Time) (sellerstore.Purged, error) {
 	cutoff = sellerstore.PurgeCutoff(cutoff)
 	var n sellerstore.Purged
 	tag, err := s.pool.Exec(ctx, `DELETE FROM adcp_idempotency

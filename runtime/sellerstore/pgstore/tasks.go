@@ -22,7 +22,7 @@ func scanTask(row pgx.Row) (sellerstore.Task, error) {
 }
 
 // CreateTask implements sellerstore.TaskStore.
-func (s *Postgres) CreateTask(ctx context.Context, t sellerstore.Task) (sellerstore.Task, error) {
+func (s *Store) CreateTask(ctx context.Context, t sellerstore.Task) (sellerstore.Task, error) {
 	if err := t.ValidateNew(); err != nil {
 		return sellerstore.Task{}, err
 	}
@@ -40,7 +40,7 @@ func (s *Postgres) CreateTask(ctx context.Context, t sellerstore.Task) (sellerst
 }
 
 // GetTask implements sellerstore.TaskStore.
-func (s *Postgres) GetTask(ctx context.Context, principal, id string) (sellerstore.Task, error) {
+func (s *Store) GetTask(ctx context.Context, principal, id string) (sellerstore.Task, error) {
 	if err := sellerstore.CheckTaskRef(principal, id); err != nil {
 		return sellerstore.Task{}, err
 	}
@@ -57,7 +57,7 @@ func (s *Postgres) GetTask(ctx context.Context, principal, id string) (sellersto
 // UpdateTask implements sellerstore.TaskStore. The final-status check is
 // in the UPDATE's WHERE, so of concurrent updates finishing a task exactly
 // one succeeds.
-func (s *Postgres) UpdateTask(ctx context.Context, principal, id string, u sellerstore.TaskUpdate) (sellerstore.Task, error) {
+func (s *Store) UpdateTask(ctx context.Context, principal, id string, u sellerstore.TaskUpdate) (sellerstore.Task, error) {
 	if err := sellerstore.CheckTaskRef(principal, id); err != nil {
 		return sellerstore.Task{}, err
 	}
@@ -88,7 +88,7 @@ func (s *Postgres) UpdateTask(ctx context.Context, principal, id string, u selle
 
 // ListTasks implements sellerstore.TaskStore with keyset paging on the
 // index (principal, created_at DESC, id DESC).
-func (s *Postgres) ListTasks(ctx context.Context, principal string, q sellerstore.TaskQuery) (sellerstore.TaskPage, error) {
+func (s *Store) ListTasks(ctx context.Context, principal string, q sellerstore.TaskQuery) (sellerstore.TaskPage, error) {
 	if err := sellerstore.CheckPrincipal(principal); err != nil {
 		return sellerstore.TaskPage{}, err
 	}
