@@ -48,6 +48,10 @@ var roleNames = map[string]bool{"New": true, "Options": true}
 //     call a seller received (a type, paired with seller.Answer). Request,
 //     the other word for it, would read like net/http's, whose Context()
 //     means the Go context and not the AdCP context object.
+//   - Request, Response: the two sides of a tool call, where a package
+//     tells them apart (signing.Request is the request profile,
+//     validate.Request and validate.Response the direction a payload
+//     travels); rawrpc.Response is that response as a JSON-RPC message.
 //   - Result: task.Result is a tool's typed outcome, which handlers return
 //     and buyer.Call hands back; extract.Result is what extraction found in
 //     one envelope (Form, Failure). Both appear in README examples.
@@ -59,10 +63,12 @@ var roleNames = map[string]bool{"New": true, "Options": true}
 //
 // The test fails when an entry no longer matches, so the list only shrinks.
 var stillShared = map[string][]string{
-	"Call":   {"buyer", "seller"},
-	"Result": {"extract", "task"},
-	"Store":  {"sellerstore", "sellerstore/pgstore"},
-	"Tool":   {"registry", "task"},
+	"Call":     {"buyer", "seller"},
+	"Request":  {"signing", "validate"},
+	"Response": {"rawrpc", "validate"},
+	"Result":   {"extract", "task"},
+	"Store":    {"sellerstore", "sellerstore/pgstore"},
+	"Tool":     {"registry", "task"},
 }
 
 // No exported package-level name (type, function, variable, constant)

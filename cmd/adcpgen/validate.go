@@ -85,9 +85,9 @@ func runValidate(e *env, args []string) int {
 	}
 	var schema *validate.Schema
 	if *tool != "" {
-		dir := validate.ToolRequest
+		dir := validate.Request
 		if *response {
-			dir = validate.ToolResponse
+			dir = validate.Response
 		}
 		schema, err = v.Tool(*tool, dir)
 	} else {

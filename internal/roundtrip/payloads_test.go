@@ -327,9 +327,9 @@ func bundlePayloads(t *testing.T, tree *spec.Tree, val *validate.Validator) []pa
 					continue
 				}
 				count[heading]++
-				dir := validate.ToolRequest
+				dir := validate.Request
 				if strings.HasPrefix(label, "**Response") {
-					dir = validate.ToolResponse
+					dir = validate.Response
 				}
 				out = append(out, payload{id: fmt.Sprintf("%s#%s/%d", f, heading, count[heading]),
 					ref: schemaOf(heading, dir), data: []byte(strings.Join(body, "\n"))})
@@ -365,7 +365,7 @@ func bundlePayloads(t *testing.T, tree *spec.Tree, val *validate.Validator) []pa
 				if err != nil || !known[path.Base(u.Path)] {
 					continue // names no tool (e.g. /adcp/resource/...)
 				}
-				p.ref = schemaOf(path.Base(u.Path), validate.ToolRequest)
+				p.ref = schemaOf(path.Base(u.Path), validate.Request)
 			}
 			out = append(out, p)
 		}

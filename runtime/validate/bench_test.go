@@ -51,7 +51,7 @@ func getProductsSchema(b *testing.B, opts Options) *Schema {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := v.Tool("get_products", ToolResponse)
+	s, err := v.Tool("get_products", Response)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func getProductsSchema(b *testing.B, opts Options) *Schema {
 // of the schema walk itself.
 func BenchmarkValidateGetProductsDecoded(b *testing.B) {
 	v := versionValidator(b, "3.0.26")
-	s, err := v.Tool("get_products", ToolResponse)
+	s, err := v.Tool("get_products", Response)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func BenchmarkCompileGetProducts(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := v.Tool("get_products", ToolResponse); err != nil {
+		if _, err := v.Tool("get_products", Response); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -32,7 +32,7 @@ type example struct {
 
 // bundleExamples finds the JSON examples of the 3.0.26 bundle:
 //   - skills/*/SKILL.md: ```json blocks under a "### <tool>" heading, a
-//     request unless their label says ToolResponse;
+//     request unless their label says Response;
 //   - compliance/test-vectors/request-signing: request bodies, for the tool
 //     the URL's last path segment names;
 //   - compliance/test-vectors/webhook-signing: webhook bodies, for
@@ -90,7 +90,7 @@ func bundleExamples(t *testing.T, v *Validator) []example {
 				if err != nil || !known[path.Base(u.Path)] {
 					continue // names no tool (e.g. /adcp/resource/...)
 				}
-				ex.tool, ex.dir = path.Base(u.Path), ToolRequest
+				ex.tool, ex.dir = path.Base(u.Path), Request
 			}
 			out = append(out, ex)
 		}
@@ -119,9 +119,9 @@ func markdownExamples(file, text string, known map[string]bool) []example {
 				continue
 			}
 			count[heading]++
-			dir := ToolRequest
+			dir := Request
 			if strings.Contains(strings.ToLower(label), "response") && strings.HasPrefix(label, "**Response") {
-				dir = ToolResponse
+				dir = Response
 			}
 			out = append(out, example{
 				id:      fmt.Sprintf("%s#%s/%d", file, heading, count[heading]),

@@ -98,7 +98,7 @@ func TestFastPathHandsOverDuplicates(t *testing.T) {
 // handful for the pooled evaluator.
 func TestFastPathAllocations(t *testing.T) {
 	v := versionValidator(t, "3.0.26")
-	s, err := v.Tool("get_products", ToolResponse)
+	s, err := v.Tool("get_products", Response)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestFastPathConcurrentCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := v.Tool("get_products", ToolResponse)
+	s, err := v.Tool("get_products", Response)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestFastPathConcurrentCompile(t *testing.T) {
 	}
 	for _, tool := range tools {
 		go func() {
-			_, err := v.ValidateTool(tool, ToolResponse, data)
+			_, err := v.ValidateTool(tool, Response, data)
 			done <- err
 		}()
 	}

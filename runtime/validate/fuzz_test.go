@@ -15,7 +15,7 @@ import (
 // and point at values that exist in the payload.
 func FuzzValidate(f *testing.F) {
 	v := versionValidator(f, "3.0.26")
-	s, err := v.Tool("get_products", ToolResponse)
+	s, err := v.Tool("get_products", Response)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -19,11 +19,11 @@ func TestBenchFixtureValid(t *testing.T) {
 			t.Fatalf("%s: issues %v, err %v; want valid", ref, is, err)
 		}
 	}
-	if is, err := v.ValidateTool("get_products", ToolResponse, data); err != nil || len(is) != 0 {
+	if is, err := v.ValidateTool("get_products", Response, data); err != nil || len(is) != 0 {
 		t.Fatalf("get_products response: issues %v, err %v", is, err)
 	}
 	// It is not a valid request, and says why.
-	if is, err := v.ValidateTool("get_products", ToolRequest, data); err != nil || len(is) == 0 {
+	if is, err := v.ValidateTool("get_products", Request, data); err != nil || len(is) == 0 {
 		t.Fatalf("as a request: issues %v, err %v; want issues", is, err)
 	}
 }
@@ -47,29 +47,29 @@ func TestMutationsRejected(t *testing.T) {
 		pointer, keyword    string
 		schemaID            string // prefix
 	}{
-		{"drop required", "3.0.26", "get_products", ToolResponse, "", func(d map[string]any) { delete(product0(d), "name") },
+		{"drop required", "3.0.26", "get_products", Response, "", func(d map[string]any) { delete(product0(d), "name") },
 			"/products/0", "required", "/schemas/3.0.26/core/product.json"},
-		{"drop required at root", "3.0.26", "get_products", ToolResponse, "", func(d map[string]any) { delete(d, "products") },
+		{"drop required at root", "3.0.26", "get_products", Response, "", func(d map[string]any) { delete(d, "products") },
 			"", "required", "/schemas/3.0.26/media-buy/get-products-response.json"},
-		{"wrong type", "3.0.26", "get_products", ToolResponse, "", func(d map[string]any) { product0(d)["name"] = 5 },
+		{"wrong type", "3.0.26", "get_products", Response, "", func(d map[string]any) { product0(d)["name"] = 5 },
 			"/products/0/name", "type", "/schemas/3.0.26/core/product.json#/properties/name"},
-		{"wrong type deep", "3.0.26", "get_products", ToolResponse, "", func(d map[string]any) {
+		{"wrong type deep", "3.0.26", "get_products", Response, "", func(d map[string]any) {
 			product0(d)["pricing_options"].([]any)[0].(map[string]any)["currency"] = true
 		}, "/products/0/pricing_options/0/currency", "type", "/schemas/3.0.26/"},
-		{"bad enum", "3.0.26", "get_products", ToolResponse, "", func(d map[string]any) { product0(d)["delivery_type"] = "sometimes" },
+		{"bad enum", "3.0.26", "get_products", Response, "", func(d map[string]any) { product0(d)["delivery_type"] = "sometimes" },
 			"/products/0/delivery_type", "enum", "/schemas/3.0.26/enums/delivery-type.json"},
-		{"bad format", "3.0.26", "get_products", ToolResponse, "", func(d map[string]any) { product0(d)["expires_at"] = "tomorrow" },
+		{"bad format", "3.0.26", "get_products", Response, "", func(d map[string]any) { product0(d)["expires_at"] = "tomorrow" },
 			"/products/0/expires_at", "format", "/schemas/3.0.26/core/product.json#/properties/expires_at"},
-		{"unknown key, additionalProperties false", "3.0.26", "get_products", ToolRequest, request, func(d map[string]any) {
+		{"unknown key, additionalProperties false", "3.0.26", "get_products", Request, request, func(d map[string]any) {
 			d["brand"].(map[string]any)["colour"] = "red"
 		}, "/brand", "additionalProperties", "/schemas/3.0.26/core/brand-ref.json"},
-		{"unknown key inside a oneOf alternative", "3.0.26", "get_products", ToolRequest, request, func(d map[string]any) {
+		{"unknown key inside a oneOf alternative", "3.0.26", "get_products", Request, request, func(d map[string]any) {
 			d["account"].(map[string]any)["colour"] = "red"
 		}, "/account", "additionalProperties", "/schemas/3.0.26/core/account-ref.json#/oneOf/0"},
-		{"absolute $id style", "3.2.0-beta.3", "get_products", ToolRequest, request, func(d map[string]any) {
+		{"absolute $id style", "3.2.0-beta.3", "get_products", Request, request, func(d map[string]any) {
 			d["brand"].(map[string]any)["colour"] = "red"
 		}, "/brand", "additionalProperties", "https://adcontextprotocol.org/schemas/3.2.0-beta.3/core/brand-ref.json"},
-		{"drop required, 3.2", "3.2.0-beta.3", "get_products", ToolRequest, request, func(d map[string]any) { delete(d, "buying_mode") },
+		{"drop required, 3.2", "3.2.0-beta.3", "get_products", Request, request, func(d map[string]any) { delete(d, "buying_mode") },
 			"", "required", "https://adcontextprotocol.org/schemas/3.2.0-beta.3/media-buy/get-products-request.json"},
 	}
 	for _, tc := range cases {
@@ -118,23 +118,23 @@ func TestWhatValidationCannotSee(t *testing.T) {
 		doc[key] = map[string]any{"polluted": true}
 		product0(doc)[key] = map[string]any{"polluted": true}
 	}
-	if is, err := v.ValidateTool("get_products", ToolResponse, mustJSON(t, doc)); err != nil || len(is) != 0 {
+	if is, err := v.ValidateTool("get_products", Response, mustJSON(t, doc)); err != nil || len(is) != 0 {
 		t.Errorf("__proto__ keys: issues %v, err %v; the validator is not expected to see them", is, err)
 	}
 	// Escaped spelling, straight in the bytes.
 	escaped := bytes.Replace(fixture, []byte(`{`), []byte(`{"\u005f_proto__":{"a":1},`), 1)
-	if is, err := v.ValidateTool("get_products", ToolResponse, escaped); err != nil || len(is) != 0 {
+	if is, err := v.ValidateTool("get_products", Response, escaped); err != nil || len(is) != 0 {
 		t.Errorf("escaped __proto__: issues %v, err %v", is, err)
 	}
 
 	// A duplicate key: the last one wins, so an invalid first copy passes...
 	dupBadFirst := bytes.Replace(fixture, []byte(`{`), []byte(`{"products":"not an array",`), 1)
-	if is, err := v.ValidateTool("get_products", ToolResponse, dupBadFirst); err != nil || len(is) != 0 {
+	if is, err := v.ValidateTool("get_products", Response, dupBadFirst); err != nil || len(is) != 0 {
 		t.Errorf("duplicate key, bad copy first: issues %v, err %v; the validator is not expected to see it", is, err)
 	}
 	// ...and an invalid last copy is what gets validated.
 	dupBadLast := append(bytes.TrimRight(fixture, " \n\r\t}"), []byte(`,"products":"not an array"}`)...)
-	is, err := v.ValidateTool("get_products", ToolResponse, dupBadLast)
+	is, err := v.ValidateTool("get_products", Response, dupBadLast)
 	if err != nil || !hasKeyword(is, "type") {
 		t.Errorf("duplicate key, bad copy last: issues %v, err %v; want a type issue", is, err)
 	}
@@ -153,12 +153,12 @@ func TestIssuesShapeAndOrder(t *testing.T) {
 		delete(p.(map[string]any), "description")
 	}
 	payload := mustJSON(t, doc)
-	first, err := v.ValidateTool("get_products", ToolResponse, payload)
+	first, err := v.ValidateTool("get_products", Response, payload)
 	if err != nil || len(first) < 24 {
 		t.Fatalf("issues %d, err %v; want two per product", len(first), err)
 	}
 	for n := 0; n < 5; n++ {
-		again, _ := v.ValidateTool("get_products", ToolResponse, payload)
+		again, _ := v.ValidateTool("get_products", Response, payload)
 		if !reflect.DeepEqual(first, again) {
 			t.Fatalf("issue order differs between runs")
 		}
@@ -192,7 +192,7 @@ func TestIssuesShapeAndOrder(t *testing.T) {
 func TestPointerEscaping(t *testing.T) {
 	v := versionValidator(t, "3.0.26")
 	payload := `{"plans":[{"budget":{"allocations":{"a/b~c d%":{}}}}]}`
-	is, err := v.ValidateTool("sync_plans", ToolRequest, []byte(payload))
+	is, err := v.ValidateTool("sync_plans", Request, []byte(payload))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestPointerEscaping(t *testing.T) {
 
 func TestPayloadLimits(t *testing.T) {
 	v := versionValidator(t, "3.0.26")
-	s, err := v.Tool("get_products", ToolResponse)
+	s, err := v.Tool("get_products", Response)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestPayloadLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss, err := small.Tool("get_products", ToolResponse)
+	ss, err := small.Tool("get_products", Response)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestOddPropertyNames(t *testing.T) {
 	v := versionValidator(t, "3.0.26")
 	name := `it's "odd"/~`
 	payload := mustJSON(t, map[string]any{"buying_mode": "brief", "brief": "x", "brand": map[string]any{"domain": "example.com", name: 1}})
-	is, err := v.ValidateTool("get_products", ToolRequest, payload)
+	is, err := v.ValidateTool("get_products", Request, payload)
 	if err != nil || len(is) != 1 || is[0].Message != "property "+`"it's \"odd\"/~"`+" is not allowed" {
 		t.Errorf("issues %+v, err %v", is, err)
 	}

@@ -16,15 +16,15 @@ import (
 type Direction int
 
 const (
-	ToolRequest Direction = iota + 1
-	ToolResponse
+	Request Direction = iota + 1
+	Response
 )
 
 func (d Direction) String() string {
 	switch d {
-	case ToolRequest:
+	case Request:
 		return "request"
-	case ToolResponse:
+	case Response:
 		return "response"
 	}
 	return fmt.Sprintf("Direction(%d)", int(d))
@@ -129,8 +129,8 @@ func (t *toolIndex) names() []string {
 
 // ToolSchemaPath returns the tree path of a tool's request or response schema.
 func (v *Validator) ToolSchemaPath(tool string, dir Direction) (string, error) {
-	if dir != ToolRequest && dir != ToolResponse {
-		return "", fmt.Errorf("tool %s: direction must be ToolRequest or ToolResponse, got %v", tool, dir)
+	if dir != Request && dir != Response {
+		return "", fmt.Errorf("tool %s: direction must be Request or Response, got %v", tool, dir)
 	}
 	idx, err := v.toolIndex()
 	if err != nil {
@@ -147,7 +147,7 @@ func (v *Validator) ToolSchemaPath(tool string, dir Direction) (string, error) {
 		}
 		return "", fmt.Errorf("%w %q in spec %s (per %s)", ErrUnknownTool, tool, v.version, source)
 	}
-	if dir == ToolRequest {
+	if dir == Request {
 		return paths[0], nil
 	}
 	return paths[1], nil

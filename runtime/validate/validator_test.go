@@ -195,13 +195,13 @@ func TestTools(t *testing.T) {
 		dir           Direction
 		want          string
 	}{
-		{"2.5.3", "get_products", ToolRequest, "media-buy/get-products-request.json"},
-		{"2.5.3", "list_creative_formats", ToolResponse, "media-buy/list-creative-formats-response.json"},
-		{"3.0.0", "get_products", ToolResponse, "media-buy/get-products-response.json"},
-		{"3.0.0", "get_adcp_capabilities", ToolRequest, "protocol/get-adcp-capabilities-request.json"},
-		{"3.0.26", "get_products", ToolResponse, "media-buy/get-products-response.json"},
-		{"3.1.19", "sync_accounts", ToolRequest, "account/sync-accounts-request.json"},
-		{"3.2.0-beta.3", "get_signals", ToolResponse, "signals/get-signals-response.json"},
+		{"2.5.3", "get_products", Request, "media-buy/get-products-request.json"},
+		{"2.5.3", "list_creative_formats", Response, "media-buy/list-creative-formats-response.json"},
+		{"3.0.0", "get_products", Response, "media-buy/get-products-response.json"},
+		{"3.0.0", "get_adcp_capabilities", Request, "protocol/get-adcp-capabilities-request.json"},
+		{"3.0.26", "get_products", Response, "media-buy/get-products-response.json"},
+		{"3.1.19", "sync_accounts", Request, "account/sync-accounts-request.json"},
+		{"3.2.0-beta.3", "get_signals", Response, "signals/get-signals-response.json"},
 	}
 	for _, tc := range cases {
 		v := versionValidator(t, tc.version)
@@ -217,7 +217,7 @@ func TestTools(t *testing.T) {
 	for _, version := range []string{"2.5.3", "3.1.19"} {
 		v := versionValidator(t, version)
 		for _, tool := range []string{"no_such_tool", "Get_Products", "../x", ""} {
-			if _, err := v.Tool(tool, ToolRequest); !errors.Is(err, ErrUnknownTool) {
+			if _, err := v.Tool(tool, Request); !errors.Is(err, ErrUnknownTool) {
 				t.Errorf("%s Tool(%q): err = %v, want ErrUnknownTool", version, tool, err)
 			}
 		}
@@ -262,7 +262,7 @@ func TestConcurrentLazyCompile(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			if _, err := v.ValidateTool(tools[i%len(tools)], ToolResponse, []byte(`{}`)); err != nil {
+			if _, err := v.ValidateTool(tools[i%len(tools)], Response, []byte(`{}`)); err != nil {
 				t.Error(err)
 			}
 		}(i)
