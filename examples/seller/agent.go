@@ -141,7 +141,7 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	layer := idempotency.NewLayer(adcp.Spec(), store, idempotency.LayerOptions{Validator: validator, Logger: cfg.Logger})
+	layer := idempotency.New(adcp.Spec(), store, idempotency.Options{Validator: validator, Logger: cfg.Logger})
 	// Webhooks are signed with RFC 9421 (HMAC when the buyer asks for it).
 	sender := webhook.NewSender(webhook.SenderOptions{
 		Policy:       untrusted.PushURLPolicy{AllowLoopback: cfg.WebhookLoopback || cfg.WebhookLoopbackOnly},

@@ -84,7 +84,7 @@ func newAgent(cfg config) (*agent, error) {
 		return nil, err
 	}
 	s := &sales{catalog: catalog, replica: cfg.Replica}
-	layer := idempotency.NewLayer(adcp.Spec(), cfg.Store, idempotency.LayerOptions{Validator: validator, Logger: cfg.Logger})
+	layer := idempotency.New(adcp.Spec(), cfg.Store, idempotency.Options{Validator: validator, Logger: cfg.Logger})
 	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{Store: cfg.Store, Logger: cfg.Logger, Refresh: s.completeOnPoll})
 	srv, err := seller.New(adcp.Spec(), seller.Config{
 		Logger:            cfg.Logger,

@@ -14,7 +14,7 @@
 // list does. A conflict says nothing of the stored request or answer: on
 // the wire it is {"code", "message"} only.
 //
-//	layer := idempotency.NewLayer(adcp.Spec(), store, idempotency.LayerOptions{})
+//	layer := idempotency.New(adcp.Spec(), store, idempotency.Options{})
 //	srv, err := seller.New(adcp.Spec(), seller.Config{
 //		Middleware:   []seller.Middleware{layer.Middleware()},
 //		Capabilities: json.RawMessage(`{"adcp":{"idempotency":` + string(layer.Capabilities()) + `}}`),

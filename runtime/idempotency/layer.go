@@ -18,7 +18,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-// Defaults of LayerOptions.
+// Defaults of Options.
 const (
 	// DefaultRetention is the replay window: AdCP recommends 86400 seconds
 	// (and requires at least 3600).
@@ -46,9 +46,9 @@ func DefaultExclude() []string {
 // (a server without an Authenticator): all such callers share it.
 const AnonymousPrincipal = "anonymous"
 
-// LayerOptions configure a Layer. The zero value is AdCP's recommended
+// Options configure a Layer. The zero value is AdCP's recommended
 // setup.
-type LayerOptions struct {
+type Options struct {
 	// Retention is the replay window (get_adcp_capabilities'
 	// replay_ttl_seconds), counted from the first completion; 0 means
 	// DefaultRetention.
@@ -98,7 +98,7 @@ type LayerOptions struct {
 //   - the same key and another request is IDEMPOTENCY_CONFLICT, without
 //     anything of the stored answer;
 //   - a key still executing waits and replays, or is IDEMPOTENCY_IN_FLIGHT
-//     (see LayerOptions.InFlightWait);
+//     (see Options.InFlightWait);
 //   - a key past the replay window is IDEMPOTENCY_EXPIRED.
 //
 // Keys are scoped by the authenticated principal and the tool: one buyer
@@ -108,13 +108,13 @@ type LayerOptions struct {
 type Layer struct {
 	spec  *registry.Spec
 	store sellerstore.IdempotencyStore
-	opts  LayerOptions
+	opts  Options
 	log   *slog.Logger
 }
 
-// NewLayer returns the layer for a server of spec, keeping records in
+// New returns the layer for a server of spec, keeping records in
 // store.
-func NewLayer(spec *registry.Spec, store sellerstore.IdempotencyStore, opts LayerOptions) *Layer {
+func New(spec *registry.Spec, store sellerstore.IdempotencyStore, opts Options) *Layer {
 	if opts.Retention <= 0 {
 		opts.Retention = DefaultRetention
 	}

@@ -64,11 +64,11 @@ type rig struct {
 	panicNext atomic.Bool
 }
 
-func newRig(t *testing.T, spec *registry.Spec, opts idempotency.LayerOptions, gate chan struct{}) *rig {
+func newRig(t *testing.T, spec *registry.Spec, opts idempotency.Options, gate chan struct{}) *rig {
 	t.Helper()
 	r := &rig{spec: spec, clock: storetest.NewFakeClock(storetest.Start), gate: gate}
 	r.store = sellerstore.NewMemory(r.clock)
-	layer := idempotency.NewLayer(spec, r.store, opts)
+	layer := idempotency.New(spec, r.store, opts)
 	srv, err := seller.New(spec, seller.Config{
 		Schemas:           sellertest.Tree(t),
 		ValidateResponses: true,
@@ -151,7 +151,7 @@ func errorCode(a *seller.Answer) string {
 // The sequential contract, step by step as the idempotency storyboard
 // walks it.
 func TestSequentialContract(t *testing.T) {
-	r := newRig(t, withAdCP31Codes(), idempotency.LayerOptions{}, nil)
+	r := newRig(t, withAdCP31Codes(), idempotency.Options{}, nil)
 	first := r.call("buyer-a", buy(key1, "5000", `"context":{"correlation_id":"first"}`))
 	if id := mediaBuyID(t, first); id != "mb_1" || first.Replayed {
 		t.Fatalf("first call: %s replayed=%v", first.Body, first.Replayed)
@@ -223,7 +223,7 @@ func TestFingerprintLeavesOut(t *testing.T) {
 		{"another budget", buy(key1, "6000", fmt.Sprintf(push, strings.Repeat("a", 32))+`,"context":{"c":1},"governance_context":"token-1"`), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := newRig(t, withAdCP31Codes(), idempotency.LayerOptions{}, nil)
+			r := newRig(t, withAdCP31Codes(), idempotency.Options{}, nil)
 			mediaBuyID(t, r.call("buyer-a", first))
 			a := r.call("buyer-a", tt.retry)
 			if tt.replay && (a.Error != nil || !a.Replayed) {
@@ -239,7 +239,7 @@ func TestFingerprintLeavesOut(t *testing.T) {
 // Versions without IDEMPOTENCY_EXPIRED (AdCP 3.0 has it, the test spec
 // does not) get the nearest code they have.
 func TestCodesTheVersionHas(t *testing.T) {
-	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{}, nil)
+	r := newRig(t, adcpt.Spec(), idempotency.Options{}, nil)
 	mediaBuyID(t, r.call("buyer-a", buy(key1, "5000", "")))
 	r.clock.Advance(idempotency.DefaultRetention)
 	if a := r.call("buyer-a", buy(key1, "5000", "")); errorCode(a) != "IDEMPOTENCY_CONFLICT" {
@@ -250,7 +250,7 @@ func TestCodesTheVersionHas(t *testing.T) {
 // An async answer is replayed with its task id and its message, byte for
 // byte but for the replayed flag.
 func TestReplaySubmitted(t *testing.T) {
-	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{}, nil)
+	r := newRig(t, adcpt.Spec(), idempotency.Options{}, nil)
 	first := r.call("buyer-a", buy(key1, "5000", `"po_number":"async-1"`))
 	if first.Status != task.Submitted || first.TaskID == "" {
 		t.Fatalf("first: %s %q", first.Status, first.TaskID)
@@ -268,7 +268,7 @@ func TestReplaySubmitted(t *testing.T) {
 // Errors are not cached: after an error, a panic, or a response that
 // reports failure, the same key runs the handler again.
 func TestFailuresAreNotCached(t *testing.T) {
-	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{}, nil)
+	r := newRig(t, adcpt.Spec(), idempotency.Options{}, nil)
 	r.failNext.Store(1)
 	if a := r.call("buyer-a", buy(key1, "5000", "")); errorCode(a) != "RATE_LIMITED" {
 		t.Fatalf("first: %+v", a.Error)
@@ -288,7 +288,7 @@ func TestFailuresAreNotCached(t *testing.T) {
 // A second buyer sending the first buyer's key gets its own answer: the
 // key is not the first buyer's record for it, whatever the payload.
 func TestKeysArePerPrincipal(t *testing.T) {
-	r := newRig(t, withAdCP31Codes(), idempotency.LayerOptions{}, nil)
+	r := newRig(t, withAdCP31Codes(), idempotency.Options{}, nil)
 	if id := mediaBuyID(t, r.call("buyer-a", buy(key1, "5000", ""))); id != "mb_1" {
 		t.Fatal(id)
 	}
@@ -350,7 +350,7 @@ func concurrent(t *testing.T, r *rig, n int, args string) []sellerrig.Outcome {
 // retry, and a retry then replays the one answer.
 func TestConcurrentCallsRejectInFlight(t *testing.T) {
 	gate := make(chan struct{})
-	r := newRig(t, withAdCP31Codes(), idempotency.LayerOptions{}, gate)
+	r := newRig(t, withAdCP31Codes(), idempotency.Options{}, gate)
 	done := make(chan []sellerrig.Outcome)
 	go func() { done <- concurrent(t, r, storetest.Concurrency, buy(key1, "5000", "")) }()
 	// The first call's handler holds until the others have had time to
@@ -393,7 +393,7 @@ func TestConcurrentCallsRejectInFlight(t *testing.T) {
 // caller gets the one media buy.
 func TestConcurrentCallsWaitAndReplay(t *testing.T) {
 	gate := make(chan struct{})
-	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{PollInterval: 5 * time.Millisecond}, gate)
+	r := newRig(t, adcpt.Spec(), idempotency.Options{PollInterval: 5 * time.Millisecond}, gate)
 	go func() {
 		for r.calls.Load() == 0 {
 			time.Sleep(time.Millisecond)
@@ -419,7 +419,7 @@ func TestConcurrentCallsWaitAndReplay(t *testing.T) {
 // A handler that outlives its lease keeps the key: the layer renews it.
 func TestLeaseRenewedWhileRunning(t *testing.T) {
 	gate := make(chan struct{})
-	r := newRig(t, withAdCP31Codes(), idempotency.LayerOptions{Lease: 30 * time.Millisecond}, gate)
+	r := newRig(t, withAdCP31Codes(), idempotency.Options{Lease: 30 * time.Millisecond}, gate)
 	first := make(chan *seller.Answer)
 	go func() { first <- r.call("buyer-a", buy(key1, "5000", "")) }()
 	for r.calls.Load() == 0 {
@@ -443,7 +443,7 @@ func TestLeaseRenewedWhileRunning(t *testing.T) {
 // call without it before the handler (the schema catches that first on a
 // server with schemas: this is the layer's own check).
 func TestMissingKey(t *testing.T) {
-	layer := idempotency.NewLayer(withAdCP31Codes(), sellerstore.NewMemory(nil), idempotency.LayerOptions{})
+	layer := idempotency.New(withAdCP31Codes(), sellerstore.NewMemory(nil), idempotency.Options{})
 	ran := 0
 	next := func(context.Context, *seller.Call) *seller.Answer {
 		ran++
@@ -475,7 +475,7 @@ func TestMissingKey(t *testing.T) {
 }
 
 func TestCapabilitiesDeclareTheReplayWindow(t *testing.T) {
-	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{Retention: 2 * time.Hour}, nil)
+	r := newRig(t, adcpt.Spec(), idempotency.Options{Retention: 2 * time.Hour}, nil)
 	a := r.srv.Serve(context.Background(), "get_adcp_capabilities", &seller.Call{Arguments: json.RawMessage(`{}`)})
 	if a.Error != nil || !strings.Contains(string(a.Body), `"idempotency":{"supported":true,"replay_ttl_seconds":7200}`) {
 		t.Fatalf("%s %v", a.Body, a.Error)
@@ -501,15 +501,15 @@ func TestKeyEcho(t *testing.T) {
 	}
 	for _, c := range []struct {
 		schema string
-		opts   idempotency.LayerOptions
+		opts   idempotency.Options
 		want   string
 	}{
-		{"core/open-response.json", idempotency.LayerOptions{Validator: v}, `{"idempotency_key":"key-echo-000000000001","id":"x"}`},
-		{"core/closed-response.json", idempotency.LayerOptions{Validator: v}, `{"id":"x"}`},
-		{"core/closed-response.json", idempotency.LayerOptions{}, `{"idempotency_key":"key-echo-000000000001","id":"x"}`},
-		{"core/open-response.json", idempotency.LayerOptions{Validator: v, NoKeyEcho: true}, `{"id":"x"}`},
+		{"core/open-response.json", idempotency.Options{Validator: v}, `{"idempotency_key":"key-echo-000000000001","id":"x"}`},
+		{"core/closed-response.json", idempotency.Options{Validator: v}, `{"id":"x"}`},
+		{"core/closed-response.json", idempotency.Options{}, `{"idempotency_key":"key-echo-000000000001","id":"x"}`},
+		{"core/open-response.json", idempotency.Options{Validator: v, NoKeyEcho: true}, `{"id":"x"}`},
 	} {
-		d := idempotency.NewLayer(adcpt.Spec(), sellerstore.NewMemory(nil), c.opts).Middleware()(next)
+		d := idempotency.New(adcpt.Spec(), sellerstore.NewMemory(nil), c.opts).Middleware()(next)
 		tool := registry.Tool{Name: "create_thing", Mutating: true, IdempotencyRequired: true, ResponseSchema: c.schema}
 		for _, replay := range []bool{false, true} {
 			a := d(context.Background(), &seller.Call{Tool: tool, Arguments: json.RawMessage(`{"idempotency_key":"key-echo-000000000001"}`), Principal: seller.Principal{ID: "p"}})
@@ -525,7 +525,7 @@ func TestKeyEcho(t *testing.T) {
 // its media buy, every call with the other IDEMPOTENCY_CONFLICT.
 func TestConcurrentConflictingCalls(t *testing.T) {
 	gate := make(chan struct{})
-	r := newRig(t, adcpt.Spec(), idempotency.LayerOptions{PollInterval: 5 * time.Millisecond}, gate)
+	r := newRig(t, adcpt.Spec(), idempotency.Options{PollInterval: 5 * time.Millisecond}, gate)
 	go func() {
 		for r.calls.Load() == 0 {
 			time.Sleep(time.Millisecond)

@@ -32,7 +32,7 @@ func TestLoad(t *testing.T) {
 		clients   = 64
 		perClient = 50 // fresh keys per client; every fourth is sent twice
 	)
-	r := newRig(t, withAdCP31Codes(), idempotency.LayerOptions{}, nil)
+	r := newRig(t, withAdCP31Codes(), idempotency.Options{}, nil)
 	url := sellerrig.ServeMCP(t, r.srv)
 	x := extract.New(r.spec)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

@@ -27,7 +27,7 @@ func syncSeller(t *testing.T, sender *webhook.Sender) (*sellerrig.Buyer, *seller
 	t.Helper()
 	store := sellerstore.NewMemory(nil)
 	tasks := sellertask.NewManager(adcpt.Spec(), sellertask.ManagerOptions{Store: store, Sender: sender})
-	layer := idempotency.NewLayer(adcpt.Spec(), store, idempotency.LayerOptions{})
+	layer := idempotency.New(adcpt.Spec(), store, idempotency.Options{})
 	srv, err := seller.New(adcpt.Spec(), seller.Config{
 		Schemas:           sellertest.Tree(t),
 		ValidateResponses: true,

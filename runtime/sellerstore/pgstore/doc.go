@@ -9,7 +9,7 @@
 //	store := pgstore.New(pool, nil)
 //	err = store.Migrate(ctx) // once at start-up; safe from every replica at once
 //
-// Give every replica the store (idempotency.NewLayer, sellertask's
+// Give every replica the store (idempotency.New, sellertask's
 // Manager), serve MCP stateless, and run sellerstore.PurgePeriodically on
 // one replica only.
 //
