@@ -153,7 +153,7 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{
+	tasks := sellertask.New(adcp.Spec(), sellertask.Options{
 		Store:   store,
 		Sender:  sender,
 		Logger:  cfg.Logger,

@@ -133,7 +133,7 @@ func TestGoSellerWebhooksToJSReceiver(t *testing.T) {
 			}
 			sender := webhook.NewSender(webhook.SenderOptions{Signer: signer, Policy: untrusted.PushURLPolicy{AllowLoopback: true}, LoopbackOnly: true,
 				BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond})
-			tasks := sellertask.NewManager(sp, sellertask.ManagerOptions{Sender: sender})
+			tasks := sellertask.New(sp, sellertask.Options{Sender: sender})
 			srv, err := seller.New(sp, seller.Config{Tasks: tasks})
 			if err != nil {
 				t.Fatal(err)

@@ -78,7 +78,7 @@ func TestTaskWebhooksSignedAndVerified(t *testing.T) {
 				t.Fatal(err)
 			}
 			sender := webhook.NewSender(webhook.SenderOptions{Signer: signer, Policy: untrusted.PushURLPolicy{AllowLoopback: true}, LoopbackOnly: true})
-			tasks := sellertask.NewManager(sp, sellertask.ManagerOptions{Sender: sender})
+			tasks := sellertask.New(sp, sellertask.Options{Sender: sender})
 			srv, err := seller.New(sp, seller.Config{Tasks: tasks})
 			if err != nil {
 				t.Fatal(err)
@@ -113,7 +113,7 @@ func TestTaskWebhooksSignedAndVerified(t *testing.T) {
 				t.Fatal(err)
 			}
 			// A seller without a Signer refuses such a registration up front.
-			bare := sellertask.NewManager(sp, sellertask.ManagerOptions{Sender: webhook.NewSender(webhook.SenderOptions{Policy: untrusted.PushURLPolicy{AllowLoopback: true}})})
+			bare := sellertask.New(sp, sellertask.Options{Sender: webhook.NewSender(webhook.SenderOptions{Policy: untrusted.PushURLPolicy{AllowLoopback: true}})})
 			if _, err := bare.Start(context.Background(), &seller.Call{Arguments: json.RawMessage(push)}); err == nil || !strings.Contains(err.Error(), "RFC 9421") {
 				t.Fatalf("Start without a Signer: %v", err)
 			}

@@ -14,10 +14,10 @@
 //
 // Replicas sharing one store (sellerstore/pgstore) share their tasks: the
 // store keeps each task's request, so whichever replica learns a task's
-// work is done reports it with seller.OpenTask, and ManagerOptions.Refresh,
+// work is done reports it with seller.OpenTask, and Options.Refresh,
 // which runs on the replica a buyer's poll reaches, is a place to do it.
 //
-//	tasks := sellertask.NewManager(adcp.Spec(), sellertask.ManagerOptions{Store: store, Sender: webhook.NewSender(webhook.SenderOptions{Signer: signer})})
+//	tasks := sellertask.New(adcp.Spec(), sellertask.Options{Store: store, Sender: webhook.NewSender(webhook.SenderOptions{Signer: signer})})
 //	srv, err := seller.New(adcp.Spec(), seller.Config{Tasks: tasks, ...})
 //	tasks.ServeStatusTools(srv)
 //	...

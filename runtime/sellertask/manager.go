@@ -21,8 +21,8 @@ import (
 // without an Authenticator): they all share it.
 const anonymous = "anonymous"
 
-// ManagerOptions configure a Manager.
-type ManagerOptions struct {
+// Options configure a Manager.
+type Options struct {
 	// Store keeps the tasks; replicas sharing one share their tasks. nil
 	// means sellerstore.NewMemory(nil).
 	Store sellerstore.TaskStore
@@ -69,8 +69,8 @@ type Manager struct {
 	closed  bool                     // Close was called: no new deliveries
 }
 
-// NewManager returns a Manager for the tasks of a server of spec.
-func NewManager(spec *registry.Spec, opts ManagerOptions) *Manager {
+// New returns a Manager for the tasks of a server of spec.
+func New(spec *registry.Spec, opts Options) *Manager {
 	m := &Manager{spec: spec, store: opts.Store, sender: opts.Sender, log: opts.Logger, now: opts.Now, refresh: opts.Refresh,
 		last: map[string]chan struct{}{}, idle: make(chan struct{})}
 	close(m.idle)

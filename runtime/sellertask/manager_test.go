@@ -40,14 +40,14 @@ type rig struct {
 	url     string
 }
 
-func newRig(t *testing.T, spec *registry.Spec, sender *webhook.Sender, change ...func(*rig, *sellertask.ManagerOptions)) *rig {
+func newRig(t *testing.T, spec *registry.Spec, sender *webhook.Sender, change ...func(*rig, *sellertask.Options)) *rig {
 	t.Helper()
 	r := &rig{spec: spec, handles: map[string]*buyHandle{}}
-	opts := sellertask.ManagerOptions{Store: sellerstore.NewMemory(nil), Sender: sender}
+	opts := sellertask.Options{Store: sellerstore.NewMemory(nil), Sender: sender}
 	for _, f := range change {
 		f(r, &opts)
 	}
-	r.tasks = sellertask.NewManager(spec, opts)
+	r.tasks = sellertask.New(spec, opts)
 	srv, err := seller.New(spec, seller.Config{
 		Schemas:           sellertest.Tree(t),
 		ValidateResponses: true,
@@ -418,7 +418,7 @@ func TestStatusToolsPerVersion(t *testing.T) {
 // the TaskManager's Get alike.
 func TestRefreshBeforeRead(t *testing.T) {
 	var seen []string
-	r := newRig(t, adcpt.Spec(), nil, func(r *rig, o *sellertask.ManagerOptions) {
+	r := newRig(t, adcpt.Spec(), nil, func(r *rig, o *sellertask.Options) {
 		o.Refresh = func(ctx context.Context, principal, id string) error {
 			seen = append(seen, principal+" "+id)
 			if h := r.handle(id); h != nil && principal == "buyer-a" {

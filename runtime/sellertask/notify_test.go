@@ -26,7 +26,7 @@ import (
 func syncSeller(t *testing.T, sender *webhook.Sender) (*sellerrig.Buyer, *sellertask.Manager, *atomic.Int32) {
 	t.Helper()
 	store := sellerstore.NewMemory(nil)
-	tasks := sellertask.NewManager(adcpt.Spec(), sellertask.ManagerOptions{Store: store, Sender: sender})
+	tasks := sellertask.New(adcpt.Spec(), sellertask.Options{Store: store, Sender: sender})
 	layer := idempotency.New(adcpt.Spec(), store, idempotency.Options{})
 	srv, err := seller.New(adcpt.Spec(), seller.Config{
 		Schemas:           sellertest.Tree(t),

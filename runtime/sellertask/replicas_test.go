@@ -26,7 +26,7 @@ import (
 func TestTaskOnAnotherReplica(t *testing.T) {
 	store := sellerstore.NewMemory(nil)
 	replica := func() *seller.Server {
-		tasks := sellertask.NewManager(adcpt.Spec(), sellertask.ManagerOptions{Store: store})
+		tasks := sellertask.New(adcpt.Spec(), sellertask.Options{Store: store})
 		srv, err := seller.New(adcpt.Spec(), seller.Config{Schemas: sellertest.Tree(t), ValidateResponses: true,
 			Authenticator: sellerrig.Authenticator(), Tasks: tasks})
 		if err != nil {

@@ -25,7 +25,7 @@ type onlyStart struct{ seller.TaskManager }
 func TestStartTaskWithID(t *testing.T) {
 	managers := map[string]func() seller.TaskManager{
 		"MemoryTasks": func() seller.TaskManager { return seller.NewMemoryTasks(nil) },
-		"Manager":     func() seller.TaskManager { return sellertask.NewManager(adcpt.Spec(), sellertask.ManagerOptions{}) },
+		"Manager":     func() seller.TaskManager { return sellertask.New(adcpt.Spec(), sellertask.Options{}) },
 	}
 	for name, newManager := range managers {
 		t.Run(name, func(t *testing.T) {

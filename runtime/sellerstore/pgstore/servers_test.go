@@ -26,7 +26,7 @@ func replica(t *testing.T, store sellerstore.Store, runs *atomic.Int64) *seller.
 	t.Helper()
 	spec := adcpt.Spec() // AdCP 3.0's codes: a key in flight waits and replays
 	layer := idempotency.New(spec, store, idempotency.Options{PollInterval: 10 * time.Millisecond})
-	tasks := sellertask.NewManager(spec, sellertask.ManagerOptions{Store: store})
+	tasks := sellertask.New(spec, sellertask.Options{Store: store})
 	srv, err := seller.New(spec, seller.Config{Middleware: []seller.Middleware{layer.Middleware()}, Tasks: tasks})
 	if err != nil {
 		t.Fatal(err)
