@@ -42,7 +42,7 @@ import (
 
 // newController serves comply_test_controller on srv with the sales hooks.
 func newController(srv *seller.Server, s *sales) error {
-	ctl, err := testcontroller.New(srv, testcontroller.ControllerOptions{Sandbox: func(_ context.Context, c *seller.Call) bool {
+	ctl, err := testcontroller.New(srv, testcontroller.Options{Sandbox: func(_ context.Context, c *seller.Call) bool {
 		return string(wire.Lenient(c.Member("account")).Get("sandbox")) != "false"
 	}})
 	if err != nil {

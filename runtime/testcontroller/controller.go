@@ -21,8 +21,8 @@ import (
 // INTERNAL_ERROR; an *adcperr.Error is sent as the AdCP error it is).
 type Hook func(ctx context.Context, r *ScenarioRequest) (Success, error)
 
-// ControllerOptions configure a Controller.
-type ControllerOptions struct {
+// Options configure a Controller.
+type Options struct {
 	// Sandbox reports whether a call may act: it runs for a sandbox
 	// principal and, where it names an account, a sandbox account (see
 	// AccountSandbox). Every other call is answered FORBIDDEN, list_scenarios
@@ -44,11 +44,11 @@ type Controller struct {
 
 // New registers comply_test_controller on srv and the compliance_testing
 // block of its automatic get_adcp_capabilities answer. It fails when the
-// server's spec has no comply_test_controller, when ControllerOptions.Sandbox is
+// server's spec has no comply_test_controller, when Options.Sandbox is
 // nil, or when the version's schemas cannot be read.
-func New(srv *seller.Server, opts ControllerOptions) (*Controller, error) {
+func New(srv *seller.Server, opts Options) (*Controller, error) {
 	if opts.Sandbox == nil {
-		return nil, errors.New("testcontroller: ControllerOptions.Sandbox is required: the controller must never act outside a sandbox")
+		return nil, errors.New("testcontroller: Options.Sandbox is required: the controller must never act outside a sandbox")
 	}
 	t, ok := srv.Spec().Tool(ToolName)
 	if !ok {

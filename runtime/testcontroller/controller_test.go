@@ -41,7 +41,7 @@ func newRig(t *testing.T, version string, capabilities ...string) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctl, err := testcontroller.New(srv, testcontroller.ControllerOptions{Sandbox: func(_ context.Context, c *seller.Call) bool {
+	ctl, err := testcontroller.New(srv, testcontroller.Options{Sandbox: func(_ context.Context, c *seller.Call) bool {
 		named, sandbox := testcontroller.AccountSandbox(c)
 		return c.Principal.ID == "sandbox-buyer" && (!named || sandbox)
 	}})
@@ -210,7 +210,7 @@ func TestCapabilityBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctl, err := testcontroller.New(srv, testcontroller.ControllerOptions{Sandbox: func(context.Context, *seller.Call) bool { return true }})
+	ctl, err := testcontroller.New(srv, testcontroller.Options{Sandbox: func(context.Context, *seller.Call) bool { return true }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestRegistrationMistakes(t *testing.T) {
 	}
 	tree, sp := specseller.Open(t, "3.0.26")
 	srv, _ := seller.New(sp, seller.Config{Schemas: tree})
-	if _, err := testcontroller.New(srv, testcontroller.ControllerOptions{}); err == nil {
+	if _, err := testcontroller.New(srv, testcontroller.Options{}); err == nil {
 		t.Error("a controller without a Sandbox function")
 	}
 }

@@ -6,7 +6,7 @@
 // production: a Controller answers only the calls its Sandbox function
 // accepts, and FORBIDDEN to every other.
 //
-//	ctl, err := testcontroller.New(srv, testcontroller.ControllerOptions{
+//	ctl, err := testcontroller.New(srv, testcontroller.Options{
 //		Sandbox: func(ctx context.Context, c *seller.Call) bool { return sandboxPrincipal(c.Principal) },
 //	})
 //	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(ctx context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {

@@ -20,7 +20,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	ctl, err := testcontroller.New(srv, testcontroller.ControllerOptions{
+	ctl, err := testcontroller.New(srv, testcontroller.Options{
 		// Every principal of this seller is a sandbox one; a call naming a
 		// production account is still refused.
 		Sandbox: func(_ context.Context, c *seller.Call) bool {

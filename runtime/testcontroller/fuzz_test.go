@@ -30,7 +30,7 @@ func FuzzController(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	ctl, err := testcontroller.New(srv, testcontroller.ControllerOptions{Sandbox: func(_ context.Context, c *seller.Call) bool {
+	ctl, err := testcontroller.New(srv, testcontroller.Options{Sandbox: func(_ context.Context, c *seller.Call) bool {
 		named, sandbox := testcontroller.AccountSandbox(c)
 		return !named || sandbox
 	}})
