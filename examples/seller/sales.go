@@ -51,7 +51,7 @@ type sales struct {
 func newSales(c *catalog, sandbox bool, baseURL string, gov *sellergov.Checker, log *slog.Logger, now func() time.Time) *sales {
 	return &sales{now: now, catalog: c, accounts: newAccounts(), library: &library{}, formats: &formats{},
 		previews: &previews{pages: map[string]preview{}}, records: newRecords(),
-		proposals: proposal.New(adcp.Spec(), proposal.BookOptions{Now: now}), governance: gov, sandbox: sandbox, baseURL: baseURL, log: log,
+		proposals: proposal.New(adcp.Spec(), proposal.Options{Now: now}), governance: gov, sandbox: sandbox, baseURL: baseURL, log: log,
 		ledger: map[string]*buy{}, forced: map[string]forcedArm{}}
 }
 

@@ -15,7 +15,7 @@ func Example() {
 		{Code: "PROPOSAL_NOT_COMMITTED", Recovery: registry.Correctable}, {Code: "REFERENCE_NOT_FOUND", Recovery: registry.Correctable},
 	}}) // your generated package's adcp.Spec()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	book := proposal.New(spec, proposal.BookOptions{Hold: 48 * time.Hour, Now: func() time.Time { return now }})
+	book := proposal.New(spec, proposal.Options{Hold: 48 * time.Hour, Now: func() time.Time { return now }})
 
 	err := book.Offer("buyer", proposal.Proposal{ID: "balanced_reach_q2", Name: "Balanced reach, Q2", Allocations: []proposal.Allocation{
 		{ProductID: "sports_preroll_q2", PricingOptionID: "cpm_guaranteed", Percentage: 60},

@@ -64,7 +64,7 @@ func FuzzBook(f *testing.F) {
 	_, sp := specseller.Open(f, "3.1.19")
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-		b := proposal.New(sp, proposal.BookOptions{Hold: time.Hour, Now: func() time.Time { return now }})
+		b := proposal.New(sp, proposal.Options{Hold: time.Hour, Now: func() time.Time { return now }})
 		plan := proposal.Proposal{ID: "p", Allocations: []proposal.Allocation{
 			{ProductID: "ctv", PricingOptionID: "cpm", Percentage: 60}, {ProductID: "olv", PricingOptionID: "cpm", Percentage: 40}}}
 		accepted := map[string]bool{}

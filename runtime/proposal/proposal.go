@@ -72,8 +72,8 @@ type Package struct {
 	Budget          float64
 }
 
-// BookOptions configure a Book.
-type BookOptions struct {
+// Options configure a Book.
+type Options struct {
 	// Hold is how long a committed proposal holds its inventory; 0 means
 	// DefaultHold.
 	Hold time.Duration
@@ -81,7 +81,7 @@ type BookOptions struct {
 	Now func() time.Time
 }
 
-// DefaultHold is a committed proposal's hold when BookOptions.Hold is zero.
+// DefaultHold is a committed proposal's hold when Options.Hold is zero.
 const DefaultHold = 72 * time.Hour
 
 // Book holds the proposals a seller made, per principal.
@@ -97,7 +97,7 @@ type Book struct {
 type key struct{ principal, id string }
 
 // New returns an empty Book for the spec's version (its error codes).
-func New(spec *registry.Spec, opts BookOptions) *Book {
+func New(spec *registry.Spec, opts Options) *Book {
 	b := &Book{spec: spec, hold: opts.Hold, now: opts.Now, proposals: map[key]*Proposal{}}
 	if b.hold <= 0 {
 		b.hold = DefaultHold

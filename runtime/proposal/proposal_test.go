@@ -36,7 +36,7 @@ func TestLifecycle(t *testing.T) {
 		t.Run(c.version, func(t *testing.T) {
 			_, sp := specseller.Open(t, c.version)
 			now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-			b := proposal.New(sp, proposal.BookOptions{Hold: time.Hour, Now: func() time.Time { return now }})
+			b := proposal.New(sp, proposal.Options{Hold: time.Hour, Now: func() time.Time { return now }})
 			if err := b.Offer("buyer-a", plan); err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestLifecycle(t *testing.T) {
 
 func TestOfferChecks(t *testing.T) {
 	_, sp := specseller.Open(t, "3.0.26")
-	b := proposal.New(sp, proposal.BookOptions{})
+	b := proposal.New(sp, proposal.Options{})
 	for name, p := range map[string]proposal.Proposal{
 		"no id":                 {Allocations: plan.Allocations},
 		"no allocations":        {ID: "x"},
