@@ -164,7 +164,7 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := seller.New(adcp.Spec(), seller.Config{
+	srv, err := seller.New(adcp.Spec(), seller.Options{
 		Logger:            cfg.Logger,
 		Schemas:           tree,
 		ValidateResponses: true,

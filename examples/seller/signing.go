@@ -136,7 +136,7 @@ func newSigningSetup(cfg config, tree *spec.Tree, store sellerstore.Store) (*sig
 	s.requests.ReplayLimit = cfg.Signing.GradingReplayCap
 	s.grading = map[signing.DigestPolicy]*seller.Server{}
 	for _, posture := range []signing.DigestPolicy{signing.DigestEither, signing.DigestRequired, signing.DigestForbidden} {
-		srv, err := seller.New(adcp.Spec(), seller.Config{Logger: cfg.Logger, Now: cfg.Now, SignedRequests: &seller.SignedRequests{
+		srv, err := seller.New(adcp.Spec(), seller.Options{Logger: cfg.Logger, Now: cfg.Now, SignedRequests: &seller.SignedRequests{
 			Policy:              signing.OperationPolicy{SupportedFor: signedOperations, RequiredFor: sandboxRequiredFor},
 			CoversContentDigest: posture,
 			Keys:                sources,

@@ -86,7 +86,7 @@ func newAgent(cfg config) (*agent, error) {
 	s := &sales{catalog: catalog, replica: cfg.Replica}
 	layer := idempotency.New(adcp.Spec(), cfg.Store, idempotency.Options{Validator: validator, Logger: cfg.Logger})
 	tasks := sellertask.New(adcp.Spec(), sellertask.Options{Store: cfg.Store, Logger: cfg.Logger, Refresh: s.completeOnPoll})
-	srv, err := seller.New(adcp.Spec(), seller.Config{
+	srv, err := seller.New(adcp.Spec(), seller.Options{
 		Logger:            cfg.Logger,
 		Schemas:           tree,
 		ValidateResponses: true,

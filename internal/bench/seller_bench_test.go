@@ -102,7 +102,7 @@ func BenchmarkSellerGetProducts(b *testing.B) {
 		b.Fatal(err)
 	}
 	adcpgenServer := func(b *testing.B, validate bool) *mcp.Server {
-		cfg := seller.Config{}
+		cfg := seller.Options{}
 		if validate {
 			cfg.Schemas, cfg.ValidateResponses = tree, true
 		}
@@ -159,7 +159,7 @@ func BenchmarkSellerServe(b *testing.B) {
 	if err := wire.Unmarshal(data, &ours); err != nil {
 		b.Fatal(err)
 	}
-	srv, err := seller.New(adcp.Spec(), seller.Config{})
+	srv, err := seller.New(adcp.Spec(), seller.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -134,7 +134,7 @@ func TestGoSellerWebhooksToJSReceiver(t *testing.T) {
 			sender := webhook.NewSender(webhook.SenderOptions{Signer: signer, Policy: untrusted.PushURLPolicy{AllowLoopback: true}, LoopbackOnly: true,
 				BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond})
 			tasks := sellertask.New(sp, sellertask.Options{Sender: sender})
-			srv, err := seller.New(sp, seller.Config{Tasks: tasks})
+			srv, err := seller.New(sp, seller.Options{Tasks: tasks})
 			if err != nil {
 				t.Fatal(err)
 			}

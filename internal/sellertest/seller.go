@@ -57,7 +57,7 @@ const SecretText = "db-7.internal:5432 password=hunter2"
 // test can read; its Schemas default to the test tree and
 // ValidateResponses to true (set cfg.Schemas to a tree of its own to
 // change them; NoSchemas to serve without).
-func NewSeller(t testing.TB, cfg seller.Config, opts ...Option) *Seller {
+func NewSeller(t testing.TB, cfg seller.Options, opts ...Option) *Seller {
 	t.Helper()
 	var o options
 	for _, f := range opts {

@@ -114,11 +114,11 @@ func policy(version string) signing.OperationPolicy {
 	return p
 }
 
-func newRig(t *testing.T, version, source string, configure func(*seller.Config)) *rig {
+func newRig(t *testing.T, version, source string, configure func(*seller.Options)) *rig {
 	t.Helper()
 	r := &rig{t: t, version: version}
 	sp := specOf(t, version, source)
-	cfg := seller.Config{
+	cfg := seller.Options{
 		Authenticator: seller.APIKeys("https://seller.example", map[string]string{buyerKey: "buyer"}),
 		SignedRequests: &seller.SignedRequests{
 			Policy: policy(version),

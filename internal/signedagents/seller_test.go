@@ -177,7 +177,7 @@ func TestSellerAdvertises(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v.version, func(t *testing.T) {
 			for _, signed := range []bool{true, false} {
-				r := newRig(t, v.version, v.source, func(c *seller.Config) {
+				r := newRig(t, v.version, v.source, func(c *seller.Options) {
 					if !signed {
 						c.SignedRequests, c.BrandJSONURL = nil, ""
 					}
@@ -227,7 +227,7 @@ func TestSellerAdvertises(t *testing.T) {
 // a credential, or signed badly, it is refused as before.
 func TestSellerWaivesWebhookRuleInASandbox(t *testing.T) {
 	v := versions[1]
-	r := newRig(t, v.version, v.source, func(c *seller.Config) { c.SignedRequests.AllowUnsignedWebhookAuthentication = true })
+	r := newRig(t, v.version, v.source, func(c *seller.Options) { c.SignedRequests.AllowUnsignedWebhookAuthentication = true })
 	for _, tc := range []struct {
 		c      call
 		status int
@@ -258,14 +258,14 @@ func TestSellerRefusesBadSigningConfig(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			sr := &seller.SignedRequests{Policy: policy(v.version), Keys: signing.StaticKeys{Set: buyerKeys.jwks}}
 			edit(sr)
-			if _, err := seller.New(specOf(t, v.version, v.source), seller.Config{SignedRequests: sr}); err == nil {
+			if _, err := seller.New(specOf(t, v.version, v.source), seller.Options{SignedRequests: sr}); err == nil {
 				t.Fatal("accepted")
 			}
 		})
 	}
 	v = versions[3]
 	sr := &seller.SignedRequests{Policy: policy(v.version), Keys: signing.StaticKeys{Set: buyerKeys.jwks}, CoversContentDigest: signing.DigestEither}
-	if _, err := seller.New(specOf(t, v.version, v.source), seller.Config{SignedRequests: sr}); err == nil {
+	if _, err := seller.New(specOf(t, v.version, v.source), seller.Options{SignedRequests: sr}); err == nil {
 		t.Fatal("a 3.2 seller accepted covers_content_digest either")
 	}
 }

@@ -79,7 +79,7 @@ func TestTaskWebhooksSignedAndVerified(t *testing.T) {
 			}
 			sender := webhook.NewSender(webhook.SenderOptions{Signer: signer, Policy: untrusted.PushURLPolicy{AllowLoopback: true}, LoopbackOnly: true})
 			tasks := sellertask.New(sp, sellertask.Options{Sender: sender})
-			srv, err := seller.New(sp, seller.Config{Tasks: tasks})
+			srv, err := seller.New(sp, seller.Options{Tasks: tasks})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -81,7 +81,7 @@ func send(t *testing.T, c *a2aclient.Conn, skill, input string) (*extract.Result
 }
 
 func TestCard(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.APIKeys("x", keys)})
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: seller.APIKeys("x", keys)})
 	base := start(t, s)
 	c := dial(t, base, "")
 	card := c.Card()
@@ -101,7 +101,7 @@ func TestCard(t *testing.T) {
 }
 
 func TestSuccess(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c := dial(t, start(t, s), "")
 	r, result := send(t, c, "get_products", `{"buying_mode":"brief","context":{"trace":"t-1"}}`)
 	if r.Error != nil || r.Problem != nil || r.State != "completed" || r.DataPath != "artifacts[0].parts[0].data" {
@@ -143,7 +143,7 @@ func TestSuccess(t *testing.T) {
 // from the failed task, gives the same code, recovery and retry_after as
 // the server sent.
 func TestEveryErrorCode(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c := dial(t, start(t, s), "")
 	check := func(name string, r *extract.Result, want *adcperr.Error) {
 		t.Helper()
@@ -194,7 +194,7 @@ func TestEveryErrorCode(t *testing.T) {
 }
 
 func TestHostileInput(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c := dial(t, start(t, s), "")
 	for name, input := range map[string]string{
 		"duplicate":     `{"buying_mode":"brief","brief":"a","brief":"b"}`,
@@ -227,7 +227,7 @@ func rawPOST(t *testing.T, url, key, body string) *http.Response {
 }
 
 func TestAuthentication(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.APIKeys("https://seller.example/a2a", keys)})
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: seller.APIKeys("https://seller.example/a2a", keys)})
 	base := start(t, s)
 	msg := func(skill string) string {
 		return `{"jsonrpc":"2.0","id":"r1","method":"message/send","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"data","data":{"skill":"` + skill + `","input":{}}}]}}}`
@@ -295,7 +295,7 @@ func TestOAuthChallenge(t *testing.T) {
 		return nil, auth.ErrInvalidToken
 	}
 	var base string
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.FirstOf(
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: seller.FirstOf(
 		mcpserver.OAuth(mcpserver.OAuthOptions{Verifier: verifier, ResourceMetadataURLFor: func(r *http.Request) string {
 			u, _ := mcpserver.ProtectedResourceMetadataURL(base + r.URL.Path)
 			return u
@@ -322,7 +322,7 @@ func TestOAuthChallenge(t *testing.T) {
 // and the artifact's adcp_task_id; tasks/get reads it back, for its
 // principal only.
 func TestAsync(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.APIKeys("x", keys)})
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: seller.APIKeys("x", keys)})
 	base := start(t, s)
 	alice, bob := dial(t, base, "key-alice"), dial(t, base, "key-bob")
 	r, result := send(t, alice, "create_media_buy", `{"idempotency_key":"0123456789abcdef","po_number":"async-7","packages":[{"product_id":"p","budget":5}],"context":{"c":3}}`)
@@ -357,7 +357,7 @@ func TestAsync(t *testing.T) {
 }
 
 func TestDisconnect(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	base := start(t, s)
 	hc := &http.Client{Transport: &http.Transport{}}
 	before := runtime.NumGoroutine()
@@ -399,7 +399,7 @@ func TestDisconnect(t *testing.T) {
 // and task_id included) from every submitted answer. Responses are
 // completed tasks in every mode.
 func TestTaskStateModes(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	const input = `{"buying_mode":"brief","brief":"code:BUDGET_TOO_LOW:30","context":{"k":1}}`
 	want := s.Serve(t.Context(), "get_products", &seller.Call{Arguments: json.RawMessage(input)}).Error
 	if want == nil {
@@ -497,7 +497,7 @@ func TestTaskStateModes(t *testing.T) {
 }
 
 func TestPanicKeepsServing(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c := dial(t, start(t, s), "")
 	if r, _ := send(t, c, "get_products", `{"buying_mode":"brief","brief":"panic"}`); r.Error == nil || r.Error.Code != "SERVICE_UNAVAILABLE" {
 		t.Fatalf("panic: %+v", r.Error)

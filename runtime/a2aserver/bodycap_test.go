@@ -19,7 +19,7 @@ import (
 // protocol: the typed buyer gets the seller's correctable INVALID_REQUEST,
 // naming the size and the cap, not a transport failure.
 func TestBodyOverTheCap(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c, err := buyer.New(adcpt.Spec(), dial(t, start(t, s), ""), buyer.WithoutRetries())
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +39,7 @@ func TestBodyOverTheCap(t *testing.T) {
 // A body that is not JSON is refused, once authenticated, with a JSON-RPC
 // parse error carrying an AdCP error.
 func TestBodyNotJSON(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	resp := rawPOST(t, start(t, s)+"/a2a", "", `{"jsonrpc":"2.0","id":"m-1","method":"message/send","params":`)
 	body, _ := io.ReadAll(resp.Body)
 	if r := x.DetectError(body); resp.StatusCode != 400 || r.Error == nil || r.Error.Code != "INVALID_REQUEST" || !bytes.Contains(body, []byte(`"id":"m-1"`)) {

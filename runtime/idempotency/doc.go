@@ -15,7 +15,7 @@
 // the wire it is {"code", "message"} only.
 //
 //	layer := idempotency.New(adcp.Spec(), store, idempotency.Options{})
-//	srv, err := seller.New(adcp.Spec(), seller.Config{
+//	srv, err := seller.New(adcp.Spec(), seller.Options{
 //		Middleware:   []seller.Middleware{layer.Middleware()},
 //		Capabilities: json.RawMessage(`{"adcp":{"idempotency":` + string(layer.Capabilities()) + `}}`),
 //	})

@@ -141,12 +141,12 @@ func New(spec *registry.Spec, store sellerstore.IdempotencyStore, opts Options) 
 
 // Capabilities is the adcp.idempotency object of get_adcp_capabilities for
 // this layer: {"supported":true,"replay_ttl_seconds":N}. Put it in
-// seller.Config.Capabilities, under "adcp".
+// seller.Options.Capabilities, under "adcp".
 func (l *Layer) Capabilities() []byte {
 	return []byte(`{"supported":true,"replay_ttl_seconds":` + strconv.FormatInt(int64(l.opts.Retention/time.Second), 10) + `}`)
 }
 
-// Middleware is the layer as seller middleware (seller.Config.Middleware).
+// Middleware is the layer as seller middleware (seller.Options.Middleware).
 // It acts on tools whose idempotency_requirement is required, and on other
 // mutating tools when the call carries an idempotency_key.
 func (l *Layer) Middleware() seller.Middleware {

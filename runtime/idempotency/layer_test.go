@@ -69,7 +69,7 @@ func newRig(t *testing.T, spec *registry.Spec, opts idempotency.Options, gate ch
 	r := &rig{spec: spec, clock: storetest.NewFakeClock(storetest.Start), gate: gate}
 	r.store = sellerstore.NewMemory(r.clock)
 	layer := idempotency.New(spec, r.store, opts)
-	srv, err := seller.New(spec, seller.Config{
+	srv, err := seller.New(spec, seller.Options{
 		Schemas:           sellertest.Tree(t),
 		ValidateResponses: true,
 		Authenticator:     sellerrig.Authenticator(),

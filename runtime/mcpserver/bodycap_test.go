@@ -20,7 +20,7 @@ import (
 // protocol: the typed buyer gets the seller's correctable INVALID_REQUEST,
 // naming the size and the cap, not a transport failure.
 func TestBodyOverTheCap(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c, err := buyer.New(adcpt.Spec(), rawSession(t, start(t, s, mcpserver.Options{}), ""), buyer.WithoutRetries())
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +40,7 @@ func TestBodyOverTheCap(t *testing.T) {
 // A body that is not JSON is refused with a JSON-RPC parse error carrying
 // an AdCP error, which go-sdk would send without one.
 func TestBodyNotJSON(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	resp := rawPOST(t, start(t, s, mcpserver.Options{}), "", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":`)
 	body, _ := io.ReadAll(resp.Body)
 	if r := x.MCP(body); resp.StatusCode != 400 || r.Error == nil || r.Error.Code != "INVALID_REQUEST" || !bytes.Contains(body, []byte(`"id":9`)) {

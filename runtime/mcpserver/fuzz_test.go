@@ -12,7 +12,7 @@ import (
 // FuzzProtectedCall: reading which tool a JSON-RPC body calls never
 // panics, and a batch naming a protected tool is judged by it.
 func FuzzProtectedCall(f *testing.F) {
-	srv, err := seller.New(adcpt.Spec(), seller.Config{})
+	srv, err := seller.New(adcpt.Spec(), seller.Options{})
 	if err != nil {
 		f.Fatal(err)
 	}

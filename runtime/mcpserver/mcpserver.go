@@ -25,13 +25,13 @@ type Options struct {
 	Server *mcp.ServerOptions
 	// MinimalInputSchemas publishes {"type":"object"} as every tool's
 	// input schema, as many AdCP sellers do, instead of the tool's request
-	// schema bundled from seller.Config.Schemas (also the fallback when
+	// schema bundled from seller.Options.Schemas (also the fallback when
 	// the server has no Schemas).
 	MinimalInputSchemas bool
 	// Projections publishes, for each tool the version's MCP projection
 	// covers, the projection's inputSchema as the tool's input schema
 	// instead of the bundled request schema. AdCP publishes projections
-	// from 3.2 (mcp/<date>/ in seller.Config.Schemas, draft 2020-12
+	// from 3.2 (mcp/<date>/ in seller.Options.Schemas, draft 2020-12
 	// schemas made for tools/list; the newest date is used). Tools it does
 	// not cover, and versions that ship none, keep the bundled schema.
 	Projections bool

@@ -85,7 +85,7 @@ func call(t *testing.T, c *mcpclient.Session, tool, args string) (*extract.Resul
 }
 
 func TestSuccess(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	r, result := call(t, c, "get_products", `{"buying_mode":"brief","context":{"trace":"t-1"}}`)
 	if r.Error != nil || r.Problem != nil || r.DataPath != "structuredContent" {
@@ -118,7 +118,7 @@ func TestSuccess(t *testing.T) {
 // server makes itself, extracted by the runtime's own buyer side, gives the
 // same code, recovery and retry_after as the server sent.
 func TestEveryErrorCode(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	for _, code := range append(sellertest.Codes(), "X_VENDOR_CODE") {
 		for _, retry := range []string{"", ":30"} {
@@ -160,7 +160,7 @@ func checkSame(t *testing.T, name string, r *extract.Result, want *adcperr.Error
 // TestHostileArguments: bytes the SDK's maps would hide reach the strict
 // reader and are refused; the handler never runs.
 func TestHostileArguments(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	for name, args := range map[string]string{
 		"duplicate":       `{"buying_mode":"brief","brief":"a","brief":"b"}`,
@@ -196,7 +196,7 @@ func rawPOST(t *testing.T, url, key, body string) *http.Response {
 }
 
 func TestAuthentication(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.APIKeys("https://seller.example/mcp", keys)})
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: seller.APIKeys("https://seller.example/mcp", keys)})
 	url := start(t, s, mcpserver.Options{})
 	callList := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_creatives","arguments":{}}}`
 	for _, c := range []struct{ name, key, challenge, code string }{
@@ -273,7 +273,7 @@ func TestOAuth(t *testing.T) {
 		}
 		return &auth.TokenInfo{UserID: "buyer-7", Scopes: []string{"adcp"}, Expiration: time.Now().Add(time.Hour)}, nil
 	}
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: mcpserver.OAuth(mcpserver.OAuthOptions{
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: mcpserver.OAuth(mcpserver.OAuthOptions{
 		Verifier: verifier, Scopes: []string{"adcp"}, ResourceMetadataURL: "https://seller.example/.well-known/oauth-protected-resource",
 	})})
 	h, err := mcpserver.NewStreamableHandler(s.Server, mcpserver.Options{})
@@ -323,7 +323,7 @@ func TestOAuthPerResource(t *testing.T) {
 		}
 		return u
 	}
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.FirstOf(
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: seller.FirstOf(
 		mcpserver.OAuth(mcpserver.OAuthOptions{Verifier: verifier, ResourceMetadataURLFor: metadataFor}),
 		seller.APIKeys("", keys),
 	)})
@@ -380,7 +380,7 @@ func TestProtectedResourceMetadataURL(t *testing.T) {
 // one document that a validator compiles without any other file, and that
 // accepts and refuses what the tree's schema does.
 func TestInputSchemas(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	tools, err := c.ListTools(t.Context())
 	if err != nil {
@@ -458,7 +458,7 @@ func TestDisconnect(t *testing.T) {
 		}
 	}
 	t.Run("sdk cancels", func(t *testing.T) {
-		s := sellertest.NewSeller(t, seller.Config{})
+		s := sellertest.NewSeller(t, seller.Options{})
 		url := start(t, s, mcpserver.Options{})
 		before := runtime.NumGoroutine()
 		sess, err := mcp.NewClient(&mcp.Implementation{Name: "b", Version: "1"}, nil).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
@@ -475,7 +475,7 @@ func TestDisconnect(t *testing.T) {
 		noLeak(t, before)
 	})
 	t.Run("connection drops", func(t *testing.T) {
-		s := sellertest.NewSeller(t, seller.Config{})
+		s := sellertest.NewSeller(t, seller.Options{})
 		url := start(t, s, mcpserver.Options{Stateless: true, JSONResponse: true})
 		before := runtime.NumGoroutine()
 		ctx, cancel := context.WithCancel(t.Context())
@@ -496,7 +496,7 @@ func TestDisconnect(t *testing.T) {
 }
 
 func TestPanicKeepsServing(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	r, _ := call(t, c, "get_products", `{"buying_mode":"brief","brief":"panic"}`)
 	if r.Error == nil || r.Error.Code != "SERVICE_UNAVAILABLE" || bytes.Contains(r.Error.Raw, []byte("hunter2")) {
@@ -510,7 +510,7 @@ func TestPanicKeepsServing(t *testing.T) {
 // TestAsync: a submitted answer carries status and task_id beside the
 // payload.
 func TestAsync(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	c := rawSession(t, start(t, s, mcpserver.Options{}), "")
 	r, _ := call(t, c, "create_media_buy", `{"idempotency_key":"0123456789abcdef","po_number":"async-1","packages":[{"product_id":"p","budget":5}],"context":{"c":2}}`)
 	d := wire.Lenient(r.Data)
@@ -527,7 +527,7 @@ func TestAsync(t *testing.T) {
 // JSON (a raw probe), is answered with JSON when the option is on, and
 // refused by go-sdk when it is off.
 func TestAcceptJSONOnly(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	probe := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"get_products","arguments":{"buying_mode":"brief","context":{"p":1}}}}`
 	for _, on := range []bool{true, false} {
 		url := start(t, s, mcpserver.Options{Stateless: true, JSONResponse: true, AcceptJSONOnly: on})
@@ -553,7 +553,7 @@ func TestAcceptJSONOnly(t *testing.T) {
 // TestLocalPrincipal: calls without HTTP (stdio, in memory) run as the
 // configured local principal.
 func TestLocalPrincipal(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.APIKeys("x", keys)})
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: seller.APIKeys("x", keys)})
 	for _, c := range []struct {
 		local   seller.Principal
 		wantErr bool

@@ -60,7 +60,7 @@ func treeWith(t *testing.T, files map[string]string) *spec.Tree {
 // listTools serves a seller over tree with opts and lists its tools.
 func listTools(t *testing.T, tree *spec.Tree, opts mcpserver.Options) map[string]*mcp.Tool {
 	t.Helper()
-	s := sellertest.NewSeller(t, seller.Config{Schemas: tree})
+	s := sellertest.NewSeller(t, seller.Options{Schemas: tree})
 	tools, err := rawSession(t, start(t, s, opts), "").ListTools(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -199,7 +199,7 @@ func TestProjectionErrors(t *testing.T) {
 			for k, v := range c.files {
 				files[k] = v
 			}
-			s := sellertest.NewSeller(t, seller.Config{Schemas: treeWith(t, files)})
+			s := sellertest.NewSeller(t, seller.Options{Schemas: treeWith(t, files)})
 			_, err := mcpserver.NewServer(s.Server, mcpserver.Options{Projections: true, OutputSchemas: true})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, c.want)

@@ -38,7 +38,7 @@ func serveStdio() error {
 	if err != nil {
 		return err
 	}
-	srv, err := seller.New(adcpt.Spec(), seller.Config{Schemas: tree, ValidateResponses: true, Authenticator: seller.APIKeys("x", keys)})
+	srv, err := seller.New(adcpt.Spec(), seller.Options{Schemas: tree, ValidateResponses: true, Authenticator: seller.APIKeys("x", keys)})
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 // UNSUPPORTED_FEATURE, the context echoed; not go-sdk's JSON-RPC -32602.
 // Through go-sdk's own client, and through the runtime's extraction.
 func TestUnknownTool(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.APIKeys("https://seller.example/mcp", keys)})
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: seller.APIKeys("https://seller.example/mcp", keys)})
 	url := start(t, s, mcpserver.Options{})
 
 	r, raw := call(t, rawSession(t, url, "key-alice"), "get_signals", `{"signal_spec":"x","context":{"trace":"t-9"}}`)

@@ -11,7 +11,7 @@ import (
 )
 
 func TestAuthorize(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: seller.APIKeys("https://seller.example/mcp", map[string]string{"key-alice": "alice", "key-bob": "bob"})})
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: seller.APIKeys("https://seller.example/mcp", map[string]string{"key-alice": "alice", "key-bob": "bob"})})
 	for _, c := range []struct {
 		name, header, tool string
 		wantID             string
@@ -72,7 +72,7 @@ func (headerKey) Challenge(error) string { return "XKey" }
 // challenge is the first authenticator's.
 func TestFirstOf(t *testing.T) {
 	auth := seller.FirstOf(seller.APIKeys("https://seller.example/mcp", map[string]string{"key-alice": "alice"}), headerKey{"xk-bob", "bob"})
-	s := sellertest.NewSeller(t, seller.Config{Authenticator: auth})
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: auth})
 	for _, c := range []struct {
 		name, bearer, xkey, tool string
 		wantID                   string

@@ -33,7 +33,7 @@ func (s *Server) capabilitiesEntry(t registry.Tool) *entry {
 		run: func(_ context.Context, c *Call) *Answer {
 			body, err := s.capabilities()
 			if err != nil {
-				s.log.Error("adcp: automatic get_adcp_capabilities not sent: Config.Capabilities is not a JSON object", "err", err.Error())
+				s.log.Error("adcp: automatic get_adcp_capabilities not sent: Options.Capabilities is not a JSON object", "err", err.Error())
 				return ErrorAnswer(s.internalError())
 			}
 			v := envelopeValues{status: string(task.Completed), contextID: c.echoedContextID()}
@@ -46,9 +46,9 @@ func (s *Server) capabilitiesEntry(t registry.Tool) *entry {
 				err = s.checkResponse(c.Tool, task.Completed, body)
 			}
 			if err != nil {
-				what := "complete Config.Capabilities with what the schema asks of this seller"
+				what := "complete Options.Capabilities with what the schema asks of this seller"
 				if len(s.cfg.Capabilities) == 0 {
-					what = "set Config.Capabilities"
+					what = "set Options.Capabilities"
 				}
 				s.log.Error("adcp: automatic get_adcp_capabilities not sent: "+what, "err", err.Error())
 				return ErrorAnswer(s.internalError())
@@ -58,7 +58,7 @@ func (s *Server) capabilitiesEntry(t registry.Tool) *entry {
 	}
 }
 
-// capabilities builds the automatic answer: Config.Capabilities with
+// capabilities builds the automatic answer: Options.Capabilities with
 // adcp.major_versions, adcp.idempotency, supported_protocols,
 // request_signing and identity.brand_json_url added where absent.
 func (s *Server) capabilities() ([]byte, error) {

@@ -13,7 +13,7 @@ import (
 // answer is made (nil leaves the member out): how a framework piece
 // declares what it serves, such as the test controller's
 // compliance_testing block, computed from the hooks registered by then.
-// Config.Capabilities wins where it sets the member itself. It panics on
+// Options.Capabilities wins where it sets the member itself. It panics on
 // an empty name or a nil block, and on a name set twice.
 func (s *Server) SetCapability(name string, block func() json.RawMessage) {
 	if name == "" || block == nil {

@@ -11,7 +11,7 @@ import (
 )
 
 // A framework piece's capability block joins the automatic answer, computed
-// at each call; the seller's own Config.Capabilities member wins, and a nil
+// at each call; the seller's own Options.Capabilities member wins, and a nil
 // block leaves the member out.
 func TestSetCapability(t *testing.T) {
 	for _, c := range []struct {
@@ -28,7 +28,7 @@ func TestSetCapability(t *testing.T) {
 			want: `{"status":"completed","adcp":{"major_versions":[3],"idempotency":{"supported":false}},"supported_protocols":["creative","media_buy"],"compliance_testing":{"scenarios":["simulate_delivery"]}}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := sellertest.NewSeller(t, seller.Config{Capabilities: json.RawMessage(c.base)})
+			s := sellertest.NewSeller(t, seller.Options{Capabilities: json.RawMessage(c.base)})
 			calls := 0
 			s.SetCapability("compliance_testing", func() json.RawMessage {
 				calls++
@@ -48,7 +48,7 @@ func TestSetCapability(t *testing.T) {
 		})
 	}
 	// A block that is not JSON is never sent.
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	s.SetCapability("compliance_testing", func() json.RawMessage { return json.RawMessage(`{"scenarios":`) })
 	if a := serve(s, "get_adcp_capabilities", `{}`); a.Error == nil || a.Error.Code != "SERVICE_UNAVAILABLE" {
 		t.Errorf("broken block sent: %s", a.Body)
@@ -65,7 +65,7 @@ func TestSetCapability(t *testing.T) {
 // instead of the server's INVALID_REQUEST; the schema still applies to
 // every other tool, and malformed bytes never reach any handler.
 func TestOwnsSchemaIssues(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	var got []string
 	handler := func(_ context.Context, c *seller.Call) *seller.Answer {
 		got = got[:0]

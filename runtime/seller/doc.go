@@ -7,7 +7,7 @@
 // New takes the Spec of your generated package; Handle (or HandleSync)
 // registers a typed handler per tool descriptor of that package:
 //
-//	srv, err := seller.New(adcp.Spec(), seller.Config{Schemas: tree, Authenticator: seller.APIKeys(realm, keys)})
+//	srv, err := seller.New(adcp.Spec(), seller.Options{Schemas: tree, Authenticator: seller.APIKeys(realm, keys)})
 //	seller.HandleSync(srv, adcp.Tools.GetProducts, func(ctx context.Context, req *adcp.GetProductsRequest) (*adcp.GetProductsResponse, error) {
 //		return &adcp.GetProductsResponse{Products: catalog(req)}, nil
 //	})
@@ -18,7 +18,7 @@
 //
 //   - Arguments are read from the buyer's own bytes, strictly: over the size
 //     cap, bad JSON, a duplicate key, "__proto__" however escaped, a wrong
-//     type, a missing field or a schema violation (with Config.Schemas) get a
+//     type, a missing field or a schema violation (with Options.Schemas) get a
 //     correctable INVALID_REQUEST with issues[] (pointer, keyword, message)
 //     and field, and the handler never runs. An adcp_major_version other
 //     than the spec's is VERSION_UNSUPPORTED. A transport's gate refuses a
@@ -35,13 +35,13 @@
 //     answer and every error.
 //   - A handler's *adcperr.Error goes out as it is (with the spec's recovery
 //     when it has none). Any other error, and a panic, is logged to
-//     Config.Logger and the buyer gets a transient SERVICE_UNAVAILABLE that
+//     Options.Logger and the buyer gets a transient SERVICE_UNAVAILABLE that
 //     says nothing of it; the server goes on serving.
 //   - Responses are encoded with the strict encoder; with
-//     Config.ValidateResponses a response that fails the version's schema is
+//     Options.ValidateResponses a response that fails the version's schema is
 //     never sent (the buyer gets SERVICE_UNAVAILABLE, the logger the issues).
 //   - Tools that are not registered are not served; get_adcp_capabilities is
-//     answered from what is registered (Config.Capabilities completes it)
+//     answered from what is registered (Options.Capabilities completes it)
 //     unless the seller registers its own.
 //   - Credentials are checked before anything is read (Authorize): discovery
 //     tools may be public (DefaultPublicTools); everything else is refused

@@ -35,7 +35,7 @@ import (
 //     the envelope beside the payload, unless the schema is closed.
 //
 // The body so completed is what goes on every transport, is validated
-// (Config.ValidateResponses), stored for idempotent replay and in the task
+// (Options.ValidateResponses), stored for idempotent replay and in the task
 // store, and posted to webhooks: one response object, byte for byte the
 // same everywhere.
 

@@ -17,7 +17,7 @@ import (
 // strict JSON object that is valid against the request schema and decodes.
 func FuzzServe(f *testing.F) {
 	tree := sellertest.Tree(f)
-	srv, err := seller.New(adcpt.Spec(), seller.Config{Schemas: tree, ValidateResponses: true, MaxRequestBytes: 4096})
+	srv, err := seller.New(adcpt.Spec(), seller.Options{Schemas: tree, ValidateResponses: true, MaxRequestBytes: 4096})
 	if err != nil {
 		f.Fatal(err)
 	}

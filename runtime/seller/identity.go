@@ -19,7 +19,7 @@ import (
 type Identity struct {
 	// BrandJSONURL is where brand.json is served
 	// (https://seller.example/.well-known/brand.json): the
-	// identity.brand_json_url the agent advertises (Config.BrandJSONURL).
+	// identity.brand_json_url the agent advertises (Options.BrandJSONURL).
 	BrandJSONURL string
 	// Agents are brand.json's agents[] entries.
 	Agents []IdentityAgent

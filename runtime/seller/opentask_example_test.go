@@ -21,7 +21,7 @@ import (
 func ExampleOpenTask() {
 	tasks := seller.NewMemoryTasks(nil)
 	replica := func() *seller.Server {
-		srv, _ := seller.New(adcpt.Spec(), seller.Config{Tasks: tasks})
+		srv, _ := seller.New(adcpt.Spec(), seller.Options{Tasks: tasks})
 		seller.Handle(srv, adcpt.Tools.CreateMediaBuy, func(ctx context.Context, req *adcpt.CreateMediaBuyRequest) (*adcpt.CreateMediaBuyResult, error) {
 			if _, err := seller.StartTask(ctx, adcpt.Tools.CreateMediaBuy); err != nil {
 				return nil, err

@@ -20,7 +20,7 @@ import (
 // request's id when the bytes read name one: 413 past MaxRequestBytes plus
 // the envelope, 400 for what is not JSON; a GET reads nothing.
 func TestReadRPCBody(t *testing.T) {
-	srv, err := seller.New(adcpt.Spec(), seller.Config{MaxRequestBytes: 100})
+	srv, err := seller.New(adcpt.Spec(), seller.Options{MaxRequestBytes: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

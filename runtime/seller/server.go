@@ -19,13 +19,13 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/validate"
 )
 
-// DefaultMaxRequestBytes caps a call's arguments when Config.MaxRequestBytes
+// DefaultMaxRequestBytes caps a call's arguments when Options.MaxRequestBytes
 // is zero: the 1 MB AdCP sets on payloads a peer must accept.
 const DefaultMaxRequestBytes = 1 << 20
 
-// Config configures a Server. The zero value serves without schema
+// Options configures a Server. The zero value serves without schema
 // validation, without authentication and with in-memory tasks.
-type Config struct {
+type Options struct {
 	// Logger receives what the buyer is never told: handler errors, panics
 	// with their stacks, responses refused by validation with the schema
 	// issues, refused credentials. nil discards.
@@ -85,7 +85,7 @@ type Config struct {
 // use.
 type Server struct {
 	spec      *registry.Spec
-	cfg       Config
+	cfg       Options
 	log       *slog.Logger
 	validator *validate.Validator
 	public    map[string]bool
@@ -121,7 +121,7 @@ type entry struct {
 // ValidateResponses is set without Schemas, or when SignedRequests cannot
 // be served (no Keys, a policy the version cannot advertise, a version
 // without a signing profile).
-func New(s *registry.Spec, cfg Config) (*Server, error) {
+func New(s *registry.Spec, cfg Options) (*Server, error) {
 	if s == nil {
 		return nil, fmt.Errorf("seller: nil spec")
 	}
@@ -169,13 +169,13 @@ func New(s *registry.Spec, cfg Config) (*Server, error) {
 // Spec is the spec version the server serves.
 func (s *Server) Spec() *registry.Spec { return s.spec }
 
-// Schemas is Config.Schemas (nil without).
+// Schemas is Options.Schemas (nil without).
 func (s *Server) Schemas() *spec.Tree { return s.cfg.Schemas }
 
-// Validator validates against Config.Schemas (nil without).
+// Validator validates against Options.Schemas (nil without).
 func (s *Server) Validator() *validate.Validator { return s.validator }
 
-// Logger is Config.Logger (a discarding logger without).
+// Logger is Options.Logger (a discarding logger without).
 func (s *Server) Logger() *slog.Logger { return s.log }
 
 // Tasks is the server's TaskManager.

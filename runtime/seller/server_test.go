@@ -82,7 +82,7 @@ func TestBadRequests(t *testing.T) {
 			if c.noSchemas {
 				opts = append(opts, sellertest.NoSchemas())
 			}
-			s := sellertest.NewSeller(t, seller.Config{}, opts...)
+			s := sellertest.NewSeller(t, seller.Options{}, opts...)
 			a := serve(s, c.tool, c.args)
 			got := errorJSON(t, a)
 			if strings.HasPrefix(c.want, "{") {
@@ -105,7 +105,7 @@ func TestBadRequests(t *testing.T) {
 }
 
 func TestSizeCap(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{MaxRequestBytes: 100})
+	s := sellertest.NewSeller(t, seller.Options{MaxRequestBytes: 100})
 	a := serve(s, "get_products", `{"buying_mode":"brief","brief":"`+strings.Repeat("x", 100)+`"}`)
 	if got := errorJSON(t, a); got != `{"code":"INVALID_REQUEST","message":"The arguments are 134 bytes, more than the 100 this agent accepts","recovery":"correctable"}` {
 		t.Errorf("got %s", got)
@@ -119,7 +119,7 @@ func TestSizeCap(t *testing.T) {
 // byte, in responses, interim answers and errors, whatever the handler did.
 func TestContextEcho(t *testing.T) {
 	ctx := `{"trace":"t-1","nested":{"b":[1,2.50,"\u00e9"],"a":null}}`
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	for _, c := range []struct{ name, tool, args string }{
 		{"response", "get_products", `{"buying_mode":"brief","context":` + ctx + `}`},
 		{"submitted", "get_products", `{"buying_mode":"brief","brief":"async","context":` + ctx + `}`},
@@ -156,7 +156,7 @@ func errorJSON0(a *seller.Answer) string {
 }
 
 func TestHandlerFailures(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	internal := `{"code":"SERVICE_UNAVAILABLE","message":"Service temporarily unavailable","recovery":"transient"}`
 	for _, c := range []struct{ brief, want, logged string }{
 		{"goerr", internal, "query failed: " + sellertest.SecretText},
@@ -186,7 +186,7 @@ func TestHandlerFailures(t *testing.T) {
 }
 
 func TestUpstreamRateLimit(t *testing.T) {
-	srv, err := seller.New(adcpt.Spec(), seller.Config{})
+	srv, err := seller.New(adcpt.Spec(), seller.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestUpstreamRateLimit(t *testing.T) {
 }
 
 func TestAutomaticCapabilities(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	a := serve(s, "get_adcp_capabilities", `{}`)
 	// The envelope's status goes beside the payload (the test schema does
 	// not declare it).
@@ -210,19 +210,19 @@ func TestAutomaticCapabilities(t *testing.T) {
 		t.Errorf("got %s %v\nwant %s", a.Body, a.Error, want)
 	}
 	// The seller's base is kept and completed.
-	s = sellertest.NewSeller(t, seller.Config{Capabilities: json.RawMessage(`{"adcp":{"idempotency":{"supported":true,"replay_ttl_seconds":86400}},"extensions_supported":["acme"]}`)})
+	s = sellertest.NewSeller(t, seller.Options{Capabilities: json.RawMessage(`{"adcp":{"idempotency":{"supported":true,"replay_ttl_seconds":86400}},"extensions_supported":["acme"]}`)})
 	a = serve(s, "get_adcp_capabilities", `{}`)
 	want = `{"status":"completed","supported_protocols":["creative","media_buy"],"adcp":{"major_versions":[3],"idempotency":{"supported":true,"replay_ttl_seconds":86400}},"extensions_supported":["acme"]}`
 	if string(a.Body) != want {
 		t.Errorf("got  %s\nwant %s", a.Body, want)
 	}
 	// A base that fails the schema is never sent.
-	s = sellertest.NewSeller(t, seller.Config{Capabilities: json.RawMessage(`{"supported_protocols":["television"]}`)})
+	s = sellertest.NewSeller(t, seller.Options{Capabilities: json.RawMessage(`{"supported_protocols":["television"]}`)})
 	if a = serve(s, "get_adcp_capabilities", `{}`); a.Error == nil || a.Error.Code != "SERVICE_UNAVAILABLE" {
 		t.Errorf("invalid capabilities sent: %s", a.Body)
 	}
 	// A handler of the seller's own replaces the automatic answer.
-	s = sellertest.NewSeller(t, seller.Config{})
+	s = sellertest.NewSeller(t, seller.Options{})
 	seller.HandleSync(s.Server, adcpt.Tools.GetAdCPCapabilities, func(context.Context, *adcpt.GetAdCPCapabilitiesRequest) (*adcpt.GetAdCPCapabilitiesResponse, error) {
 		return &adcpt.GetAdCPCapabilitiesResponse{
 			AdCP:               adcpt.GetAdCPCapabilitiesResponseAdCP{MajorVersions: []int64{3}, Idempotency: adcpt.GetAdCPCapabilitiesResponseAdCPIdempotency{Supported: true}},
@@ -235,7 +235,7 @@ func TestAutomaticCapabilities(t *testing.T) {
 }
 
 func TestRegistrationMistakesPanic(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	for name, register := range map[string]func(){
 		"twice": func() {
 			seller.HandleSync(s.Server, adcpt.Tools.ListCreatives, func(context.Context, *adcpt.ListCreativesRequest) (*adcpt.ListCreativesResponse, error) {
@@ -271,10 +271,10 @@ func TestRegistrationMistakesPanic(t *testing.T) {
 }
 
 func TestNewRefusesMismatchedSchemas(t *testing.T) {
-	if _, err := seller.New(registry.NewSpec(registry.SpecConfig{Version: "3.0.26"}), seller.Config{Schemas: sellertest.Tree(t)}); err == nil || !strings.Contains(err.Error(), `"3.90.0-test"`) {
+	if _, err := seller.New(registry.NewSpec(registry.SpecConfig{Version: "3.0.26"}), seller.Options{Schemas: sellertest.Tree(t)}); err == nil || !strings.Contains(err.Error(), `"3.90.0-test"`) {
 		t.Errorf("got %v", err)
 	}
-	if _, err := seller.New(adcpt.Spec(), seller.Config{ValidateResponses: true}); err == nil {
+	if _, err := seller.New(adcpt.Spec(), seller.Options{ValidateResponses: true}); err == nil {
 		t.Error("ValidateResponses without Schemas accepted")
 	}
 }
@@ -282,7 +282,7 @@ func TestNewRefusesMismatchedSchemas(t *testing.T) {
 // TestTasks: a handler starts a task, answers submitted, and completes it
 // later; only its principal reads it.
 func TestTasks(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	alice := seller.Principal{ID: "alice"}
 	a := s.Serve(context.Background(), "get_products", &seller.Call{Principal: alice,
 		Arguments: json.RawMessage(`{"buying_mode":"brief","brief":"async","context":{"k":1}}`)})
@@ -328,7 +328,7 @@ func TestTasks(t *testing.T) {
 }
 
 func TestInterimWithoutTask(t *testing.T) {
-	srv, _ := seller.New(adcpt.Spec(), seller.Config{})
+	srv, _ := seller.New(adcpt.Spec(), seller.Options{})
 	seller.Handle(srv, adcpt.Tools.GetProducts, func(context.Context, *adcpt.GetProductsRequest) (*adcpt.GetProductsResult, error) {
 		return &adcpt.GetProductsResult{Status: task.Submitted}, nil
 	})
@@ -356,7 +356,7 @@ func TestMiddleware(t *testing.T) {
 			return next(ctx, c)
 		}
 	}
-	s := sellertest.NewSeller(t, seller.Config{Middleware: []seller.Middleware{mw}})
+	s := sellertest.NewSeller(t, seller.Options{Middleware: []seller.Middleware{mw}})
 	a := s.Serve(context.Background(), "create_media_buy", &seller.Call{Principal: seller.Principal{ID: "p1"},
 		Arguments: json.RawMessage(`{"packages":[{"budget":5,"product_id":"x"}],"idempotency_key":"replay-me-please-0001","context":{"c":true}}`)})
 	if string(a.Body) != `{"context":{"c":true},"status":"completed","replayed":true,"media_buy_id":"mb_stored"}` || !a.Replayed || s.Calls("create_media_buy") != 0 {
@@ -374,7 +374,7 @@ func TestMiddleware(t *testing.T) {
 }
 
 func TestRawTool(t *testing.T) {
-	s := sellertest.NewSeller(t, seller.Config{})
+	s := sellertest.NewSeller(t, seller.Options{})
 	s.HandleRaw(seller.RawTool{Name: "echo_tool", ResponseSchema: "creative/list-creatives-response.json",
 		Handler: func(ctx context.Context, c *seller.Call) *seller.Answer {
 			if string(c.Member("bad")) == "true" {
@@ -404,7 +404,7 @@ func TestJSONPathLite(t *testing.T) {
 // with the spec's recovery added when missing; one that cannot be sent is
 // replaced by an internal error.
 func TestErrorsKeepTheirShape(t *testing.T) {
-	srv, _ := seller.New(adcpt.Spec(), seller.Config{})
+	srv, _ := seller.New(adcpt.Spec(), seller.Options{})
 	var next *adcperr.Error
 	seller.HandleSync(srv, adcpt.Tools.ListCreatives, func(context.Context, *adcpt.ListCreativesRequest) (*adcpt.ListCreativesResponse, error) {
 		return nil, next

@@ -67,7 +67,7 @@ type SignedRequests struct {
 	Now func() time.Time
 }
 
-// setupSigning builds the server's verifier from Config.SignedRequests.
+// setupSigning builds the server's verifier from Options.SignedRequests.
 func (s *Server) setupSigning() error {
 	sr := s.cfg.SignedRequests
 	if sr == nil {

@@ -21,7 +21,7 @@ import (
 // agent's URL instead. Replicas share a replay store (pgstore's Nonces).
 func ExampleSignedRequests() {
 	buyerKey, jwk, _ := signing.GenerateKey(signing.Ed25519, "buyer-2026", nil)
-	srv, err := seller.New(adcpt.Spec(), seller.Config{SignedRequests: &seller.SignedRequests{
+	srv, err := seller.New(adcpt.Spec(), seller.Options{SignedRequests: &seller.SignedRequests{
 		Policy: signing.OperationPolicy{SupportedFor: []string{"create_media_buy"}, RequiredFor: []string{"create_media_buy"}},
 		Keys:   signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{jwk}}, AgentURL: "https://buyer.example/mcp"},
 		Scheme: "http", // this test server's; buyers sign https:// URLs in production

@@ -21,7 +21,7 @@ import (
 // them in memory (NewMemoryTasks), for one replica; a store-backed one
 // shared by replicas (runtime/sellertask's Manager on
 // sellerstore/pgstore), with the status tools and webhook delivery, plugs
-// in through Config.Tasks, and then a task belongs to the store, not to
+// in through Options.Tasks, and then a task belongs to the store, not to
 // the process that started it: any replica reports on it (OpenTask).
 type TaskManager interface {
 	// Start creates a task, status submitted, for call (its tool,

@@ -38,7 +38,7 @@ type agent struct {
 func startAgent(t *testing.T, version string) *agent {
 	t.Helper()
 	tree, sp := specseller.Open(t, version)
-	srv, err := seller.New(sp, seller.Config{Schemas: tree, ValidateResponses: true,
+	srv, err := seller.New(sp, seller.Options{Schemas: tree, ValidateResponses: true,
 		Authenticator: seller.APIKeys("governance", map[string]string{govKey: "seller"})})
 	if err != nil {
 		t.Fatal(err)

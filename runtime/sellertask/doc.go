@@ -18,7 +18,7 @@
 // which runs on the replica a buyer's poll reaches, is a place to do it.
 //
 //	tasks := sellertask.New(adcp.Spec(), sellertask.Options{Store: store, Sender: webhook.NewSender(webhook.SenderOptions{Signer: signer})})
-//	srv, err := seller.New(adcp.Spec(), seller.Config{Tasks: tasks, ...})
+//	srv, err := seller.New(adcp.Spec(), seller.Options{Tasks: tasks, ...})
 //	tasks.ServeStatusTools(srv)
 //	...
 //	defer tasks.Close(shutdownCtx) // after the HTTP server's Shutdown: deliveries end or are cancelled

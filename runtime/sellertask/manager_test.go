@@ -48,7 +48,7 @@ func newRig(t *testing.T, spec *registry.Spec, sender *webhook.Sender, change ..
 		f(r, &opts)
 	}
 	r.tasks = sellertask.New(spec, opts)
-	srv, err := seller.New(spec, seller.Config{
+	srv, err := seller.New(spec, seller.Options{
 		Schemas:           sellertest.Tree(t),
 		ValidateResponses: true,
 		Authenticator:     sellerrig.Authenticator(),

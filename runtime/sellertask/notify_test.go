@@ -28,7 +28,7 @@ func syncSeller(t *testing.T, sender *webhook.Sender) (*sellerrig.Buyer, *seller
 	store := sellerstore.NewMemory(nil)
 	tasks := sellertask.New(adcpt.Spec(), sellertask.Options{Store: store, Sender: sender})
 	layer := idempotency.New(adcpt.Spec(), store, idempotency.Options{})
-	srv, err := seller.New(adcpt.Spec(), seller.Config{
+	srv, err := seller.New(adcpt.Spec(), seller.Options{
 		Schemas:           sellertest.Tree(t),
 		ValidateResponses: true,
 		Authenticator:     sellerrig.Authenticator(),

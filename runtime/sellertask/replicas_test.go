@@ -27,7 +27,7 @@ func TestTaskOnAnotherReplica(t *testing.T) {
 	store := sellerstore.NewMemory(nil)
 	replica := func() *seller.Server {
 		tasks := sellertask.New(adcpt.Spec(), sellertask.Options{Store: store})
-		srv, err := seller.New(adcpt.Spec(), seller.Config{Schemas: sellertest.Tree(t), ValidateResponses: true,
+		srv, err := seller.New(adcpt.Spec(), seller.Options{Schemas: sellertest.Tree(t), ValidateResponses: true,
 			Authenticator: sellerrig.Authenticator(), Tasks: tasks})
 		if err != nil {
 			t.Fatal(err)

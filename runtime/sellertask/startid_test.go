@@ -30,7 +30,7 @@ func TestStartTaskWithID(t *testing.T) {
 	for name, newManager := range managers {
 		t.Run(name, func(t *testing.T) {
 			tasks := newManager()
-			srv, err := seller.New(adcpt.Spec(), seller.Config{Tasks: tasks})
+			srv, err := seller.New(adcpt.Spec(), seller.Options{Tasks: tasks})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +78,7 @@ func TestStartTaskWithID(t *testing.T) {
 		})
 	}
 	t.Run("a manager without ids", func(t *testing.T) {
-		srv, _ := seller.New(adcpt.Spec(), seller.Config{Tasks: onlyStart{seller.NewMemoryTasks(nil)}})
+		srv, _ := seller.New(adcpt.Spec(), seller.Options{Tasks: onlyStart{seller.NewMemoryTasks(nil)}})
 		var got error
 		seller.Handle(srv, adcpt.Tools.CreateMediaBuy, func(ctx context.Context, _ *adcpt.CreateMediaBuyRequest) (*adcpt.CreateMediaBuyResult, error) {
 			_, got = seller.StartTaskWithID(ctx, adcpt.Tools.CreateMediaBuy, "task_x")

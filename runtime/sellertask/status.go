@@ -32,7 +32,7 @@ const (
 // where the version's tool table has them, tasks/get always (with the
 // 3.0 task schemas where the version has them, else get_task_status's),
 // and tasks/list where the version has its schemas. A tool srv already
-// serves is left alone. Use the Manager as srv's Config.Tasks.
+// serves is left alone. Use the Manager as srv's Options.Tasks.
 func (m *Manager) ServeStatusTools(srv *seller.Server) {
 	spec := srv.Spec()
 	has := func(schema string) string {

@@ -33,7 +33,7 @@ func newRig(t *testing.T, version string, capabilities ...string) *rig {
 	t.Helper()
 	tree, sp := specseller.Open(t, version)
 	log := &bytes.Buffer{}
-	cfg := seller.Config{Schemas: tree, ValidateResponses: true, Logger: slog.New(slog.NewTextHandler(log, nil))}
+	cfg := seller.Options{Schemas: tree, ValidateResponses: true, Logger: slog.New(slog.NewTextHandler(log, nil))}
 	if len(capabilities) > 0 {
 		cfg.Capabilities = json.RawMessage(capabilities[0])
 	}
@@ -206,7 +206,7 @@ func TestCapabilityBlock(t *testing.T) {
 	// Without a qualifying hook there is no block (its scenarios need one
 	// at least).
 	tree, sp := specseller.Open(t, "3.0.26")
-	srv, err := seller.New(sp, seller.Config{Schemas: tree, ValidateResponses: true, Capabilities: json.RawMessage(base30)})
+	srv, err := seller.New(sp, seller.Options{Schemas: tree, ValidateResponses: true, Capabilities: json.RawMessage(base30)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestRegistrationMistakes(t *testing.T) {
 		t.Error("Admits: force_creative_purge is 3.1's")
 	}
 	tree, sp := specseller.Open(t, "3.0.26")
-	srv, _ := seller.New(sp, seller.Config{Schemas: tree})
+	srv, _ := seller.New(sp, seller.Options{Schemas: tree})
 	if _, err := testcontroller.New(srv, testcontroller.Options{}); err == nil {
 		t.Error("a controller without a Sandbox function")
 	}

@@ -13,10 +13,10 @@ import (
 // A seller's sandbox serves the controller with the scenarios it supports
 // as hooks; the controller answers everything else. Real sellers pass
 // their generated package's adcp.Spec() and the version's schema tree
-// (seller.Config.Schemas), which adds the version's rules.
+// (seller.Options.Schemas), which adds the version's rules.
 func Example() {
 	spec := registry.NewSpec(registry.SpecConfig{Version: "3.0.26", Tools: registry.Tools{{Name: "comply_test_controller"}}})
-	srv, err := seller.New(spec, seller.Config{})
+	srv, err := seller.New(spec, seller.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -26,7 +26,7 @@ func FuzzController(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	spec := registry.NewSpec(registry.SpecConfig{Version: "fuzz", Tools: registry.Tools{{Name: testcontroller.ToolName}}})
-	srv, err := seller.New(spec, seller.Config{})
+	srv, err := seller.New(spec, seller.Options{})
 	if err != nil {
 		f.Fatal(err)
 	}

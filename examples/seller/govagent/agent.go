@@ -92,7 +92,7 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, err
 	}
 	a := &agent{cfg: cfg, key: key, kid: jwk["kid"], plans: map[string]*plan{}}
-	srv, err := seller.New(adcp.Spec(), seller.Config{
+	srv, err := seller.New(adcp.Spec(), seller.Options{
 		Logger: cfg.Logger, Schemas: cfg.Schemas, ValidateResponses: cfg.Schemas != nil,
 		Authenticator: seller.APIKeys(cfg.URL, cfg.Keys),
 		Capabilities:  []byte(`{"adcp":{"idempotency":{"supported":false}}}`),

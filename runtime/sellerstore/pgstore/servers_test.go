@@ -27,7 +27,7 @@ func replica(t *testing.T, store sellerstore.Store, runs *atomic.Int64) *seller.
 	spec := adcpt.Spec() // AdCP 3.0's codes: a key in flight waits and replays
 	layer := idempotency.New(spec, store, idempotency.Options{PollInterval: 10 * time.Millisecond})
 	tasks := sellertask.New(spec, sellertask.Options{Store: store})
-	srv, err := seller.New(spec, seller.Config{Middleware: []seller.Middleware{layer.Middleware()}, Tasks: tasks})
+	srv, err := seller.New(spec, seller.Options{Middleware: []seller.Middleware{layer.Middleware()}, Tasks: tasks})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ import (
 // the replay store in the shared database.
 func signedReplica(t *testing.T, store *pgstore.Store, keys *signing.JWKS, runs *atomic.Int64) *httptest.Server {
 	t.Helper()
-	srv, err := seller.New(adcpt.Spec(), seller.Config{SignedRequests: &seller.SignedRequests{
+	srv, err := seller.New(adcpt.Spec(), seller.Options{SignedRequests: &seller.SignedRequests{
 		Policy: signing.OperationPolicy{SupportedFor: []string{"create_media_buy"}, RequiredFor: []string{"create_media_buy"}},
 		Keys:   signing.StaticKeys{Set: keys, AgentURL: "https://buyer.example/mcp"},
 		Replay: store.Nonces(),
