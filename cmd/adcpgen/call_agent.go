@@ -29,7 +29,7 @@ const cancelNoticeGrace = 100 * time.Millisecond
 // yet.
 func dialAgent(ctx context.Context, transport, agent string, hc *http.Client) (buyer.Transport, func(context.Context), error) {
 	if transport == "mcp" {
-		s, err := mcpclient.ConnectHTTP(ctx, agent, hc, &mcpclient.ConnectOptions{})
+		s, err := mcpclient.ConnectHTTP(ctx, agent, hc, mcpclient.ConnectOptions{})
 		if err != nil {
 			return nil, nil, fmt.Errorf("connecting to %s over MCP: %w", agent, err)
 		}

@@ -54,7 +54,7 @@ func run(ctx context.Context, agent, transport string, hc *http.Client) error {
 	// with the strict decoders of the generated package.
 	var t buyer.Transport
 	if transport == "mcp" {
-		s, err := mcpclient.ConnectHTTP(ctx, agent, hc, nil)
+		s, err := mcpclient.ConnectHTTP(ctx, agent, hc, mcpclient.ConnectOptions{})
 		if err != nil {
 			return err
 		}

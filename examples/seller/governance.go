@@ -64,7 +64,7 @@ func newGovernance(callerURL string, cfg governanceConfig) (*sellergov.Checker, 
 			r.Header.Set("Authorization", a.Scheme+" "+a.Credentials)
 			return base.RoundTrip(r)
 		})
-		s, err := mcpclient.ConnectHTTP(ctx, a.URL, hc, nil)
+		s, err := mcpclient.ConnectHTTP(ctx, a.URL, hc, mcpclient.ConnectOptions{})
 		if err != nil {
 			return nil, nil, err
 		}

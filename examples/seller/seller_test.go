@@ -354,7 +354,7 @@ func TestWebhook(t *testing.T) {
 func TestTypedClient(t *testing.T) {
 	base := startAgent(t)
 	ctx := t.Context()
-	mcpSession, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), nil)
+	mcpSession, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), mcpclient.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +400,7 @@ func TestTwoReplicas(t *testing.T) {
 	baseB, _ := startAgentOf(t, shared)
 	ctx := t.Context()
 	typed := func(base string) *buyer.Client {
-		s, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), nil)
+		s, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), mcpclient.ConnectOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -58,7 +58,7 @@ func BenchmarkCall(b *testing.B) {
 	})
 
 	b.Run("typed-strict", func(b *testing.B) {
-		session, err := mcpclient.ConnectHTTP(ctx, seller.URL, hc, nil)
+		session, err := mcpclient.ConnectHTTP(ctx, seller.URL, hc, mcpclient.ConnectOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

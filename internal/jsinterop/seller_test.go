@@ -67,7 +67,7 @@ func decode[T any](t *testing.T, data []byte) T {
 // and returns the session and a call of one tool, extracted.
 func mcpCaller(t *testing.T, url string) (*mcpclient.Session, func(tool, args string) *extract.Result) {
 	t.Helper()
-	c, err := mcpclient.ConnectHTTP(t.Context(), url, nil, nil)
+	c, err := mcpclient.ConnectHTTP(t.Context(), url, nil, mcpclient.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

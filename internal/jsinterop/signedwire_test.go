@@ -67,7 +67,7 @@ func TestGoBuyerSignsForJSSeller(t *testing.T) {
 	defer cancel()
 	call := func(t *testing.T, cs *signing.CallSigner) (*buyer.Reply, error) {
 		t.Helper()
-		sess, err := mcpclient.ConnectHTTP(ctx, s.MCPURL, &http.Client{Transport: cs.Transport(nil)}, nil)
+		sess, err := mcpclient.ConnectHTTP(ctx, s.MCPURL, &http.Client{Transport: cs.Transport(nil)}, mcpclient.ConnectOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -81,7 +81,7 @@ func ConnectMCP(t testing.TB, url, key string, x *extract.Extractor) *Buyer {
 		hc = http.DefaultClient
 	}
 	ct := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc, DisableStandaloneSSE: true}
-	cs, err := mcpclient.Connect(context.Background(), ct, &mcpclient.ConnectOptions{Implementation: &mcp.Implementation{Name: "sellerrig-buyer", Version: "1"}})
+	cs, err := mcpclient.Connect(context.Background(), ct, mcpclient.ConnectOptions{Implementation: &mcp.Implementation{Name: "sellerrig-buyer", Version: "1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

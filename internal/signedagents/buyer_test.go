@@ -31,7 +31,7 @@ func TestBuyerSignsWhatTheSellerAsks(t *testing.T) {
 					ctx := context.Background()
 					var tr buyer.Transport
 					if transport == "mcp" {
-						s, err := mcpclient.ConnectHTTP(ctx, r.srv.URL+"/mcp", hc, nil)
+						s, err := mcpclient.ConnectHTTP(ctx, r.srv.URL+"/mcp", hc, mcpclient.ConnectOptions{})
 						if err != nil {
 							t.Fatal(err)
 						}

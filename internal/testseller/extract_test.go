@@ -50,7 +50,7 @@ func TestMCPBytesExtract(t *testing.T) {
 			"limited":   {RPCError: &jsonrpc.Error{Code: -32029, Message: "Rate limited", Data: json.RawMessage(rateLimit)}},
 		}, opts)
 		defer seller.Close()
-		c, err := mcpclient.ConnectHTTP(t.Context(), seller.URL, seller.Client(), nil)
+		c, err := mcpclient.ConnectHTTP(t.Context(), seller.URL, seller.Client(), mcpclient.ConnectOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,7 @@
 // the tool's typed response or interim payload, strictly decoded from the
 // seller's exact bytes.
 //
-//	session, err := mcpclient.ConnectHTTP(ctx, "https://seller.example/mcp", httpClient, nil) // or a2aclient.Dial
+//	session, err := mcpclient.ConnectHTTP(ctx, "https://seller.example/mcp", httpClient, mcpclient.ConnectOptions{}) // or a2aclient.Dial
 //	if err != nil { ... }
 //	defer session.Close()
 //	c, err := buyer.New(adcp.Spec(), session) // adcp: the package adcpgen generated

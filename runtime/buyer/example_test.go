@@ -24,7 +24,7 @@ func ExampleCall() {
 	defer seller.Close()
 	ctx := context.Background()
 
-	session, err := mcpclient.ConnectHTTP(ctx, seller.URL, nil, nil)
+	session, err := mcpclient.ConnectHTTP(ctx, seller.URL, nil, mcpclient.ConnectOptions{})
 	if err != nil {
 		panic(err)
 	}

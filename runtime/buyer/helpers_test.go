@@ -125,7 +125,7 @@ func newRigConfig(t *testing.T, f framing, script func(call) answer, cfg rigConf
 				return mcpReply(script(call{Tool: c.Tool, Args: c.Args, N: c.N}))
 			}})
 		t.Cleanup(seller.Close)
-		session, err := mcpclient.ConnectHTTP(ctx, seller.URL, hc, nil)
+		session, err := mcpclient.ConnectHTTP(ctx, seller.URL, hc, mcpclient.ConnectOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,7 @@ func ExampleWithRequestSigning() {
 		panic(err)
 	}
 	hc := &http.Client{Transport: cs.Transport(nil)} // a2aclient.Dial takes it too
-	session, err := mcpclient.ConnectHTTP(ctx, "https://seller.example/mcp", hc, nil)
+	session, err := mcpclient.ConnectHTTP(ctx, "https://seller.example/mcp", hc, mcpclient.ConnectOptions{})
 	if err != nil {
 		panic(err)
 	}

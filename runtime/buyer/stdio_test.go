@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 func TestStdio(t *testing.T) {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), stdioSellerEnv+"=1")
-	session, err := mcpclient.ConnectCommand(t.Context(), cmd, nil)
+	session, err := mcpclient.ConnectCommand(t.Context(), cmd, mcpclient.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

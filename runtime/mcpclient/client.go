@@ -29,7 +29,7 @@ type Session struct {
 
 // ConnectHTTP connects to a streamable HTTP endpoint with the caller's
 // http.Client (nil means http.DefaultClient), which carries authentication.
-func ConnectHTTP(ctx context.Context, endpoint string, hc *http.Client, opts *ConnectOptions) (*Session, error) {
+func ConnectHTTP(ctx context.Context, endpoint string, hc *http.Client, opts ConnectOptions) (*Session, error) {
 	return Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}, opts)
 }
 
@@ -37,7 +37,7 @@ func ConnectHTTP(ctx context.Context, endpoint string, hc *http.Client, opts *Co
 // stdio transport), recording responses byte for byte as the process
 // writes them. Close closes its stdin and waits for it to exit, sending
 // SIGTERM and then SIGKILL after 5 s each, as go-sdk's CommandTransport.
-func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *ConnectOptions) (*Session, error) {
+func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts ConnectOptions) (*Session, error) {
 	if cmd == nil {
 		return nil, errors.New("mcpclient: nil command")
 	}
@@ -51,7 +51,7 @@ func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opts *ConnectOptions) (*
 // other transport's Connection is wrapped; go-sdk's optional, unexported
 // connection hooks are then not forwarded, which is harmless for its stdio,
 // command, io and in-memory transports.
-func Connect(ctx context.Context, t mcp.Transport, opts *ConnectOptions) (*Session, error) {
+func Connect(ctx context.Context, t mcp.Transport, opts ConnectOptions) (*Session, error) {
 	if t == nil {
 		return nil, errors.New("mcpclient: nil transport")
 	}
@@ -67,10 +67,7 @@ func Connect(ctx context.Context, t mcp.Transport, opts *ConnectOptions) (*Sessi
 
 // connect opens a session over the transport recording returns for a new
 // recorder.
-func connect(ctx context.Context, opts *ConnectOptions, recording func(*recorder) mcp.Transport) (*Session, error) {
-	if opts == nil {
-		opts = &ConnectOptions{}
-	}
+func connect(ctx context.Context, opts ConnectOptions, recording func(*recorder) mcp.Transport) (*Session, error) {
 	impl := opts.Implementation
 	if impl == nil {
 		impl = &mcp.Implementation{Name: "adcpgen", Version: "0"}

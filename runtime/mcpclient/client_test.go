@@ -144,7 +144,7 @@ func TestCallerHeadersReachSeller(t *testing.T) {
 		"Authorization": {"Bearer s3cret"},
 		"X-Adcp-Buyer":  {"buyer-1"},
 	}}}
-	c, err := mcpclient.ConnectHTTP(t.Context(), seller.URL, hc, nil)
+	c, err := mcpclient.ConnectHTTP(t.Context(), seller.URL, hc, mcpclient.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestNeverAnsweringSeller(t *testing.T) {
 	baseline := goruntime.NumGoroutine()
 
 	tr := &http.Transport{}
-	c, err := mcpclient.ConnectHTTP(t.Context(), seller.URL, &http.Client{Transport: tr}, nil)
+	c, err := mcpclient.ConnectHTTP(t.Context(), seller.URL, &http.Client{Transport: tr}, mcpclient.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestConnectAnyTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ss.Close()
-	c, err := mcpclient.Connect(t.Context(), ct, nil)
+	c, err := mcpclient.Connect(t.Context(), ct, mcpclient.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func TestEnvelopeDuplicateRejected(t *testing.T) {
 		seller := testseller.NewMCPSeller(tools, opts)
 		defer seller.Close()
 		// go-sdk itself takes the last "result" (initialize succeeds).
-		c, err := mcpclient.ConnectHTTP(t.Context(), seller.URL, seller.Client(), nil)
+		c, err := mcpclient.ConnectHTTP(t.Context(), seller.URL, seller.Client(), mcpclient.ConnectOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

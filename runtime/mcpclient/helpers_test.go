@@ -40,7 +40,7 @@ func connect(t *testing.T, tools map[string]testseller.MCPReply, opts testseller
 	t.Cleanup(tr.CloseIdleConnections)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	c, err := mcpclient.ConnectHTTP(ctx, seller.URL, &http.Client{Transport: tr}, nil)
+	c, err := mcpclient.ConnectHTTP(ctx, seller.URL, &http.Client{Transport: tr}, mcpclient.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

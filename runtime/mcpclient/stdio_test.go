@@ -43,7 +43,7 @@ func serveStdio() {
 func TestConnectCommand(t *testing.T) {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), stdioSellerEnv+"=1")
-	c, err := mcpclient.ConnectCommand(t.Context(), cmd, nil)
+	c, err := mcpclient.ConnectCommand(t.Context(), cmd, mcpclient.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { retur
 
 func rawSession(t *testing.T, url, key string) *mcpclient.Session {
 	t.Helper()
-	c, err := mcpclient.ConnectHTTP(t.Context(), url, bearer(key), nil)
+	c, err := mcpclient.ConnectHTTP(t.Context(), url, bearer(key), mcpclient.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

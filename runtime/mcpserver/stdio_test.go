@@ -57,7 +57,7 @@ func serveStdio() error {
 func TestStdio(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), stdioChild+"=1")
-	c, err := mcpclient.ConnectCommand(t.Context(), cmd, nil)
+	c, err := mcpclient.ConnectCommand(t.Context(), cmd, mcpclient.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func ExampleChecker_Govern() {
 			r.Header.Set("Authorization", a.Scheme+" "+a.Credentials)
 			return base.RoundTrip(r)
 		})
-		s, err := mcpclient.ConnectHTTP(ctx, a.URL, hc, nil)
+		s, err := mcpclient.ConnectHTTP(ctx, a.URL, hc, mcpclient.ConnectOptions{})
 		if err != nil {
 			return nil, nil, err
 		}

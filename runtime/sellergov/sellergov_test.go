@@ -109,7 +109,7 @@ func dial(ctx context.Context, a sellergov.GovernanceAgent) (buyer.Transport, io
 		r.Header.Set("Authorization", a.Scheme+" "+a.Credentials)
 		return base.RoundTrip(r)
 	})
-	s, err := mcpclient.ConnectHTTP(ctx, a.URL, hc, nil)
+	s, err := mcpclient.ConnectHTTP(ctx, a.URL, hc, mcpclient.ConnectOptions{})
 	if err != nil {
 		return nil, nil, err
 	}

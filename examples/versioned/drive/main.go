@@ -63,7 +63,7 @@ func (k bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // clients connects to one replica over both transports.
 func clients(ctx context.Context, base string, hc *http.Client) (map[string]*buyer.Client, func(), error) {
-	session, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", hc, nil)
+	session, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", hc, mcpclient.ConnectOptions{})
 	if err != nil {
 		return nil, nil, err
 	}

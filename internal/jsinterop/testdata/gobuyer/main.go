@@ -58,7 +58,7 @@ func run(ctx context.Context, protocol, url, auth, po string) error {
 	var t buyer.Transport
 	switch protocol {
 	case "mcp":
-		s, err := mcpclient.ConnectHTTP(ctx, url, hc, nil)
+		s, err := mcpclient.ConnectHTTP(ctx, url, hc, mcpclient.ConnectOptions{})
 		if err != nil {
 			return err
 		}
