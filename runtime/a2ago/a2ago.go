@@ -1,6 +1,13 @@
-// Package a2ago connects the AdCP runtime to github.com/a2aproject/a2a-go:
-// extraction and typed decoding of a2a.Task values and events, with the
-// Extractor you pass, and a2a.Task values for sellers.
+// Package a2ago connects the AdCP runtime to github.com/a2aproject/a2a-go
+// for code that holds a2a-go's values: extraction and typed decoding of
+// a2a.Task values and events, with the Extractor you pass.
+//
+// Most users want runtime/buyer: buyer.Call and the typed client call a
+// skill, decode the answer strictly from the bytes the seller sent and
+// follow its task to the end; this package is the layer under it for a
+// program that already drives a2a-go's client itself. A seller on a2a-go
+// answers with runtime/a2aserver's TaskOf, the builder seller.Server's A2A
+// transport uses, so both send the same bytes.
 //
 // a2a-go holds DataPart data as Go maps, which lose duplicate keys, key
 // order and the precision of large numbers; give the raw JSON to
@@ -8,16 +15,12 @@
 package a2ago
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
-	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
-	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
@@ -75,72 +78,4 @@ func FileURIs(task *a2a.Task) []string {
 		add(task.Status.Message.Parts)
 	}
 	return out
-}
-
-// FailedTask builds the failed task of seller.NewA2AFailedTask as an
-// a2a.Task for the task p identifies (an *a2a.Task, a request context):
-// state failed, an artifact "error-result" with a TextPart and a DataPart
-// {"adcp_error": ...} tagged with seller.ErrorMIMEType.
-func FailedTask(p a2a.TaskInfoProvider, e *adcperr.Error, text string, at time.Time) (*a2a.Task, error) {
-	info := p.TaskInfo()
-	t, err := seller.NewA2AFailedTask(string(info.TaskID), info.ContextID, e, text, at)
-	if err != nil {
-		return nil, err
-	}
-	return toSDK(t)
-}
-
-// CompletedTask builds the completed task of seller.NewA2ACompletedTask.
-func CompletedTask(p a2a.TaskInfoProvider, data any, text string, at time.Time) (*a2a.Task, error) {
-	info := p.TaskInfo()
-	t, err := seller.NewA2ACompletedTask(string(info.TaskID), info.ContextID, data, text, at)
-	if err != nil {
-		return nil, err
-	}
-	return toSDK(t)
-}
-
-func toSDK(t *seller.A2ATask) (*a2a.Task, error) {
-	out := &a2a.Task{ID: a2a.TaskID(t.ID), ContextID: t.ContextID, Status: a2a.TaskStatus{State: a2a.TaskState(t.Status.State)}}
-	if t.Status.Timestamp != "" {
-		ts, err := time.Parse(time.RFC3339, t.Status.Timestamp)
-		if err != nil {
-			return nil, err
-		}
-		out.Status.Timestamp = &ts
-	}
-	for _, a := range t.Artifacts {
-		art := &a2a.Artifact{ID: a2a.ArtifactID(a.ArtifactID)}
-		for _, p := range a.Parts {
-			var meta map[string]any
-			for k, v := range p.Metadata {
-				if meta == nil {
-					meta = map[string]any{}
-				}
-				meta[k] = v
-			}
-			if p.Data == nil {
-				art.Parts = append(art.Parts, a2a.TextPart{Text: p.Text, Metadata: meta})
-				continue
-			}
-			data, err := objectMap(p.Data)
-			if err != nil {
-				return nil, err
-			}
-			art.Parts = append(art.Parts, a2a.DataPart{Data: data, Metadata: meta})
-		}
-		out.Artifacts = append(out.Artifacts, art)
-	}
-	return out, nil
-}
-
-// objectMap decodes a JSON object keeping numbers exact (json.Number).
-func objectMap(raw json.RawMessage) (map[string]any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("a2ago: data part: %w", err)
-	}
-	return m, nil
 }

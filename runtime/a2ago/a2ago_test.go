@@ -1,6 +1,7 @@
 package a2ago_test
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -8,32 +9,29 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/a2ago"
+	"github.com/adcpgen/adcpgen/runtime/a2aserver"
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
 )
 
 var x = extract.New(nil)
 
 func TestRoundTrips(t *testing.T) {
-	info := &a2a.Task{ID: "task_1", ContextID: "ctx_1"}
+	// The tasks a seller on a2a-go sends: a2aserver.TaskOf, as
+	// seller.Server's A2A transport.
 	at := time.Date(2025, 1, 22, 10, 30, 0, 0, time.UTC)
-
-	done, err := a2ago.CompletedTask(info, map[string]any{"media_buy_id": "mb_1"}, "Created.", at)
-	if err != nil {
-		t.Fatal(err)
-	}
+	done := a2aserver.TaskOf(&seller.Answer{Status: task.Completed, TaskID: "task_1", Body: json.RawMessage(`{"media_buy_id":"mb_1"}`), Message: "Created."}, "ctx_1", at, false)
 	var v adcpt.CreateMediaBuySuccess
-	err = a2ago.DecodeEvent(x, done, &v)
+	err := a2ago.DecodeEvent(x, done, &v)
 	if err != nil || v.MediaBuyID != "mb_1" {
 		t.Fatalf("completed: %+v, %v", v, err)
 	}
 
-	failed, err := a2ago.FailedTask(info, &adcperr.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", Recovery: registry.Transient, RetryAfter: 5 * time.Second}, "", at)
-	if err != nil {
-		t.Fatal(err)
-	}
+	failed := a2aserver.TaskOf(seller.ErrorAnswer(&adcperr.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", Recovery: registry.Transient, RetryAfter: 5 * time.Second}), "ctx_1", at, false)
 	if failed.Status.State != a2a.TaskStateFailed || len(failed.Artifacts) != 1 || len(failed.Artifacts[0].Parts) != 2 {
 		t.Fatalf("failed task shape: %+v", failed)
 	}

@@ -1,7 +1,15 @@
 // Package mcpsdk connects the AdCP runtime to the official MCP Go SDK
-// (github.com/modelcontextprotocol/go-sdk): extraction and typed decoding of
-// what ClientSession.CallTool returns, with the Extractor you pass, and
-// *mcp.CallToolResult and *jsonrpc.Error values for tool handlers.
+// (github.com/modelcontextprotocol/go-sdk) for code that holds go-sdk's
+// values: extraction and typed decoding of what ClientSession.CallTool
+// returns, with the Extractor you pass, and the *jsonrpc.Error of a
+// reserved AdCP code for tool handlers.
+//
+// Most users want runtime/buyer: buyer.Call and the typed client call a
+// tool, decode the answer strictly from the bytes the seller sent and
+// follow its task to the end; this package is the layer under it for a
+// program that already drives go-sdk's client itself. A seller on go-sdk
+// answers with runtime/mcpserver's ResultOf, the builder seller.Server's
+// MCP transport uses, so both send the same bytes.
 //
 // The SDK decodes structuredContent into Go maps, which lose duplicate keys,
 // key order and the precision of large numbers. Where bytes matter (the
@@ -85,36 +93,6 @@ func callJSON(res *mcp.CallToolResult, err error) ([]byte, error) {
 		return nil, fmt.Errorf("mcpsdk: encoding the JSON-RPC error: %w", merr)
 	}
 	return body, nil
-}
-
-// ToolSuccess builds the CallToolResult of seller.NewToolSuccess.
-func ToolSuccess(summary string, data any) (*mcp.CallToolResult, error) {
-	r, err := seller.NewToolSuccess(summary, data)
-	if err != nil {
-		return nil, err
-	}
-	return toSDK(r), nil
-}
-
-// ToolError builds the CallToolResult of seller.NewToolError: return it
-// from a tool handler with a nil error.
-func ToolError(e *adcperr.Error, terse string) (*mcp.CallToolResult, error) {
-	r, err := seller.NewToolError(e, terse)
-	if err != nil {
-		return nil, err
-	}
-	return toSDK(r), nil
-}
-
-func toSDK(r *seller.ToolResult) *mcp.CallToolResult {
-	out := &mcp.CallToolResult{IsError: r.IsError}
-	for _, c := range r.Content {
-		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
-	}
-	if r.StructuredContent != nil {
-		out.StructuredContent = r.StructuredContent
-	}
-	return out
 }
 
 // RPCError builds the transport-level error of seller.NewJSONRPCError

@@ -12,6 +12,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/mcpsdk"
+	"github.com/adcpgen/adcpgen/runtime/mcpserver"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -59,10 +62,10 @@ func TestEndToEnd(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "seller", Version: "1"}, nil)
 	schema := json.RawMessage(`{"type":"object"}`)
 	server.AddTool(&mcp.Tool{Name: "get_products", InputSchema: schema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcpsdk.ToolSuccess("Found 0 products.", map[string]any{"status": "completed", "products": []any{}})
+		return mcpserver.ResultOf(&seller.Answer{Status: task.Completed, Body: json.RawMessage(`{"status":"completed","products":[]}`), Message: "Found 0 products."}, false), nil
 	})
 	server.AddTool(&mcp.Tool{Name: "create_media_buy", InputSchema: schema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcpsdk.ToolError(&adcperr.Error{Code: "BUDGET_TOO_LOW", Message: "Budget is below the minimum", Field: "budget.total"}, "Budget too low.")
+		return mcpserver.ResultOf(seller.ErrorAnswer(&adcperr.Error{Code: "BUDGET_TOO_LOW", Message: "Budget is below the minimum", Field: "budget.total"}), false), nil
 	})
 	server.AddTool(&mcp.Tool{Name: "sync_creatives", InputSchema: schema}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		je, err := mcpsdk.RPCError(&adcperr.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", RetryAfter: 5 * time.Second})

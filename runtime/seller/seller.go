@@ -2,7 +2,6 @@ package seller
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -10,60 +9,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
-	"github.com/adcpgen/adcpgen/runtime/wire"
 )
-
-// ToolResult is an MCP CallToolResult as an AdCP seller sends it.
-type ToolResult struct {
-	Content           []TextContent   `json:"content"`
-	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
-}
-
-// TextContent is an MCP text content item.
-type TextContent struct {
-	Type string `json:"type"` // always "text"
-	Text string `json:"text"`
-}
-
-func text(s string) TextContent { return TextContent{Type: "text", Text: s} }
-
-// NewToolSuccess builds a success result: one terse text item (a sentence
-// for humans and models; the data is not repeated there) and the response
-// object as structuredContent. data is a JSON object: raw bytes
-// (json.RawMessage, []byte) or a value json.Marshal turns into one, such as
-// a generated response type.
-func NewToolSuccess(summary string, data any) (*ToolResult, error) {
-	raw, err := objectJSON(data)
-	if err != nil {
-		return nil, fmt.Errorf("tool success: %w", err)
-	}
-	if raw.OnlyKey("adcp_error") {
-		return nil, errors.New("tool success: data holds only adcp_error; use NewToolError")
-	}
-	return &ToolResult{Content: []TextContent{text(summary)}, StructuredContent: raw.Raw()}, nil
-}
-
-// NewToolError builds an error result: isError true, the adcp_error JSON as
-// content[0].text for text-only clients, the same object in
-// structuredContent.adcp_error, and, when terse is not empty, a second text
-// item with one human sentence (keep it short: the details are already in
-// the JSON).
-func NewToolError(e *adcperr.Error, terse string) (*ToolResult, error) {
-	wrapped, err := adcpErrorJSON(e)
-	if err != nil {
-		return nil, err
-	}
-	r := &ToolResult{
-		Content:           []TextContent{text(string(wrapped))},
-		StructuredContent: wrapped,
-		IsError:           true,
-	}
-	if terse != "" {
-		r.Content = append(r.Content, text(terse))
-	}
-	return r, nil
-}
 
 // adcpErrorJSON is {"adcp_error": <wire error>}.
 func adcpErrorJSON(e *adcperr.Error) (json.RawMessage, error) {
@@ -72,53 +18,6 @@ func adcpErrorJSON(e *adcperr.Error) (json.RawMessage, error) {
 		return nil, err
 	}
 	return json.RawMessage(`{"adcp_error":` + string(w) + `}`), nil
-}
-
-// objectJSON turns data into compact JSON text that must be an object:
-// raw bytes, or a value json.Marshal encodes (a generated type).
-func objectJSON(data any) (wire.Lenient, error) {
-	var raw []byte
-	switch d := data.(type) {
-	case nil:
-		return nil, errors.New("no data")
-	case json.RawMessage:
-		raw = d
-	case []byte:
-		raw = d
-	default:
-		var err error
-		if raw, err = json.Marshal(d); err != nil {
-			return nil, err
-		}
-	}
-	v, err := wire.ParseLenient(raw)
-	if err != nil {
-		return nil, err
-	}
-	if !v.IsObject() {
-		return nil, fmt.Errorf("want a JSON object, got %s", kindName(v))
-	}
-	return wire.Lenient(v.AppendCompact(nil)), nil
-}
-
-func kindName(v wire.Lenient) string {
-	switch {
-	case v.IsArray():
-		return "an array"
-	case v.IsString():
-		return "a string"
-	case v.IsNull():
-		return "null"
-	case v.IsNumber():
-		return "a number"
-	}
-	return "a boolean"
-}
-
-// isWrapper reports the framework-wrapper bug buyers reject: a single key
-// "response" holding an object.
-func isWrapper(data wire.Lenient) bool {
-	return data.OnlyKey("response") && data.Get("response").IsObject()
 }
 
 // Reserved JSON-RPC error codes, for infrastructure that rejects a request
@@ -178,7 +77,8 @@ var jsonrpcMessages = map[int64]string{
 // NewJSONRPCError builds the transport-level error for infrastructure
 // rejections: the reserved code for e.Code, a fixed terse message, and
 // data.adcp_error. Codes without a reserved JSON-RPC code are an error:
-// return them as tool-level results (NewToolError).
+// return them as tool-level results (seller.ErrorAnswer, which the
+// transports send as a tool error or a failed task).
 func NewJSONRPCError(e *adcperr.Error) (*JSONRPCError, error) {
 	code, ok := JSONRPCCodeFor(e.Code)
 	if !ok {
@@ -211,115 +111,8 @@ func NewJSONRPCErrorResponse(id json.RawMessage, e *adcperr.Error) (*JSONRPCErro
 	return &JSONRPCErrorResponse{JSONRPC: "2.0", ID: id, Error: je}, nil
 }
 
-// A2A wire types, enough for a seller to answer without an A2A library
-// (runtime/a2ago converts to and from github.com/a2aproject/a2a-go).
-
-// A2ATask is an A2A Task.
-type A2ATask struct {
-	ID        string        `json:"id"`
-	ContextID string        `json:"contextId,omitempty"`
-	Kind      string        `json:"kind"` // "task"
-	Status    A2AStatus     `json:"status"`
-	Artifacts []A2AArtifact `json:"artifacts,omitempty"`
-}
-
-// A2AStatus is a task status.
-type A2AStatus struct {
-	State     string      `json:"state"`
-	Timestamp string      `json:"timestamp,omitempty"`
-	Message   *A2AMessage `json:"message,omitempty"`
-}
-
-// A2AMessage is a status message.
-type A2AMessage struct {
-	Kind      string    `json:"kind"` // "message"
-	MessageID string    `json:"messageId,omitempty"`
-	Role      string    `json:"role"`
-	Parts     []A2APart `json:"parts"`
-}
-
-// A2AArtifact is a task artifact.
-type A2AArtifact struct {
-	ArtifactID string    `json:"artifactId"`
-	Parts      []A2APart `json:"parts"`
-}
-
-// A2APart is a TextPart (Text set) or a DataPart (Data set).
-type A2APart struct {
-	Text     string
-	Data     json.RawMessage
-	Metadata map[string]string
-}
-
-// MarshalJSON writes {"kind":"text","text":...} or {"kind":"data","data":...}.
-func (p A2APart) MarshalJSON() ([]byte, error) {
-	type textPart struct {
-		Kind     string            `json:"kind"`
-		Text     string            `json:"text"`
-		Metadata map[string]string `json:"metadata,omitempty"`
-	}
-	type dataPart struct {
-		Kind     string            `json:"kind"`
-		Data     json.RawMessage   `json:"data"`
-		Metadata map[string]string `json:"metadata,omitempty"`
-	}
-	if p.Data != nil {
-		return json.Marshal(dataPart{"data", p.Data, p.Metadata})
-	}
-	return json.Marshal(textPart{"text", p.Text, p.Metadata})
-}
-
 // ErrorMIMEType is the optional metadata.mimeType of an error DataPart.
 const ErrorMIMEType = "application/vnd.adcp.error+json"
-
-// NewA2AFailedTask builds a failed task: state failed, and an artifact
-// "error-result" holding a TextPart (text, or TerseText(e) when empty) and a
-// DataPart {"adcp_error": ...} tagged with ErrorMIMEType.
-func NewA2AFailedTask(taskID, contextID string, e *adcperr.Error, text string, at time.Time) (*A2ATask, error) {
-	data, err := adcpErrorJSON(e)
-	if err != nil {
-		return nil, err
-	}
-	if text == "" {
-		text = TerseText(e)
-	}
-	return &A2ATask{
-		ID: taskID, ContextID: contextID, Kind: "task",
-		Status: A2AStatus{State: "failed", Timestamp: timestamp(at)},
-		Artifacts: []A2AArtifact{{ArtifactID: "error-result", Parts: []A2APart{
-			{Text: text},
-			{Data: data, Metadata: map[string]string{"mimeType": ErrorMIMEType}},
-		}}},
-	}, nil
-}
-
-// NewA2ACompletedTask builds a completed task whose artifact "result" holds
-// a TextPart and the response object as its only DataPart (never wrapped).
-func NewA2ACompletedTask(taskID, contextID string, data any, text string, at time.Time) (*A2ATask, error) {
-	raw, err := objectJSON(data)
-	if err != nil {
-		return nil, fmt.Errorf("a2a task data: %w", err)
-	}
-	if isWrapper(raw) {
-		return nil, errors.New("a2a task data: a {response: {...}} wrapper, which buyers reject")
-	}
-	parts := []A2APart{{Data: raw.Raw()}}
-	if text != "" {
-		parts = append([]A2APart{{Text: text}}, parts...)
-	}
-	return &A2ATask{
-		ID: taskID, ContextID: contextID, Kind: "task",
-		Status:    A2AStatus{State: "completed", Timestamp: timestamp(at)},
-		Artifacts: []A2AArtifact{{ArtifactID: "result", Parts: parts}},
-	}, nil
-}
-
-func timestamp(at time.Time) string {
-	if at.IsZero() {
-		return ""
-	}
-	return at.UTC().Format(time.RFC3339)
-}
 
 // TerseText is a one-sentence summary of an error for a text item or
 // TextPart: "RATE_LIMITED: retry in 5s." It uses only the code, class and

@@ -12,7 +12,6 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
-	"github.com/adcpgen/adcpgen/runtime/task"
 )
 
 // x is a buyer that classifies the codes these tests send.
@@ -29,64 +28,6 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-func TestToolSuccessRoundTrip(t *testing.T) {
-	res, err := seller.NewToolSuccess("Found 1 product.", map[string]any{"products": []any{map[string]any{"product_id": "p1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := string(mustJSON(t, res))
-	want := `{"content":[{"type":"text","text":"Found 1 product."}],"structuredContent":{"products":[{"product_id":"p1"}]}}`
-	if got != want {
-		t.Errorf("wire = %s\nwant   %s", got, want)
-	}
-	r := x.MCP([]byte(got))
-	if string(r.Data) != `{"products":[{"product_id":"p1"}]}` || r.Action != "" {
-		t.Errorf("round trip: %s %q", r.Data, r.Action)
-	}
-	for _, bad := range []any{nil, []int{1}, json.RawMessage(`"x"`), json.RawMessage(`{`), map[string]any{"adcp_error": 1}} {
-		if _, err := seller.NewToolSuccess("x", bad); err == nil {
-			t.Errorf("NewToolSuccess(%v) accepted", bad)
-		}
-	}
-}
-
-func TestToolErrorRoundTrip(t *testing.T) {
-	e := &adcperr.Error{
-		Code: "BUDGET_TOO_LOW", Message: "Budget is below the seller's minimum", Recovery: registry.Correctable,
-		Field: "budget.total", Suggestion: "Increase budget", Details: map[string]any{"minimum_budget": 500, "currency": "USD"},
-	}
-	res, err := seller.NewToolError(e, "Budget too low.")
-	if err != nil {
-		t.Fatal(err)
-	}
-	wire := mustJSON(t, res)
-	wantErr := `{"code":"BUDGET_TOO_LOW","message":"Budget is below the seller's minimum","recovery":"correctable","field":"budget.total","suggestion":"Increase budget","details":{"currency":"USD","minimum_budget":500}}`
-	want := `{"content":[{"type":"text","text":` + string(mustJSON(t, `{"adcp_error":`+wantErr+`}`)) +
-		`},{"type":"text","text":"Budget too low."}],"structuredContent":{"adcp_error":` + wantErr + `},"isError":true}`
-	if string(wire) != want {
-		t.Fatalf("wire = %s\nwant   %s", wire, want)
-	}
-	// Both buyer paths find the same error.
-	r := x.MCP(wire)
-	if r.Error == nil || string(r.Error.Raw) != wantErr || r.Action != adcperr.ActionSurface {
-		t.Fatalf("structured path: %v", r.Error)
-	}
-	var textOnly struct {
-		Content []json.RawMessage `json:"content"`
-		IsError bool              `json:"isError"`
-	}
-	_ = json.Unmarshal(wire, &textOnly)
-	r = x.MCP(mustJSON(t, textOnly))
-	if r.Error == nil || string(r.Error.Raw) != wantErr || r.Error.Path != "content[0].text.adcp_error" {
-		t.Fatalf("text path: %+v", r.Error)
-	}
-	// An extracted error passes through an intermediary unchanged.
-	again, err := seller.NewToolError(r.Error, "")
-	if err != nil || !strings.Contains(string(mustJSON(t, again)), `"structuredContent":{"adcp_error":`+wantErr+`}`) {
-		t.Errorf("pass-through: %s %v", mustJSON(t, again), err)
-	}
 }
 
 func TestJSONRPCErrors(t *testing.T) {
@@ -117,32 +58,7 @@ func TestJSONRPCErrors(t *testing.T) {
 	}
 }
 
-func TestA2ATasks(t *testing.T) {
-	at := time.Date(2025, 1, 22, 10, 30, 0, 0, time.UTC)
-	task, err := seller.NewA2AFailedTask("task_456", "ctx", &adcperr.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", Recovery: registry.Transient, RetryAfter: 5 * time.Second}, "", at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wire := string(mustJSON(t, task))
-	want := `{"id":"task_456","contextId":"ctx","kind":"task","status":{"state":"failed","timestamp":"2025-01-22T10:30:00Z"},"artifacts":[{"artifactId":"error-result","parts":[{"kind":"text","text":"RATE_LIMITED: retry in 5s."},{"kind":"data","data":{"adcp_error":{"code":"RATE_LIMITED","message":"Request rate exceeded","recovery":"transient","retry_after":5}},"metadata":{"mimeType":"application/vnd.adcp.error+json"}}]}]}`
-	if wire != want {
-		t.Fatalf("wire = %s\nwant   %s", wire, want)
-	}
-	r := x.A2A([]byte(wire))
-	if r.Error == nil || r.Action != adcperr.ActionRetry || r.Error.RetryAfter != 5*time.Second || r.State != "failed" {
-		t.Errorf("round trip: %+v", r)
-	}
-	done, err := seller.NewA2ACompletedTask("t", "", json.RawMessage(`{"media_buy_id":"mb_1"}`), "Created.", time.Time{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r = x.A2A(mustJSON(t, done))
-	if string(r.Data) != `{"media_buy_id":"mb_1"}` || r.Action != "" {
-		t.Errorf("completed round trip: %s", r.Data)
-	}
-	if _, err := seller.NewA2ACompletedTask("t", "", json.RawMessage(`{"response":{}}`), "", at); err == nil || !strings.Contains(err.Error(), "wrapper") {
-		t.Errorf("wrapper accepted: %v", err)
-	}
+func TestTerseText(t *testing.T) {
 	for _, c := range []struct {
 		e    *adcperr.Error
 		want string
@@ -196,31 +112,5 @@ func TestTranslateUpstream(t *testing.T) {
 	resp := &http.Response{StatusCode: 429, Header: http.Header{"Retry-After": {"7"}}}
 	if e := seller.TranslateUpstream(seller.NewUpstreamHTTPError(resp), nil); e.RetryAfter != 7*time.Second {
 		t.Errorf("from response: %+v", e)
-	}
-}
-
-func TestMCPTaskStatus(t *testing.T) {
-	for s, want := range map[task.Status]string{
-		task.Working: "working", task.Submitted: "working", task.InputRequired: "input_required",
-		task.Completed: "completed", task.Failed: "failed", task.Rejected: "failed",
-		task.Canceled: "cancelled", task.AuthRequired: "input_required",
-	} {
-		if got, ok := seller.MCPTaskStatus(s); !ok || got != want {
-			t.Errorf("MCPTaskStatus(%s) = %q, %v; want %q", s, got, ok, want)
-		}
-	}
-	if _, ok := seller.MCPTaskStatus(task.Status("unknown")); ok {
-		t.Error("unknown status mapped")
-	}
-	for mcpStatus, want := range map[string]task.Status{
-		"working": task.Working, "input_required": task.InputRequired, "completed": task.Completed,
-		"failed": task.Failed, "cancelled": task.Canceled,
-	} {
-		if got, ok := seller.TaskStatusFromMCP(mcpStatus); !ok || got != want {
-			t.Errorf("TaskStatusFromMCP(%s) = %q", mcpStatus, got)
-		}
-	}
-	if _, ok := seller.TaskStatusFromMCP("canceled"); ok {
-		t.Error("American spelling accepted as an MCP status")
 	}
 }
