@@ -1,8 +1,14 @@
-// Package extract is the buyer side of AdCP: it takes the envelope a
+// Package extract reads what an AdCP seller sent: it takes the envelope a
 // transport delivered (an MCP tool result or JSON-RPC response, an A2A task
 // or stream event, a webhook payload), extracts the success data or the
 // structured AdCP error as the specification's algorithms say, and decodes
 // the data into a generated type.
+//
+// Most users want runtime/buyer: buyer.Call and the typed client connect,
+// call, extract with this package, decode strictly and follow the task to
+// the end. Use extract directly for envelopes that arrive some other way (a
+// log, a queue, a transport of your own); runtime/mcpsdk and runtime/a2ago
+// apply it to go-sdk's and a2a-go's values.
 //
 // An Extractor is built from the Spec of the package you generated, which
 // classifies error codes sent without a recovery field and types their
