@@ -58,8 +58,9 @@
 //     interim status (Submitted, Working, InputRequired) with its typed
 //     payload, and reports later through the TaskHandle (Working, Complete,
 //     Fail); the TaskManager records each update and may deliver it by
-//     webhook. NewMemoryTasks is the default (a task is kept a day after it
-//     ends); tasks are scoped by principal. With a TaskManager on a store
+//     webhook. Without one a server keeps its tasks in its own memory (a
+//     day after each ends); runtime/sellertask's Manager is the one to
+//     set. Tasks are scoped by principal. With a TaskManager on a store
 //     replicas share (runtime/sellertask on sellerstore/pgstore), any
 //     replica reports on any task: OpenTask returns its handle and the
 //     request that started it, which is also how a task whose replica died

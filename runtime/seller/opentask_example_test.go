@@ -8,18 +8,19 @@ import (
 
 	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/sellertask"
 	"github.com/adcpgen/adcpgen/runtime/task"
 )
 
 // A task started by one replica and finished by another: both servers use
-// one TaskManager's store (here one MemoryTasks; in production
-// runtime/sellertask's Manager on sellerstore/pgstore). The handler only
+// one TaskManager (here runtime/sellertask's Manager on its in-memory
+// store; in production on sellerstore/pgstore). The handler only
 // starts the task; whichever replica learns the work is done opens the
 // task by its principal and id, with the request that started it, and
 // completes it. The submitted answer's envelope (status, task_id) is the
 // framework's.
 func ExampleOpenTask() {
-	tasks := seller.NewMemoryTasks(nil)
+	tasks := sellertask.New(adcpt.Spec(), sellertask.Options{})
 	replica := func() *seller.Server {
 		srv, _ := seller.New(adcpt.Spec(), seller.Options{Tasks: tasks})
 		seller.Handle(srv, adcpt.Tools.CreateMediaBuy, func(ctx context.Context, req *adcpt.CreateMediaBuyRequest) (*adcpt.CreateMediaBuyResult, error) {

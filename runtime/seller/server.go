@@ -48,7 +48,10 @@ type Options struct {
 	// HTTP 401.
 	PublicTools []string
 	// Tasks creates and tracks async tasks (StartTask); nil keeps them in
-	// memory (NewMemoryTasks), which one replica can serve.
+	// this server's memory, which one replica can serve, a day after each
+	// ends. runtime/sellertask's Manager is the TaskManager to set: on
+	// sellerstore.NewMemory (its default), or on a store replicas share
+	// (sellerstore/pgstore), with webhooks and the status tools.
 	Tasks TaskManager
 	// Middleware wraps every call after the request is decoded and
 	// validated and before the handler runs, the first entry outermost. It
@@ -151,7 +154,7 @@ func New(s *registry.Spec, cfg Options) (*Server, error) {
 	}
 	srv.tasks = cfg.Tasks
 	if srv.tasks == nil {
-		srv.tasks = NewMemoryTasks(cfg.Now)
+		srv.tasks = newMemoryTasks(cfg.Now)
 	}
 	srv.maxBytes = cfg.MaxRequestBytes
 	if srv.maxBytes <= 0 {

@@ -18,7 +18,7 @@ import (
 
 // TaskManager keeps the async tasks of a server: the ones handlers start
 // (StartTask) and report on through their TaskHandle. The default keeps
-// them in memory (NewMemoryTasks), for one replica; a store-backed one
+// them in memory (newMemoryTasks), for one replica; a store-backed one
 // shared by replicas (runtime/sellertask's Manager on
 // sellerstore/pgstore), with the status tools and webhook delivery, plugs
 // in through Options.Tasks, and then a task belongs to the store, not to
@@ -47,7 +47,7 @@ var ErrTaskNotFound = errors.New("task not found")
 var ErrTaskEnded = errors.New("task ended already")
 
 // TaskIDStarter is a TaskManager that can start a task under an id the
-// seller chose (StartTaskWithID). MemoryTasks and runtime/sellertask's
+// seller chose (StartTaskWithID). memoryTasks and runtime/sellertask's
 // Manager are.
 type TaskIDStarter interface {
 	// StartWithID is Start with the task's id given: an id already taken,
@@ -247,31 +247,31 @@ func (s *Server) TaskAnswer(t TaskSnapshot) *Answer {
 	return &Answer{Status: t.Status, TaskID: t.ID, Body: body}
 }
 
-// MemoryTaskRetention is how long MemoryTasks keeps a task after its final
+// memoryTaskRetention is how long memoryTasks keeps a task after its final
 // update; a buyer polling later is told the task does not exist.
-const MemoryTaskRetention = 24 * time.Hour
+const memoryTaskRetention = 24 * time.Hour
 
 // memoryTaskSweep is how often, at most, Start looks for tasks past
-// MemoryTaskRetention: a sweep costs one pass over every task.
+// memoryTaskRetention: a sweep costs one pass over every task.
 const memoryTaskSweep = time.Minute
 
-// MemoryTasks is the in-memory TaskManager: one replica's tasks, lost on
-// restart, each kept until MemoryTaskRetention after it ends (open tasks
+// memoryTasks is the in-memory TaskManager: one replica's tasks, lost on
+// restart, each kept until memoryTaskRetention after it ends (open tasks
 // stay). It is safe for concurrent use.
-type MemoryTasks struct {
+type memoryTasks struct {
 	now   func() time.Time
 	mu    sync.Mutex
 	tasks map[string]*TaskSnapshot
 	swept time.Time // the last sweep for ended tasks
 }
 
-// NewMemoryTasks returns an empty MemoryTasks reading time from now (nil:
+// newMemoryTasks returns an empty memoryTasks reading time from now (nil:
 // time.Now).
-func NewMemoryTasks(now func() time.Time) *MemoryTasks {
+func newMemoryTasks(now func() time.Time) *memoryTasks {
 	if now == nil {
 		now = time.Now
 	}
-	return &MemoryTasks{now: now, tasks: map[string]*TaskSnapshot{}}
+	return &memoryTasks{now: now, tasks: map[string]*TaskSnapshot{}}
 }
 
 // NewTaskID returns a random task id: "task_" and crypto/rand.Text (26
@@ -279,7 +279,7 @@ func NewMemoryTasks(now func() time.Time) *MemoryTasks {
 func NewTaskID() string { return "task_" + rand.Text() }
 
 // Start implements TaskManager.
-func (m *MemoryTasks) Start(ctx context.Context, c *Call) (string, error) {
+func (m *memoryTasks) Start(ctx context.Context, c *Call) (string, error) {
 	for {
 		id := NewTaskID()
 		if err := m.StartWithID(ctx, c, id); !errors.Is(err, ErrTaskIDTaken) {
@@ -289,7 +289,7 @@ func (m *MemoryTasks) Start(ctx context.Context, c *Call) (string, error) {
 }
 
 // StartWithID implements TaskIDStarter.
-func (m *MemoryTasks) StartWithID(_ context.Context, c *Call, id string) error {
+func (m *memoryTasks) StartWithID(_ context.Context, c *Call, id string) error {
 	now := m.now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -302,14 +302,14 @@ func (m *MemoryTasks) StartWithID(_ context.Context, c *Call, id string) error {
 	return nil
 }
 
-// sweep drops tasks that ended more than MemoryTaskRetention before now,
+// sweep drops tasks that ended more than memoryTaskRetention before now,
 // at most once per memoryTaskSweep. m.mu is held.
-func (m *MemoryTasks) sweep(now time.Time) {
+func (m *memoryTasks) sweep(now time.Time) {
 	if now.Sub(m.swept) < memoryTaskSweep {
 		return
 	}
 	m.swept = now
-	cutoff := now.Add(-MemoryTaskRetention)
+	cutoff := now.Add(-memoryTaskRetention)
 	for id, t := range m.tasks {
 		if t.Status.Final() && t.UpdatedAt.Before(cutoff) {
 			delete(m.tasks, id)
@@ -318,7 +318,7 @@ func (m *MemoryTasks) sweep(now time.Time) {
 }
 
 // Update implements TaskManager.
-func (m *MemoryTasks) Update(_ context.Context, ev TaskEvent) error {
+func (m *memoryTasks) Update(_ context.Context, ev TaskEvent) error {
 	if ev.Answer == nil {
 		return errors.New("seller: task update without an answer")
 	}
@@ -338,7 +338,7 @@ func (m *MemoryTasks) Update(_ context.Context, ev TaskEvent) error {
 }
 
 // Get implements TaskManager.
-func (m *MemoryTasks) Get(_ context.Context, principal, id string) (TaskSnapshot, error) {
+func (m *memoryTasks) Get(_ context.Context, principal, id string) (TaskSnapshot, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t, ok := m.tasks[id]

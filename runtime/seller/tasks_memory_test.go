@@ -1,4 +1,4 @@
-package seller_test
+package seller
 
 import (
 	"context"
@@ -7,15 +7,14 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/registry"
-	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/task"
 )
 
 func TestMemoryTasksDropEndedTasksAfterRetention(t *testing.T) {
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	m := seller.NewMemoryTasks(func() time.Time { return now })
+	m := newMemoryTasks(func() time.Time { return now })
 	ctx := context.Background()
-	call := &seller.Call{Tool: registry.Tool{Name: "create_media_buy"}, Principal: seller.Principal{ID: "buyer"}}
+	call := &Call{Tool: registry.Tool{Name: "create_media_buy"}, Principal: Principal{ID: "buyer"}}
 	start := func() string {
 		t.Helper()
 		id, err := m.Start(ctx, call)
@@ -25,11 +24,11 @@ func TestMemoryTasksDropEndedTasksAfterRetention(t *testing.T) {
 		return id
 	}
 	ended, open := start(), start()
-	if err := m.Update(ctx, seller.TaskEvent{ID: ended, Principal: "buyer", Tool: "create_media_buy", Answer: &seller.Answer{Status: task.Completed}}); err != nil {
+	if err := m.Update(ctx, TaskEvent{ID: ended, Principal: "buyer", Tool: "create_media_buy", Answer: &Answer{Status: task.Completed}}); err != nil {
 		t.Fatal(err)
 	}
 
-	now = now.Add(seller.MemoryTaskRetention - time.Minute)
+	now = now.Add(memoryTaskRetention - time.Minute)
 	start() // sweeps: nothing is old enough yet
 	if _, err := m.Get(ctx, "buyer", ended); err != nil {
 		t.Fatalf("ended task inside the retention: %v", err)
@@ -37,7 +36,7 @@ func TestMemoryTasksDropEndedTasksAfterRetention(t *testing.T) {
 
 	now = now.Add(2 * time.Minute)
 	start() // sweeps: the ended task is past the retention
-	if _, err := m.Get(ctx, "buyer", ended); !errors.Is(err, seller.ErrTaskNotFound) {
+	if _, err := m.Get(ctx, "buyer", ended); !errors.Is(err, ErrTaskNotFound) {
 		t.Fatalf("ended task past the retention: err = %v, want ErrTaskNotFound", err)
 	}
 	if snap, err := m.Get(ctx, "buyer", open); err != nil || snap.Status != task.Submitted {

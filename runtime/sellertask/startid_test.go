@@ -24,7 +24,7 @@ type onlyStart struct{ seller.TaskManager }
 // errors the handler sees.
 func TestStartTaskWithID(t *testing.T) {
 	managers := map[string]func() seller.TaskManager{
-		"MemoryTasks": func() seller.TaskManager { return seller.NewMemoryTasks(nil) },
+		"the server's own": func() seller.TaskManager { return nil },
 		"Manager":     func() seller.TaskManager { return sellertask.New(adcpt.Spec(), sellertask.Options{}) },
 	}
 	for name, newManager := range managers {
@@ -78,7 +78,7 @@ func TestStartTaskWithID(t *testing.T) {
 		})
 	}
 	t.Run("a manager without ids", func(t *testing.T) {
-		srv, _ := seller.New(adcpt.Spec(), seller.Options{Tasks: onlyStart{seller.NewMemoryTasks(nil)}})
+		srv, _ := seller.New(adcpt.Spec(), seller.Options{Tasks: onlyStart{sellertask.New(adcpt.Spec(), sellertask.Options{})}})
 		var got error
 		seller.Handle(srv, adcpt.Tools.CreateMediaBuy, func(ctx context.Context, _ *adcpt.CreateMediaBuyRequest) (*adcpt.CreateMediaBuyResult, error) {
 			_, got = seller.StartTaskWithID(ctx, adcpt.Tools.CreateMediaBuy, "task_x")
