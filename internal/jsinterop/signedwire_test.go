@@ -19,6 +19,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/retry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellertask"
 	"github.com/adcpgen/adcpgen/runtime/signing"
@@ -131,8 +132,7 @@ func TestGoSellerWebhooksToJSReceiver(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sender := webhook.NewSender(webhook.SenderOptions{Signer: signer, Policy: untrusted.PushURLPolicy{AllowLoopback: true}, LoopbackOnly: true,
-				BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond})
+			sender := webhook.NewSender(webhook.SenderOptions{Signer: signer, Policy: untrusted.PushURLPolicy{AllowLoopback: true}, LoopbackOnly: true, Retry: retry.Policy{InitialBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}})
 			tasks := sellertask.New(sp, sellertask.Options{Sender: sender})
 			srv, err := seller.New(sp, seller.Options{Tasks: tasks})
 			if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/retry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/sellertask"
@@ -251,7 +252,7 @@ func (rr *receiverRig) wait(t *testing.T, n int) {
 }
 
 func loopbackSender() *webhook.Sender {
-	return webhook.NewSender(webhook.SenderOptions{Policy: untrusted.PushURLPolicy{AllowLoopback: true}, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond})
+	return webhook.NewSender(webhook.SenderOptions{Policy: untrusted.PushURLPolicy{AllowLoopback: true}, Retry: retry.Policy{InitialBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}})
 }
 
 // Every update of a task whose request carried a push_notification_config

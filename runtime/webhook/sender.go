@@ -17,11 +17,11 @@ import (
 
 // Sender defaults.
 const (
-	DefaultDeliveryAttempts = 5
-	DefaultDeliveryTime     = 2 * time.Minute
-	DefaultAttemptTimeout   = 10 * time.Second
-	DefaultBaseDelay        = 500 * time.Millisecond
-	DefaultMaxDelay         = 15 * time.Second
+	DefaultDeliveryAttempts       = 5
+	DefaultDeliveryTime           = 2 * time.Minute
+	DefaultAttemptTimeout         = 10 * time.Second
+	DefaultDeliveryInitialBackoff = 500 * time.Millisecond
+	DefaultDeliveryMaxBackoff     = 15 * time.Second
 )
 
 // SenderOptions configure a Sender. The zero value is the production
@@ -35,21 +35,19 @@ type SenderOptions struct {
 	// cannot resolve to an internal address), uses no proxy and follows no
 	// redirect. A Client of yours must do the same.
 	Client *http.Client
-	// MaxAttempts bounds the posts per delivery; 0 means
-	// DefaultDeliveryAttempts.
-	MaxAttempts int
-	// MaxElapsed bounds a delivery's total time, waits included: a retry
-	// starts only when its AttemptTimeout fits in what is left. 0 means
-	// DefaultDeliveryTime.
-	MaxElapsed time.Duration
+	// Retry is how a delivery retries, in runtime/retry's words, with the
+	// defaults of a webhook: MaxAttempts bounds the posts per delivery (0
+	// means DefaultDeliveryAttempts); MaxElapsed its total time, waits
+	// included, a retry starting only when its AttemptTimeout fits in what
+	// is left (0 means DefaultDeliveryTime); the backoff is exponential
+	// from InitialBackoff (0 means DefaultDeliveryInitialBackoff), capped at
+	// MaxBackoff (0 means DefaultDeliveryMaxBackoff), and a Retry-After the
+	// receiver sends is honoured up to MaxBackoff. A wait that would pass
+	// MaxElapsed is not waited. Retryable is the Sender's own (timeouts,
+	// 408, 429 and 5xx) and is ignored here.
+	Retry retry.Policy
 	// AttemptTimeout bounds one post; 0 means DefaultAttemptTimeout.
 	AttemptTimeout time.Duration
-	// BaseDelay and MaxDelay shape the backoff between attempts (as
-	// runtime/retry's Policy does it): exponential from BaseDelay, capped at
-	// MaxDelay, between half and all of it; a Retry-After the receiver
-	// sends is honoured up to MaxDelay. A wait that would pass MaxElapsed
-	// is not waited.
-	BaseDelay, MaxDelay time.Duration
 	// Now is the clock of signatures and of Retry-After dates; nil means
 	// time.Now.
 	Now func() time.Time
@@ -84,20 +82,20 @@ type Sender struct {
 
 // NewSender returns a Sender.
 func NewSender(opts SenderOptions) *Sender {
-	if opts.MaxAttempts <= 0 {
-		opts.MaxAttempts = DefaultDeliveryAttempts
+	if opts.Retry.MaxAttempts <= 0 {
+		opts.Retry.MaxAttempts = DefaultDeliveryAttempts
 	}
-	if opts.MaxElapsed <= 0 {
-		opts.MaxElapsed = DefaultDeliveryTime
+	if opts.Retry.MaxElapsed <= 0 {
+		opts.Retry.MaxElapsed = DefaultDeliveryTime
 	}
 	if opts.AttemptTimeout <= 0 {
 		opts.AttemptTimeout = DefaultAttemptTimeout
 	}
-	if opts.BaseDelay <= 0 {
-		opts.BaseDelay = DefaultBaseDelay
+	if opts.Retry.InitialBackoff <= 0 {
+		opts.Retry.InitialBackoff = DefaultDeliveryInitialBackoff
 	}
-	if opts.MaxDelay <= 0 {
-		opts.MaxDelay = DefaultMaxDelay
+	if opts.Retry.MaxBackoff <= 0 {
+		opts.Retry.MaxBackoff = DefaultDeliveryMaxBackoff
 	}
 	if opts.UserAgent == "" {
 		opts.UserAgent = "adcpgen-webhook"
@@ -197,7 +195,7 @@ func (s *Sender) Send(ctx context.Context, p Push) error {
 	default:
 		return fail(0, 0, true, fmt.Errorf("unknown authentication scheme %q", p.Config.Scheme))
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.opts.MaxElapsed)
+	ctx, cancel := context.WithTimeout(ctx, s.opts.Retry.MaxElapsed)
 	defer cancel()
 	// The policy reads the outcome of the attempt it just made.
 	attempts, status := 0, 0
@@ -206,18 +204,13 @@ func (s *Sender) Send(ctx context.Context, p Push) error {
 	// A retry starts only when its whole AttemptTimeout fits in the time
 	// left: an attempt the bound cuts short may reach the receiver or not,
 	// and Attempts could not say which.
-	attemptsAllowed, budget := s.opts.MaxAttempts, s.opts.MaxElapsed-s.opts.AttemptTimeout
-	if budget <= 0 {
-		attemptsAllowed, budget = 1, s.opts.MaxElapsed
+	policy := s.opts.Retry
+	policy.MaxElapsed -= s.opts.AttemptTimeout
+	if policy.MaxElapsed <= 0 {
+		policy.MaxAttempts, policy.MaxElapsed = 1, s.opts.Retry.MaxElapsed
 	}
-	policy := retry.Policy{
-		MaxAttempts:    attemptsAllowed,
-		MaxElapsed:     budget,
-		InitialBackoff: s.opts.BaseDelay,
-		MaxBackoff:     s.opts.MaxDelay,
-		Retryable: func(error) (time.Duration, bool) {
-			return min(retryAfter, s.opts.MaxDelay), retryable(status, last)
-		},
+	policy.Retryable = func(error) (time.Duration, bool) {
+		return min(retryAfter, policy.MaxBackoff), retryable(status, last)
 	}
 	err = policy.Do(ctx, func(ctx context.Context, attempt int) error {
 		attempts = attempt

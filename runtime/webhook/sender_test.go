@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/generator/testdata/golden/manifest"
+	"github.com/adcpgen/adcpgen/runtime/retry"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
 	"github.com/adcpgen/adcpgen/runtime/webhook"
@@ -25,11 +26,11 @@ func testSender(o webhook.SenderOptions) *webhook.Sender {
 	if o.Signer == nil {
 		o.Signer = testKeys.signer
 	}
-	if o.BaseDelay == 0 {
-		o.BaseDelay = time.Millisecond
+	if o.Retry.InitialBackoff == 0 {
+		o.Retry.InitialBackoff = time.Millisecond
 	}
-	if o.MaxDelay == 0 {
-		o.MaxDelay = 5 * time.Millisecond
+	if o.Retry.MaxBackoff == 0 {
+		o.Retry.MaxBackoff = 5 * time.Millisecond
 	}
 	return webhook.NewSender(o)
 }
@@ -123,25 +124,25 @@ func TestSenderGivesUp(t *testing.T) {
 		},
 			webhook.SenderOptions{}, 1, 302, true},
 		{"5xx until the attempts run out", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusInternalServerError) },
-			webhook.SenderOptions{MaxAttempts: 4}, 4, 500, false},
+			webhook.SenderOptions{Retry: retry.Policy{MaxAttempts: 4}}, 4, 500, false},
 		{"429 is retried", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", "3600")
 			http.Error(w, "slow down", http.StatusTooManyRequests)
-		}, webhook.SenderOptions{MaxAttempts: 2}, 2, 429, false},
+		}, webhook.SenderOptions{Retry: retry.Policy{MaxAttempts: 2}}, 2, 429, false},
 		{"a Retry-After date is honoured", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", retryAfterClock().Add(time.Hour).Format(http.TimeFormat))
 			http.Error(w, "slow down", http.StatusTooManyRequests)
-		}, webhook.SenderOptions{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Hour, Now: retryAfterClock}, 1, 429, false},
+		}, webhook.SenderOptions{Now: retryAfterClock, Retry: retry.Policy{MaxAttempts: 3, InitialBackoff: time.Millisecond, MaxBackoff: time.Hour}}, 1, 429, false},
 		{"a past Retry-After date is a short wait", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", retryAfterClock().Add(-time.Hour).Format(http.TimeFormat))
 			http.Error(w, "slow down", http.StatusServiceUnavailable)
-		}, webhook.SenderOptions{MaxAttempts: 2, BaseDelay: time.Hour, MaxDelay: time.Hour, Now: retryAfterClock}, 2, 503, false},
+		}, webhook.SenderOptions{Now: retryAfterClock, Retry: retry.Policy{MaxAttempts: 2, InitialBackoff: time.Hour, MaxBackoff: time.Hour}}, 2, 503, false},
 		{"timeouts are retried", hang,
-			webhook.SenderOptions{MaxAttempts: 3, AttemptTimeout: 20 * time.Millisecond}, 3, 0, false},
+			webhook.SenderOptions{AttemptTimeout: 20 * time.Millisecond, Retry: retry.Policy{MaxAttempts: 3}}, 3, 0, false},
 		{"total time bounds the attempts", hang,
-			webhook.SenderOptions{MaxAttempts: 1000, AttemptTimeout: 30 * time.Millisecond, MaxElapsed: 100 * time.Millisecond}, -1, 0, false},
+			webhook.SenderOptions{AttemptTimeout: 30 * time.Millisecond, Retry: retry.Policy{MaxAttempts: 1000, MaxElapsed: 100 * time.Millisecond}}, -1, 0, false},
 		{"a wait past the total time is not waited", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusBadGateway) },
-			webhook.SenderOptions{MaxAttempts: 5, BaseDelay: time.Hour, MaxDelay: time.Hour}, 1, 502, false},
+			webhook.SenderOptions{Retry: retry.Policy{MaxAttempts: 5, InitialBackoff: time.Hour, MaxBackoff: time.Hour}}, 1, 502, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -188,7 +189,7 @@ func TestSenderStopsWithItsContext(t *testing.T) {
 		cancel()
 		return resp, err
 	})}
-	s := testSender(webhook.SenderOptions{Client: client, BaseDelay: time.Minute, MaxDelay: time.Minute})
+	s := testSender(webhook.SenderOptions{Client: client, Retry: retry.Policy{InitialBackoff: time.Minute, MaxBackoff: time.Minute}})
 	err := s.Send(ctx, webhook.Push{Config: webhook.PushConfig{URL: srv.URL + "/hook"}, Body: completedPayload(t)})
 	var de *webhook.DeliveryError
 	if !errors.As(err, &de) || de.Attempts != 1 || de.Status != 503 || de.Permanent ||

@@ -60,7 +60,7 @@ func (s *Sender) Capability(v string) (json.RawMessage, error) {
 	b := []byte(`{"supported":true,"profile":"` + p.Tag() + `","algorithms":["` + string(s.opts.Signer.Algorithm()) + `"],"legacy_hmac_fallback":true`)
 	var major, minor int
 	if _, err := fmt.Sscanf(v, "%d.%d", &major, &minor); err == nil && minor >= 2 {
-		horizon := max(int64(DefaultDedupRetention/time.Second), int64(s.opts.MaxElapsed/time.Second))
+		horizon := max(int64(DefaultDedupRetention/time.Second), int64(s.opts.Retry.MaxElapsed/time.Second))
 		b = append(b, `,"delivery_retry_horizon_seconds":`...)
 		b = strconv.AppendInt(b, horizon, 10)
 	}
