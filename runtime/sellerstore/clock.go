@@ -13,10 +13,3 @@ type SystemClock struct{}
 
 // Now returns time.Now().
 func (SystemClock) Now() time.Time { return time.Now() }
-
-// Timestamp is the time a store records for c: UTC, truncated to the
-// microsecond so every store (PostgreSQL keeps microseconds) answers with the
-// same instants.
-func Timestamp(c Clock) time.Time {
-	return c.Now().UTC().Truncate(time.Microsecond)
-}

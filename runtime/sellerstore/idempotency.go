@@ -3,6 +3,7 @@ package sellerstore
 import (
 	"context"
 	"fmt"
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 	"time"
 )
 
@@ -35,7 +36,7 @@ type IdempotencyKey struct {
 // Validate reports an empty field or one no store can hold (see Task).
 func (k IdempotencyKey) Validate() error {
 	for _, f := range [...]struct{ what, s string }{{"principal", k.Principal}, {"tool", k.Tool}, {"idempotency_key", k.Key}} {
-		if err := checkText(f.what, f.s, true); err != nil {
+		if err := storekit.CheckText(f.what, f.s, true); err != nil {
 			return err
 		}
 	}
@@ -61,12 +62,12 @@ func (r ClaimRequest) Validate() error {
 	if err := r.IdempotencyKey.Validate(); err != nil {
 		return err
 	}
-	if err := checkText("fingerprint", r.Fingerprint, true); err != nil {
+	if err := storekit.CheckText("fingerprint", r.Fingerprint, true); err != nil {
 		return err
 	}
 	switch {
 	case r.Lease <= 0:
-		return CheckLease(r.Lease)
+		return storekit.CheckLease(r.Lease)
 	case r.Retention <= 0:
 		return fmt.Errorf("sellerstore: claim: retention %v is not positive: %w", r.Retention, ErrInvalid)
 	}
@@ -127,32 +128,10 @@ type Claim struct {
 	ExpiresAt time.Time
 }
 
-// ClaimLostError is the error a store returns when a token no longer holds
-// key; every store uses it so callers see one message.
-func ClaimLostError(op string, key IdempotencyKey) error {
-	return fmt.Errorf("sellerstore: %s %s/%s: %w", op, key.Tool, key.Key, ErrClaimLost)
-}
-
-// CheckHold validates the arguments of Complete, Release and Renew.
-func CheckHold(key IdempotencyKey, token string) error {
-	if err := key.Validate(); err != nil {
-		return err
-	}
-	return checkText("claim token", token, true)
-}
-
 // Validate reports a status or task id no store can hold.
 func (r StoredResponse) Validate() error {
-	if err := checkText("response status", r.Status, false); err != nil {
+	if err := storekit.CheckText("response status", r.Status, false); err != nil {
 		return err
 	}
-	return checkText("response task id", r.TaskID, false)
-}
-
-// CheckLease validates the lease of Renew.
-func CheckLease(lease time.Duration) error {
-	if lease <= 0 {
-		return fmt.Errorf("sellerstore: lease %v is not positive: %w", lease, ErrInvalid)
-	}
-	return nil
+	return storekit.CheckText("response task id", r.TaskID, false)
 }

@@ -3,6 +3,7 @@ package sellerstore
 import (
 	"encoding/base64"
 	"fmt"
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,12 +55,12 @@ func (q TaskQuery) PageSize() (int, error) {
 // cursor.
 func (q TaskQuery) Validate() error {
 	for _, s := range q.Statuses {
-		if !StorableStatus(s) {
+		if !storekit.StorableStatus(s) {
 			return fmt.Errorf("sellerstore: list tasks: unknown status %q: %w", s, ErrInvalid)
 		}
 	}
 	for _, tool := range q.Tools {
-		if err := checkText("tool", tool, true); err != nil {
+		if err := storekit.CheckText("tool", tool, true); err != nil {
 			return err
 		}
 	}
@@ -117,7 +118,7 @@ func ParseTaskCursor(s string) (TaskCursor, error) {
 		return bad()
 	}
 	micros, id, ok := strings.Cut(string(raw), "|")
-	if !ok || checkText("task id", id, true) != nil {
+	if !ok || storekit.CheckText("task id", id, true) != nil {
 		return bad()
 	}
 	n, err := strconv.ParseInt(micros, 10, 64)

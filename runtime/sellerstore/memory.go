@@ -3,6 +3,7 @@ package sellerstore
 import (
 	"bytes"
 	"context"
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 	"slices"
 	"strings"
 	"sync"
@@ -37,7 +38,7 @@ func (m *Memory) Claim(ctx context.Context, req ClaimRequest) (Claim, error) {
 	if err := req.Validate(); err != nil {
 		return Claim{}, err
 	}
-	now := Timestamp(m.clock)
+	now := storekit.Timestamp(m.clock.Now())
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	rec := m.idem[req.IdempotencyKey]
@@ -46,7 +47,7 @@ func (m *Memory) Claim(ctx context.Context, req ClaimRequest) (Claim, error) {
 	}
 	rec = &Record{
 		Fingerprint: req.Fingerprint,
-		Token:       NewToken(),
+		Token:       storekit.NewToken(),
 		ClaimedAt:   now,
 		LeaseUntil:  now.Add(req.Lease),
 		Retention:   req.Retention,
@@ -66,18 +67,18 @@ func (m *Memory) held(key IdempotencyKey, token string) *Record {
 
 // Renew implements IdempotencyStore.
 func (m *Memory) Renew(ctx context.Context, key IdempotencyKey, token string, lease time.Duration) error {
-	if err := CheckHold(key, token); err != nil {
+	if err := checkHold(key, token); err != nil {
 		return err
 	}
-	if err := CheckLease(lease); err != nil {
+	if err := storekit.CheckLease(lease); err != nil {
 		return err
 	}
-	now := Timestamp(m.clock)
+	now := storekit.Timestamp(m.clock.Now())
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	rec := m.held(key, token)
 	if rec == nil {
-		return ClaimLostError("renew", key)
+		return storekit.ClaimLostError("renew", key.Tool, key.Key)
 	}
 	rec.LeaseUntil = now.Add(lease)
 	return nil
@@ -85,18 +86,18 @@ func (m *Memory) Renew(ctx context.Context, key IdempotencyKey, token string, le
 
 // Complete implements IdempotencyStore.
 func (m *Memory) Complete(ctx context.Context, key IdempotencyKey, token string, resp StoredResponse) error {
-	if err := CheckHold(key, token); err != nil {
+	if err := checkHold(key, token); err != nil {
 		return err
 	}
 	if err := resp.Validate(); err != nil {
 		return err
 	}
-	now := Timestamp(m.clock)
+	now := storekit.Timestamp(m.clock.Now())
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	rec := m.held(key, token)
 	if rec == nil {
-		return ClaimLostError("complete", key)
+		return storekit.ClaimLostError("complete", key.Tool, key.Key)
 	}
 	rec.Completed = true
 	rec.Response = StoredResponse{Body: bytes.Clone(resp.Body), Status: resp.Status, TaskID: resp.TaskID}
@@ -107,13 +108,13 @@ func (m *Memory) Complete(ctx context.Context, key IdempotencyKey, token string,
 
 // Release implements IdempotencyStore.
 func (m *Memory) Release(ctx context.Context, key IdempotencyKey, token string) error {
-	if err := CheckHold(key, token); err != nil {
+	if err := checkHold(key, token); err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.held(key, token) == nil {
-		return ClaimLostError("release", key)
+		return storekit.ClaimLostError("release", key.Tool, key.Key)
 	}
 	delete(m.idem, key)
 	return nil
@@ -124,13 +125,13 @@ func (m *Memory) CreateTask(ctx context.Context, t Task) (Task, error) {
 	if err := t.ValidateNew(); err != nil {
 		return Task{}, err
 	}
-	now := Timestamp(m.clock)
+	now := storekit.Timestamp(m.clock.Now())
 	t = cloneTask(t)
 	t.CreatedAt, t.UpdatedAt = now, now
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, taken := m.tasks[t.ID]; taken {
-		return Task{}, TaskExistsError(t.ID)
+		return Task{}, storekit.TaskExistsError(t.ID)
 	}
 	m.tasks[t.ID] = &t
 	return cloneTask(t), nil
@@ -147,35 +148,35 @@ func (m *Memory) task(principal, id string) *Task {
 
 // GetTask implements TaskStore.
 func (m *Memory) GetTask(ctx context.Context, principal, id string) (Task, error) {
-	if err := CheckTaskRef(principal, id); err != nil {
+	if err := storekit.CheckTaskRef(principal, id); err != nil {
 		return Task{}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t := m.task(principal, id)
 	if t == nil {
-		return Task{}, TaskNotFoundError(id)
+		return Task{}, storekit.TaskNotFoundError(id)
 	}
 	return cloneTask(*t), nil
 }
 
 // UpdateTask implements TaskStore.
 func (m *Memory) UpdateTask(ctx context.Context, principal, id string, u TaskUpdate) (Task, error) {
-	if err := CheckTaskRef(principal, id); err != nil {
+	if err := storekit.CheckTaskRef(principal, id); err != nil {
 		return Task{}, err
 	}
 	if err := u.Validate(); err != nil {
 		return Task{}, err
 	}
-	now := Timestamp(m.clock)
+	now := storekit.Timestamp(m.clock.Now())
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t := m.task(principal, id)
 	if t == nil {
-		return Task{}, TaskNotFoundError(id)
+		return Task{}, storekit.TaskNotFoundError(id)
 	}
-	if !CanTransition(t.Status, u.Status) {
-		return Task{}, TaskFinalError(id, t.Status)
+	if !storekit.CanTransition(t.Status, u.Status) {
+		return Task{}, storekit.TaskFinalError(id, t.Status)
 	}
 	t.Status = u.Status
 	t.UpdatedAt = now
@@ -191,7 +192,7 @@ func (m *Memory) UpdateTask(ctx context.Context, principal, id string, u TaskUpd
 // ListTasks implements TaskStore. It scans every task: fine for the
 // in-process default, not for millions of tasks.
 func (m *Memory) ListTasks(ctx context.Context, principal string, q TaskQuery) (TaskPage, error) {
-	if err := CheckPrincipal(principal); err != nil {
+	if err := storekit.CheckPrincipal(principal); err != nil {
 		return TaskPage{}, err
 	}
 	if err := q.Validate(); err != nil {
@@ -230,7 +231,7 @@ func (m *Memory) ListTasks(ctx context.Context, principal string, q TaskQuery) (
 
 // Purge implements Store.
 func (m *Memory) Purge(ctx context.Context, cutoff time.Time) (Purged, error) {
-	cutoff = PurgeCutoff(cutoff)
+	cutoff = storekit.PurgeCutoff(cutoff)
 	var n Purged
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -255,4 +256,12 @@ func cloneTask(t Task) Task {
 	t.Progress = bytes.Clone(t.Progress)
 	t.Result = bytes.Clone(t.Result)
 	return t
+}
+
+// checkHold validates the arguments of Complete, Release and Renew.
+func checkHold(key IdempotencyKey, token string) error {
+	if err := key.Validate(); err != nil {
+		return err
+	}
+	return storekit.CheckToken(token)
 }

@@ -2,7 +2,6 @@ package sellerstore
 
 import (
 	"context"
-	"crypto/rand"
 	"time"
 )
 
@@ -28,14 +27,4 @@ type Purged struct {
 	// SignatureNonces counts the expired (keyid, nonce) pairs of signed
 	// requests a store keeps beside its records (pgstore's Nonces).
 	SignatureNonces int
-}
-
-// NewToken returns a random claim token: crypto/rand.Text (26 base32
-// characters, 130 random bits).
-func NewToken() string { return rand.Text() }
-
-// PurgeCutoff is the instant Purge compares with: cutoff in UTC, truncated
-// to the microsecond like every time a store records.
-func PurgeCutoff(cutoff time.Time) time.Time {
-	return cutoff.UTC().Truncate(time.Microsecond)
 }

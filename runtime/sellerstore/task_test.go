@@ -2,6 +2,7 @@ package sellerstore_test
 
 import (
 	"errors"
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 	"slices"
 	"testing"
 	"time"
@@ -15,17 +16,17 @@ func TestCanTransition(t *testing.T) {
 	final := []task.Status{task.Completed, task.Failed, task.Canceled, task.Rejected}
 	for _, from := range append(interim, final...) {
 		for _, to := range append(interim, final...) {
-			if got, want := sellerstore.CanTransition(from, to), !from.Final(); got != want {
+			if got, want := storekit.CanTransition(from, to), !from.Final(); got != want {
 				t.Errorf("CanTransition(%s, %s) = %v, want %v", from, to, got, want)
 			}
 		}
 		for _, to := range []task.Status{"unknown", "", "Completed"} {
-			if sellerstore.CanTransition(from, to) || sellerstore.CanTransition(to, from) {
+			if storekit.CanTransition(from, to) || storekit.CanTransition(to, from) {
 				t.Errorf("CanTransition accepts %q with %s", to, from)
 			}
 		}
 	}
-	if got := sellerstore.StorableStatuses(); !slices.Equal(got, append(interim, final...)) {
+	if got := storekit.StorableStatuses(); !slices.Equal(got, append(interim, final...)) {
 		t.Errorf("StorableStatuses() = %v, want the interim then the final statuses", got)
 	}
 	for _, s := range final {

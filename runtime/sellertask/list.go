@@ -3,6 +3,7 @@ package sellertask
 import (
 	"context"
 	"errors"
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/seller"
@@ -113,7 +114,7 @@ func (m *Manager) listHandler() seller.Dispatch {
 func statusFilter(filters wire.Lenient) (statuses []task.Status, onlyUnknown bool) {
 	named := stringsOf(filters.Get("statuses"), filters.Get("status"))
 	for _, s := range named {
-		if st := task.Status(s); sellerstore.StorableStatus(st) {
+		if st := task.Status(s); storekit.StorableStatus(st) {
 			statuses = append(statuses, st)
 		}
 	}

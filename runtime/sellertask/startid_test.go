@@ -25,7 +25,7 @@ type onlyStart struct{ seller.TaskManager }
 func TestStartTaskWithID(t *testing.T) {
 	managers := map[string]func() seller.TaskManager{
 		"the server's own": func() seller.TaskManager { return nil },
-		"Manager":     func() seller.TaskManager { return sellertask.New(adcpt.Spec(), sellertask.Options{}) },
+		"Manager":          func() seller.TaskManager { return sellertask.New(adcpt.Spec(), sellertask.Options{}) },
 	}
 	for name, newManager := range managers {
 		t.Run(name, func(t *testing.T) {

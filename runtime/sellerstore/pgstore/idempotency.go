@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
@@ -40,7 +41,7 @@ func (s *Store) Claim(ctx context.Context, req sellerstore.ClaimRequest) (seller
 	k := req.IdempotencyKey
 	for range claimAttempts {
 		now := s.now()
-		token := sellerstore.NewToken()
+		token := storekit.NewToken()
 		leaseUntil := now.Add(req.Lease)
 		var got string
 		err := s.pool.QueryRow(ctx, claimSQL, k.Principal, k.Tool, k.Key, req.Fingerprint, token,
@@ -83,7 +84,7 @@ func (s *Store) record(ctx context.Context, k sellerstore.IdempotencyKey) (selle
 // hold runs one statement on the record token holds; no row means the hold
 // is lost.
 func (s *Store) hold(ctx context.Context, op string, k sellerstore.IdempotencyKey, token, sql string, args ...any) error {
-	if err := sellerstore.CheckHold(k, token); err != nil {
+	if err := checkHold(k, token); err != nil {
 		return err
 	}
 	tag, err := s.pool.Exec(ctx, sql, append([]any{k.Principal, k.Tool, k.Key, token}, args...)...)
@@ -91,7 +92,7 @@ func (s *Store) hold(ctx context.Context, op string, k sellerstore.IdempotencyKe
 		return fmt.Errorf("pgstore: %s %s/%s: %w", op, k.Tool, k.Key, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return sellerstore.ClaimLostError(op, k)
+		return storekit.ClaimLostError(op, k.Tool, k.Key)
 	}
 	return nil
 }
@@ -100,7 +101,7 @@ const heldSQL = `principal = $1 AND tool = $2 AND key = $3 AND token = $4 AND co
 
 // Renew implements sellerstore.IdempotencyStore.
 func (s *Store) Renew(ctx context.Context, k sellerstore.IdempotencyKey, token string, lease time.Duration) error {
-	if err := sellerstore.CheckLease(lease); err != nil {
+	if err := storekit.CheckLease(lease); err != nil {
 		return err
 	}
 	return s.hold(ctx, "renew", k, token, `UPDATE adcp_idempotency SET lease_until = $5 WHERE `+heldSQL, s.now().Add(lease))
@@ -120,4 +121,12 @@ func (s *Store) Complete(ctx context.Context, k sellerstore.IdempotencyKey, toke
 // Release implements sellerstore.IdempotencyStore.
 func (s *Store) Release(ctx context.Context, k sellerstore.IdempotencyKey, token string) error {
 	return s.hold(ctx, "release", k, token, `DELETE FROM adcp_idempotency WHERE `+heldSQL)
+}
+
+// checkHold validates the arguments of Complete, Release and Renew.
+func checkHold(key sellerstore.IdempotencyKey, token string) error {
+	if err := key.Validate(); err != nil {
+		return err
+	}
+	return storekit.CheckToken(token)
 }

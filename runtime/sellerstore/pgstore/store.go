@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
@@ -26,12 +27,12 @@ func New(pool *pgxpool.Pool, clock sellerstore.Clock) *Store {
 	return &Store{pool: pool, clock: clock}
 }
 
-func (s *Store) now() time.Time { return sellerstore.Timestamp(s.clock) }
+func (s *Store) now() time.Time { return storekit.Timestamp(s.clock.Now()) }
 
 // finalStatuses lists the final task statuses, for SQL.
 func finalStatuses() []string {
 	var out []string
-	for _, st := range sellerstore.StorableStatuses() {
+	for _, st := range storekit.StorableStatuses() {
 		if st.Final() {
 			out = append(out, string(st))
 		}
@@ -42,7 +43,7 @@ func finalStatuses() []string {
 // Purge implements sellerstore.Store; it also deletes the signature
 // nonces (Nonces) that expired before cutoff.
 func (s *Store) Purge(ctx context.Context, cutoff time.Time) (sellerstore.Purged, error) {
-	cutoff = sellerstore.PurgeCutoff(cutoff)
+	cutoff = storekit.PurgeCutoff(cutoff)
 	var n sellerstore.Purged
 	tag, err := s.pool.Exec(ctx, `DELETE FROM adcp_idempotency
 		WHERE (completed_at IS NOT NULL AND expires_at < $1) OR (completed_at IS NULL AND lease_until < $1)`, cutoff)

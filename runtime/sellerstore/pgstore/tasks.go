@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/task"
@@ -34,20 +35,20 @@ func (s *Store) CreateTask(ctx context.Context, t sellerstore.Task) (sellerstore
 		return sellerstore.Task{}, fmt.Errorf("pgstore: create task %q: %w", t.ID, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return sellerstore.Task{}, sellerstore.TaskExistsError(t.ID)
+		return sellerstore.Task{}, storekit.TaskExistsError(t.ID)
 	}
 	return t, nil
 }
 
 // GetTask implements sellerstore.TaskStore.
 func (s *Store) GetTask(ctx context.Context, principal, id string) (sellerstore.Task, error) {
-	if err := sellerstore.CheckTaskRef(principal, id); err != nil {
+	if err := storekit.CheckTaskRef(principal, id); err != nil {
 		return sellerstore.Task{}, err
 	}
 	t, err := scanTask(s.pool.QueryRow(ctx, `SELECT `+taskColumns+` FROM adcp_tasks WHERE id = $1 AND principal = $2`, id, principal))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return sellerstore.Task{}, sellerstore.TaskNotFoundError(id)
+		return sellerstore.Task{}, storekit.TaskNotFoundError(id)
 	case err != nil:
 		return sellerstore.Task{}, fmt.Errorf("pgstore: get task %q: %w", id, err)
 	}
@@ -58,7 +59,7 @@ func (s *Store) GetTask(ctx context.Context, principal, id string) (sellerstore.
 // in the UPDATE's WHERE, so of concurrent updates finishing a task exactly
 // one succeeds.
 func (s *Store) UpdateTask(ctx context.Context, principal, id string, u sellerstore.TaskUpdate) (sellerstore.Task, error) {
-	if err := sellerstore.CheckTaskRef(principal, id); err != nil {
+	if err := storekit.CheckTaskRef(principal, id); err != nil {
 		return sellerstore.Task{}, err
 	}
 	if err := u.Validate(); err != nil {
@@ -79,17 +80,17 @@ func (s *Store) UpdateTask(ctx context.Context, principal, id string, u sellerst
 	err = s.pool.QueryRow(ctx, `SELECT status FROM adcp_tasks WHERE id = $1 AND principal = $2`, id, principal).Scan(&status)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return sellerstore.Task{}, sellerstore.TaskNotFoundError(id)
+		return sellerstore.Task{}, storekit.TaskNotFoundError(id)
 	case err != nil:
 		return sellerstore.Task{}, fmt.Errorf("pgstore: update task %q: %w", id, err)
 	}
-	return sellerstore.Task{}, sellerstore.TaskFinalError(id, task.Status(status))
+	return sellerstore.Task{}, storekit.TaskFinalError(id, task.Status(status))
 }
 
 // ListTasks implements sellerstore.TaskStore with keyset paging on the
 // index (principal, created_at DESC, id DESC).
 func (s *Store) ListTasks(ctx context.Context, principal string, q sellerstore.TaskQuery) (sellerstore.TaskPage, error) {
-	if err := sellerstore.CheckPrincipal(principal); err != nil {
+	if err := storekit.CheckPrincipal(principal); err != nil {
 		return sellerstore.TaskPage{}, err
 	}
 	if err := q.Validate(); err != nil {

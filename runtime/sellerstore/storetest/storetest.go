@@ -4,6 +4,7 @@
 package storetest
 
 import (
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 	"testing"
 	"time"
 
@@ -70,4 +71,4 @@ type sharedTest struct {
 }
 
 // at is the time a store records for the clock's present.
-func at(clock *FakeClock) time.Time { return sellerstore.Timestamp(clock) }
+func at(clock *FakeClock) time.Time { return storekit.Timestamp(clock.Now()) }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 	"strings"
 	"sync"
 	"testing"
@@ -100,7 +101,7 @@ var taskTests = []storeTest{
 		}
 	}},
 	{"CreateInAnyKnownStatus", func(t *testing.T, s sellerstore.Store, clock *FakeClock) {
-		for _, st := range sellerstore.StorableStatuses() {
+		for _, st := range storekit.StorableStatuses() {
 			create(t, s, newTask("p1", "task-"+string(st), st))
 		}
 	}},
@@ -129,7 +130,7 @@ var taskTests = []storeTest{
 			sameTask(t, get(t, s, "p1", "task-1"), want)
 		}
 		clock.Advance(time.Second)
-		for _, st := range sellerstore.StorableStatuses() {
+		for _, st := range storekit.StorableStatuses() {
 			_, err := s.UpdateTask(context.Background(), "p1", "task-1", sellerstore.TaskUpdate{Status: st, Result: []byte(`{}`)})
 			wantErr(t, "update of a completed task to "+string(st), err, sellerstore.ErrTaskFinal)
 		}
