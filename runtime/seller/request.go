@@ -138,7 +138,7 @@ func (s *Server) schemaRefusal(c *Call, issues []validate.Issue) *Answer {
 func (s *Server) invalid(msg, pointer string, issues []adcperr.ValidationIssue) *Answer {
 	e := s.newError(s.pickCode("INVALID_REQUEST", "VALIDATION_ERROR"), truncateText(msg, 512))
 	if len(issues) > 0 || pointer != "" {
-		e.Field = truncateText(JSONPathLite(pointer), 256)
+		e.Field = truncateText(jsonPathLite(pointer), 256)
 	}
 	for i := range issues {
 		issues[i].Message = truncateText(issues[i].Message, 256)
@@ -153,9 +153,9 @@ func (s *Server) invalid(msg, pointer string, issues []adcperr.ValidationIssue) 
 	return ErrorAnswer(e)
 }
 
-// JSONPathLite turns an RFC 6901 pointer into the JSONPath-lite form of
+// jsonPathLite turns an RFC 6901 pointer into the JSONPath-lite form of
 // core/error.json's field: "/packages/0/targeting" is "packages[0].targeting".
-func JSONPathLite(pointer string) string {
+func jsonPathLite(pointer string) string {
 	if pointer == "" {
 		return ""
 	}

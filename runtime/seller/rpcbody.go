@@ -18,8 +18,8 @@ const rpcEnvelopeSlack = 64 << 10
 
 // JSON-RPC 2.0's own codes for a request refused before any method runs.
 const (
-	JSONRPCParseError     int64 = -32700
-	JSONRPCInvalidRequest int64 = -32600
+	rpcParseError     int64 = -32700
+	rpcInvalidRequest int64 = -32600
 )
 
 // ReadRPCBody reads the body of a POST for a transport's gate, which must
@@ -51,11 +51,11 @@ func (s *Server) ReadRPCBody(w http.ResponseWriter, r *http.Request) (body []byt
 			e := s.newError(s.pickCode("INVALID_REQUEST"), fmt.Sprintf(
 				"The request is %s, over the %d this agent accepts (%d of arguments and the JSON-RPC envelope): send less per call",
 				size, limit, s.maxBytes))
-			s.writeRPCError(w, http.StatusRequestEntityTooLarge, leadingID(body), JSONRPCInvalidRequest, "Request too large", e)
+			s.writeRPCError(w, http.StatusRequestEntityTooLarge, leadingID(body), rpcInvalidRequest, "Request too large", e)
 			return nil, false
 		}
 		e := s.newError(s.pickCode("INVALID_REQUEST"), "The request body could not be read")
-		s.writeRPCError(w, http.StatusBadRequest, nil, JSONRPCInvalidRequest, "Invalid request", e)
+		s.writeRPCError(w, http.StatusBadRequest, nil, rpcInvalidRequest, "Invalid request", e)
 		return nil, false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -73,7 +73,7 @@ func (s *Server) CheckRPCBody(w http.ResponseWriter, body []byte) (ok bool) {
 		return true
 	}
 	e := s.newError(s.pickCode("INVALID_REQUEST"), "The request is not JSON: send one JSON-RPC 2.0 request object")
-	s.writeRPCError(w, http.StatusBadRequest, leadingID(body), JSONRPCParseError, "Parse error", e)
+	s.writeRPCError(w, http.StatusBadRequest, leadingID(body), rpcParseError, "Parse error", e)
 	return false
 }
 

@@ -390,16 +390,6 @@ func TestRawTool(t *testing.T) {
 	}
 }
 
-func TestJSONPathLite(t *testing.T) {
-	for in, want := range map[string]string{
-		"": "", "/packages/0/targeting": "packages[0].targeting", "/a~1b/01/~0": "a/b.01.~", "/0": "[0]",
-	} {
-		if got := seller.JSONPathLite(in); got != want {
-			t.Errorf("JSONPathLite(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestErrorsKeepTheirShape: an error a handler returns goes out as it is,
 // with the spec's recovery added when missing; one that cannot be sent is
 // replaced by an internal error.
