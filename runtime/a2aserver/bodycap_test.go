@@ -46,3 +46,16 @@ func TestBodyNotJSON(t *testing.T) {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
 }
+
+// A message/send whose params are not an object is refused with -32602
+// carrying an AdCP error, where a2a-go would answer a parse error without
+// one.
+func TestParamsNotAnObject(t *testing.T) {
+	s := sellertest.NewSeller(t, seller.Options{})
+	resp := rawPOST(t, start(t, s)+"/a2a", "", `{"jsonrpc":"2.0","id":"m-2","method":"message/send","params":"x"}`)
+	body, _ := io.ReadAll(resp.Body)
+	if r := x.DetectError(body); resp.StatusCode != 400 || r.Error == nil || r.Error.Code != "INVALID_REQUEST" ||
+		!bytes.Contains(body, []byte(`"id":"m-2"`)) || !bytes.Contains(body, []byte(`"code":-32602`)) {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+}

@@ -47,3 +47,21 @@ func TestBodyNotJSON(t *testing.T) {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
 }
+
+// JSON that is no request object, or a call whose params are not an
+// object, is refused with a JSON-RPC error carrying an AdCP error, where
+// go-sdk would answer -32602 or HTTP 400 text/plain without one.
+func TestBodyNotARequest(t *testing.T) {
+	s := sellertest.NewSeller(t, seller.Options{})
+	url := start(t, s, mcpserver.Options{})
+	for _, tc := range []struct{ name, body, want string }{
+		{"params a string", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":"x"}`, `"code":-32602`},
+		{"a number", `42`, `"code":-32600`},
+	} {
+		resp := rawPOST(t, url, "", tc.body)
+		body, _ := io.ReadAll(resp.Body)
+		if r := x.MCP(body); resp.StatusCode != 400 || r.Error == nil || r.Error.Code != "INVALID_REQUEST" || !bytes.Contains(body, []byte(tc.want)) {
+			t.Errorf("%s: %d %s", tc.name, resp.StatusCode, body)
+		}
+	}
+}

@@ -22,8 +22,9 @@
 //     correctable INVALID_REQUEST with issues[] (pointer, keyword, message)
 //     and field, and the handler never runs. An adcp_major_version other
 //     than the spec's is VERSION_UNSUPPORTED. A transport's gate refuses a
-//     body over the cap (HTTP 413) or that is not JSON (400) before any SDK
-//     reads it, with a JSON-RPC error carrying the same AdCP error
+//     body over the cap (HTTP 413), one that is not JSON, not a JSON-RPC
+//     request object, or whose params are not an object (400) before any
+//     SDK reads it, with a JSON-RPC error carrying the same AdCP error
 //     (ReadRPCBody, CheckRPCBody).
 //   - The protocol envelope is the framework's: status, task_id, message,
 //     context_id and replayed are written into the response from the

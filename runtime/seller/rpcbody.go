@@ -10,6 +10,8 @@ import (
 	"strconv"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/untrusted"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // rpcEnvelopeSlack is what a JSON-RPC request may add to a call's
@@ -20,6 +22,7 @@ const rpcEnvelopeSlack = 64 << 10
 const (
 	rpcParseError     int64 = -32700
 	rpcInvalidRequest int64 = -32600
+	rpcInvalidParams  int64 = -32602
 )
 
 // ReadRPCBody reads the body of a POST for a transport's gate, which must
@@ -62,18 +65,58 @@ func (s *Server) ReadRPCBody(w http.ResponseWriter, r *http.Request) (body []byt
 	return body, true
 }
 
-// CheckRPCBody refuses, as ReadRPCBody does, a body that is not JSON: HTTP
-// 400 and a JSON-RPC parse error (-32700) carrying a correctable
-// INVALID_REQUEST, where the SDK behind the gate would answer without an
-// AdCP error. Gates call it once the request is authenticated, so a caller
-// without credentials learns nothing but that it needs some. ok is false
-// when it answered.
+// CheckRPCBody refuses, as ReadRPCBody does, what the SDK behind the gate
+// would refuse without an AdCP error: HTTP 400 and a JSON-RPC error
+// carrying a correctable INVALID_REQUEST, -32700 for a body that is not
+// JSON, -32600 for JSON that is no request object (nor a batch of them),
+// -32602 for params that are not structured (JSON-RPC 2.0 section 4.2: an
+// object or an array). Gates call it once the request is authenticated, so
+// a caller without credentials learns nothing but that it needs some. ok
+// is false when it answered.
 func (s *Server) CheckRPCBody(w http.ResponseWriter, body []byte) (ok bool) {
-	if body == nil || json.Valid(body) {
+	if body == nil {
 		return true
 	}
-	e := s.newError(s.pickCode("INVALID_REQUEST"), "The request is not JSON: send one JSON-RPC 2.0 request object")
-	s.writeRPCError(w, http.StatusBadRequest, leadingID(body), rpcParseError, "Parse error", e)
+	v, err := wire.ParseLenient(body)
+	if err != nil {
+		e := s.newError(s.pickCode("INVALID_REQUEST"), fmt.Sprintf(
+			"The request is not JSON (at %s): send one JSON-RPC 2.0 request object", untrusted.Sanitize(err.Error())))
+		s.writeRPCError(w, http.StatusBadRequest, leadingID(body), rpcParseError, "Parse error", e)
+		return false
+	}
+	var (
+		at   wire.Lenient // the request at fault
+		code int64
+		msg  string
+	)
+	check := func(req wire.Lenient) bool {
+		switch params := req.Get("params"); {
+		case !req.IsObject():
+			code, msg = rpcInvalidRequest, "The request is not a JSON-RPC 2.0 request object: send one (or a batch of them)"
+		case params.Present() && !params.IsObject() && !params.IsArray():
+			at, code, msg = req, rpcInvalidParams, "The request's params are not an object: send the method's parameters as a JSON object"
+		default:
+			return true
+		}
+		return false
+	}
+	if v.IsArray() {
+		v.Elems(check)
+	} else {
+		check(v)
+	}
+	if code == 0 {
+		return true
+	}
+	var id json.RawMessage
+	if raw := at.Get("id"); raw.IsString() || raw.IsNumber() {
+		id = raw.Raw()
+	}
+	message := "Invalid Request"
+	if code == rpcInvalidParams {
+		message = "Invalid params"
+	}
+	s.writeRPCError(w, http.StatusBadRequest, id, code, message, s.newError(s.pickCode("INVALID_REQUEST"), msg))
 	return false
 }
 

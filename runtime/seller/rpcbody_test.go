@@ -18,7 +18,8 @@ import (
 // SDK behind it reads; a refused body is a JSON-RPC error response
 // carrying a correctable INVALID_REQUEST the extractor reads, to the
 // request's id when the bytes read name one: 413 past MaxRequestBytes plus
-// the envelope, 400 for what is not JSON; a GET reads nothing.
+// the envelope, 400 for what is not JSON, not a request object, or has
+// params that are not structured; a GET reads nothing.
 func TestReadRPCBody(t *testing.T) {
 	srv, err := seller.New(adcpt.Spec(), seller.Options{MaxRequestBytes: 100})
 	if err != nil {
@@ -46,13 +47,25 @@ func TestReadRPCBody(t *testing.T) {
 			status: http.StatusRequestEntityTooLarge, id: "null", rpcCode: -32600, message: "over the 65636"},
 		{name: "not JSON", method: http.MethodPost, body: `{"jsonrpc":"2.0","id":5,"method":`, status: http.StatusBadRequest,
 			id: "5", rpcCode: -32700, message: "not JSON"},
+		{name: "nested too deep", method: http.MethodPost, body: `{"id":6,"params":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`,
+			status: http.StatusBadRequest, id: "6", rpcCode: -32700, message: "nesting deeper than 512 levels"},
+		{name: "no request object", method: http.MethodPost, body: `"tools/call"`, status: http.StatusBadRequest,
+			id: "null", rpcCode: -32600, message: "not a JSON-RPC 2.0 request object"},
+		{name: "a batch with a number", method: http.MethodPost, body: `[` + small + `,1]`, status: http.StatusBadRequest,
+			id: "null", rpcCode: -32600, message: "not a JSON-RPC 2.0 request object"},
+		{name: "params a string", method: http.MethodPost, body: `{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":"x"}`,
+			status: http.StatusBadRequest, id: `"r1"`, rpcCode: -32602, message: "params are not an object"},
+		{name: "params a string in a batch", method: http.MethodPost, body: `[` + small + `,{"jsonrpc":"2.0","id":2,"method":"tools/list","params":true}]`,
+			status: http.StatusBadRequest, id: "2", rpcCode: -32602, message: "params are not an object"},
+		{name: "a batch", method: http.MethodPost, body: `[` + small + `,{"jsonrpc":"2.0","method":"ping","params":[]}]`, ok: true, status: http.StatusOK},
+		{name: "a response to the server", method: http.MethodPost, body: `{"jsonrpc":"2.0","id":3,"result":{}}`, ok: true, status: http.StatusOK},
 		{name: "a GET", method: http.MethodGet, ok: true, status: http.StatusOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := httptest.NewRecorder()
 			r := httptest.NewRequest(tc.method, "/mcp", strings.NewReader(tc.body))
 			body, ok := srv.ReadRPCBody(w, r)
-			if ok && tc.name == "not JSON" {
+			if ok {
 				ok = srv.CheckRPCBody(w, body)
 			}
 			if ok != tc.ok || w.Code != tc.status {
