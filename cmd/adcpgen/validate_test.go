@@ -154,10 +154,6 @@ func TestValidateOutputLines(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("line %q: %v", line, err)
 		}
-		var keys []string
-		for k := range m {
-			keys = append(keys, k)
-		}
 		for _, k := range []string{"file", "pointer", "keyword", "message", "schema_id"} {
 			if _, ok := m[k]; !ok {
 				t.Errorf("line %s lacks %q", line, k)

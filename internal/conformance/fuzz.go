@@ -70,7 +70,7 @@ func runFuzz(ctx context.Context, env *jsinterop.Env, a *agent, protocol string,
 	res := &fuzzResult{Protocol: protocol, Seed: seed}
 	args := []string{cli, "fuzz", a.url(protocol), "--protocol", protocol, "--auth-token", a.APIKey,
 		"--seed", strconv.FormatInt(seed, 10), "--turn-budget", strconv.Itoa(budget), "--auto-seed", "--format", "json"}
-	stdout, stderr, runErr, elapsed := node(ctx, env, "", nil, args)
+	stdout, stderr, elapsed, runErr := node(ctx, env, "", nil, args)
 	res.Duration = elapsed
 	base := filepath.Join(outDir, protocol+"-fuzz")
 	res.Output = base + ".json"

@@ -89,7 +89,7 @@ func runGovernance(ctx context.Context, env *jsinterop.Env, seller, gov *agent, 
 		res.Err = err
 		return res
 	}
-	stdout, stderr, runErr, elapsed := node(ctx, env, spec.clock, []string{"NODE_EXTRA_CA_CERTS=" + caFile}, []string{"routed.mjs", string(opts)})
+	stdout, stderr, elapsed, runErr := node(ctx, env, spec.clock, []string{"NODE_EXTRA_CA_CERTS=" + caFile}, []string{"routed.mjs", string(opts)})
 	res.Duration = elapsed
 	return res.read(ctx, spec.outDir, spec.protocol+"-governance", stdout, stderr, runErr)
 }

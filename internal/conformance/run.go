@@ -140,7 +140,7 @@ func runStoryboard(ctx context.Context, env *jsinterop.Env, a *agent, spec runSp
 		}
 		args = []string{"storyboard.mjs", string(opts)}
 	}
-	stdout, stderr, runErr, elapsed := node(ctx, env, spec.clock, nil, args)
+	stdout, stderr, elapsed, runErr := node(ctx, env, spec.clock, nil, args)
 	res.Duration = elapsed
 	return res.read(ctx, outDir, protocol+"-"+fileName(storyboard), stdout, stderr, runErr)
 }
@@ -152,7 +152,7 @@ func fileName(name string) string {
 
 // node runs node with args in the package directory, the runner's clock
 // started at clock (unless ""), env added to the environment.
-func node(ctx context.Context, env *jsinterop.Env, clock string, extraEnv []string, args []string) (stdout, stderr []byte, err error, elapsed time.Duration) {
+func node(ctx context.Context, env *jsinterop.Env, clock string, extraEnv []string, args []string) (stdout, stderr []byte, elapsed time.Duration, err error) {
 	cmd := exec.CommandContext(ctx, env.Node, args...)
 	cmd.Dir = env.Dir
 	cmd.Env = append(os.Environ(), extraEnv...)
@@ -166,7 +166,7 @@ func node(ctx context.Context, env *jsinterop.Env, clock string, extraEnv []stri
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	start := time.Now()
 	err = cmd.Run()
-	return out.Bytes(), errOut.Bytes(), err, time.Since(start)
+	return out.Bytes(), errOut.Bytes(), time.Since(start), err
 }
 
 // read keeps the runner's output under outDir/name.json (and .stderr) and

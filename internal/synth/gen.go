@@ -272,8 +272,6 @@ func (g *gen) withRefs(refs []string, f func() (any, bool)) (any, bool) {
 	return v, ok
 }
 
-var typeOrder = []string{"object", "array", "string", "integer", "number", "boolean", "null"}
-
 // generate builds a value for a flattened conjunction.
 func (g *gen) generate(flat []node, choices []chosen, salt int) (any, bool) {
 	if len(choices) > 0 {

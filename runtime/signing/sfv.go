@@ -51,15 +51,6 @@ type sfMember struct {
 	val sfItem
 }
 
-func (it sfItem) param(key string) (sfItem, bool) {
-	for _, p := range it.params {
-		if p.key == key {
-			return p.val, true
-		}
-	}
-	return sfItem{}, false
-}
-
 // sfParser walks one field value.
 type sfParser struct {
 	s   string

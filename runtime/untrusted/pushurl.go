@@ -74,7 +74,7 @@ func isNumericHost(h string) bool {
 			return false
 		}
 	}
-	return strings.IndexAny(h, "0123456789") >= 0 && (h[0] >= '0' && h[0] <= '9')
+	return strings.ContainsAny(h, "0123456789") && (h[0] >= '0' && h[0] <= '9')
 }
 
 // internalPrefixes are the special-purpose ranges (RFC 6890 and its

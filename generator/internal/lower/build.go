@@ -125,25 +125,6 @@ func (b *builder) newType(s *schema.Schema) *ir.Type {
 	return t
 }
 
-// inlineType returns the named type for a node met inline, named after its
-// parent.
-func (b *builder) inlineType(s *schema.Schema, parent *ir.Type, suffixes []string) *ir.Type {
-	if t, ok := b.named[s]; ok {
-		return t
-	}
-	t := b.newType(s)
-	t.Rank = rankInline
-	t.Parent, t.Suffixes = parent, suffixes
-	if s.Title != "" {
-		if h := ownName(titleName(s.Title)); h != "" {
-			t.Hints = []string{h}
-		}
-	}
-	b.named[s] = t
-	b.fill(t, s, nil)
-	return t
-}
-
 // fill decides a named type's kind and contents from its node's shape. sh
 // is a precomputed shape (union arms), or nil to collect it from s.
 func (b *builder) fill(t *ir.Type, s *schema.Schema, sh *shape) {
