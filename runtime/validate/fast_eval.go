@@ -200,7 +200,7 @@ func (e *evaluator) typeOK(n *snode, i int32) bool {
 func (e *evaluator) isInt(i int32) bool {
 	t := &e.tape[i]
 	lit := e.data[t.start:t.end]
-	if bytes.IndexAny(lit, ".eE") < 0 {
+	if !bytes.ContainsAny(lit, ".eE") {
 		return true
 	}
 	return e.dec(i).isInt()

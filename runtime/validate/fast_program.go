@@ -76,18 +76,15 @@ type snode struct {
 	multipleOf                 *big.Rat
 	multipleOfF                float64
 
-	not                *snode
-	allOf, anyOf       []*snode
-	oneOf              []*snode
-	anyOfDisc          *discIndex
-	oneOfDisc          *discIndex
-	ifS, thenS, elseS  *snode
-	hasIf              bool
-	applies            bool     // has not, allOf, anyOf, oneOf or if
-	propTokens         []string // escaped property names, by slot
-	patTokens          []string
-	depTokens          []string
-	minContainsFailMsg string
+	not               *snode
+	allOf, anyOf      []*snode
+	oneOf             []*snode
+	anyOfDisc         *discIndex
+	oneOfDisc         *discIndex
+	ifS, thenS, elseS *snode
+	hasIf             bool
+	applies           bool     // has not, allOf, anyOf, oneOf or if
+	propTokens        []string // escaped property names, by slot
 }
 
 type slot struct {
