@@ -11,7 +11,6 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/signing"
-	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // Options configure the MCP transport of a seller. The zero value
@@ -246,22 +245,4 @@ func ResultOf(a *seller.Answer, terse bool) *mcp.CallToolResult {
 		}
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(body)}
-}
-
-func quote(s string) []byte { return wire.AppendQuoted(nil, s) }
-
-// quoteNonEmpty is s as a JSON string, or nil when s is empty.
-func quoteNonEmpty(s string) []byte {
-	if s == "" {
-		return nil
-	}
-	return quote(s)
-}
-
-// boolValue is true as JSON when b is, else nil.
-func boolValue(b bool) []byte {
-	if b {
-		return []byte("true")
-	}
-	return nil
 }
