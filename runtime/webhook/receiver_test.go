@@ -65,6 +65,7 @@ func newReceiverRig(t *testing.T, opts webhook.ReceiverOptions, signed bool) *re
 		rig.mu.Unlock()
 	}
 	rig.rc = webhook.NewReceiver(manifest.Spec(), opts)
+	//lint:ignore SA1019 the golden manifest deprecates its one async tool on purpose
 	if err := webhook.On(rig.rc, manifest.Tools.CreateThing, func(_ context.Context, ev *thingEvent) error {
 		rig.mu.Lock()
 		defer rig.mu.Unlock()

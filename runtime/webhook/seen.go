@@ -121,9 +121,3 @@ func (s *seenSet) compact() {
 	}
 	s.queue = append([]queued(nil), live...)
 }
-
-func (s *seenSet) len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.m)
-}

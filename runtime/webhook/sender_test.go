@@ -64,6 +64,7 @@ func TestSenderRetriesUntilTheReceiverAccepts(t *testing.T) {
 	rc := webhook.NewReceiver(manifest.Spec(), webhook.ReceiverOptions{HMAC: verifier})
 	var got []*thingEvent
 	var mu sync.Mutex
+	//lint:ignore SA1019 the golden manifest deprecates its one async tool on purpose
 	if err := webhook.On(rc, manifest.Tools.CreateThing, func(_ context.Context, ev *thingEvent) error {
 		mu.Lock()
 		defer mu.Unlock()

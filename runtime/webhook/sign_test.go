@@ -78,6 +78,7 @@ func newSignedRig(t *testing.T, opts webhook.ReceiverOptions) *signedRig {
 	t.Helper()
 	rig := &signedRig{}
 	rig.rc = webhook.NewReceiver(manifest.Spec(), opts)
+	//lint:ignore SA1019 the golden manifest deprecates its one async tool on purpose
 	if err := webhook.On(rig.rc, manifest.Tools.CreateThing, func(_ context.Context, ev *thingEvent) error {
 		if rig.block != nil {
 			rig.entered <- struct{}{}
