@@ -147,7 +147,7 @@ var taskTests = []storeTest{
 	}},
 	{"OtherPrincipalsTaskIsNotFound", func(t *testing.T, s sellerstore.Store, clock *FakeClock) {
 		ctx := context.Background()
-		mine := create(t, s, newTask("buyer-a", "task-a", task.Working))
+		create(t, s, newTask("buyer-a", "task-a", task.Working))
 		_, errOther := s.GetTask(ctx, "buyer-b", "task-a")
 		_, errMissing := s.GetTask(ctx, "buyer-b", "task-zz")
 		notYours(t, "GetTask", errOther, errMissing, "task-a", "task-zz")
@@ -156,7 +156,7 @@ var taskTests = []storeTest{
 		notYours(t, "UpdateTask", errOther, errMissing, "task-a", "task-zz")
 		// A final task of another principal is still "not found", never "final".
 		update(t, s, "buyer-a", "task-a", sellerstore.TaskUpdate{Status: task.Completed})
-		mine = get(t, s, "buyer-a", "task-a")
+		mine := get(t, s, "buyer-a", "task-a")
 		_, errOther = s.UpdateTask(ctx, "buyer-b", "task-a", sellerstore.TaskUpdate{Status: task.Canceled})
 		notYours(t, "UpdateTask on a final task", errOther, errMissing, "task-a", "task-zz")
 		sameTask(t, get(t, s, "buyer-a", "task-a"), mine)
