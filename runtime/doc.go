@@ -1,48 +1,89 @@
-// Package runtime is the map of adcpgen's runtime: the AdCP client and
-// server algorithms, checked against every published conformance vector.
-// It holds no code; each job has its own package:
+// Package runtime is the map of adcpgen's runtime: the AdCP buyer and
+// seller, checked against every published conformance vector. It holds no
+// code; each job has its own package, bound to the Spec value of the
+// package adcpgen generated for your spec version (nothing is global).
 //
-//   - extract: the buyer side. An Extractor built from a generated
-//     package's Spec extracts data and errors from MCP tool results, A2A
-//     tasks and stream events, JSON-RPC responses and webhooks, and decodes
-//     the data into generated types.
-//   - adcperr: the AdCP error (adcp_error) shared by buyers and sellers, its
-//     recovery class and the Action to take.
+// Two calls carry most programs. A buyer calls a tool and gets its typed
+// answer, strictly decoded from the seller's exact bytes:
+// buyer.Call(ctx, c, adcp.Tools.GetProducts, &req) (runtime/buyer, see
+// its ExampleCall). A seller registers a typed handler per tool and serves
+// it over MCP and A2A: seller.HandleSync(srv, adcp.Tools.GetProducts, fn)
+// (runtime/seller, on runtime/mcpserver and runtime/a2aserver). The
+// repository's docs/ directory has both as complete programs.
+//
+// # Shared by both sides
+//
+//   - wire: strict decoding and encoding of generated types (Unmarshal,
+//     UnmarshalExact, Marshal, *DecodeError with its JSON pointer),
+//     Nullable, Date and DateTime, and the lenient reader extraction uses.
+//     wireimpl holds what only generated code names (descriptors, the
+//     version handshake).
+//   - registry: Spec, the value each generated package exports for its spec
+//     version (tools, error codes and recovery classes, envelopes), and the
+//     manifest parser.
+//   - task: the task status vocabulary, the typed tool descriptor (Tool)
+//     and the typed outcome of a call (Result).
+//   - spec: schema trees, protocol bundles, the spec cache and the lock
+//     file.
+//   - validate: validating payloads against one spec version's schemas.
+//   - extract: AdCP's extraction algorithms: data and errors from MCP tool
+//     results, JSON-RPC responses, A2A tasks and events and webhooks, and
+//     typed decoding (the layer under buyer.Call).
+//   - adcperr: the AdCP error (adcp_error), its recovery class and the
+//     Action to take.
 //   - retry: retrying transient errors within AdCP's retry ceiling.
-//   - seller: the agent side, MCP tool results, JSON-RPC transport errors,
-//     A2A tasks and upstream error translation; the typed server, whose
-//     gate (Admit) verifies RFC 9421 request signatures per operation
-//     (SignedRequests) before any handler runs, and publishes the agent's
-//     keys (Identity).
 //   - untrusted: sanitising seller strings and checking seller URLs.
-//   - webhook: both ends of push notifications: the Sender signs with RFC
-//     9421 (or the legacy HMAC-SHA256 the buyer asked for), the Receiver
-//     verifies either, the registration choosing which, and drops
-//     redeliveries by idempotency_key.
-//   - signing: RFC 9421 signed requests and webhooks (the AdCP profile,
-//     signer, verifier checklist, keys, replay store, revocation, the
-//     request_signing capability, CallSigner signing a buyer's calls as the
-//     seller asks), with signing/discovery finding an agent's keys,
-//     signing/replaytest the replay stores' conformance suite, and
-//     sellerstore/pgstore's Nonces the replay store replicas share.
-//   - registry: the Spec value of one spec version, and the manifest parser.
-//   - wire: decoding and encoding generated types strictly (Unmarshal,
-//     Marshal, DecodeError), and the lenient reader extraction uses;
-//     wireimpl holds what only generated code names.
-//   - spec and validate: fetching spec versions and validating payloads
-//     against their schemas.
-//   - mcpsdk and a2ago: adapters for the MCP Go SDK and a2a-go.
-//   - testcontroller, pagination, lifecycle, proposal and sellergov: a
-//     seller's protocol pieces: the sandbox's comply_test_controller,
-//     cursor pagination for list tools, the legal transitions of media
-//     buys, creatives and accounts, media plan proposals, and governance
-//     checks before a buy.
+//   - signing: RFC 9421 signed requests and webhooks, both ends (the AdCP
+//     profile of each version, signer, the verifier checklist, keys, the
+//     replay store, revocation, CallSigner signing a buyer's calls as the
+//     seller asks); signing/discovery finds an agent's keys;
+//     signing/replaytest is the replay stores' conformance suite.
+//   - rawrpc: one JSON-RPC response exactly as the peer sent it, which the
+//     transports keep so the strict decoders see duplicates and escapes.
 //
-// A buyer in five lines, with yourpkg generated by adcpgen:
+// # Buyer
 //
-//	x := extract.New(yourpkg.Spec())
-//	var products yourpkg.GetProductsResponse
-//	err := x.DecodeMCP(body, &products) // or DecodeA2A, DecodeWebhook
-//	var e *adcperr.Error
-//	if errors.As(err, &e) && e.Action() == adcperr.ActionRetry { /* wait e.RetryAfter */ }
+//   - buyer: the typed client: Call, idempotency keys, safe retries,
+//     conversations, polling (WaitForCompletion), request signing.
+//   - mcpclient and a2aclient: its transports, on the MCP Go SDK
+//     (streamable HTTP, stdio) and a2a-go (JSON-RPC), keeping the seller's
+//     bytes.
+//   - webhook, receiving: the Receiver verifies a push notification (RFC
+//     9421, the AdCP default, or the legacy HMAC-SHA256 the registration
+//     asked for), drops redeliveries by idempotency_key and types the
+//     payload per task type.
+//
+// # Seller
+//
+//   - seller: the typed server (New, Handle, HandleSync), its
+//     authentication and request-signature gate, the protocol envelope,
+//     and the builders of what it sends.
+//   - mcpserver and a2aserver: the seller on the MCP Go SDK's server
+//     (streamable HTTP, stdio) and on a2a-go's JSON-RPC server with its
+//     agent card.
+//   - sellertask: async tasks on the store: the version's status tools and
+//     push notifications.
+//   - sellerstore: the store of idempotency records and tasks, in memory;
+//     sellerstore/storetest is its conformance suite, and
+//     sellerstore/pgstore (a module of its own) keeps it in PostgreSQL for
+//     several replicas.
+//   - idempotency: middleware that replays a mutating tool's answer for a
+//     repeated idempotency_key and refuses conflicts.
+//   - testcontroller: a sandbox's comply_test_controller.
+//   - pagination: cursor pagination for list tools.
+//   - lifecycle: the legal transitions of media buys, creatives and
+//     accounts.
+//   - proposal: media plan proposals from get_products to
+//     create_media_buy.
+//   - sellergov: governance checks before a buy (check_governance).
+//   - webhook, sending: the Sender signs with RFC 9421 by default (HMAC
+//     only when the buyer's push_notification_config asks for it),
+//     retries and never posts to internal addresses.
+//
+// # SDK adapters
+//
+//   - mcpsdk and a2ago: extraction and typed decoding of what the MCP Go
+//     SDK and a2a-go return, and their result and task values, for code
+//     that uses the SDKs directly. The other packages depend on neither
+//     SDK, apart from the transports above.
 package runtime
