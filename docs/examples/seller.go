@@ -1,0 +1,25 @@
+package examples
+
+import (
+	"context"
+	"net/http"
+
+	adcp "github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	"github.com/adcpgen/adcpgen/runtime/mcpserver"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+)
+
+// Seller is the README's ten-line seller: get_products, typed, over MCP.
+func Seller() (http.Handler, error) {
+	// snippet: seller
+	srv, err := seller.New(adcp.Spec(), seller.Config{}) // Config: schemas, authentication, tasks
+	if err != nil {
+		return nil, err
+	}
+	seller.HandleSync(srv, adcp.Tools.GetProducts, func(ctx context.Context, req *adcp.GetProductsRequest) (*adcp.GetProductsResponse, error) {
+		// req was decoded strictly from the buyer's bytes; the answer is encoded strictly.
+		return &adcp.GetProductsResponse{Products: []adcp.Product{{ProductID: "ctv-1", Name: "CTV, prime time"}}}, nil
+	})
+	return mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{}) // mount on "/mcp"; a2aserver for A2A
+	// end snippet
+}

@@ -1,0 +1,42 @@
+package examples
+
+import (
+	"context"
+	"net/http"
+
+	adcp "github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	"github.com/adcpgen/adcpgen/runtime/a2aserver"
+	"github.com/adcpgen/adcpgen/runtime/mcpserver"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/spec"
+)
+
+// Mux is docs/seller.md's seller: one server, schema-validated and
+// authenticated, on MCP and A2A at once. keys maps API keys to principals.
+func Mux(tree *spec.Tree, keys map[string]string, find func(*adcp.GetProductsRequest) []adcp.Product) (*http.ServeMux, error) {
+	// snippet: serve
+	srv, err := seller.New(adcp.Spec(), seller.Config{Schemas: tree, Authenticator: seller.APIKeys("https://seller.example", keys)})
+	if err != nil {
+		return nil, err
+	}
+	seller.HandleSync(srv, adcp.Tools.GetProducts, func(ctx context.Context, req *adcp.GetProductsRequest) (*adcp.GetProductsResponse, error) {
+		products := find(req)
+		if _, ok := seller.PrincipalFrom(ctx); !ok {
+			for i := range products {
+				products[i].PricingOptions = nil // anonymous discovery: answer without pricing
+			}
+		}
+		return &adcp.GetProductsResponse{Products: products}, nil
+	})
+	mcpHandler, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{})
+	if err != nil {
+		return nil, err
+	}
+	opts := a2aserver.A2AOptions{URL: "https://seller.example/a2a"}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcpHandler)
+	mux.Handle("/a2a", a2aserver.NewA2AHandler(srv, opts))
+	mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(srv, opts))
+	// end snippet
+	return mux, nil
+}
