@@ -2,15 +2,21 @@ GO       ?= go
 BIN      := bin/adcpgen
 SPEC_DIR ?= ../shared/adcp
 
-.PHONY: run build test js-deps vet generate check-generate fmt-check fuzz-smoke
+.PHONY: run build test test-race lint js-deps vet generate check-generate fmt-check fuzz-smoke
 
 # Targets kept in their own files (bench, example, ...).
 -include mk/*.mk
 
-# run: the main job. Downloads modules, builds adcpgen and generates Go from
-# the embedded core schemas into a temporary directory (one summary line).
+# run: the main job. Downloads modules, builds adcpgen, generates Go from
+# the embedded core schemas (or SPEC: a version, a bundle, a schema tree)
+# into out/adcp, and prints what it generated and what to try next. out/ is
+# git-ignored and a module of its own (out/go.mod), so ./... never builds a
+# stale copy; a second run rewrites only what changed.
+SPEC ?=
 run: build
-	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && ./$(BIN) generate --out "$$tmp/adcp" --package adcp
+	@mkdir -p out && { [ -f out/go.mod ] || printf 'module adcpgen.local/out\n\ngo 1.26\n' > out/go.mod; }
+	@./$(BIN) generate $(if $(SPEC),--spec $(SPEC)) --out out/adcp --package adcp
+	@$(GO) run ./internal/runsummary out/adcp
 
 build:
 	$(GO) mod download
@@ -31,6 +37,20 @@ js-deps:
 
 vet:
 	$(GO) vet ./...
+
+# test-race: the main module's tests under the race detector, in short mode:
+# the packages that run goroutines (the transports, the task manager, the
+# webhook sender, the stores) run all their tests; -short trims the
+# whole-corpus tests, which start no goroutines and which the race detector
+# would make several times slower. CI runs it.
+test-race:
+	$(GO) test -race -short -timeout 45m ./...
+
+# lint: staticcheck over the main module, at a pinned version run from the
+# module proxy, so the module's own requirements stay as they are. CI runs it.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+lint:
+	$(GO) run $(STATICCHECK) ./...
 
 # generate: rebuild the committed package generated/adcp from schemas/.
 generate:
