@@ -9,9 +9,8 @@ import (
 )
 
 // Call calls one tool of the client's spec version with a typed request
-// and returns its typed result:
-//
-//	res, err := buyer.Call(ctx, c, adcp.Tools.GetProducts, &adcp.GetProductsRequest{Brief: "CTV"})
+// and returns its typed result (ExampleCall: a call and each kind of
+// answer).
 //
 // The request is encoded by its strict encoder before anything is sent (a
 // value it cannot encode is an error naming the field, and nothing is

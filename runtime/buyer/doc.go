@@ -3,19 +3,14 @@
 // the tool's typed response or interim payload, strictly decoded from the
 // seller's exact bytes.
 //
-//	session, err := mcpclient.ConnectHTTP(ctx, "https://seller.example/mcp", httpClient, mcpclient.ConnectOptions{}) // or a2aclient.Dial
-//	if err != nil { ... }
-//	defer session.Close()
-//	c, err := buyer.New(adcp.Spec(), session) // adcp: the package adcpgen generated
-//	if err != nil { ... }
-//	res, err := buyer.Call(ctx, c, adcp.Tools.GetProducts, &adcp.GetProductsRequest{BuyingMode: "brief", Brief: new("CTV")})
-//	var ae *adcperr.Error
-//	switch {
-//	case errors.As(err, &ae): // the seller's AdCP error: ae.Action(), ae.RetryAfter, ae.Details
-//	case err != nil: // unreachable seller (*TransportError), refused bytes (*SellerDataError, with the JSON pointer), ...
-//	case res.Status == task.Completed: // res.Response is the *adcp.GetProductsResponse
-//	default: // submitted, working, input-required: res.TaskID, res.Submitted, ...
-//	}
+// A call connects a transport (mcpclient.ConnectHTTP or ConnectCommand,
+// a2aclient.Dial), makes a Client of it with the Spec of the package
+// adcpgen generated, and calls a tool by its descriptor with a typed
+// request: buyer.Call(ctx, c, adcp.Tools.GetProducts, &req). The result's
+// Status says which of its fields holds the answer; the error is the
+// seller's *adcperr.Error, a *TransportError, or a *SellerDataError naming
+// the JSON pointer of bytes the strict decoders refused. ExampleCall is
+// the whole of it, compiled and run.
 //
 // # What a call does
 //

@@ -36,13 +36,13 @@ func ExampleCall() {
 	res, err := buyer.Call(ctx, c, tinyadcp.Tools.GetThings, &tinyadcp.GetThingsRequest{})
 	var ae *adcperr.Error
 	switch {
-	case errors.As(err, &ae):
+	case errors.As(err, &ae): // the seller's AdCP error: ae.Action(), ae.RetryAfter, ae.Details
 		fmt.Println("AdCP error", ae.Code, ae.Action())
-	case err != nil:
+	case err != nil: // unreachable seller (*buyer.TransportError), refused bytes (*buyer.SellerDataError, with the JSON pointer), ...
 		fmt.Println(err)
-	case res.Status == task.Completed:
+	case res.Status == task.Completed: // res.Response is the tool's typed response
 		fmt.Println(res.Response.Things[0].Name)
-	default:
+	default: // submitted, working, input-required: res.TaskID, res.Submitted, ...; buyer.WaitForCompletion follows it
 		fmt.Println(res.Status, res.TaskID)
 	}
 	// Output: first
