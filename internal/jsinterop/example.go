@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -67,6 +68,40 @@ func BuildExampleSeller(ctx context.Context, root, specDir string) (*ExampleSell
 	return b, nil
 }
 
+// lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// Log is a buffer for a seller's output that a test may read while the
+// seller still writes to it.
+type Log struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+// Write appends p.
+func (l *Log) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf = append(l.buf, p...)
+	return len(p), nil
+}
+
+// String is what was written so far.
+func (l *Log) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return string(l.buf)
+}
+
 // Remove deletes the build.
 func (b *ExampleSellerBuild) Remove() { os.RemoveAll(b.dir) }
 
@@ -80,6 +115,9 @@ func (b *ExampleSellerBuild) Start(ctx context.Context, key string, log io.Write
 	if err != nil {
 		return nil, err
 	}
+	// The seller's stderr and the rest of its stdout are copied into log by
+	// two goroutines: one lock serializes them.
+	log = &lockedWriter{w: log}
 	cmd.Stderr = log
 	if err := cmd.Start(); err != nil {
 		return nil, err

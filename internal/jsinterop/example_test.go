@@ -27,7 +27,7 @@ func TestBuyerAgainstExampleSeller(t *testing.T) {
 func buyAgainstExample(t *testing.T, root string) {
 	jsinterop.Require(t)
 	specDir := testspec.Dir(t)
-	var log bytes.Buffer
+	var log jsinterop.Log
 	build, err := jsinterop.BuildExampleSeller(t.Context(), root, specDir)
 	if errors.Is(err, jsinterop.ErrNoExampleSeller) {
 		t.Skip("examples/seller is not in this tree yet (issue 12)")
