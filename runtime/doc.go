@@ -57,10 +57,11 @@
 //
 //   - seller: the typed server (New, Handle, HandleSync), its
 //     authentication and request-signature gate, the protocol envelope,
-//     and the builders of what it sends.
+//     and the AdCP errors it sends (NewJSONRPCError, TranslateUpstream).
 //   - mcpserver and a2aserver: the seller on the MCP Go SDK's server
 //     (streamable HTTP, stdio) and on a2a-go's JSON-RPC server with its
-//     agent card.
+//     agent card; ResultOf and TaskOf build the MCP tool result and the
+//     A2A task every path sends.
 //   - sellertask: async tasks on the store: the version's status tools and
 //     push notifications.
 //   - sellerstore: the store of idempotency records and tasks, in memory;

@@ -16,7 +16,7 @@ import (
 // url, over MCP; it returns the first product's name.
 func Buyer(ctx context.Context, url string) (string, error) {
 	// snippet: buyer
-	session, err := mcpclient.ConnectHTTP(ctx, url, nil, nil) // or a2aclient.Dial
+	session, err := mcpclient.ConnectHTTP(ctx, url, nil, mcpclient.ConnectOptions{}) // or a2aclient.Dial
 	if err != nil {
 		return "", err
 	}

@@ -48,7 +48,7 @@ func TestMuxAnswersDiscoveryWithoutPricing(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	ctx := context.Background()
-	session, err := mcpclient.ConnectHTTP(ctx, srv.URL+"/mcp", nil, nil)
+	session, err := mcpclient.ConnectHTTP(ctx, srv.URL+"/mcp", nil, mcpclient.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

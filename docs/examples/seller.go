@@ -12,7 +12,7 @@ import (
 // Seller is the README's ten-line seller: get_products, typed, over MCP.
 func Seller() (http.Handler, error) {
 	// snippet: seller
-	srv, err := seller.New(adcp.Spec(), seller.Config{}) // Config: schemas, authentication, tasks
+	srv, err := seller.New(adcp.Spec(), seller.Options{}) // Options: schemas, authentication, tasks
 	if err != nil {
 		return nil, err
 	}
@@ -20,6 +20,6 @@ func Seller() (http.Handler, error) {
 		// req was decoded strictly from the buyer's bytes; the answer is encoded strictly.
 		return &adcp.GetProductsResponse{Products: []adcp.Product{{ProductID: "ctv-1", Name: "CTV, prime time"}}}, nil
 	})
-	return mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{}) // mount on "/mcp"; a2aserver for A2A
+	return mcpserver.NewStreamableHandler(srv, mcpserver.Options{}) // mount on "/mcp"; a2aserver for A2A
 	// end snippet
 }

@@ -15,7 +15,7 @@ import (
 // authenticated, on MCP and A2A at once. keys maps API keys to principals.
 func Mux(tree *spec.Tree, keys map[string]string, find func(*adcp.GetProductsRequest) []adcp.Product) (*http.ServeMux, error) {
 	// snippet: serve
-	srv, err := seller.New(adcp.Spec(), seller.Config{Schemas: tree, Authenticator: seller.APIKeys("https://seller.example", keys)})
+	srv, err := seller.New(adcp.Spec(), seller.Options{Schemas: tree, Authenticator: seller.APIKeys("https://seller.example", keys)})
 	if err != nil {
 		return nil, err
 	}
@@ -28,14 +28,14 @@ func Mux(tree *spec.Tree, keys map[string]string, find func(*adcp.GetProductsReq
 		}
 		return &adcp.GetProductsResponse{Products: products}, nil
 	})
-	mcpHandler, err := mcpserver.NewStreamableHandler(srv, mcpserver.MCPOptions{})
+	mcpHandler, err := mcpserver.NewStreamableHandler(srv, mcpserver.Options{})
 	if err != nil {
 		return nil, err
 	}
-	opts := a2aserver.A2AOptions{URL: "https://seller.example/a2a"}
+	opts := a2aserver.Options{URL: "https://seller.example/a2a"}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpHandler)
-	mux.Handle("/a2a", a2aserver.NewA2AHandler(srv, opts))
+	mux.Handle("/a2a", a2aserver.NewHandler(srv, opts))
 	mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(srv, opts))
 	// end snippet
 	return mux, nil

@@ -18,7 +18,7 @@ func Validate(source string, body []byte) ([]validate.Issue, error) {
 	if err != nil {
 		return nil, err
 	}
-	issues, err := v.ValidateTool("get_products", validate.ToolResponse, body)
+	issues, err := v.ValidateTool("get_products", validate.Response, body)
 	// or v.Validate("media-buy/get-products-response.json", body), or by $id in either published style
 	// end snippet
 	return issues, err
