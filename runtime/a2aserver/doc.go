@@ -1,8 +1,7 @@
 // Package a2aserver serves a seller (runtime/seller) over A2A on a2a-go's
 // JSON-RPC server.
 //
-//	mux.Handle("/a2a", a2aserver.NewHandler(srv, opts))
-//	mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(srv, opts))
+// ExampleNewHandler mounts a seller at /a2a with its agent card.
 //
 // A buyer calls a tool with message/send (or message/stream) whose message
 // has a DataPart {"skill": "get_products", "input": {...}} ("parameters" is

@@ -11,10 +11,7 @@ import (
 // which rejects prototype keys, duplicate keys and wrong types. A failure
 // comes back as Result.Failure says: the *adcperr.Error the seller sent, a
 // Problem, ErrUnstructuredFailure or ErrNoData; a decoding failure wraps
-// the *wire.DecodeError.
-//
-//	var products adcp.GetProductsResponse
-//	err := x.DecodeMCP(body, &products)
+// the *wire.DecodeError (Example_buyerFlow decodes get_products).
 
 // DecodeMCP extracts a CallToolResult or JSON-RPC response (see MCP) and
 // decodes its data into dst.

@@ -14,11 +14,8 @@
 // classifies error codes sent without a recovery field and types their
 // details:
 //
-//	x := extract.New(adcp.Spec())
-//	var products adcp.GetProductsResponse
-//	err := x.DecodeMCP(body, &products) // or DecodeA2A, DecodeWebhook
-//	var e *adcperr.Error
-//	if errors.As(err, &e) && e.Action() == adcperr.ActionRetry { /* wait e.RetryAfter */ }
+// The examples show the buyer's flow (Example_buyerFlow: decode, then
+// recover by the error's class) and A2A (ExampleExtractor_A2A).
 //
 // The algorithms follow JavaScript JSON.parse semantics where the
 // specification's reference code relies on them: the last of duplicate keys

@@ -14,11 +14,10 @@
 // list does. A conflict says nothing of the stored request or answer: on
 // the wire it is {"code", "message"} only.
 //
-//	layer := idempotency.New(adcp.Spec(), store, idempotency.Options{})
-//	srv, err := seller.New(adcp.Spec(), seller.Options{
-//		Middleware:   []seller.Middleware{layer.Middleware()},
-//		Capabilities: json.RawMessage(`{"adcp":{"idempotency":` + string(layer.Capabilities()) + `}}`),
-//	})
+// ExampleNew puts the layer in front of a seller's handlers
+// (seller.Options.Middleware), where a retried create_media_buy is
+// replayed; Layer.Capabilities is what to declare under adcp.idempotency
+// in get_adcp_capabilities.
 //
 // Store sellerstore.NewMemory for one process, or pgstore for replicas
 // sharing a PostgreSQL database: the claim is one atomic step in the

@@ -16,9 +16,5 @@
 // final. 3.1's suspended creative status is included; a version whose
 // enum lacks a status never sends it.
 //
-//	next, err := lifecycle.Cancel(buy.Status)
-//	if err != nil {
-//		return nil, err // *adcperr.Error: NOT_CANCELLABLE
-//	}
-//	buy.Status = next
+// The package example cancels and pauses buys along the graph.
 package lifecycle

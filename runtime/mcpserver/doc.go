@@ -1,8 +1,8 @@
 // Package mcpserver serves a seller (runtime/seller) over MCP on the
 // official Go SDK's mcp.Server: streamable HTTP and stdio.
 //
-//	h, err := mcpserver.NewStreamableHandler(srv, mcpserver.Options{})
-//	mux.Handle("/mcp", h)
+// ExampleNewStreamableHandler mounts a seller at /mcp and calls it with
+// the typed buyer.
 //
 // Each served tool is a go-sdk tool whose handler receives the call's raw
 // arguments (CallToolParamsRaw.Arguments, never a decoded map) and answers

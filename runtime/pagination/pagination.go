@@ -17,13 +17,7 @@
 // to its query (PageRequest.Query): one replayed against other filters, or
 // altered, is refused with INVALID_REQUEST on pagination.cursor.
 //
-//	page, err := pagination.Slice(creatives, func(c Creative) string { return c.ID }, pagination.PageRequest{
-//		MaxResults: maxResults, Cursor: cursor, Query: pagination.QueryOf(seller.CallFrom(ctx)),
-//	})
-//	if err != nil {
-//		return nil, err // an *adcperr.Error
-//	}
-//	resp.Creatives, resp.Pagination = page.Items, page.Response()
+// ExampleSlice pages a list tool's items this way.
 package pagination
 
 import (

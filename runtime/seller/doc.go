@@ -1,16 +1,13 @@
 // Package seller is the AdCP agent's side: a typed server for the tools of
-// one spec version, and the builders of what it sends (MCP tool results,
-// reserved JSON-RPC errors, A2A tasks, AdCP errors from upstream failures).
+// one spec version, and what every transport sends: the Answer (which
+// runtime/mcpserver and runtime/a2aserver put on the wire), reserved
+// JSON-RPC errors, AdCP errors from upstream failures.
 //
 // # The server
 //
 // New takes the Spec of your generated package; Handle (or HandleSync)
-// registers a typed handler per tool descriptor of that package:
-//
-//	srv, err := seller.New(adcp.Spec(), seller.Options{Schemas: tree, Authenticator: seller.APIKeys(realm, keys)})
-//	seller.HandleSync(srv, adcp.Tools.GetProducts, func(ctx context.Context, req *adcp.GetProductsRequest) (*adcp.GetProductsResponse, error) {
-//		return &adcp.GetProductsResponse{Products: catalog(req)}, nil
-//	})
+// registers a typed handler per tool descriptor of that package
+// (Example_sellerFlow serves one and calls it as a buyer does).
 //
 // runtime/mcpserver and runtime/a2aserver put the same server on MCP (the
 // official Go SDK) and A2A (a2a-go). Whatever the transport, Serve does the

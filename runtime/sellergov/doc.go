@@ -20,10 +20,6 @@
 // seller supplies (runtime/mcpclient over untrusted.NewHTTPClient, which
 // refuses internal addresses), so this package depends on no SDK.
 //
-//	gov, err := sellergov.NewChecker(adcp.Spec(), sellergov.CheckerOptions{Dial: dial, Caller: "https://seller.example/mcp"})
-//	decision, err := gov.Govern(ctx, agent, sellergov.CheckRequest{PlanID: req.PlanID, Tool: "create_media_buy", Payload: raw}, apply)
-//	if err != nil {
-//		return nil, err // *adcperr.Error: GOVERNANCE_DENIED or GOVERNANCE_UNAVAILABLE
-//	}
-//	buy.GovernanceContext = decision.GovernanceContext
+// ExampleChecker_Govern consults a governance agent during
+// create_media_buy and acts on its verdict.
 package sellergov

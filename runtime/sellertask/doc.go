@@ -17,9 +17,7 @@
 // work is done reports it with seller.OpenTask, and Options.Refresh,
 // which runs on the replica a buyer's poll reaches, is a place to do it.
 //
-//	tasks := sellertask.New(adcp.Spec(), sellertask.Options{Store: store, Sender: webhook.NewSender(webhook.SenderOptions{Signer: signer})})
-//	srv, err := seller.New(adcp.Spec(), seller.Options{Tasks: tasks, ...})
-//	tasks.ServeStatusTools(srv)
-//	...
-//	defer tasks.Close(shutdownCtx) // after the HTTP server's Shutdown: deliveries end or are cancelled
+// ExampleNew wires a Manager into a seller, serves the status tools and
+// completes a task a buyer then reads; Close it after the HTTP server's
+// Shutdown, so deliveries end or are cancelled.
 package sellertask

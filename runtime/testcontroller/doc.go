@@ -6,16 +6,8 @@
 // production: a Controller answers only the calls its Sandbox function
 // accepts, and FORBIDDEN to every other.
 //
-//	ctl, err := testcontroller.New(srv, testcontroller.Options{
-//		Sandbox: func(ctx context.Context, c *seller.Call) bool { return sandboxPrincipal(c.Principal) },
-//	})
-//	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(ctx context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
-//		prev, err := buys.Force(r.Call.Principal.ID, r.Params.MediaBuyID, r.Params.Status)
-//		if err != nil {
-//			return nil, err // a *testcontroller.ScenarioError: NOT_FOUND, INVALID_TRANSITION, ...
-//		}
-//		return testcontroller.Transition{Previous: prev, Current: r.Params.Status}, nil
-//	})
+// The package example registers a scenario hook and calls it as the
+// compliance runner does.
 //
 // The seller implements the scenarios it supports as hooks; the controller
 // does the protocol's part, per the comply-test-controller schemas of the

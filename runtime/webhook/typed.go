@@ -24,11 +24,9 @@ type Event[R, S, W, I any] struct {
 	Notification *Notification
 }
 
-// On registers fn for the notifications of one tool, typed:
-//
-//	webhook.On(rc, adcp.Tools.CreateMediaBuy, func(ctx context.Context, ev *webhook.Event[adcp.CreateMediaBuyResponse, ...]) error {
-//		if ev.Response != nil { ... }
-//	})
+// On registers fn for the notifications of one tool, typed: fn gets an
+// Event whose Response, Submitted, Working and InputRequired are the
+// tool's generated types, decoded strictly from the bytes posted.
 //
 // It fails when the descriptor is of another spec version than the
 // receiver's, or when the spec resolves one of the tool's payloads to

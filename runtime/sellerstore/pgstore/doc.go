@@ -5,11 +5,8 @@
 // version (working from a checkout, a replace for each module, the
 // module's directory runtime/sellerstore/pgstore).
 //
-//	pool, err := pgxpool.New(ctx, dsn)
-//	store := pgstore.New(pool, nil)
-//	err = store.Migrate(ctx) // once at start-up; safe from every replica at once
-//
-// Give every replica the store (idempotency.New, sellertask's
+// The package example opens a store and migrates it, once at start-up,
+// safe from every replica at once. Give every replica the store (idempotency.New, sellertask's
 // Manager), serve MCP stateless, and run sellerstore.PurgePeriodically on
 // one replica only.
 //
