@@ -3,11 +3,7 @@ package runtime
 import (
 	"go/ast"
 	"go/parser"
-	"go/token"
 	"go/types"
-	"io/fs"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -17,24 +13,8 @@ import (
 // describes (spec.Unpack returns an fs.FS, not its own file system type).
 func TestNoExportedFuncReturnsUnexportedType(t *testing.T) {
 	checked := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == "testdata" || d.Name() == "internal" || strings.HasPrefix(d.Name(), ".") && path != "." {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	for _, pf := range publicFiles(t, parser.SkipObjectResolution) {
+		fset, f := pf.fset, pf.f
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok || !fn.Name.IsExported() || fn.Type.Results == nil || (fn.Recv != nil && !exportedRecv(fn.Recv)) {
@@ -48,10 +28,6 @@ func TestNoExportedFuncReturnsUnexportedType(t *testing.T) {
 			}
 			checked++
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if checked < 200 {
 		t.Fatalf("only %d exported functions checked", checked)

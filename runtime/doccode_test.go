@@ -2,9 +2,6 @@ package runtime
 
 import (
 	"go/parser"
-	"go/token"
-	"io/fs"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,32 +22,20 @@ var notGo = map[string]string{
 // runtime package has a code block, but the few that show no Go.
 func TestDocCommentsHaveNoGoBlocks(t *testing.T) {
 	checked, seen := 0, map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		path = filepath.ToSlash(path)
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ParseComments)
-		if err != nil {
-			return err
-		}
-		for _, cg := range f.Comments {
+	for _, pf := range publicFiles(t, parser.ParseComments) {
+		for _, cg := range pf.f.Comments {
 			for _, c := range cg.List {
 				checked++
 				if !strings.HasPrefix(c.Text, "//\t") {
 					continue
 				}
-				if _, ok := notGo[path]; ok {
-					seen[path] = true
+				if _, ok := notGo[pf.path]; ok {
+					seen[pf.path] = true
 					continue
 				}
-				t.Errorf("%s: a code block in a doc comment: %q; write an Example instead", path, c.Text)
+				t.Errorf("%s: a code block in a doc comment: %q; write an Example instead", pf.path, c.Text)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if checked < 5000 {
 		t.Fatalf("only %d comment lines checked", checked)

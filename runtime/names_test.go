@@ -3,9 +3,6 @@ package runtime
 import (
 	"go/ast"
 	"go/parser"
-	"go/token"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -76,36 +73,14 @@ var stillShared = map[string][]string{
 func TestExportedNamesAreUnique(t *testing.T) {
 	byName := map[string][]string{}
 	packages := map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			// internal packages are no one's API: runtime/internal/wiredesc
-			// declares what runtime/wireimpl re-exports by alias.
-			if d.Name() == "testdata" || d.Name() == "internal" || strings.HasPrefix(d.Name(), ".") && path != "." {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		pkg := filepath.ToSlash(filepath.Dir(path))
+	for _, pf := range publicFiles(t, parser.SkipObjectResolution) {
+		f, pkg := pf.f, pf.pkg
 		packages[pkg] = true
 		for _, name := range exportedNames(f) {
 			if !slices.Contains(byName[name], pkg) {
 				byName[name] = append(byName[name], pkg)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(packages) < 20 || len(byName) < 200 {
 		t.Fatalf("only %d packages and %d exported names found under runtime: the walk missed some", len(packages), len(byName))
@@ -171,25 +146,9 @@ var knownStutters = map[string]bool{}
 // qualified (mcpserver.Options, a2aserver.NewHandler).
 func TestNamesDoNotStutter(t *testing.T) {
 	checked := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == "testdata" || d.Name() == "internal" || strings.HasPrefix(d.Name(), ".") && path != "." {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		pkg := filepath.ToSlash(filepath.Dir(path))
-		for _, name := range exportedNames(f) {
+	for _, pf := range publicFiles(t, parser.SkipObjectResolution) {
+		path, pkg := pf.path, pf.pkg
+		for _, name := range exportedNames(pf.f) {
 			checked++
 			for _, prefix := range stutterPrefixes(pkg) {
 				if stutters(name, prefix) && !knownStutters[pkg+"."+name] {
@@ -197,10 +156,6 @@ func TestNamesDoNotStutter(t *testing.T) {
 				}
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if checked < 300 {
 		t.Fatalf("only %d exported names checked: the walk missed some", checked)
