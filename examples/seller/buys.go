@@ -117,6 +117,26 @@ func (s *sales) buyFor(principal, id string) (*buy, error) {
 	return b, nil
 }
 
+// listed is what a list of a principal's buys shows, oldest first: those
+// named by id, whatever the account (buyFor), else those visible in the
+// account. Call it with s.mu held.
+func (s *sales) listed(principal, account string, ids []string) []*buy {
+	var out []*buy
+	for _, id := range s.order {
+		b := s.ledger[id]
+		switch {
+		case b.principal != principal:
+		case len(ids) > 0:
+			if slices.Contains(ids, id) {
+				out = append(out, b)
+			}
+		case b.visible(account):
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 // getMediaBuys answers the principal's buys: those named, else those in
 // the statuses asked for (active by default, as AdCP says), a page at a
 // time, newest last.
@@ -136,16 +156,8 @@ func (s *sales) getMediaBuys(ctx context.Context, req *adcp.GetMediaBuysRequest)
 	now := s.now()
 	s.mu.Lock()
 	var list []adcp.GetMediaBuysResponseMediaBuy
-	for _, id := range s.order {
-		b := s.ledger[id]
-		switch {
-		case b.principal != p.ID:
-			continue
-		case len(req.MediaBuyIDs) > 0: // by id, whatever the account (buyFor)
-			if !slices.Contains(req.MediaBuyIDs, id) {
-				continue
-			}
-		case !b.visible(account) || !slices.Contains(statuses, b.status):
+	for _, b := range s.listed(p.ID, account, req.MediaBuyIDs) {
+		if len(req.MediaBuyIDs) == 0 && !slices.Contains(statuses, b.status) {
 			continue
 		}
 		list = append(list, b.wire(now))

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"math"
-	"slices"
 	"time"
 
 	"example.com/seller/adcp"
@@ -34,18 +33,7 @@ func (s *sales) getMediaBuyDelivery(ctx context.Context, req *adcp.GetMediaBuyDe
 	start := now
 	resp := &adcp.GetMediaBuyDeliveryResponse{Currency: "USD", MediaBuyDeliveries: []adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery{}}
 	s.mu.Lock()
-	for _, id := range s.order {
-		b := s.ledger[id]
-		switch {
-		case b.principal != p.ID:
-			continue
-		case len(req.MediaBuyIDs) > 0: // by id, whatever the account (buyFor)
-			if !slices.Contains(req.MediaBuyIDs, id) {
-				continue
-			}
-		case !b.visible(account):
-			continue
-		}
+	for _, b := range s.listed(p.ID, account, req.MediaBuyIDs) {
 		if b.start.Before(start) {
 			start = b.start
 		}

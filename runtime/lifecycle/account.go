@@ -25,14 +25,7 @@ var accountMoves = map[string][]string{
 
 // AccountMove checks an account's transition (force_account_status).
 func AccountMove(from, to string) error {
-	return force("account", AccountStatuses, from, to, func(from, to string) bool {
-		for _, s := range accountMoves[from] {
-			if s == to {
-				return true
-			}
-		}
-		return false
-	})
+	return force("account", AccountStatuses, accountMoves, from, to)
 }
 
 // AccountOperable reports whether an account in status may transact

@@ -31,12 +31,5 @@ var creativeMoves = map[string][]string{
 // CreativeMove checks a creative's transition (a seller's own, or one a
 // sandbox controller forces with force_creative_status).
 func CreativeMove(from, to string) error {
-	return force("creative", CreativeStatuses, from, to, func(from, to string) bool {
-		for _, s := range creativeMoves[from] {
-			if s == to {
-				return true
-			}
-		}
-		return false
-	})
+	return force("creative", CreativeStatuses, creativeMoves, from, to)
 }

@@ -60,23 +60,11 @@ func ParseCapability(caps []byte) (Capability, error) {
 		}
 	}
 	for _, f := range c.lists() {
-		l := rs.Get(f.name)
-		if !l.Present() {
-			continue
+		list, problem := stringArray(rs.Get(f.name))
+		if problem != "" {
+			return Capability{}, fmt.Errorf("signing: get_adcp_capabilities: /request_signing/%s %s", f.name, problem)
 		}
-		if !l.IsArray() {
-			return Capability{}, fmt.Errorf("signing: get_adcp_capabilities: /request_signing/%s is not an array", f.name)
-		}
-		var bad bool
-		l.Elems(func(e wire.Lenient) bool {
-			s, ok := e.AsString()
-			bad = !ok
-			*f.list = append(*f.list, s)
-			return ok
-		})
-		if bad {
-			return Capability{}, fmt.Errorf("signing: get_adcp_capabilities: /request_signing/%s holds a non-string", f.name)
-		}
+		*f.list = append(*f.list, list...)
 	}
 	return c, nil
 }

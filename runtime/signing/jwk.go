@@ -94,20 +94,11 @@ func jwkFrom(v wire.Lenient) *JWK {
 	str("adcp_use", &k.AdCPUse)
 	str("x", &k.X)
 	str("y", &k.Y)
-	if ops := v.Get("key_ops"); ops.Present() {
-		if !ops.IsArray() {
-			bad = append(bad, "key_ops is not an array")
-		}
-		ops.Elems(func(e wire.Lenient) bool {
-			s, ok := e.AsString()
-			if !ok {
-				bad = append(bad, "key_ops holds a non-string")
-				return false
-			}
-			k.KeyOps = append(k.KeyOps, s)
-			return true
-		})
+	ops, problem := stringArray(v.Get("key_ops"))
+	if problem != "" {
+		bad = append(bad, "key_ops "+problem)
 	}
+	k.KeyOps = ops
 	if len(bad) > 0 {
 		k.problem = "JWK member " + bad[0]
 		return k

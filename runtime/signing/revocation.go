@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // RevocationSource answers checklist step 9: is a keyid revoked, and is
@@ -78,23 +76,11 @@ func ParseRevocationList(data []byte) (*RevocationList, error) {
 		name string
 		dst  *[]string
 	}{{"revoked_kids", &l.RevokedKids}, {"revoked_jtis", &l.RevokedJTIs}} {
-		arr := v.Get(f.name)
-		if !arr.Present() {
-			continue
+		list, problem := stringArray(v.Get(f.name))
+		if problem != "" {
+			return nil, fmt.Errorf("signing: revocation list: %s %s", f.name, problem)
 		}
-		if !arr.IsArray() {
-			return nil, fmt.Errorf("signing: revocation list: %s is not an array", f.name)
-		}
-		var bad bool
-		arr.Elems(func(e wire.Lenient) bool {
-			s, ok := e.AsString()
-			bad = !ok
-			*f.dst = append(*f.dst, s)
-			return ok
-		})
-		if bad {
-			return nil, fmt.Errorf("signing: revocation list: %s holds a non-string", f.name)
-		}
+		*f.dst = append(*f.dst, list...)
 	}
 	return l, nil
 }
