@@ -21,6 +21,10 @@
 //   - registry: Spec, the value each generated package exports for its spec
 //     version (tools, error codes and recovery classes, envelopes), and the
 //     manifest parser.
+//   - release: AdCP's version negotiation at release precision ("3.1",
+//     "3.2-beta.5"): parsing, the resolution of a request's adcp_version
+//     and adcp_major_version against the releases a seller speaks, and
+//     VERSION_UNSUPPORTED's typed details.
 //   - task: the task status vocabulary, the typed tool descriptor (Tool)
 //     and the typed outcome of a call (Result).
 //   - spec: schema trees, protocol bundles, the spec cache and the lock
