@@ -9,7 +9,12 @@
 // CallTool decoding into maps (BenchmarkCall, and BenchmarkCallClientSide
 // for the client's own share); and the seller's cost per get_products call
 // answering the fixture over go-sdk's mcp.Server (seller_bench_test.go),
-// beside go-sdk's own typed mcp.AddTool on the same structs without methods.
+// beside go-sdk's own typed mcp.AddTool on the same structs without methods;
+// and create_media_buy at 32 concurrent buyers over MCP on loopback HTTP,
+// each call a fresh idempotency key, on the memory store and on PostgreSQL
+// (pgstore, a throwaway cluster from internal/pgtest or $ADCPGEN_TEST_PG)
+// with pgx's default pool and with 16 connections: calls/s and p99
+// (store_bench_test.go; ratios prints PostgreSQL's share of memory's).
 //
 // This directory is a module of its own (replacing adcpgen with ../..), so
 // go-jsonschema and its dependencies never enter adcpgen's go.mod, nor the

@@ -3,9 +3,11 @@ module github.com/adcpgen/adcpgen/internal/bench
 go 1.26.0
 
 require (
-	github.com/adcpgen/adcpgen v0.0.0-00010101000000-000000000000
+	github.com/adcpgen/adcpgen v0.0.0
+	github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore v0.0.0
 	github.com/go-viper/mapstructure/v2 v2.5.0
 	github.com/google/jsonschema-go v0.4.3
+	github.com/jackc/pgx/v5 v5.12.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 )
 
@@ -18,6 +20,9 @@ require (
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
 	github.com/mitchellh/go-wordwrap v1.0.1 // indirect
 	github.com/sanity-io/litter v1.5.8 // indirect
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
@@ -38,3 +43,5 @@ require (
 tool github.com/atombender/go-jsonschema
 
 replace github.com/adcpgen/adcpgen => ../..
+
+replace github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore => ../../runtime/sellerstore/pgstore

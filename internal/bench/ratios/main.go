@@ -11,7 +11,10 @@
 //
 // and the one issue 11 sets, when BenchmarkCall ran: the typed, strict
 // call of runtime/buyer no slower than go-sdk's CallTool decoding into
-// maps, with fewer allocations.
+// maps, with fewer allocations. When BenchmarkSellerCreateMediaBuy ran it
+// reports (no target: a figure for the record) create_media_buy's
+// throughput over PostgreSQL as a share of the memory store's in the same
+// run, and each store's p99 latency.
 package main
 
 import (
@@ -25,10 +28,17 @@ import (
 	"strings"
 )
 
-// result is one benchmark line's measurements.
-type result struct{ ns, bytes, allocs float64 }
+// result is one benchmark line's measurements: the standard ones and the
+// metrics a benchmark reports itself (b.ReportMetric), by unit.
+type result struct {
+	ns, bytes, allocs float64
+	extra             map[string]float64
+}
 
-var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(?:\s+[\d.]+ MB/s)?(?:\s+(\d+) B/op\s+(\d+) allocs/op)?`)
+var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op((?:\s+[\d.]+ \S+)*)`)
+
+// metric is one "value unit" pair after ns/op.
+var metric = regexp.MustCompile(`([\d.]+) (\S+)`)
 
 func main() {
 	runs, order, err := parse(os.Stdin)
@@ -55,6 +65,7 @@ func main() {
 		}
 		return result{}, false
 	}
+	stores(runs)
 	ours, ok1 := get("wire.Unmarshal")
 	plain, ok2 := get("encoding-json-plain")
 	valid, ok3 := get("json.Valid")
@@ -110,8 +121,21 @@ func parse(r io.Reader) (map[string][]result, []string, error) {
 		}
 		var res result
 		res.ns, _ = strconv.ParseFloat(m[2], 64)
-		res.bytes, _ = strconv.ParseFloat(m[3], 64)
-		res.allocs, _ = strconv.ParseFloat(m[4], 64)
+		for _, mm := range metric.FindAllStringSubmatch(m[3], -1) {
+			v, _ := strconv.ParseFloat(mm[1], 64)
+			switch mm[2] {
+			case "B/op":
+				res.bytes = v
+			case "allocs/op":
+				res.allocs = v
+			case "MB/s":
+			default:
+				if res.extra == nil {
+					res.extra = map[string]float64{}
+				}
+				res.extra[mm[2]] = v
+			}
+		}
 		if _, seen := runs[m[1]]; !seen {
 			order = append(order, m[1])
 		}
@@ -129,9 +153,48 @@ func median(rs []result) result {
 		sort.Float64s(v)
 		return v[len(v)/2]
 	}
-	return result{
+	out := result{
 		ns:     pick(func(r result) float64 { return r.ns }),
 		bytes:  pick(func(r result) float64 { return r.bytes }),
 		allocs: pick(func(r result) float64 { return r.allocs }),
+	}
+	for unit := range rs[0].extra {
+		if out.extra == nil {
+			out.extra = map[string]float64{}
+		}
+		out.extra[unit] = pick(func(r result) float64 { return r.extra[unit] })
+	}
+	return out
+}
+
+// stores prints create_media_buy's throughput on each PostgreSQL pool as a
+// share of the memory store's, and the p99 latencies. make bench runs the
+// stores in rounds (memory, then each pool), so the share is the median of
+// each round's own, which the load of a shared machine moves less than
+// either store's figures.
+func stores(runs map[string][]result) {
+	mems := runs["SellerCreateMediaBuy/memory"]
+	if len(mems) == 0 {
+		return
+	}
+	mem := median(mems)
+	fmt.Println()
+	fmt.Printf("%-52s %8.0f calls/s, p99 %.1f ms (medians of %d)\n", "create_media_buy, 32 clients, memory store", mem.extra["calls/s"], mem.extra["p99-ms"], len(mems))
+	for _, pool := range []string{"postgres-pool-default", "postgres-pool16"} {
+		pgs := runs["SellerCreateMediaBuy/"+pool]
+		if len(pgs) == 0 {
+			continue
+		}
+		var shares []float64
+		for i := range min(len(pgs), len(mems)) {
+			if m := mems[i].extra["calls/s"]; m > 0 {
+				shares = append(shares, pgs[i].extra["calls/s"]/m)
+			}
+		}
+		sort.Float64s(shares)
+		pg := median(pgs)
+		if len(shares) > 0 {
+			fmt.Printf("%-52s %8.2f  (%.0f calls/s, p99 %.1f ms)\n", pool+" throughput / memory's", shares[len(shares)/2], pg.extra["calls/s"], pg.extra["p99-ms"])
+		}
 	}
 }

@@ -31,3 +31,20 @@ func TestParseAndMedian(t *testing.T) {
 		t.Fatalf("json.Valid %+v", v)
 	}
 }
+
+func TestStoreMetrics(t *testing.T) {
+	const out = `BenchmarkSellerCreateMediaBuy/memory-2         	    1724	   2273460 ns/op	       439.9 calls/s	       212.4 p99-ms	  331749 B/op	     407 allocs/op
+BenchmarkSellerCreateMediaBuy/postgres-pool16-2               	    1185	   3081016 ns/op	       324.6 calls/s	       297.2 p99-ms	  336211 B/op	     458 allocs/op
+`
+	runs, _, err := parse(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := median(runs["SellerCreateMediaBuy/memory"])
+	if m.extra["calls/s"] != 439.9 || m.extra["p99-ms"] != 212.4 || m.bytes != 331749 || m.allocs != 407 {
+		t.Fatalf("memory %+v", m)
+	}
+	if pg := median(runs["SellerCreateMediaBuy/postgres-pool16"]); pg.extra["calls/s"] != 324.6 {
+		t.Fatalf("pool16 %+v", pg)
+	}
+}

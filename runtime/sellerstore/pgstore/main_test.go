@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/internal/pgtest"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
 	"github.com/jackc/pgx/v5"
@@ -24,7 +25,7 @@ var (
 	setupErr  error
 	baseDSN   string  // the server's maintenance database
 	testDB    string  // the database the tests own
-	throwaway *server // the cluster we started, if any
+	throwaway *pgtest.Cluster // the cluster we started, if any
 )
 
 func TestMain(m *testing.M) {
@@ -55,11 +56,11 @@ func database(t testing.TB) string {
 func setup() error {
 	baseDSN = os.Getenv("ADCPGEN_TEST_PG")
 	if baseDSN == "" {
-		s, err := startServer()
+		c, err := pgtest.Start()
 		if err != nil {
 			return fmt.Errorf("ADCPGEN_TEST_PG is unset and a throwaway server did not start: %w", err)
 		}
-		throwaway, baseDSN = s, s.dsn
+		throwaway, baseDSN = c, c.DSN()
 	}
 	if _, err := pgx.ParseConfig(baseDSN); err != nil {
 		return fmt.Errorf("ADCPGEN_TEST_PG: %w", err)
@@ -93,7 +94,7 @@ func teardown() error {
 		errs = append(errs, adminExec(`DROP DATABASE IF EXISTS `+testDB+` WITH (FORCE)`))
 	}
 	if throwaway != nil {
-		errs = append(errs, throwaway.stop())
+		errs = append(errs, throwaway.Remove())
 	}
 	for _, err := range errs {
 		if err != nil {
