@@ -47,7 +47,9 @@ type Options struct {
 // refused credentials, get HTTP 401 with a WWW-Authenticate challenge; with
 // the server's SignedRequests, an RFC 9421 signature refused (or missing
 // where the skill's policy needs one) gets HTTP 401 with WWW-Authenticate:
-// Signature error="<code>". Mount it at opts.URL's path.
+// Signature error="<code>". A JSON-RPC batch is judged by its strictest
+// call, then refused with HTTP 400 and a correctable INVALID_REQUEST (where
+// a2a-go would answer a bare parse error). Mount it at opts.URL's path.
 func NewHandler(srv *seller.Server, opts Options) http.Handler {
 	h := &handler{srv: srv, opts: opts}
 	rpc := a2asrv.NewJSONRPCHandler(h)

@@ -56,9 +56,13 @@ func acceptJSONOnly(next http.Handler) http.Handler {
 // WWW-Authenticate challenge and a JSON-RPC error -32028 carrying the AdCP
 // error. With the server's SignedRequests, the RFC 9421 signature is
 // checked first, on the exact bytes: a refused one is HTTP 401 with
-// WWW-Authenticate: Signature error="<code>". The authenticated principal
-// and the verified signer reach the tool handlers through go-sdk's
-// TokenInfo (which also binds a session to its principal).
+// WWW-Authenticate: Signature error="<code>". A JSON-RPC batch is judged
+// by its strictest call, then refused (HTTP 400, -32600 and a correctable
+// INVALID_REQUEST; MCP's transport has had no batches since 2025-06-18):
+// go-sdk, which still runs them for older protocol versions, never sees
+// one. The authenticated principal and the verified signer reach the tool
+// handlers through go-sdk's TokenInfo (which also binds a session to its
+// principal).
 func Gate(srv *seller.Server, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, ok := srv.ReadRPCBody(w, r)

@@ -20,9 +20,10 @@
 //     and field, and the handler never runs. An adcp_major_version other
 //     than the spec's is VERSION_UNSUPPORTED. A transport's gate refuses a
 //     body over the cap (HTTP 413), one that is not JSON, not a JSON-RPC
-//     request object, or whose params are not an object (400) before any
-//     SDK reads it, with a JSON-RPC error carrying the same AdCP error
-//     (ReadRPCBody, CheckRPCBody).
+//     request object (a JSON-RPC batch included: Admit judges one by its
+//     strictest call, and no batch runs), or whose params are not an
+//     object (400) before any SDK reads it, with a JSON-RPC error carrying
+//     the same AdCP error (ReadRPCBody, CheckRPCBody).
 //   - The protocol envelope is the framework's: status, task_id, message,
 //     context_id and replayed are written into the response from the
 //     Result and the task, as the Spec says of the payload's schema

@@ -66,13 +66,16 @@ func (s *Server) ReadRPCBody(w http.ResponseWriter, r *http.Request) (body []byt
 }
 
 // CheckRPCBody refuses, as ReadRPCBody does, what the SDK behind the gate
-// would refuse without an AdCP error: HTTP 400 and a JSON-RPC error
-// carrying a correctable INVALID_REQUEST, -32700 for a body that is not
-// JSON, -32600 for JSON that is no request object (nor a batch of them),
-// -32602 for params that are not structured (JSON-RPC 2.0 section 4.2: an
-// object or an array). Gates call it once the request is authenticated, so
-// a caller without credentials learns nothing but that it needs some. ok
-// is false when it answered.
+// would refuse without an AdCP error, or must not see: HTTP 400 and a
+// JSON-RPC error carrying a correctable INVALID_REQUEST, -32700 for a body
+// that is not JSON, -32600 for JSON that is no request object, -32602 for
+// params that are not structured (JSON-RPC 2.0 section 4.2: an object or
+// an array). A JSON-RPC batch (an array) is refused with -32600 too: MCP's
+// transport has had none since 2025-06-18, a2a-go reads none, and a batch
+// must never be a way around what its calls would meet alone (Admit judges
+// it by its strictest call, and the gate ends it here). Gates call it once
+// the request is authenticated, so a caller without credentials learns
+// nothing but that it needs some. ok is false when it answered.
 func (s *Server) CheckRPCBody(w http.ResponseWriter, body []byte) (ok bool) {
 	if body == nil {
 		return true
@@ -85,31 +88,21 @@ func (s *Server) CheckRPCBody(w http.ResponseWriter, body []byte) (ok bool) {
 		return false
 	}
 	var (
-		at   wire.Lenient // the request at fault
 		code int64
 		msg  string
 	)
-	check := func(req wire.Lenient) bool {
-		switch params := req.Get("params"); {
-		case !req.IsObject():
-			code, msg = rpcInvalidRequest, "The request is not a JSON-RPC 2.0 request object: send one (or a batch of them)"
-		case params.Present() && !params.IsObject() && !params.IsArray():
-			at, code, msg = req, rpcInvalidParams, "The request's params are not an object: send the method's parameters as a JSON object"
-		default:
-			return true
-		}
-		return false
-	}
-	if v.IsArray() {
-		v.Elems(check)
-	} else {
-		check(v)
-	}
-	if code == 0 {
+	switch params := v.Get("params"); {
+	case v.IsArray():
+		code, msg = rpcInvalidRequest, "JSON-RPC batches are not accepted (MCP's transport has none since 2025-06-18): send each request in a POST of its own"
+	case !v.IsObject():
+		code, msg = rpcInvalidRequest, "The request is not a JSON-RPC 2.0 request object: send one"
+	case params.Present() && !params.IsObject() && !params.IsArray():
+		code, msg = rpcInvalidParams, "The request's params are not an object: send the method's parameters as a JSON object"
+	default:
 		return true
 	}
 	var id json.RawMessage
-	if raw := at.Get("id"); raw.IsString() || raw.IsNumber() {
+	if raw := v.Get("id"); v.IsObject() && (raw.IsString() || raw.IsNumber()) {
 		id = raw.Raw()
 	}
 	message := "Invalid Request"

@@ -18,8 +18,8 @@ import (
 // SDK behind it reads; a refused body is a JSON-RPC error response
 // carrying a correctable INVALID_REQUEST the extractor reads, to the
 // request's id when the bytes read name one: 413 past MaxRequestBytes plus
-// the envelope, 400 for what is not JSON, not a request object, or has
-// params that are not structured; a GET reads nothing.
+// the envelope, 400 for what is not JSON, not a request object (a batch
+// included), or has params that are not structured; a GET reads nothing.
 func TestReadRPCBody(t *testing.T) {
 	srv, err := seller.New(adcpt.Spec(), seller.Options{MaxRequestBytes: 100})
 	if err != nil {
@@ -52,12 +52,17 @@ func TestReadRPCBody(t *testing.T) {
 		{name: "no request object", method: http.MethodPost, body: `"tools/call"`, status: http.StatusBadRequest,
 			id: "null", rpcCode: -32600, message: "not a JSON-RPC 2.0 request object"},
 		{name: "a batch with a number", method: http.MethodPost, body: `[` + small + `,1]`, status: http.StatusBadRequest,
-			id: "null", rpcCode: -32600, message: "not a JSON-RPC 2.0 request object"},
+			id: "null", rpcCode: -32600, message: "JSON-RPC batches are not accepted"},
 		{name: "params a string", method: http.MethodPost, body: `{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":"x"}`,
 			status: http.StatusBadRequest, id: `"r1"`, rpcCode: -32602, message: "params are not an object"},
 		{name: "params a string in a batch", method: http.MethodPost, body: `[` + small + `,{"jsonrpc":"2.0","id":2,"method":"tools/list","params":true}]`,
-			status: http.StatusBadRequest, id: "2", rpcCode: -32602, message: "params are not an object"},
-		{name: "a batch", method: http.MethodPost, body: `[` + small + `,{"jsonrpc":"2.0","method":"ping","params":[]}]`, ok: true, status: http.StatusOK},
+			status: http.StatusBadRequest, id: "null", rpcCode: -32600, message: "send each request in a POST of its own"},
+		{name: "a batch", method: http.MethodPost, body: `[` + small + `,{"jsonrpc":"2.0","method":"ping","params":[]}]`, status: http.StatusBadRequest,
+			id: "null", rpcCode: -32600, message: "JSON-RPC batches are not accepted"},
+		{name: "a batch of one", method: http.MethodPost, body: `[` + small + `]`, status: http.StatusBadRequest,
+			id: "null", rpcCode: -32600, message: "JSON-RPC batches are not accepted"},
+		{name: "an empty batch", method: http.MethodPost, body: `[]`, status: http.StatusBadRequest,
+			id: "null", rpcCode: -32600, message: "JSON-RPC batches are not accepted"},
 		{name: "a response to the server", method: http.MethodPost, body: `{"jsonrpc":"2.0","id":3,"result":{}}`, ok: true, status: http.StatusOK},
 		{name: "a GET", method: http.MethodGet, ok: true, status: http.StatusOK},
 	} {

@@ -143,18 +143,22 @@ type Admission struct {
 //   - a replay store or revocation source that failed is HTTP 503.
 //
 // Nothing of the server's state changes for a refused request.
+//
+// A JSON-RPC batch is judged by the strictest mode of its elements
+// (callsOf), so no call is weaker in a batch than alone; the gate then
+// refuses the batch (CheckRPCBody).
 func (s *Server) Admit(r *http.Request, body []byte, tool string) (Admission, *AuthFailure) {
-	return s.admit(r, body, tool, signing.CallOf(body))
+	return s.admit(r, body, tool, callsOf(body))
 }
 
 // AdmitOperation is Admit for an endpoint whose URL names the operation,
 // one per operation (the signed-requests runner's grading endpoints): the
 // policy's mode is the operation's, whatever the body holds.
 func (s *Server) AdmitOperation(r *http.Request, body []byte, operation string) (Admission, *AuthFailure) {
-	return s.admit(r, body, operation, signing.Invocation{Operation: operation})
+	return s.admit(r, body, operation, []signing.Invocation{{Operation: operation}})
 }
 
-func (s *Server) admit(r *http.Request, body []byte, tool string, call signing.Invocation) (Admission, *AuthFailure) {
+func (s *Server) admit(r *http.Request, body []byte, tool string, calls []signing.Invocation) (Admission, *AuthFailure) {
 	p, fail := s.authorize(r, tool)
 	if bytes.Contains(body, []byte(`"authentication"`)) && signing.CarriesWebhookAuthentication(body) {
 		// security.mdx "Downgrade and injection resistance": sellers MUST
@@ -171,7 +175,7 @@ func (s *Server) admit(r *http.Request, body []byte, tool string, call signing.I
 		// refuse it, and the sandbox waives it.
 		return Admission{Principal: p}, nil
 	}
-	mode := s.cfg.SignedRequests.Policy.Mode(call)
+	mode := strictestMode(&s.cfg.SignedRequests.Policy, calls)
 	d := s.verifier.Decide(r.Context(), signing.MessageFromRequest(r, body, s.cfg.SignedRequests.Scheme), mode, fallback)
 	switch d.Verdict {
 	case signing.Accept:
