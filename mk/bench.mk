@@ -13,7 +13,7 @@ BENCH_COUNT ?= 5
 BENCH_OUT   ?= bench.out
 FUZZTIME    ?= 30s
 
-.PHONY: bench bench-gen test-bench fuzz-corpus fuzz-generated
+.PHONY: bench bench-gen bench-load test-bench fuzz-corpus fuzz-generated
 
 # bench-gen: generate the 3.0.26 types, the same structs without methods and
 # go-jsonschema's decoder into internal/bench/gen (tag adcpgen_bench).
@@ -52,3 +52,15 @@ fuzz-generated: fuzz-corpus
 	@set -e; for f in $$($(GO) test -tags adcpgen_fuzz -list '^Fuzz' ./internal/fuzz/gen | grep '^Fuzz'); do \
 	  echo "fuzz $$f"; $(GO) test -tags adcpgen_fuzz -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/fuzz/gen; \
 	done
+
+# bench-load: the seller under load over loopback HTTP (issue 32): adcpgen's
+# seller beside bare go-sdk and a2a-go servers sending the same bytes, MCP
+# and A2A, 1.6 KB, 36 KB and 360 KB answers, 32 and 128 concurrent
+# clients; calls/s, p50/p99, the server's CPU and allocations per call, the
+# ratios issue 32 sets targets for; and the buyers' typed call beside
+# go-sdk's CallTool and a2a-go's client. Each server runs in a process of
+# its own. LOAD_FLAGS passes flags (-rounds 5, -duration 3s, -profile DIR
+# for CPU profiles of the 36 KB cells); see internal/bench/README.md.
+LOAD_FLAGS ?=
+bench-load: bench-gen
+	cd $(BENCH_DIR) && $(GO) run -tags adcpgen_bench ./load -spec $(abspath $(SPEC_DIR)) $(LOAD_FLAGS)

@@ -3,6 +3,7 @@ module github.com/adcpgen/adcpgen/internal/bench
 go 1.26.0
 
 require (
+	github.com/a2aproject/a2a-go v0.3.3
 	github.com/adcpgen/adcpgen v0.0.0
 	github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore v0.0.0
 	github.com/go-viper/mapstructure/v2 v2.5.0
@@ -13,7 +14,6 @@ require (
 
 require (
 	dario.cat/mergo v1.0.2 // indirect
-	github.com/a2aproject/a2a-go v0.3.3 // indirect
 	github.com/atombender/go-jsonschema v0.24.1 // indirect
 	github.com/dave/jennifer v1.7.1 // indirect
 	github.com/goccy/go-yaml v1.19.2 // indirect
@@ -38,6 +38,10 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
+	google.golang.org/genproto/googleapis/api v0.0.0-20250715232539-7130f93afb79 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20250715232539-7130f93afb79 // indirect
+	google.golang.org/grpc v1.73.0 // indirect
+	google.golang.org/protobuf v1.36.6 // indirect
 )
 
 tool github.com/atombender/go-jsonschema
