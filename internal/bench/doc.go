@@ -15,6 +15,8 @@
 // (pgstore, a throwaway cluster from internal/pgtest or $ADCPGEN_TEST_PG)
 // with pgx's default pool and with 16 connections: calls/s and p99
 // (store_bench_test.go; ratios prints PostgreSQL's share of memory's).
+// The seller under load, adcpgen beside bare go-sdk and a2a-go servers in
+// processes of their own, is ./load (make bench-load, see README.md).
 //
 // This directory is a module of its own (replacing adcpgen with ../..), so
 // go-jsonschema and its dependencies never enter adcpgen's go.mod, nor the
