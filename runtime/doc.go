@@ -44,6 +44,11 @@
 //     signing/replaytest is the replay stores' conformance suite.
 //   - rawrpc: one JSON-RPC response exactly as the peer sent it, which the
 //     transports keep so the strict decoders see duplicates and escapes.
+//   - observe: the telemetry hook both sides report their operations to
+//     (the Observer option of buyer, seller, idempotency, sellertask and
+//     webhook's Sender), in AdCP's terms, never with a credential or a
+//     payload; runtime/oteladcp, a module of its own, is the OpenTelemetry
+//     Observer, with the slog handler that stamps records with the trace.
 //
 // # Buyer
 //

@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/adcpgen/adcpgen/internal/bodytap"
+	"github.com/adcpgen/adcpgen/runtime/internal/propagate"
 	"github.com/adcpgen/adcpgen/runtime/rawrpc"
 )
 
@@ -35,6 +36,7 @@ func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	if s == nil || req.Method != http.MethodPost {
 		return t.base.RoundTrip(req)
 	}
+	req = propagate.WithHeaders(req, s.trace)
 	id, ok := rawrpc.RequestID(req)
 	if !ok {
 		return t.base.RoundTrip(req)

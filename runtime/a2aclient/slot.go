@@ -20,6 +20,8 @@ type slot struct {
 	// maybeSent: a request may have reached the seller (a round trip
 	// failed after the connection was made, or succeeded).
 	maybeSent bool
+	// trace is the trace context sent as HTTP headers (ToolCall.Trace).
+	trace map[string]string
 }
 
 type slotKey struct{}

@@ -31,7 +31,7 @@ func (c *Conn) CallTool(ctx context.Context, call buyer.ToolCall) (*buyer.Exchan
 	params := AdCPMessage(call.Tool, call.Args)
 	params.Message.ContextID = call.ContextID
 	params.Message.TaskID = a2a.TaskID(call.TaskID)
-	s := &slot{}
+	s := &slot{trace: call.Trace}
 	_, sdkErr := c.sdk.SendMessage(withSlot(ctx, s), params)
 	resp, err := s.single(ctx, "message/send", sdkErr)
 	if err != nil {

@@ -70,7 +70,7 @@ func NewHandler(srv *seller.Server, opts Options) http.Handler {
 		if !srv.CheckRPCBody(w, body) {
 			return
 		}
-		ctx := context.WithValue(r.Context(), requestKey{}, &request{body: body, principal: adm.Principal, signer: adm.Signer})
+		ctx := context.WithValue(r.Context(), requestKey{}, &request{body: body, principal: adm.Principal, signer: adm.Signer, header: r.Header})
 		rpc.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
@@ -80,6 +80,7 @@ type request struct {
 	body      []byte
 	principal seller.Principal
 	signer    *signing.VerifiedSigner
+	header    http.Header
 }
 
 type requestKey struct{}
@@ -192,7 +193,7 @@ func (h *handler) send(ctx context.Context, params *a2a.MessageSendParams) *a2a.
 	if contextID == "" {
 		contextID = a2a.NewContextID()
 	}
-	c := &seller.Call{Principal: req.principal, Signer: req.signer, Transport: seller.TransportA2A, ContextID: contextID}
+	c := &seller.Call{Principal: req.principal, Signer: req.signer, Transport: seller.TransportA2A, ContextID: contextID, Header: req.header}
 	var a *seller.Answer
 	skill, input, legacy, err := skillInput(req.body)
 	c.Arguments = input // a refusal echoes its context too, as over MCP

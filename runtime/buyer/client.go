@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/retry"
 )
@@ -39,6 +40,8 @@ type Client struct {
 
 	// signer signs calls as the seller asks (WithRequestSigning).
 	signer *callSigning
+	// obs is WithObserver's (nil: none).
+	obs observe.Observer
 }
 
 // ClientOption configures a Client.
@@ -54,6 +57,12 @@ func WithRetryPolicy(p retry.Policy) ClientOption {
 
 // WithoutRetries makes every call a single attempt.
 func WithoutRetries() ClientOption { return func(c *Client) { c.noRetry = true } }
+
+// WithObserver has o told of every call and every poll the client makes
+// (runtime/oteladcp makes OpenTelemetry client spans and metrics of them),
+// and the trace context o injects sent with each (ToolCall.Trace). Without
+// it nothing is observed, at no cost.
+func WithObserver(o observe.Observer) ClientOption { return func(c *Client) { c.obs = o } }
 
 // WithPolling sets the polling intervals of Wait (see Polling).
 func WithPolling(p Polling) ClientOption { return func(c *Client) { c.poll = p } }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -89,6 +90,19 @@ func (c *Client) checkPayload(out *Reply) error {
 // call sends one tool call, with the client's idempotency, conversation
 // and retry rules, and reads the answer's status. args must be valid JSON.
 func (c *Client) call(ctx context.Context, tool string, args []byte, s callSettings) (*Reply, error) {
+	if c.obs == nil {
+		return c.send(ctx, tool, args, s)
+	}
+	op := &observe.Op{Kind: observe.SendCall, Tool: tool, Transport: string(c.transport.Protocol()), Release: c.spec.Version()}
+	ctx, end := c.obs.Start(ctx, op)
+	out, err := c.send(ctx, tool, args, s)
+	c.ended(op, out, err)
+	end()
+	return out, err
+}
+
+// send is call, unobserved.
+func (c *Client) send(ctx context.Context, tool string, args []byte, s callSettings) (*Reply, error) {
 	if err := c.signingReady(ctx, tool); err != nil {
 		return nil, err
 	}
@@ -161,6 +175,10 @@ func (c *Client) attempts(ctx context.Context, tool string, tc ToolCall, s callS
 			return custom(err)
 		}
 		return wait, ok
+	}
+	if c.obs != nil {
+		tc.Trace = map[string]string{}
+		c.obs.Inject(ctx, func(k, v string) { tc.Trace[k] = v })
 	}
 	var out *Reply
 	n := 0

@@ -34,6 +34,11 @@ type ToolCall struct {
 	// TaskID continues an A2A task that asked for input (the message's
 	// taskId); empty otherwise. MCP transports ignore it.
 	TaskID string
+	// Trace is the trace context the client's Observer propagates
+	// (traceparent, tracestate, baggage: field name to value), nil
+	// without one. Transports send each field as an HTTP header and, over
+	// MCP, in params._meta too, where the MCP semantic conventions put it.
+	Trace map[string]string
 }
 
 // Exchange is a seller's answer to one call, as it arrived.

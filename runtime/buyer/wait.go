@@ -82,7 +82,7 @@ func (c *Client) await(ctx context.Context, first *Reply, s callSettings) (*Repl
 			return nil, fmt.Errorf("buyer: %s: waiting for task %s (%s after %d polls): %w", first.Tool, first.TaskID, status, polls, ctx.Err())
 		case <-t.C:
 		}
-		out, err := c.poller.PollTask(ctx, c, ref)
+		out, err := c.pollOnce(ctx, ref)
 		if err != nil {
 			return nil, err
 		}

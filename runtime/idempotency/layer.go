@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
@@ -83,6 +84,11 @@ type Options struct {
 	// tree). nil echoes the key without checking, for servers that do not
 	// validate their responses.
 	Validator *validate.Validator
+	// Observer is told of each call the layer acts on, with the claim's
+	// outcome (replay, conflict, ...), and of each store call
+	// (runtime/oteladcp makes spans and metrics of them). nil observes
+	// nothing, at no cost.
+	Observer observe.Observer
 }
 
 // Layer makes the mutating tools of a seller idempotent, as AdCP requires
@@ -132,6 +138,9 @@ func New(spec *registry.Spec, store sellerstore.IdempotencyStore, opts Options) 
 	if opts.Exclude == nil {
 		opts.Exclude = DefaultExclude()
 	}
+	if opts.Observer != nil {
+		store = observedStore{store, opts.Observer}
+	}
 	l := &Layer{spec: spec, store: store, opts: opts, log: opts.Logger}
 	if l.log == nil {
 		l.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -157,11 +166,11 @@ func (l *Layer) Middleware() seller.Middleware {
 			case c.Tool.IdempotencyRequired && (!hasKey || key == ""):
 				e := l.newError(l.pick("INVALID_REQUEST"), "idempotency_key is required for "+c.Tool.Name+": send a fresh UUID v4 and reuse it on every retry")
 				e.Field = "idempotency_key"
-				return seller.ErrorAnswer(e)
+				return l.observed(ctx, c, "missing_key", func(context.Context) *seller.Answer { return seller.ErrorAnswer(e) })
 			case !c.Tool.IdempotencyRequired && !(c.Tool.Mutating && hasKey && key != ""):
 				return next(ctx, c)
 			}
-			return l.serve(ctx, c, key, next)
+			return l.observed(ctx, c, "", func(ctx context.Context) *seller.Answer { return l.serve(ctx, c, key, next) })
 		}
 	}
 }
@@ -182,19 +191,21 @@ func (l *Layer) serve(ctx context.Context, c *seller.Call, key string, next sell
 		Retention:      l.opts.Retention,
 	}
 	if err := req.Validate(); err != nil {
+		noteOutcome(ctx, "invalid_key")
 		e := l.newError(l.pick("INVALID_REQUEST"), "idempotency_key is not a key this seller can store")
 		e.Field = "idempotency_key"
 		return seller.ErrorAnswer(e)
 	}
 	claim, err := l.claim(ctx, req)
 	if err != nil {
-		return l.unavailable(c, "claim", err)
+		return l.unavailable(ctx, c, "claim", err)
 	}
 	if claim.Outcome == sellerstore.InFlight && l.opts.InFlightWait > 0 {
 		if claim, err = l.wait(ctx, req); err != nil {
-			return l.unavailable(c, "claim", err)
+			return l.unavailable(ctx, c, "claim", err)
 		}
 	}
+	noteOutcome(ctx, outcomeName(claim.Outcome))
 	switch claim.Outcome {
 	case sellerstore.Claimed:
 		return l.run(ctx, c, req.IdempotencyKey, claim.Token, next)
@@ -212,7 +223,7 @@ func (l *Layer) serve(ctx context.Context, c *seller.Call, key string, next sell
 		return seller.ErrorAnswer(l.newError(l.pick("IDEMPOTENCY_EXPIRED", "IDEMPOTENCY_CONFLICT", "INVALID_REQUEST"),
 			"This idempotency_key is past the replay window; if the first request's outcome is unknown, look it up before sending a new request with a fresh key"))
 	}
-	return l.unavailable(c, "claim", fmt.Errorf("unknown outcome %v", claim.Outcome))
+	return l.unavailable(ctx, c, "claim", fmt.Errorf("unknown outcome %v", claim.Outcome))
 }
 
 // claim runs Claim with a context the buyer's disconnect does not cancel,
@@ -328,7 +339,7 @@ func (l *Layer) complete(ctx context.Context, c *seller.Call, key sellerstore.Id
 	}
 	err := l.store.Complete(ctx, key, token, sellerstore.StoredResponse{Body: body, Status: string(status), TaskID: a.TaskID})
 	if err != nil {
-		l.log.Error("adcp: idempotency record not completed; a retry will run the handler again", "tool", key.Tool, "err", err.Error())
+		l.log.ErrorContext(ctx, "adcp: idempotency record not completed; a retry will run the handler again", "tool", key.Tool, "err", err.Error())
 	}
 }
 
@@ -336,7 +347,7 @@ func (l *Layer) release(ctx context.Context, key sellerstore.IdempotencyKey, tok
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
 	if err := l.store.Release(ctx, key, token); err != nil && !errors.Is(err, sellerstore.ErrClaimLost) {
-		l.log.Error("adcp: idempotency claim not released; the key stays in flight until its lease ends", "tool", key.Tool, "err", err.Error())
+		l.log.ErrorContext(ctx, "adcp: idempotency claim not released; the key stays in flight until its lease ends", "tool", key.Tool, "err", err.Error())
 	}
 }
 
@@ -358,7 +369,7 @@ func (l *Layer) renew(ctx context.Context, key sellerstore.IdempotencyKey, token
 				err := l.store.Renew(rctx, key, token, l.opts.Lease)
 				cancel()
 				if err != nil {
-					l.log.Error("adcp: idempotency lease not renewed", "tool", key.Tool, "err", err.Error())
+					l.log.ErrorContext(ctx, "adcp: idempotency lease not renewed", "tool", key.Tool, "err", err.Error())
 					if errors.Is(err, sellerstore.ErrClaimLost) {
 						return
 					}
@@ -378,8 +389,9 @@ func storeContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 }
 
-func (l *Layer) unavailable(c *seller.Call, op string, err error) *seller.Answer {
-	l.log.Error("adcp: idempotency store failed", "op", op, "tool", c.Tool.Name, "err", err.Error())
+func (l *Layer) unavailable(ctx context.Context, c *seller.Call, op string, err error) *seller.Answer {
+	noteOutcome(ctx, "unavailable")
+	l.log.ErrorContext(ctx, "adcp: idempotency store failed", "op", op, "tool", c.Tool.Name, "err", err.Error())
 	e := l.newError("SERVICE_UNAVAILABLE", "Service temporarily unavailable")
 	return seller.ErrorAnswer(e)
 }

@@ -88,7 +88,7 @@ func connect(ctx context.Context, opts ConnectOptions, recording func(*recorder)
 // connection failed, or the response envelope is malformed
 // (rawrpc.ErrMalformed, naming the JSON pointer).
 func (c *Session) CallToolRaw(ctx context.Context, name string, args json.RawMessage) (*rawrpc.Response, error) {
-	resp, _, err := c.callToolRaw(ctx, name, args)
+	resp, _, err := c.callToolRaw(ctx, name, args, nil)
 	return resp, err
 }
 
@@ -99,14 +99,23 @@ type delivery struct {
 	status int
 }
 
-// callToolRaw is CallToolRaw, also reporting the call's delivery.
-func (c *Session) callToolRaw(ctx context.Context, name string, args json.RawMessage) (*rawrpc.Response, delivery, error) {
+// callToolRaw is CallToolRaw, also reporting the call's delivery. trace,
+// the trace context to propagate, goes in params._meta and, over HTTP, in
+// the request's headers.
+func (c *Session) callToolRaw(ctx context.Context, name string, args json.RawMessage, trace map[string]string) (*rawrpc.Response, delivery, error) {
 	if args == nil {
 		args = json.RawMessage(`{}`)
 	}
-	cl := &claim{rec: c.rec}
+	cl := &claim{rec: c.rec, trace: trace}
 	defer c.rec.release(cl)
-	_, err := c.session.CallTool(withClaim(ctx, cl), &mcp.CallToolParams{Name: name, Arguments: args})
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	if len(trace) > 0 {
+		params.Meta = make(mcp.Meta, len(trace))
+		for k, v := range trace {
+			params.Meta[k] = v
+		}
+	}
+	_, err := c.session.CallTool(withClaim(ctx, cl), params)
 	var d delivery
 	d.sent, d.status = c.rec.delivery(cl)
 	if ctxErr := ctx.Err(); ctxErr != nil {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/adcpgen/adcpgen/internal/bodytap"
+	"github.com/adcpgen/adcpgen/runtime/internal/propagate"
 	"github.com/adcpgen/adcpgen/runtime/rawrpc"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -35,6 +36,9 @@ type recordingTransport struct {
 
 func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	cl := claimFor(req.Context(), t.rec)
+	if cl != nil && len(cl.trace) > 0 {
+		req = propagate.WithHeaders(req, cl.trace)
+	}
 	reqKey := ""
 	if cl != nil && req.Method == http.MethodPost {
 		if key, ok := rawrpc.RequestID(req); ok {

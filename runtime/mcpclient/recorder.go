@@ -29,6 +29,8 @@ type claim struct {
 	// status seen (0 for none). Guarded by rec.mu.
 	sent   bool
 	status int
+	// trace is the trace context sent as HTTP headers with each request.
+	trace map[string]string
 }
 
 type claimKey struct{}

@@ -27,7 +27,7 @@ func (c *Session) Protocol() buyer.Protocol { return buyer.MCP }
 // the request may have reached the seller and the HTTP status seen; the
 // context's end and a malformed envelope are returned as they are.
 func (c *Session) CallTool(ctx context.Context, call buyer.ToolCall) (*buyer.Exchange, error) {
-	resp, d, err := c.callToolRaw(ctx, call.Tool, call.Args)
+	resp, d, err := c.callToolRaw(ctx, call.Tool, call.Args, call.Trace)
 	if err != nil {
 		if ctx.Err() != nil || errors.Is(err, rawrpc.ErrMalformed) {
 			return nil, err

@@ -141,7 +141,10 @@ func toolHandler(srv *seller.Server, name string, opts Options) mcp.ToolHandler 
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		c := &seller.Call{Transport: seller.TransportMCP}
 		if req.Params != nil {
-			c.Arguments = req.Params.Arguments
+			c.Arguments, c.Meta = req.Params.Arguments, req.Params.Meta
+		}
+		if req.Extra != nil {
+			c.Header = req.Extra.Header
 		}
 		p, viaHTTP := principalOf(req.Extra)
 		if !viaHTTP {

@@ -3,6 +3,7 @@ package seller
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
@@ -43,6 +44,13 @@ type Call struct {
 	// ContextID is the conversation id the buyer sent (the A2A contextId),
 	// "" when none.
 	ContextID string
+	// Header is the header of the HTTP request that carried the call, nil
+	// without one (stdio). Options.Observer reads the caller's trace
+	// context from it (observe.PeerOf: propagation fields only).
+	Header http.Header
+	// Meta is the MCP request's params._meta, nil without: where an MCP
+	// caller may put its trace context, read before Header.
+	Meta map[string]any
 
 	args    wire.Lenient     // Arguments, parsed
 	issues  []validate.Issue // violations the tool handles itself (SchemaIssues)
@@ -50,6 +58,16 @@ type Call struct {
 	entry   *entry
 	started *startedTask // the task StartTask created in this call
 	srv     *Server
+	ctx     context.Context // the context Serve runs the call in, for its logs (nil before)
+}
+
+// logContext is the context the server logs about c in: the call's own,
+// which carries its trace, or Background before Serve.
+func (c *Call) logContext() context.Context {
+	if c.ctx == nil {
+		return context.Background()
+	}
+	return c.ctx
 }
 
 // Member returns the top-level member name of the arguments as raw JSON

@@ -37,10 +37,10 @@ func Handle[Q, R, S, W, I any](s *Server, tool task.Tool[Q, R, S, W, I], h func(
 		run: func(ctx context.Context, c *Call) *Answer {
 			res, err := h(ctx, c.request.(*Q))
 			if err != nil {
-				return s.errorAnswer(c, err)
+				return s.errorAnswer(ctx, c, err)
 			}
 			if res == nil {
-				s.log.Error("adcp: handler returned neither a result nor an error", "tool", c.Tool.Name)
+				s.log.ErrorContext(ctx, "adcp: handler returned neither a result nor an error", "tool", c.Tool.Name)
 				return ErrorAnswer(s.internalError())
 			}
 			return s.resultAnswer(c, res.Status, res.TaskID, res.Message, res.ContextID, res.Response, res.Submitted, res.Working, res.InputRequired)
@@ -110,12 +110,12 @@ func (s *Server) checkTool(name, version string, req, resp any, async map[task.S
 }
 
 // errorAnswer turns a handler's error into the answer the buyer gets.
-func (s *Server) errorAnswer(c *Call, err error) *Answer {
+func (s *Server) errorAnswer(ctx context.Context, c *Call, err error) *Answer {
 	var e *adcperr.Error
 	if errors.As(err, &e) && e != nil {
 		return ErrorAnswer(e)
 	}
-	s.log.Error("adcp: handler failed", "tool", c.Tool.Name, "err", err.Error())
+	s.log.ErrorContext(ctx, "adcp: handler failed", "tool", c.Tool.Name, "err", err.Error())
 	e = TranslateUpstream(err, s.cfg.Now)
 	if _, ok := s.spec.Recovery(e.Code); !ok || e.Code != "RATE_LIMITED" {
 		return ErrorAnswer(s.internalError())
@@ -141,7 +141,7 @@ func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message, cont
 	case task.InputRequired:
 		payload = inputRequired
 	default:
-		s.log.Error("adcp: handler answered a status the server cannot send", "tool", c.Tool.Name, "status", string(status))
+		s.log.ErrorContext(c.logContext(), "adcp: handler answered a status the server cannot send", "tool", c.Tool.Name, "status", string(status))
 		return ErrorAnswer(s.internalError())
 	}
 	if status.Interim() {
@@ -149,7 +149,7 @@ func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message, cont
 			taskID = c.started.id
 		}
 		if taskID == "" {
-			s.log.Error("adcp: interim answer without a task (call StartTask)", "tool", c.Tool.Name, "status", string(status))
+			s.log.ErrorContext(c.logContext(), "adcp: interim answer without a task (call StartTask)", "tool", c.Tool.Name, "status", string(status))
 			return ErrorAnswer(s.internalError())
 		}
 	}
@@ -159,7 +159,7 @@ func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message, cont
 	v := envelopeValues{status: string(status), taskID: taskID, message: message, contextID: contextID}
 	body, err := s.encodePayload(c, v, payload)
 	if err != nil {
-		s.log.Error("adcp: response not sent", "tool", c.Tool.Name, "status", string(status), "err", err.Error())
+		s.log.ErrorContext(c.logContext(), "adcp: response not sent", "tool", c.Tool.Name, "status", string(status), "err", err.Error())
 		return ErrorAnswer(s.internalError())
 	}
 	return &Answer{Status: status, TaskID: taskID, Message: message, ContextID: contextID, Body: body, echoed: c}

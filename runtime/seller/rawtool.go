@@ -58,7 +58,7 @@ func (s *Server) HandleRaw(t RawTool) {
 				return out
 			}
 			if err := s.checkResponse(tool, out.Status, out.Body); err != nil {
-				s.log.Error("adcp: response not sent", "tool", t.Name, "err", err.Error())
+				s.log.ErrorContext(ctx, "adcp: response not sent", "tool", t.Name, "err", err.Error())
 				return ErrorAnswer(s.internalError())
 			}
 			return out

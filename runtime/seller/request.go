@@ -1,6 +1,7 @@
 package seller
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -38,7 +39,7 @@ func (s *Server) readRequest(c *Call) *Answer {
 			if errors.As(err, &pe) {
 				return s.invalid("The arguments cannot be read: "+pe.Reason, "", nil)
 			}
-			s.log.Error("adcp: request schema", "tool", c.Tool.Name, "schema", c.Tool.RequestSchema, "err", err.Error())
+			s.log.ErrorContext(c.logContext(), "adcp: request schema", "tool", c.Tool.Name, "schema", c.Tool.RequestSchema, "err", err.Error())
 			return ErrorAnswer(s.internalError())
 		}
 		if len(issues) > 0 && !c.entry.ownsIssues {
@@ -210,6 +211,19 @@ func (n jsonNumber) MarshalJSON() ([]byte, error) { return []byte(n), nil }
 // INVALID_REQUEST saying why, where err is a *wire.DecodeError.
 func (s *Server) Refuse(c *Call, err error) *Answer {
 	c.srv = s
+	if s.obs == nil {
+		return s.refuse(c, err)
+	}
+	op := s.callOp(c, nil)
+	ctx, end := s.obs.Start(context.Background(), op)
+	c.ctx = ctx
+	a := s.refuse(c, err)
+	endCall(op, a)
+	end()
+	return a
+}
+
+func (s *Server) refuse(c *Call, err error) *Answer {
 	var de *wire.DecodeError
 	if errors.As(err, &de) {
 		return s.finish(c, s.decodeRefusal(err))

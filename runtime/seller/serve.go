@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -34,13 +35,27 @@ import (
 func (s *Server) Serve(ctx context.Context, name string, c *Call) *Answer {
 	c.srv = s
 	e, chain := s.lookup(name)
+	if s.obs == nil {
+		return s.serve(ctx, name, c, e, chain)
+	}
+	op := s.callOp(c, e)
+	ctx, end := s.obs.Start(ctx, op)
+	a := s.serve(ctx, name, c, e, chain)
+	endCall(op, a)
+	end()
+	return a
+}
+
+// serve is Serve once the tool is looked up.
+func (s *Server) serve(ctx context.Context, name string, c *Call, e *entry, chain Dispatch) *Answer {
+	c.ctx = ctx
 	if e == nil {
 		c.Tool.Name = name
 		return s.finish(c, ErrorAnswer(s.newError(s.pickCode("UNSUPPORTED_FEATURE", "INVALID_REQUEST"),
 			fmt.Sprintf("This agent does not serve the tool %q", truncateName(name)))))
 	}
 	c.Tool, c.entry = e.tool, e
-	if a := s.readRequest(c); a != nil {
+	if a := s.read(ctx, c); a != nil {
 		return s.finish(c, a)
 	}
 	ctx = WithPrincipal(ctx, c.Principal)
@@ -56,13 +71,13 @@ func (s *Server) Serve(ctx context.Context, name string, c *Call) *Answer {
 func (s *Server) dispatch(ctx context.Context, chain Dispatch, c *Call) (a *Answer) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.log.Error("adcp: handler panicked", "tool", c.Tool.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			s.log.ErrorContext(ctx, "adcp: handler panicked", "tool", c.Tool.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			a = ErrorAnswer(s.internalError())
 		}
 	}()
 	a = chain(ctx, c)
 	if a == nil {
-		s.log.Error("adcp: middleware returned no answer", "tool", c.Tool.Name)
+		s.log.ErrorContext(ctx, "adcp: middleware returned no answer", "tool", c.Tool.Name)
 		a = ErrorAnswer(s.internalError())
 	}
 	return a
@@ -73,7 +88,26 @@ func (s *Server) runEntry(ctx context.Context, c *Call) *Answer {
 	if c.entry == nil {
 		return ErrorAnswer(s.internalError())
 	}
-	return c.entry.run(ctx, c)
+	if s.obs == nil {
+		return c.entry.run(ctx, c)
+	}
+	op := &observe.Op{Kind: observe.RunHandler, Tool: c.Tool.Name}
+	ctx, end := s.obs.Start(ctx, op)
+	var a *Answer
+	defer func() {
+		// A panic ends the span too; dispatch answers it.
+		if a != nil {
+			op.Status = string(a.Status)
+			if a.Error != nil {
+				op.Code, op.Recovery = a.Error.Code, string(a.Error.Recovery)
+			}
+		} else {
+			op.Status = string(task.Failed)
+		}
+		end()
+	}()
+	a = c.entry.run(ctx, c)
+	return a
 }
 
 // finish makes a copy of a fit to send: status set, the error's recovery
@@ -95,7 +129,7 @@ func (s *Server) finish(c *Call, a *Answer) *Answer {
 		out.Status = task.Completed
 	}
 	if !wire.Lenient(out.Body).IsObject() {
-		s.log.Error("adcp: answer without a JSON object body", "tool", c.Tool.Name, "status", string(out.Status))
+		s.log.ErrorContext(c.logContext(), "adcp: answer without a JSON object body", "tool", c.Tool.Name, "status", string(out.Status))
 		return s.finish(c, ErrorAnswer(s.internalError()))
 	}
 	// Answers middleware made (a replay) or a raw handler wrote get the
@@ -107,7 +141,7 @@ func (s *Server) finish(c *Call, a *Answer) *Answer {
 	v := envelopeValues{status: string(out.Status), taskID: out.TaskID, message: out.Message, contextID: out.ContextID, replayed: out.Replayed}
 	body, err := fillEnvelope(c.Tool.Name, out.Body, env, v, false)
 	if err != nil {
-		s.log.Error("adcp: answer not sent", "tool", c.Tool.Name, "err", err.Error())
+		s.log.ErrorContext(c.logContext(), "adcp: answer not sent", "tool", c.Tool.Name, "err", err.Error())
 		return s.finish(c, ErrorAnswer(s.internalError()))
 	}
 	out.Body = body
@@ -117,7 +151,7 @@ func (s *Server) finish(c *Call, a *Answer) *Answer {
 	if ctxObj != nil && out.echoed != c {
 		body, err := withMember(out.Body, "context", ctxObj)
 		if err != nil {
-			s.log.Error("adcp: echoing context", "tool", c.Tool.Name, "err", err.Error())
+			s.log.ErrorContext(c.logContext(), "adcp: echoing context", "tool", c.Tool.Name, "err", err.Error())
 			return s.finish(c, ErrorAnswer(s.internalError()))
 		}
 		out.Body = body
@@ -138,7 +172,7 @@ func (s *Server) sendable(c *Call, e *adcperr.Error) *adcperr.Error {
 		e = &cp
 	}
 	if _, err := e.WireJSON(); err != nil {
-		s.log.Error("adcp: error cannot be sent", "tool", c.Tool.Name, "err", err.Error())
+		s.log.ErrorContext(c.logContext(), "adcp: error cannot be sent", "tool", c.Tool.Name, "err", err.Error())
 		return s.internalError()
 	}
 	return e

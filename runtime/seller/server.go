@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/spec"
@@ -77,6 +78,12 @@ type Options struct {
 	// where buyers start to verify its webhooks (security.mdx "Discovering
 	// an agent's signing keys via brand_json_url"). Identity serves both.
 	BrandJSONURL string
+	// Observer is told of every call served (a span per call, with the
+	// schema validation and the handler inside it, and each request
+	// signature verified), in AdCP's terms: runtime/oteladcp's makes
+	// OpenTelemetry spans and metrics of them. nil observes nothing, at no
+	// cost.
+	Observer observe.Observer
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -95,6 +102,7 @@ type Server struct {
 	tasks     TaskManager
 	maxBytes  int
 	verifier  *signing.Verifier // SignedRequests' (nil without)
+	obs       observe.Observer  // Options.Observer
 
 	mu    sync.RWMutex
 	tools map[string]*entry
@@ -128,7 +136,7 @@ func New(s *registry.Spec, cfg Options) (*Server, error) {
 	if s == nil {
 		return nil, fmt.Errorf("seller: nil spec")
 	}
-	srv := &Server{spec: s, cfg: cfg, tools: map[string]*entry{}, public: map[string]bool{}}
+	srv := &Server{spec: s, cfg: cfg, tools: map[string]*entry{}, public: map[string]bool{}, obs: cfg.Observer}
 	srv.log = cfg.Logger
 	if srv.log == nil {
 		srv.log = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -176,7 +176,7 @@ func (s *Server) admit(r *http.Request, body []byte, tool string, calls []signin
 		return Admission{Principal: p}, nil
 	}
 	mode := strictestMode(&s.cfg.SignedRequests.Policy, calls)
-	d := s.verifier.Decide(r.Context(), signing.MessageFromRequest(r, body, s.cfg.SignedRequests.Scheme), mode, fallback)
+	d := s.decide(r, body, tool, mode, fallback)
 	switch d.Verdict {
 	case signing.Accept:
 		if d.Signer == nil {
@@ -197,7 +197,7 @@ func (s *Server) admit(r *http.Request, body []byte, tool string, calls []signin
 		}
 		return Admission{Principal: p}, s.logRefusal(tool, fail)
 	case signing.Fail:
-		s.log.Error("adcp: request signature could not be checked", "tool", tool, "err", fmt.Sprint(d.Err))
+		s.log.ErrorContext(r.Context(), "adcp: request signature could not be checked", "tool", tool, "err", fmt.Sprint(d.Err))
 		return Admission{}, &AuthFailure{Status: http.StatusServiceUnavailable, Err: d.Err,
 			Error: s.newError("SERVICE_UNAVAILABLE", "The request signature could not be checked now: retry later")}
 	}

@@ -202,7 +202,7 @@ func (t *TaskHandle[R, S, W, I]) Fail(ctx context.Context, err error) error {
 	if err == nil {
 		return errors.New("seller: Fail with a nil error")
 	}
-	a := t.srv.finish(t.call, t.srv.errorAnswer(t.call, err))
+	a := t.srv.finish(t.call, t.srv.errorAnswer(ctx, t.call, err))
 	a.TaskID = t.id
 	return t.srv.tasks.Update(ctx, TaskEvent{ID: t.id, Principal: t.principal, Tool: t.call.Tool.Name, Answer: a})
 }
@@ -216,10 +216,10 @@ func (t *TaskHandle[R, S, W, I]) report(ctx context.Context, status task.Status,
 		var ee *EnvelopeError
 		switch {
 		case errors.As(err, &re):
-			t.srv.log.Error("adcp: task payload not sent", "tool", re.Tool, "task", t.id, "status", string(status), "err", re.Error())
+			t.srv.log.ErrorContext(ctx, "adcp: task payload not sent", "tool", re.Tool, "task", t.id, "status", string(status), "err", re.Error())
 			return re
 		case errors.As(err, &ee):
-			t.srv.log.Error("adcp: task payload not sent", "tool", ee.Tool, "task", t.id, "status", string(status), "err", ee.Error())
+			t.srv.log.ErrorContext(ctx, "adcp: task payload not sent", "tool", ee.Tool, "task", t.id, "status", string(status), "err", ee.Error())
 			return ee
 		}
 		return fmt.Errorf("seller: task %s: %w", t.id, err)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
@@ -41,6 +42,12 @@ type Options struct {
 	// the task is read as it is. Reads of the Manager from within Refresh
 	// do not call it again.
 	Refresh func(ctx context.Context, principal, id string) error
+	// Observer is told of each task created and updated, each webhook
+	// delivery (the Sender's Observer sees its posts) and each store call
+	// (runtime/oteladcp makes spans and metrics of them: pending tasks,
+	// deliveries by outcome and age). A delivery continues the trace of
+	// the update that made it. nil observes nothing, at no cost.
+	Observer observe.Observer
 }
 
 // Manager is a seller.TaskManager on a sellerstore.TaskStore: it creates a
@@ -57,6 +64,7 @@ type Manager struct {
 	log     *slog.Logger
 	now     func() time.Time
 	refresh func(ctx context.Context, principal, id string) error
+	obs     observe.Observer
 
 	// ctx is the deliveries' context: Close cancels it.
 	ctx    context.Context
@@ -72,11 +80,14 @@ type Manager struct {
 // New returns a Manager for the tasks of a server of spec.
 func New(spec *registry.Spec, opts Options) *Manager {
 	m := &Manager{spec: spec, store: opts.Store, sender: opts.Sender, log: opts.Logger, now: opts.Now, refresh: opts.Refresh,
-		last: map[string]chan struct{}{}, idle: make(chan struct{})}
+		obs: opts.Observer, last: map[string]chan struct{}{}, idle: make(chan struct{})}
 	close(m.idle)
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	if m.store == nil {
 		m.store = sellerstore.NewMemory(nil)
+	}
+	if m.obs != nil {
+		m.store = observedStore{m.store, m.obs}
 	}
 	if m.log == nil {
 		m.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -106,7 +117,13 @@ func (m *Manager) Start(ctx context.Context, c *seller.Call) (string, error) {
 // StartWithID implements seller.TaskIDStarter: Start under the id given.
 // An id the store holds already is an error wrapping
 // seller.ErrTaskIDTaken.
-func (m *Manager) StartWithID(ctx context.Context, c *seller.Call, id string) error {
+func (m *Manager) StartWithID(ctx context.Context, c *seller.Call, id string) (err error) {
+	if m.obs != nil {
+		op := &observe.Op{Kind: observe.CreateTask, Tool: c.Tool.Name, TaskID: id}
+		var end func()
+		ctx, end = m.obs.Start(ctx, op)
+		defer func() { op.Err = err; end() }()
+	}
 	t := sellerstore.Task{ID: id, Principal: principalID(c.Principal.ID), Tool: c.Tool.Name, Status: task.Submitted, Request: c.Arguments}
 	if raw := c.Member("push_notification_config"); wire.Lenient(raw).IsObject() {
 		if e := m.checkPushConfig(c); e != nil {
@@ -126,7 +143,7 @@ func (m *Manager) StartWithID(ctx context.Context, c *seller.Call, id string) er
 // Update implements seller.TaskManager: it records the answer as the
 // task's progress (interim) or result (final), then posts it to the
 // buyer's webhook, in order, without waiting for the delivery.
-func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) error {
+func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) (err error) {
 	a := ev.Answer
 	if a == nil {
 		return errors.New("sellertask: task update without an answer")
@@ -134,6 +151,15 @@ func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) error {
 	status := a.Status
 	if a.Error != nil && !status.Final() {
 		status = task.Failed
+	}
+	if m.obs != nil {
+		op := &observe.Op{Kind: observe.UpdateTask, Tool: ev.Tool, TaskID: ev.ID, Status: string(status)}
+		if a.Error != nil {
+			op.Code, op.Recovery = a.Error.Code, string(a.Error.Recovery)
+		}
+		var end func()
+		ctx, end = m.obs.Start(ctx, op)
+		defer func() { op.Err = err; end() }()
 	}
 	stored, err := encodeAnswer(a)
 	if err != nil {
@@ -156,7 +182,7 @@ func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) error {
 		return fmt.Errorf("sellertask: %w", err)
 	}
 	if len(t.PushConfig) > 0 && m.sender != nil {
-		m.deliver(t, a, status)
+		m.deliver(ctx, t, a, status)
 	}
 	return nil
 }
@@ -178,7 +204,7 @@ func (m *Manager) Get(ctx context.Context, principal, id string) (seller.TaskSna
 func (m *Manager) read(ctx context.Context, principal, id string) (sellerstore.Task, error) {
 	if m.refresh != nil && ctx.Value(refreshing{}) == nil {
 		if err := m.refresh(context.WithValue(ctx, refreshing{}, true), principal, id); err != nil {
-			m.log.Error("adcp: task refresh failed", "task", id, "err", err.Error())
+			m.log.ErrorContext(ctx, "adcp: task refresh failed", "task", id, "err", err.Error())
 		}
 	}
 	return m.store.GetTask(ctx, principalID(principal), id)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/retry"
 	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
@@ -67,6 +68,11 @@ type SenderOptions struct {
 	// Policy, so such a request is accepted and its delivery fails. For
 	// tests only; it needs Policy.AllowLoopback to post anywhere.
 	LoopbackOnly bool
+	// Observer is told of each post (its attempt number, the receiver's
+	// host, the HTTP status) and writes the trace context into its
+	// headers, so a receiver can continue the seller's trace
+	// (runtime/oteladcp). nil observes nothing, at no cost.
+	Observer observe.Observer
 }
 
 // Sender posts webhooks to buyers: the seller side of AdCP push
@@ -214,7 +220,7 @@ func (s *Sender) Send(ctx context.Context, p Push) error {
 	}
 	err = policy.Do(ctx, func(ctx context.Context, attempt int) error {
 		attempts = attempt
-		status, retryAfter, last = s.post(ctx, target, p, signer)
+		status, retryAfter, last = s.attempt(ctx, attempt, u.Host, target, p, signer)
 		return last
 	})
 	var exhausted *retry.ExhaustedError
@@ -249,6 +255,10 @@ func (s *Sender) post(ctx context.Context, target string, p Push, signer *HMAC) 
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", s.opts.UserAgent)
+	if s.opts.Observer != nil {
+		// Before signing: a signature covers only the components it lists.
+		s.opts.Observer.Inject(ctx, req.Header.Set)
+	}
 	switch {
 	case signer != nil:
 		ts := s.now().Unix()
@@ -282,6 +292,19 @@ func (s *Sender) post(ctx context.Context, target string, p Push, signer *HMAC) 
 		return resp.StatusCode, retryAfter, fmt.Errorf("%w: HTTP %d %s", ErrRejectedByReceiver, resp.StatusCode, code)
 	}
 	return resp.StatusCode, retryAfter, fmt.Errorf("%w: HTTP %d", ErrRejectedByReceiver, resp.StatusCode)
+}
+
+// attempt is post, observed as a PostWebhook operation.
+func (s *Sender) attempt(ctx context.Context, n int, host, target string, p Push, signer *HMAC) (int, time.Duration, error) {
+	if s.opts.Observer == nil {
+		return s.post(ctx, target, p, signer)
+	}
+	op := &observe.Op{Kind: observe.PostWebhook, Attempt: n, Host: host}
+	ctx, end := s.opts.Observer.Start(ctx, op)
+	status, wait, err := s.post(ctx, target, p, signer)
+	op.HTTPStatus, op.Err = status, err
+	end()
+	return status, wait, err
 }
 
 func (s *Sender) now() time.Time {
