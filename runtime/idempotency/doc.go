@@ -22,4 +22,17 @@
 // Store sellerstore.NewMemory for one process, or pgstore for replicas
 // sharing a PostgreSQL database: the claim is one atomic step in the
 // store, so the same key sent to two replicas runs the handler once.
+//
+// A success is sent only once it is durable. The claim has a lease
+// (Options.Lease, 10 s) that the layer renews while the handler runs, so a
+// key whose replica died is taken over seconds later, and a call that
+// meets a key in flight is told the truth: retry_after is the time left on
+// the holder's lease. The handler runs in the store's unit of work
+// (sellerstore.Atomic) and the record completes in it: with pgstore, what
+// the handler booked through pgstore's InTx, the task it started and the
+// answer commit in one transaction, fenced by the claim's token. When the
+// store is away the layer keeps trying for Options.CompleteWait, then
+// answers SERVICE_UNAVAILABLE with the store's retry_after; a retry with
+// the same key replays the answer or, when nothing of the first call was
+// kept, runs the handler again.
 package idempotency

@@ -24,12 +24,20 @@ const (
 	// DefaultRetention is the replay window: AdCP recommends 86400 seconds
 	// (and requires at least 3600).
 	DefaultRetention = 24 * time.Hour
-	// DefaultLease is how long a claim holds a key before another replica
-	// may take it over; the layer renews it while the handler runs.
-	DefaultLease = 2 * time.Minute
+	// DefaultLease is how long a claim holds a key without renewal: how
+	// soon after its replica died (kill -9, a lost machine) another call
+	// takes the key over. The layer renews it every third of a lease.
+	DefaultLease = 10 * time.Second
+	// DefaultHandlerTimeout bounds a handler (security.mdx rule 9: the
+	// lifetime of an in-flight key is bounded by the handler's timeout).
+	DefaultHandlerTimeout = 2 * time.Minute
+	// DefaultCompleteWait bounds how long a call waits for an unreachable
+	// store to record its answer before answering a transient error.
+	DefaultCompleteWait = 10 * time.Second
 	// DefaultInFlightWait bounds wait-and-replay for versions without
-	// IDEMPOTENCY_IN_FLIGHT.
-	DefaultInFlightWait = 10 * time.Second
+	// IDEMPOTENCY_IN_FLIGHT: security.mdx prefers it for operations
+	// typically under 5 s.
+	DefaultInFlightWait = 5 * time.Second
 )
 
 // DefaultExclude is what the fingerprint leaves out by default: the key
@@ -54,16 +62,38 @@ type Options struct {
 	// replay_ttl_seconds), counted from the first completion; 0 means
 	// DefaultRetention.
 	Retention time.Duration
-	// Lease is how long a claim holds a key without renewal; 0 means
-	// DefaultLease. Keep it well above the clock skew between replicas.
+	// Lease is how long a claim holds a key without renewal: the most a
+	// key waits, after the replica running its handler died, before another
+	// call takes it over (and the claim's token, its fence, stops the dead
+	// owner's late writes from completing it). The layer renews it every
+	// third of a lease while the handler runs and its answer is recorded.
+	// 0 means DefaultLease. Keep it well above the clock skew between
+	// replicas and a renewal's latency.
 	Lease time.Duration
+	// HandlerTimeout bounds a handler: its context ends then, and the
+	// claim is no longer renewed, so a hung handler cannot keep its key in
+	// flight (security.mdx rule 9). 0 means DefaultHandlerTimeout.
+	// Capabilities declares the longest a key can stay in flight,
+	// HandlerTimeout + CompleteWait + Lease, as in_flight_max_seconds where
+	// the version has the field (3.1 and later).
+	HandlerTimeout time.Duration
+	// CompleteWait bounds how long a call keeps trying to record its answer
+	// while the store cannot be reached (a database restarting): a success
+	// is sent only once it is recorded. Past the wait the buyer gets a
+	// transient SERVICE_UNAVAILABLE with the store's retry_after, and a
+	// retry with the same key replays the answer once it is recorded, or
+	// runs the handler again when nothing of the first call was kept (with
+	// a sellerstore.Atomic store the handler's writes and its answer are
+	// kept together or not at all). 0 means DefaultCompleteWait.
+	CompleteWait time.Duration
 	// InFlightWait is how long a call that finds its key still executing
 	// waits for the first call's answer and replays it (AdCP's
 	// wait-and-replay). 0 means: no wait when the version has
-	// IDEMPOTENCY_IN_FLIGHT (the call is answered with it and a
-	// retry_after), DefaultInFlightWait when it has not. After the wait, the
-	// call gets IDEMPOTENCY_IN_FLIGHT, or CONFLICT (transient) in versions
-	// without it.
+	// IDEMPOTENCY_IN_FLIGHT (the call is answered with it at once),
+	// DefaultInFlightWait when it has not. After the wait, the call gets
+	// IDEMPOTENCY_IN_FLIGHT, or CONFLICT (transient) in versions without
+	// it, with retry_after the time left on the holder's lease: when it
+	// lapses without renewal the next call takes the key over.
 	InFlightWait time.Duration
 	// PollInterval is how often a waiting call looks again; 0 means 20 ms.
 	PollInterval time.Duration
@@ -107,13 +137,24 @@ type Options struct {
 //     (see Options.InFlightWait);
 //   - a key past the replay window is IDEMPOTENCY_EXPIRED.
 //
+// A success is sent only once it is recorded: the claim is renewed while
+// the handler runs and while the store is briefly away, and when the
+// store stays away the buyer gets a transient SERVICE_UNAVAILABLE (with
+// the store's retry_after) that a retry with the same key answers
+// correctly. With a sellerstore.Atomic store (pgstore) the handler runs in
+// a unit of work that the record's completion commits: the task it
+// started and its own writes (pgstore's InTx) are kept with its answer or
+// not at all, and a claim taken over (its owner's lease lapsed) rolls its
+// old owner's work back.
+//
 // Keys are scoped by the authenticated principal and the tool: one buyer
 // cannot replay, or learn anything about, another's. Where the version
 // lacks one of these codes the nearest one it has is used. The records live
 // in a sellerstore.IdempotencyStore, so replicas sharing a database agree.
 type Layer struct {
-	spec  *registry.Spec
-	store sellerstore.IdempotencyStore
+	spec   *registry.Spec
+	store  sellerstore.IdempotencyStore
+	atomic sellerstore.Atomic // the store's units, nil when it has none
 	opts  Options
 	log   *slog.Logger
 }
@@ -127,6 +168,12 @@ func New(spec *registry.Spec, store sellerstore.IdempotencyStore, opts Options) 
 	if opts.Lease <= 0 {
 		opts.Lease = DefaultLease
 	}
+	if opts.HandlerTimeout <= 0 {
+		opts.HandlerTimeout = DefaultHandlerTimeout
+	}
+	if opts.CompleteWait <= 0 {
+		opts.CompleteWait = DefaultCompleteWait
+	}
 	if opts.InFlightWait <= 0 {
 		if _, ok := spec.Recovery("IDEMPOTENCY_IN_FLIGHT"); !ok {
 			opts.InFlightWait = DefaultInFlightWait
@@ -138,10 +185,13 @@ func New(spec *registry.Spec, store sellerstore.IdempotencyStore, opts Options) 
 	if opts.Exclude == nil {
 		opts.Exclude = DefaultExclude()
 	}
-	if opts.Observer != nil {
-		store = observedStore{store, opts.Observer}
-	}
 	l := &Layer{spec: spec, store: store, opts: opts, log: opts.Logger}
+	// The store's units, taken before an observer wraps it (the wrapper
+	// passes the unit's context through).
+	l.atomic, _ = store.(sellerstore.Atomic)
+	if opts.Observer != nil {
+		l.store = observedStore{store, opts.Observer}
+	}
 	if l.log == nil {
 		l.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -149,10 +199,26 @@ func New(spec *registry.Spec, store sellerstore.IdempotencyStore, opts Options) 
 }
 
 // Capabilities is the adcp.idempotency object of get_adcp_capabilities for
-// this layer: {"supported":true,"replay_ttl_seconds":N}. Put it in
+// this layer: {"supported":true,"replay_ttl_seconds":N}, and
+// "in_flight_max_seconds", the longest a key can stay in flight
+// (HandlerTimeout + CompleteWait + Lease), in versions that have it: those
+// with IDEMPOTENCY_IN_FLIGHT, which AdCP 3.1 added with it. Put it in
 // seller.Options.Capabilities, under "adcp".
 func (l *Layer) Capabilities() []byte {
-	return []byte(`{"supported":true,"replay_ttl_seconds":` + strconv.FormatInt(int64(l.opts.Retention/time.Second), 10) + `}`)
+	out := []byte(`{"supported":true,"replay_ttl_seconds":`)
+	out = strconv.AppendInt(out, int64(l.opts.Retention/time.Second), 10)
+	if _, ok := l.spec.Recovery("IDEMPOTENCY_IN_FLIGHT"); ok {
+		out = append(out, `,"in_flight_max_seconds":`...)
+		out = strconv.AppendInt(out, int64(l.inFlightMax().Round(time.Second)/time.Second), 10)
+	}
+	return append(out, '}')
+}
+
+// inFlightMax is the longest a key stays in flight: its handler's time,
+// the wait for the store to record the answer, and the lease that then
+// lapses.
+func (l *Layer) inFlightMax() time.Duration {
+	return min(l.opts.HandlerTimeout+l.opts.CompleteWait+l.opts.Lease, l.opts.Retention)
 }
 
 // Middleware is the layer as seller middleware (seller.Options.Middleware).
@@ -201,14 +267,20 @@ func (l *Layer) serve(ctx context.Context, c *seller.Call, key string, next sell
 		return l.unavailable(ctx, c, "claim", err)
 	}
 	if claim.Outcome == sellerstore.InFlight && l.opts.InFlightWait > 0 {
-		if claim, err = l.wait(ctx, req); err != nil {
+		if claim, err = l.wait(ctx, req, claim); err != nil {
 			return l.unavailable(ctx, c, "claim", err)
 		}
 	}
 	noteOutcome(ctx, outcomeName(claim.Outcome))
+	if claim.Outcome == sellerstore.Claimed {
+		return l.run(ctx, c, req, claim.Token, next)
+	}
+	return l.answer(ctx, c, claim)
+}
+
+// answer is the answer to a claim the call does not hold.
+func (l *Layer) answer(ctx context.Context, c *seller.Call, claim sellerstore.Claim) *seller.Answer {
 	switch claim.Outcome {
-	case sellerstore.Claimed:
-		return l.run(ctx, c, req.IdempotencyKey, claim.Token, next)
 	case sellerstore.Replay:
 		r := claim.Response
 		return &seller.Answer{Status: task.Status(r.Status), TaskID: r.TaskID, Body: r.Body, Replayed: true}
@@ -217,13 +289,23 @@ func (l *Layer) serve(ctx context.Context, c *seller.Call, key string, next sell
 	case sellerstore.InFlight:
 		e := l.newError(l.pick("IDEMPOTENCY_IN_FLIGHT", "CONFLICT", "SERVICE_UNAVAILABLE"),
 			"A request with this idempotency_key is still being processed; retry with the same key")
-		e.RetryAfter = time.Second
+		e.RetryAfter = l.leaseLeft(claim.LeaseUntil)
 		return seller.ErrorAnswer(e)
 	case sellerstore.Expired:
 		return seller.ErrorAnswer(l.newError(l.pick("IDEMPOTENCY_EXPIRED", "IDEMPOTENCY_CONFLICT", "INVALID_REQUEST"),
 			"This idempotency_key is past the replay window; if the first request's outcome is unknown, look it up before sending a new request with a fresh key"))
 	}
-	return l.unavailable(ctx, c, "claim", fmt.Errorf("unknown outcome %v", claim.Outcome))
+	return l.unavailable(ctx, c, "claim", fmt.Errorf("unexpected outcome %v", claim.Outcome))
+}
+
+// leaseLeft is the retry_after of a key in flight: when the holder's lease
+// lapses unless renewed, and the key can be taken over (at least 1 s).
+func (l *Layer) leaseLeft(until time.Time) time.Duration {
+	left := time.Until(until)
+	if left < time.Second {
+		return time.Second
+	}
+	return left.Round(time.Second)
 }
 
 // claim runs Claim with a context the buyer's disconnect does not cancel,
@@ -234,8 +316,10 @@ func (l *Layer) claim(ctx context.Context, req sellerstore.ClaimRequest) (seller
 	return l.store.Claim(ctx, req)
 }
 
-// wait polls until the key stops being in flight or InFlightWait passes.
-func (l *Layer) wait(ctx context.Context, req sellerstore.ClaimRequest) (sellerstore.Claim, error) {
+// wait polls until the key stops being in flight or InFlightWait passes;
+// it returns the last claim (InFlight, with the holder's lease, when the
+// wait ran out).
+func (l *Layer) wait(ctx context.Context, req sellerstore.ClaimRequest, last sellerstore.Claim) (sellerstore.Claim, error) {
 	deadline := time.NewTimer(l.opts.InFlightWait)
 	defer deadline.Stop()
 	tick := time.NewTicker(l.opts.PollInterval)
@@ -243,37 +327,17 @@ func (l *Layer) wait(ctx context.Context, req sellerstore.ClaimRequest) (sellers
 	for {
 		select {
 		case <-ctx.Done():
-			return sellerstore.Claim{Outcome: sellerstore.InFlight}, nil
+			return last, nil
 		case <-deadline.C:
-			return sellerstore.Claim{Outcome: sellerstore.InFlight}, nil
+			return last, nil
 		case <-tick.C:
 		}
 		claim, err := l.claim(ctx, req)
 		if err != nil || claim.Outcome != sellerstore.InFlight {
 			return claim, err
 		}
+		last = claim
 	}
-}
-
-// run calls the handler holding the claim, renewing its lease while it
-// runs, then stores a success or releases the key.
-func (l *Layer) run(ctx context.Context, c *seller.Call, key sellerstore.IdempotencyKey, token string, next seller.Dispatch) (a *seller.Answer) {
-	stop := l.renew(ctx, key, token)
-	defer func() {
-		stop()
-		p := recover()
-		if p != nil || a == nil || !cacheable(a) {
-			// Errors are not cached: the buyer may retry the same key.
-			l.release(ctx, key, token)
-		} else {
-			a = l.echoKey(c, a, key.Key)
-			l.complete(ctx, c, key, token, a)
-		}
-		if p != nil {
-			panic(p) // the server answers a panic; the key is free again
-		}
-	}()
-	return next(ctx, c)
 }
 
 // cacheable: only successes are stored (a response, or an interim answer
@@ -317,17 +381,16 @@ func (l *Layer) echoKey(c *seller.Call, a *seller.Answer, key string) *seller.An
 	return &out
 }
 
-func (l *Layer) complete(ctx context.Context, c *seller.Call, key sellerstore.IdempotencyKey, token string, a *seller.Answer) {
+// stored is what the record keeps of a. The stored body leaves out the
+// request's context, and the envelope's conversation id where the schema
+// has one: a replay echoes those of the call it answers. Everything else,
+// the envelope's status, task_id and message included, is replayed byte
+// for byte.
+func stored(c *seller.Call, a *seller.Answer) sellerstore.StoredResponse {
 	status := a.Status
 	if status == "" {
 		status = task.Completed
 	}
-	ctx, cancel := storeContext(ctx)
-	defer cancel()
-	// The stored body leaves out the request's context, and the
-	// envelope's conversation id where the schema has one: a replay echoes
-	// those of the call it answers. Everything else, the envelope's status,
-	// task_id and message included, is replayed byte for byte.
 	body, ok := wire.Lenient(a.Body).WithoutMember("context")
 	if !ok {
 		body = a.Body
@@ -337,50 +400,7 @@ func (l *Layer) complete(ctx context.Context, c *seller.Call, key sellerstore.Id
 			body = out
 		}
 	}
-	err := l.store.Complete(ctx, key, token, sellerstore.StoredResponse{Body: body, Status: string(status), TaskID: a.TaskID})
-	if err != nil {
-		l.log.ErrorContext(ctx, "adcp: idempotency record not completed; a retry will run the handler again", "tool", key.Tool, "err", err.Error())
-	}
-}
-
-func (l *Layer) release(ctx context.Context, key sellerstore.IdempotencyKey, token string) {
-	ctx, cancel := storeContext(ctx)
-	defer cancel()
-	if err := l.store.Release(ctx, key, token); err != nil && !errors.Is(err, sellerstore.ErrClaimLost) {
-		l.log.ErrorContext(ctx, "adcp: idempotency claim not released; the key stays in flight until its lease ends", "tool", key.Tool, "err", err.Error())
-	}
-}
-
-// renew keeps the lease alive while the handler runs; the returned stop
-// ends it.
-func (l *Layer) renew(ctx context.Context, key sellerstore.IdempotencyKey, token string) (stop func()) {
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(l.opts.Lease / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				rctx, cancel := storeContext(ctx)
-				err := l.store.Renew(rctx, key, token, l.opts.Lease)
-				cancel()
-				if err != nil {
-					l.log.ErrorContext(ctx, "adcp: idempotency lease not renewed", "tool", key.Tool, "err", err.Error())
-					if errors.Is(err, sellerstore.ErrClaimLost) {
-						return
-					}
-				}
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		<-finished
-	}
+	return sellerstore.StoredResponse{Body: body, Status: string(status), TaskID: a.TaskID}
 }
 
 // storeContext is ctx without its cancellation, bounded: store writes
@@ -389,10 +409,19 @@ func storeContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 }
 
+// unavailable logs a store failure and answers a transient
+// SERVICE_UNAVAILABLE paced by the store's backoff (err's RetryAfter, as a
+// sellerstore.OutageError has; 1 s when it says none), on either
+// transport.
 func (l *Layer) unavailable(ctx context.Context, c *seller.Call, op string, err error) *seller.Answer {
 	noteOutcome(ctx, "unavailable")
 	l.log.ErrorContext(ctx, "adcp: idempotency store failed", "op", op, "tool", c.Tool.Name, "err", err.Error())
 	e := l.newError("SERVICE_UNAVAILABLE", "Service temporarily unavailable")
+	e.RetryAfter = time.Second
+	var paced interface{ RetryAfter() time.Duration }
+	if errors.As(err, &paced) && paced.RetryAfter() > 0 {
+		e.RetryAfter = paced.RetryAfter()
+	}
 	return seller.ErrorAnswer(e)
 }
 

@@ -3,6 +3,7 @@ package idempotency_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -474,11 +475,22 @@ func TestMissingKey(t *testing.T) {
 	}
 }
 
+// The replay window, and where the version has it (with
+// IDEMPOTENCY_IN_FLIGHT, from 3.1) the longest a key stays in flight:
+// the handler's timeout, the wait for the store and the lease.
 func TestCapabilitiesDeclareTheReplayWindow(t *testing.T) {
-	r := newRig(t, adcpt.Spec(), idempotency.Options{Retention: 2 * time.Hour}, nil)
-	a := r.srv.Serve(context.Background(), "get_adcp_capabilities", &seller.Call{Arguments: json.RawMessage(`{}`)})
-	if a.Error != nil || !strings.Contains(string(a.Body), `"idempotency":{"supported":true,"replay_ttl_seconds":7200}`) {
-		t.Fatalf("%s %v", a.Body, a.Error)
+	for _, c := range []struct {
+		spec *registry.Spec
+		want string
+	}{
+		{adcpt.Spec(), `"idempotency":{"supported":true,"replay_ttl_seconds":7200}`},
+		{withAdCP31Codes(), `"idempotency":{"supported":true,"replay_ttl_seconds":7200,"in_flight_max_seconds":75}`},
+	} {
+		r := newRig(t, c.spec, idempotency.Options{Retention: 2 * time.Hour, HandlerTimeout: time.Minute, CompleteWait: 10 * time.Second, Lease: 5 * time.Second}, nil)
+		a := r.srv.Serve(context.Background(), "get_adcp_capabilities", &seller.Call{Arguments: json.RawMessage(`{}`)})
+		if a.Error != nil || !strings.Contains(string(a.Body), c.want) {
+			t.Fatalf("%s %v, want %s", a.Body, a.Error, c.want)
+		}
 	}
 }
 
@@ -563,5 +575,99 @@ func TestConcurrentConflictingCalls(t *testing.T) {
 		if conflicts[b] != 0 || won[b] != storetest.Concurrency/2 {
 			t.Fatalf("budget %s won %d and conflicted %d", b, won[b], conflicts[b])
 		}
+	}
+}
+
+// A handler that hangs past HandlerTimeout (security.mdx rule 9) gets its
+// context ended; the key is released, not left in flight, and the buyer's
+// retry runs the handler again.
+func TestHandlerTimeoutReleasesTheKey(t *testing.T) {
+	gate := make(chan struct{})
+	r := newRig(t, withAdCP31Codes(), idempotency.Options{HandlerTimeout: 50 * time.Millisecond}, gate)
+	if a := r.call("buyer-a", buy(key1, "5000", "")); a.Error == nil || a.Error.Recovery != registry.Transient {
+		t.Fatalf("a hung handler answered %s %+v", a.Body, a.Error)
+	}
+	close(gate)
+	if id := mediaBuyID(t, r.call("buyer-a", buy(key1, "5000", ""))); id != "mb_2" || r.calls.Load() != 2 {
+		t.Fatalf("retry: %s after %d runs", id, r.calls.Load())
+	}
+}
+
+// A claim lost while the handler runs (its record purged here; in
+// production, a lease that lapsed while the store was away and another
+// call's takeover) ends the handler's context: its answer could not be
+// recorded, so it is not sent, and the next call runs the handler.
+func TestLostClaimStopsTheHandler(t *testing.T) {
+	gate := make(chan struct{})
+	r := newRig(t, withAdCP31Codes(), idempotency.Options{Lease: 30 * time.Millisecond}, gate)
+	first := make(chan *seller.Answer)
+	go func() { first <- r.call("buyer-a", buy(key1, "5000", "")) }()
+	for r.calls.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	r.clock.Advance(time.Minute)
+	if _, err := r.store.Purge(t.Context(), r.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if a := <-first; a.Error == nil {
+		t.Fatalf("the handler whose claim was lost answered %s", a.Body)
+	}
+	close(gate)
+	if id := mediaBuyID(t, r.call("buyer-a", buy(key1, "5000", ""))); id != "mb_2" {
+		t.Fatalf("the next call: %s", id)
+	}
+}
+
+// flaky is an idempotency store that is not sellerstore.Atomic (a store of
+// the seller's own) and whose Complete fails, unreachable, while down.
+type flaky struct {
+	sellerstore.IdempotencyStore
+	down atomic.Bool
+}
+
+func (f *flaky) Complete(ctx context.Context, key sellerstore.IdempotencyKey, token string, resp sellerstore.StoredResponse) error {
+	if f.down.Load() {
+		return &sellerstore.OutageError{Op: "complete", Wait: 3 * time.Second, Err: errors.New("connection refused")}
+	}
+	return f.IdempotencyStore.Complete(ctx, key, token, resp)
+}
+
+// With a store that is not Atomic, a success is sent only once recorded:
+// while the store is away past CompleteWait the buyer gets a transient
+// SERVICE_UNAVAILABLE with the store's retry_after, and once it is back
+// the answer is recorded in the background and a retry replays it; the
+// handler ran once.
+func TestSuccessSentOnlyWhenRecorded(t *testing.T) {
+	store := &flaky{IdempotencyStore: sellerstore.NewMemory(nil)}
+	layer := idempotency.New(adcpt.Spec(), store, idempotency.Options{CompleteWait: 300 * time.Millisecond})
+	srv, err := seller.New(adcpt.Spec(), seller.Options{Middleware: []seller.Middleware{layer.Middleware()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs atomic.Int64
+	seller.HandleSync(srv, adcpt.Tools.CreateMediaBuy, func(ctx context.Context, req *adcpt.CreateMediaBuyRequest) (*adcpt.CreateMediaBuyResponse, error) {
+		resp := adcpt.NewCreateMediaBuyResponseSuccess(adcpt.CreateMediaBuySuccess{MediaBuyID: fmt.Sprintf("mb_%d", runs.Add(1))})
+		return &resp, nil
+	})
+	call := func() *seller.Answer {
+		return srv.Serve(context.Background(), "create_media_buy", &seller.Call{Principal: seller.Principal{ID: "buyer-a"},
+			Arguments: json.RawMessage(buy(key1, "5000", ""))})
+	}
+	store.down.Store(true)
+	a := call()
+	if a.Error == nil || a.Error.Code != "SERVICE_UNAVAILABLE" || a.Error.RetryAfter != 3*time.Second {
+		t.Fatalf("while the store is away: %s %+v", a.Body, a.Error)
+	}
+	store.down.Store(false)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		a = call()
+		if a.Error == nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond) // the background completion retries every second or so
+	}
+	if id := mediaBuyID(t, a); id != "mb_1" || !a.Replayed || runs.Load() != 1 {
+		t.Fatalf("after the store came back: %s replayed %v, %d runs", id, a.Replayed, runs.Load())
 	}
 }

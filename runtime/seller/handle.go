@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
@@ -22,7 +23,9 @@ import (
 // An error that is an *adcperr.Error (errors.As) is sent as it is, with
 // the spec's recovery class when it has none. Any other error is logged and
 // the buyer gets a transient SERVICE_UNAVAILABLE that says nothing of it
-// (an *UpstreamHTTPError 429 becomes RATE_LIMITED, see TranslateUpstream).
+// (an *UpstreamHTTPError 429 becomes RATE_LIMITED, see TranslateUpstream),
+// with retry_after when the error has a RetryAfter() time.Duration method
+// (a store that cannot be reached: sellerstore.OutageError).
 //
 // Handle panics when tool is of another spec version than the server, when
 // its types are not the ones the spec's tool table names, or when the tool
@@ -116,6 +119,14 @@ func (s *Server) errorAnswer(ctx context.Context, c *Call, err error) *Answer {
 		return ErrorAnswer(e)
 	}
 	s.log.ErrorContext(ctx, "adcp: handler failed", "tool", c.Tool.Name, "err", err.Error())
+	// A store that cannot be reached paces the buyer's retry with its own
+	// backoff (sellerstore.OutageError's RetryAfter).
+	var paced interface{ RetryAfter() time.Duration }
+	if errors.As(err, &paced) && paced.RetryAfter() > 0 {
+		e = s.internalError()
+		e.RetryAfter = paced.RetryAfter()
+		return ErrorAnswer(e)
+	}
 	e = TranslateUpstream(err, s.cfg.Now)
 	if _, ok := s.spec.Recovery(e.Code); !ok || e.Code != "RATE_LIMITED" {
 		return ErrorAnswer(s.internalError())

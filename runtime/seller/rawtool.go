@@ -32,8 +32,10 @@ type RawTool struct {
 	Handler Dispatch
 }
 
-// HandleRaw serves t. It panics when a tool of that name is registered
-// already (see Handle).
+// HandleRaw serves t. A tool the spec's tool table lists keeps the
+// table's protocol, mutating and idempotency_requirement (so middleware
+// such as the idempotency layer treats it as the spec says). It panics
+// when a tool of that name is registered already (see Handle).
 func (s *Server) HandleRaw(t RawTool) {
 	if t.Name == "" || t.Handler == nil {
 		panic("seller: HandleRaw needs a name and a handler")
@@ -44,6 +46,9 @@ func (s *Server) HandleRaw(t RawTool) {
 		s.mu.Unlock()
 	}
 	tool := registry.Tool{Name: t.Name, Summary: t.Summary, RequestSchema: t.RequestSchema, ResponseSchema: t.ResponseSchema}
+	if st, ok := s.spec.Tool(t.Name); ok {
+		tool.Protocol, tool.Mutating, tool.IdempotencyRequired = st.Protocol, st.Mutating, st.IdempotencyRequired
+	}
 	s.register(&entry{
 		tool:       tool,
 		raw:        true,

@@ -43,6 +43,26 @@
 // failed, canceled and rejected are final (AdCP task-status); interim states
 // may follow each other in any order.
 //
+// # Units of work
+//
+// An Atomic store (Memory and pgstore are) makes several writes one unit of
+// work: Begin puts a unit in a context, the store's operations with that
+// context join it, and Commit keeps them all or none (pgstore: one
+// transaction; Memory writes at once and cannot roll back). The
+// idempotency layer runs each call in a unit and completes the record in
+// it, so a call's answer, the task it started and the seller's own writes
+// (pgstore's InTx) are durable together; a claim whose lease lapsed and was
+// taken over fences its old owner out (Complete with the old token is
+// ErrClaimLost), rolling its work back. AfterCommit runs a function once
+// the unit commits (a webhook to post once its task's update is durable).
+//
+// # Outages
+//
+// A store that cannot be reached (a database restarting) returns an
+// *OutageError: callers answer a transient SERVICE_UNAVAILABLE with
+// the store's RetryAfter, which grows with the outage, so buyers retry at
+// a pace the store can take.
+//
 // # Time
 //
 // Stores read time from an injected Clock, never from a global, and keep it

@@ -1,6 +1,10 @@
 package sellerstore
 
-import "github.com/adcpgen/adcpgen/runtime/internal/storekit"
+import (
+	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
+)
 
 // Sentinel errors. Stores wrap them with %w; test with errors.Is.
 var (
@@ -20,3 +24,28 @@ var (
 	// non-positive lease, unknown task status, malformed cursor...).
 	ErrInvalid = storekit.ErrInvalid
 )
+
+// OutageError is a store that cannot be reached now: a database
+// restarting, a connection lost, a pool exhausted. The operation may or
+// may not have taken effect (a write whose commit was cut). Callers answer
+// a transient error paced by RetryAfter (seller.Handle does, for a
+// handler's error wrapping one; so do the idempotency layer and
+// sellertask), and stores advise it from their own backoff, so a fleet of
+// buyers does not hammer a database that is coming back.
+type OutageError struct {
+	// Op names the operation ("claim create_media_buy/k-1").
+	Op string
+	// Wait is the store's backoff when it failed: how long callers should
+	// wait before trying again.
+	Wait time.Duration
+	Err  error
+}
+
+func (e *OutageError) Error() string {
+	return "sellerstore: " + e.Op + ": store unavailable (retry in " + e.Wait.String() + "): " + e.Err.Error()
+}
+
+func (e *OutageError) Unwrap() error { return e.Err }
+
+// RetryAfter is Wait: the delay to advise in an AdCP error's retry_after.
+func (e *OutageError) RetryAfter() time.Duration { return e.Wait }

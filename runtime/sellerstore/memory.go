@@ -31,7 +31,10 @@ func NewMemory(clock Clock) *Memory {
 	return &Memory{clock: clock, idem: map[IdempotencyKey]*Record{}, tasks: map[string]*Task{}}
 }
 
-var _ Store = (*Memory)(nil)
+var (
+	_ Store  = (*Memory)(nil)
+	_ Atomic = (*Memory)(nil)
+)
 
 // Claim implements IdempotencyStore.
 func (m *Memory) Claim(ctx context.Context, req ClaimRequest) (Claim, error) {

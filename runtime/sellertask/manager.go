@@ -182,7 +182,9 @@ func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) (err error) {
 		return fmt.Errorf("sellertask: %w", err)
 	}
 	if len(t.PushConfig) > 0 && m.sender != nil {
-		m.deliver(ctx, t, a, status)
+		// Posted once the update is durable: within the idempotency
+		// layer's unit of work, when the call's answer is recorded.
+		sellerstore.AfterCommit(ctx, func() { m.deliver(ctx, t, a, status) })
 	}
 	return nil
 }

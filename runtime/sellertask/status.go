@@ -159,11 +159,15 @@ func (m *Manager) taskMembers(e *wire.Encoder, t sellerstore.Task, domainKey str
 func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // storeFailed logs err and answers a transient error that says nothing of
-// it.
+// it, paced by the store's backoff (retry_after) when it gives one.
 func (m *Manager) storeFailed(c *seller.Call, err error) *seller.Answer {
 	m.log.Error("adcp: task store failed", "tool", c.Tool.Name, "err", err.Error())
 	e := &adcperr.Error{Code: "SERVICE_UNAVAILABLE", Message: "Service temporarily unavailable"}
 	e.Recovery, _ = m.spec.Recovery(e.Code)
+	var unavailable *sellerstore.OutageError
+	if errors.As(err, &unavailable) {
+		e.RetryAfter = max(unavailable.RetryAfter(), time.Second)
+	}
 	return seller.ErrorAnswer(e)
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -113,4 +114,34 @@ func TaskFinalError(id string, status task.Status) error {
 // TaskExistsError is the error of CreateTask with an id already taken.
 func TaskExistsError(id string) error {
 	return fmt.Errorf("sellerstore: create task %q: %w", id, ErrExists)
+}
+
+// MaxBackoff bounds the wait Backoff advises.
+const MaxBackoff = 30 * time.Second
+
+// Backoff paces a store's callers while the store cannot be reached: the
+// wait it advises starts at 1 s when the store fails and doubles as the
+// outage goes on (the smallest power of two seconds at or above how long
+// the store has been away), up to MaxBackoff; the first success resets
+// it. Its zero value is ready; it is safe for concurrent use.
+type Backoff struct {
+	downSince atomic.Int64 // Unix nanoseconds of the first failure; 0 while the store answers
+}
+
+// Failed records a failure at now and returns the wait to advise.
+func (b *Backoff) Failed(now time.Time) time.Duration {
+	b.downSince.CompareAndSwap(0, now.UnixNano())
+	away := now.Sub(time.Unix(0, b.downSince.Load()))
+	wait := time.Second
+	for wait < away && wait < MaxBackoff {
+		wait *= 2
+	}
+	return min(wait, MaxBackoff)
+}
+
+// Succeeded records that the store answered.
+func (b *Backoff) Succeeded() {
+	if b.downSince.Load() != 0 {
+		b.downSince.Store(0)
+	}
 }

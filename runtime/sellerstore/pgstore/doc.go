@@ -14,6 +14,17 @@
 // the primary key makes exactly one of any number of concurrent claims,
 // from any number of replicas, win a key.
 //
+// The store is sellerstore.Atomic: a unit of work (Begin; the idempotency
+// layer begins one per call) is one transaction, begun at its first
+// statement, that the store's task writes and the record's completion
+// join. InTx runs the seller's own statements in it (ExampleStore_InTx):
+// a media buy booked that way is committed with the answer that names it,
+// or not at all, whatever fails between (the database restarting, the
+// replica killed, the claim taken over by another replica after its lease
+// lapsed: the completion is fenced by the claim's token). A database that
+// cannot be reached gives *sellerstore.OutageError, its RetryAfter
+// the store's backoff (1 s, doubling with the outage, at most 30 s).
+//
 // Nonces is the replay store of RFC 9421 request signatures
 // (seller.SignedRequests.Replay) in the same database, so a signed request
 // replayed to another replica is refused: its insert is one statement

@@ -48,9 +48,10 @@ func (s *Store) Claim(ctx context.Context, req sellerstore.ClaimRequest) (seller
 			now, leaseUntil, req.Retention.Microseconds()).Scan(&got)
 		switch {
 		case err == nil:
+			s.backoff.Succeeded()
 			return sellerstore.Claim{Outcome: sellerstore.Claimed, Token: got, ClaimedAt: now, LeaseUntil: leaseUntil}, nil
 		case !errors.Is(err, pgx.ErrNoRows):
-			return sellerstore.Claim{}, fmt.Errorf("pgstore: claim %s/%s: %w", k.Tool, k.Key, err)
+			return sellerstore.Claim{}, s.fail("claim "+k.Tool+"/"+k.Key, err)
 		}
 		rec, found, err := s.record(ctx, k)
 		if err != nil {
@@ -73,24 +74,27 @@ func (s *Store) record(ctx context.Context, k sellerstore.IdempotencyKey) (selle
 	case errors.Is(err, pgx.ErrNoRows):
 		return r, false, nil
 	case err != nil:
-		return r, false, fmt.Errorf("pgstore: read idempotency record %s/%s: %w", k.Tool, k.Key, err)
+		return r, false, s.fail("read idempotency record "+k.Tool+"/"+k.Key, err)
 	}
+	s.backoff.Succeeded()
 	for _, t := range []*time.Time{&r.ClaimedAt, &r.LeaseUntil, &r.CompletedAt, &r.ExpiresAt} {
 		*t = t.UTC()
 	}
 	return r, true, nil
 }
 
-// hold runs one statement on the record token holds; no row means the hold
-// is lost.
-func (s *Store) hold(ctx context.Context, op string, k sellerstore.IdempotencyKey, token, sql string, args ...any) error {
+// hold runs one statement on the record token holds, on q; no row means
+// the hold is lost (the token is the claim's fence: a claim taken over
+// has another).
+func (s *Store) hold(ctx context.Context, q querier, op string, k sellerstore.IdempotencyKey, token, sql string, args ...any) error {
 	if err := checkHold(k, token); err != nil {
 		return err
 	}
-	tag, err := s.pool.Exec(ctx, sql, append([]any{k.Principal, k.Tool, k.Key, token}, args...)...)
+	tag, err := q.Exec(ctx, sql, append([]any{k.Principal, k.Tool, k.Key, token}, args...)...)
 	if err != nil {
-		return fmt.Errorf("pgstore: %s %s/%s: %w", op, k.Tool, k.Key, err)
+		return s.fail(op+" "+k.Tool+"/"+k.Key, err)
 	}
+	s.backoff.Succeeded()
 	if tag.RowsAffected() == 0 {
 		return storekit.ClaimLostError(op, k.Tool, k.Key)
 	}
@@ -104,23 +108,33 @@ func (s *Store) Renew(ctx context.Context, k sellerstore.IdempotencyKey, token s
 	if err := storekit.CheckLease(lease); err != nil {
 		return err
 	}
-	return s.hold(ctx, "renew", k, token, `UPDATE adcp_idempotency SET lease_until = $5 WHERE `+heldSQL, s.now().Add(lease))
+	return s.hold(ctx, s.pool, "renew", k, token, `UPDATE adcp_idempotency SET lease_until = $5 WHERE `+heldSQL, s.now().Add(lease))
 }
 
-// Complete implements sellerstore.IdempotencyStore.
+// Complete implements sellerstore.IdempotencyStore. With a context
+// carrying a unit of work of the store it joins the unit's transaction:
+// the record completes when the unit commits, with the writes made in it.
 func (s *Store) Complete(ctx context.Context, k sellerstore.IdempotencyKey, token string, resp sellerstore.StoredResponse) error {
 	if err := resp.Validate(); err != nil {
 		return err
 	}
-	return s.hold(ctx, "complete", k, token, `UPDATE adcp_idempotency
-		SET completed_at = $5, expires_at = $5::timestamptz + retention_us * interval '1 microsecond',
-		    body = $6, status = $7, task_id = $8
-		WHERE `+heldSQL, s.now(), resp.Body, resp.Status, resp.TaskID)
+	var held error
+	err := s.run(ctx, func(q querier) error {
+		held = s.hold(ctx, q, "complete", k, token, `UPDATE adcp_idempotency
+			SET completed_at = $5, expires_at = $5::timestamptz + retention_us * interval '1 microsecond',
+			    body = $6, status = $7, task_id = $8
+			WHERE `+heldSQL, s.now(), resp.Body, resp.Status, resp.TaskID)
+		return held
+	})
+	if err != nil && held == nil { // the unit's transaction did not begin
+		return s.fail("complete "+k.Tool+"/"+k.Key, err)
+	}
+	return err
 }
 
 // Release implements sellerstore.IdempotencyStore.
 func (s *Store) Release(ctx context.Context, k sellerstore.IdempotencyKey, token string) error {
-	return s.hold(ctx, "release", k, token, `DELETE FROM adcp_idempotency WHERE `+heldSQL)
+	return s.hold(ctx, s.pool, "release", k, token, `DELETE FROM adcp_idempotency WHERE `+heldSQL)
 }
 
 // checkHold validates the arguments of Complete, Release and Renew.

@@ -23,8 +23,8 @@ import (
 var (
 	setupOnce sync.Once
 	setupErr  error
-	baseDSN   string  // the server's maintenance database
-	testDB    string  // the database the tests own
+	baseDSN   string          // the server's maintenance database
+	testDB    string          // the database the tests own
 	throwaway *pgtest.Cluster // the cluster we started, if any
 )
 

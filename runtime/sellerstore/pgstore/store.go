@@ -2,9 +2,9 @@ package pgstore
 
 import (
 	"context"
-	"fmt"
-	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/internal/storekit"
 
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -12,8 +12,9 @@ import (
 
 // Store is a sellerstore.Store in PostgreSQL. Call Migrate before using it.
 type Store struct {
-	pool  *pgxpool.Pool
-	clock sellerstore.Clock
+	pool    *pgxpool.Pool
+	clock   sellerstore.Clock
+	backoff storekit.Backoff // paces callers while the database is away
 }
 
 var _ sellerstore.Store = (*Store)(nil)
@@ -48,12 +49,12 @@ func (s *Store) Purge(ctx context.Context, cutoff time.Time) (sellerstore.Purged
 	tag, err := s.pool.Exec(ctx, `DELETE FROM adcp_idempotency
 		WHERE (completed_at IS NOT NULL AND expires_at < $1) OR (completed_at IS NULL AND lease_until < $1)`, cutoff)
 	if err != nil {
-		return n, fmt.Errorf("pgstore: purge idempotency records: %w", err)
+		return n, s.fail("purge idempotency records", err)
 	}
 	n.Idempotency = int(tag.RowsAffected())
 	tag, err = s.pool.Exec(ctx, `DELETE FROM adcp_tasks WHERE status = ANY($1) AND updated_at < $2`, finalStatuses(), cutoff)
 	if err != nil {
-		return n, fmt.Errorf("pgstore: purge tasks: %w", err)
+		return n, s.fail("purge tasks", err)
 	}
 	n.Tasks = int(tag.RowsAffected())
 	if n.SignatureNonces, err = s.Nonces().purge(ctx, cutoff); err != nil {

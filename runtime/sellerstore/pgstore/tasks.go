@@ -9,6 +9,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 const taskColumns = `id, principal, tool, status, created_at, updated_at, push_config, progress, result, request`
@@ -29,11 +30,16 @@ func (s *Store) CreateTask(ctx context.Context, t sellerstore.Task) (sellerstore
 	}
 	now := s.now()
 	t.CreatedAt, t.UpdatedAt = now, now
-	tag, err := s.pool.Exec(ctx, `INSERT INTO adcp_tasks (`+taskColumns+`) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)
-		ON CONFLICT (id) DO NOTHING`, t.ID, t.Principal, t.Tool, string(t.Status), now, t.PushConfig, t.Progress, t.Result, t.Request)
+	var tag pgconn.CommandTag
+	err := s.run(ctx, func(q querier) (err error) {
+		tag, err = q.Exec(ctx, `INSERT INTO adcp_tasks (`+taskColumns+`) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9)
+			ON CONFLICT (id) DO NOTHING`, t.ID, t.Principal, t.Tool, string(t.Status), now, t.PushConfig, t.Progress, t.Result, t.Request)
+		return err
+	})
 	if err != nil {
-		return sellerstore.Task{}, fmt.Errorf("pgstore: create task %q: %w", t.ID, err)
+		return sellerstore.Task{}, s.fail(fmt.Sprintf("create task %q", t.ID), err)
 	}
+	s.backoff.Succeeded()
 	if tag.RowsAffected() == 0 {
 		return sellerstore.Task{}, storekit.TaskExistsError(t.ID)
 	}
@@ -45,13 +51,19 @@ func (s *Store) GetTask(ctx context.Context, principal, id string) (sellerstore.
 	if err := storekit.CheckTaskRef(principal, id); err != nil {
 		return sellerstore.Task{}, err
 	}
-	t, err := scanTask(s.pool.QueryRow(ctx, `SELECT `+taskColumns+` FROM adcp_tasks WHERE id = $1 AND principal = $2`, id, principal))
+	var t sellerstore.Task
+	err := s.run(ctx, func(q querier) (err error) {
+		t, err = scanTask(q.QueryRow(ctx, `SELECT `+taskColumns+` FROM adcp_tasks WHERE id = $1 AND principal = $2`, id, principal))
+		return err
+	})
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
+		s.backoff.Succeeded()
 		return sellerstore.Task{}, storekit.TaskNotFoundError(id)
 	case err != nil:
-		return sellerstore.Task{}, fmt.Errorf("pgstore: get task %q: %w", id, err)
+		return sellerstore.Task{}, s.fail(fmt.Sprintf("get task %q", id), err)
 	}
+	s.backoff.Succeeded()
 	return t, nil
 }
 
@@ -65,26 +77,32 @@ func (s *Store) UpdateTask(ctx context.Context, principal, id string, u sellerst
 	if err := u.Validate(); err != nil {
 		return sellerstore.Task{}, err
 	}
-	t, err := scanTask(s.pool.QueryRow(ctx, `UPDATE adcp_tasks
-		SET status = $3, updated_at = $4, progress = coalesce($5, progress), result = coalesce($6, result)
-		WHERE id = $1 AND principal = $2 AND status <> ALL($7)
-		RETURNING `+taskColumns, id, principal, string(u.Status), s.now(), u.Progress, u.Result, finalStatuses()))
-	if err == nil {
-		return t, nil
-	}
-	if !errors.Is(err, pgx.ErrNoRows) {
-		return sellerstore.Task{}, fmt.Errorf("pgstore: update task %q: %w", id, err)
-	}
-	// No row: the task is missing, another principal's, or final.
+	var t sellerstore.Task
 	var status string
-	err = s.pool.QueryRow(ctx, `SELECT status FROM adcp_tasks WHERE id = $1 AND principal = $2`, id, principal).Scan(&status)
+	err := s.run(ctx, func(q querier) error {
+		var err error
+		t, err = scanTask(q.QueryRow(ctx, `UPDATE adcp_tasks
+			SET status = $3, updated_at = $4, progress = coalesce($5, progress), result = coalesce($6, result)
+			WHERE id = $1 AND principal = $2 AND status <> ALL($7)
+			RETURNING `+taskColumns, id, principal, string(u.Status), s.now(), u.Progress, u.Result, finalStatuses()))
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		// No row: the task is missing, another principal's, or final.
+		return q.QueryRow(ctx, `SELECT status FROM adcp_tasks WHERE id = $1 AND principal = $2`, id, principal).Scan(&status)
+	})
 	switch {
+	case err == nil && status != "":
+		s.backoff.Succeeded()
+		return sellerstore.Task{}, storekit.TaskFinalError(id, task.Status(status))
+	case err == nil:
+		s.backoff.Succeeded()
+		return t, nil
 	case errors.Is(err, pgx.ErrNoRows):
+		s.backoff.Succeeded()
 		return sellerstore.Task{}, storekit.TaskNotFoundError(id)
-	case err != nil:
-		return sellerstore.Task{}, fmt.Errorf("pgstore: update task %q: %w", id, err)
 	}
-	return sellerstore.Task{}, storekit.TaskFinalError(id, task.Status(status))
+	return sellerstore.Task{}, s.fail(fmt.Sprintf("update task %q", id), err)
 }
 
 // ListTasks implements sellerstore.TaskStore with keyset paging on the
@@ -107,20 +125,25 @@ func (s *Store) ListTasks(ctx context.Context, principal string, q sellerstore.T
 		c, _ := sellerstore.ParseTaskCursor(q.Cursor)
 		afterAt, afterID = c.CreatedAt, c.ID
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+taskColumns+` FROM adcp_tasks
-		WHERE principal = $1
-		  AND (cardinality($2::text[]) = 0 OR status = ANY($2))
-		  AND (cardinality($3::text[]) = 0 OR tool = ANY($3))
-		  AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5::text COLLATE "C"))
-		ORDER BY created_at DESC, id DESC
-		LIMIT $6`, principal, statuses, tools, afterAt, afterID, size+1)
+	var tasks []sellerstore.Task
+	err := s.run(ctx, func(q querier) error {
+		rows, err := q.Query(ctx, `SELECT `+taskColumns+` FROM adcp_tasks
+			WHERE principal = $1
+			  AND (cardinality($2::text[]) = 0 OR status = ANY($2))
+			  AND (cardinality($3::text[]) = 0 OR tool = ANY($3))
+			  AND ($4::timestamptz IS NULL OR (created_at, id) < ($4, $5::text COLLATE "C"))
+			ORDER BY created_at DESC, id DESC
+			LIMIT $6`, principal, statuses, tools, afterAt, afterID, size+1)
+		if err != nil {
+			return err
+		}
+		tasks, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (sellerstore.Task, error) { return scanTask(r) })
+		return err
+	})
 	if err != nil {
-		return sellerstore.TaskPage{}, fmt.Errorf("pgstore: list tasks: %w", err)
+		return sellerstore.TaskPage{}, s.fail("list tasks", err)
 	}
-	tasks, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (sellerstore.Task, error) { return scanTask(r) })
-	if err != nil {
-		return sellerstore.TaskPage{}, fmt.Errorf("pgstore: list tasks: %w", err)
-	}
+	s.backoff.Succeeded()
 	var page sellerstore.TaskPage
 	if len(tasks) > size {
 		tasks = tasks[:size]

@@ -34,6 +34,12 @@ func Run(t *testing.T, newStore Factory) {
 			tc.run(t, newStore(t, clock), clock)
 		})
 	}
+	for _, tc := range unitTests {
+		t.Run("Units/"+tc.name, func(t *testing.T) {
+			clock := NewFakeClock(Start)
+			tc.run(t, newStore(t, clock), clock)
+		})
+	}
 	for _, tc := range taskTests {
 		t.Run("Tasks/"+tc.name, func(t *testing.T) {
 			clock := NewFakeClock(Start)
