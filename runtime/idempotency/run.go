@@ -82,7 +82,7 @@ func (l *Layer) commit(hctx context.Context, c *seller.Call, h *hold, unit selle
 		return a
 	}
 	if errors.Is(err, sellerstore.ErrClaimLost) {
-		l.log.WarnContext(ctx, "adcp: idempotency claim taken over while the handler ran; its work was rolled back", "tool", h.req.Tool)
+		l.log.WarnContext(hctx, "adcp: idempotency claim taken over while the handler ran; its work was rolled back", "tool", h.req.Tool)
 	}
 	return l.resolve(hctx, c, h, a, resp, err)
 }
