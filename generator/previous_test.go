@@ -2,11 +2,13 @@ package generator
 
 import (
 	"bytes"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/adcpgen/adcpgen/generator/internal/naming"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
@@ -143,13 +145,17 @@ func TestSchemaLine(t *testing.T) {
 		"the title of something":                                                                "",
 		"":                                                                                      "",
 	} {
-		if got, _ := schemaLine(line); got != want {
+		if got, _, _ := schemaLine(line); got != want {
 			t.Errorf("schemaLine(%q) = %q, want %q", line, got, want)
 		}
 	}
-	key, digest := schemaLine(`core/a.json#/oneOf/3 ("A, b"), digest 0123456789ab`)
-	if key != "core/a.json#/oneOf/3" || digest != "0123456789ab" {
-		t.Errorf("key %q, digest %q", key, digest)
+	key, digest, text := schemaLine(`core/a.json#/oneOf/3 ("A, b"), digest 0123456789ab`)
+	if key != "core/a.json#/oneOf/3" || digest != "0123456789ab" || text != "" {
+		t.Errorf("key %q, digest %q, text %q", key, digest, text)
+	}
+	key, digest, text = schemaLine(`core/a.json#/oneOf/3 ("A, b"), digests 0123456789ab ba9876543210`)
+	if key != "core/a.json#/oneOf/3" || digest != "0123456789ab" || text != "ba9876543210" {
+		t.Errorf("key %q, digest %q, text %q", key, digest, text)
 	}
 }
 
@@ -192,5 +198,98 @@ func TestPreviousFollowsShiftedArms(t *testing.T) {
 	}
 	if got := after["core/asset.json#/oneOf/1"]; got != "URLAsset" {
 		t.Errorf("the inserted url arm is %q, want URLAsset", got)
+	}
+}
+
+// An arm whose schema changed only in what documents it (description,
+// title, examples) keeps its name, and so do the types inside it, though
+// the policy alone now names it after its new title.
+func TestPreviousKeepsDocumentedArms(t *testing.T) {
+	v1 := generateTree(t, assetTree(t, "1.0.0", "image", "webhook"), nil)
+	before := declared(v1.Files)
+	if before["core/asset.json#/oneOf/1"] != "WebhookAsset" {
+		t.Fatalf("v1: %v", before)
+	}
+	v2 := assetTree(t, "2.0.0", "image", "webhook")
+	data, err := fs.ReadFile(v2.FS, "core/asset.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	retitled := strings.Replace(string(data), `"title": "Webhook Asset", "type": "object"`,
+		`"title": "Callback Asset", "description": "Called back.", "examples": [{"kind": "webhook", "url": "x"}], "type": "object"`, 1)
+	tree2 := upgradeTree(t, map[string]string{"core/asset.json": retitled})
+	if got := declared(generateTree(t, tree2, nil).Files)["core/asset.json#/oneOf/1"]; got != "CallbackAsset" {
+		t.Fatalf("fresh v2 names the retitled arm %q, want CallbackAsset", got)
+	}
+	after := declared(generateTree(t, tree2, PreviousOf(v1.Files)).Files)
+	for key, name := range before {
+		if after[key] != name {
+			t.Errorf("%s: %s became %s", key, name, after[key])
+		}
+	}
+}
+
+// A package an earlier adcpgen generated recorded the digest of a schema's
+// whole text: its names are kept by that digest too.
+func TestPreviousKeepsTextDigests(t *testing.T) {
+	v1 := generateTree(t, assetTree(t, "1.0.0", "image", "webhook"), nil)
+	pkg, _, err := build(assetTree(t, "1.0.0", "image", "webhook"), nil, naming.Keep{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []File
+	for _, f := range v1.Files {
+		data := bytes.ReplaceAll(f.Data, []byte("WebhookAsset"), []byte("HookAsset"))
+		for _, ty := range pkg.Types {
+			data = bytes.ReplaceAll(data, []byte("digests "+ty.Digest+" "+ty.TextDigest), []byte("digest "+ty.TextDigest))
+		}
+		if bytes.Contains(data, []byte("digests ")) {
+			t.Fatalf("%s: a Schema line left with two digests", f.Name)
+		}
+		files = append(files, File{Name: f.Name, Data: data})
+	}
+	prev := PreviousOf(files)
+	// Inserted before it, another arm moves the webhook arm to index 2.
+	after := declared(generateTree(t, assetTree(t, "2.0.0", "image", "url", "webhook"), prev).Files)
+	if got := after["core/asset.json#/oneOf/2"]; got != "HookAsset" {
+		t.Errorf("the shifted webhook arm is %q, want HookAsset", got)
+	}
+}
+
+// A union keeps the label of every arm whose Go type is still one arm's
+// alone, whatever the policy would label it now: here a third arm makes
+// "type" tell the arms apart, where "anyOf" over two types gave them the
+// labels of their JSON types.
+func TestPreviousKeepsArmLabels(t *testing.T) {
+	tree := func(version string, arms ...string) *spec.Tree {
+		return upgradeTree(t, map[string]string{"core/target.json": `{"$id": "/schemas/` + version +
+			`/core/target.json", "title": "Target", "oneOf": [` + strings.Join(arms, ",") + `]}`})
+	}
+	geo := `{"title": "Geo Target", "type": "object", "properties": {"country": {"type": "string"}}, "required": ["country"]}`
+	list := `{"type": "array", "items": {"type": "string"}}`
+	audience := `{"title": "Audience Target", "type": "object", "properties": {"segment": {"type": "string"}}, "required": ["segment"]}`
+	v1 := generateTree(t, tree("1.0.0", geo, list), nil)
+	labels := func(files []File) map[string]string {
+		m := map[string]string{}
+		for _, a := range PreviousOf(files).arms["core/target.json#"] {
+			m[a.Type] = a.Label
+		}
+		return m
+	}
+	before := labels(v1.Files)
+	if len(before) != 2 {
+		t.Fatalf("v1 arms: %v", before)
+	}
+	// A third arm inserted first; the list moves to index 2 and both old
+	// arms' labels must stay.
+	v2 := generateTree(t, tree("2.0.0", audience, geo, list), PreviousOf(v1.Files))
+	after := labels(v2.Files)
+	for typ, label := range before {
+		if after[typ] != label {
+			t.Errorf("arm of %s: %s became %s (all: %v)", typ, label, after[typ], after)
+		}
+	}
+	if len(after) != 3 {
+		t.Errorf("v2 arms: %v", after)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // Context is the opaque application-level context a caller sends with a task; agents echo it back
 // unchanged.
 //
-// Schema: /schemas/adcpgen-core/core/context.json# ("Context"), digest f0b8a19ab50a
+// Schema: /schemas/adcpgen-core/core/context.json# ("Context"), digests 82ef96cebaf5 f0b8a19ab50a
 type Context map[string]json.RawMessage
 
 var descContext = wireimpl.Desc{Shape: wireimpl.ShapeMap, Name: "Context", Go: (*Context)(nil), Elem: &wireimpl.DescRaw}

@@ -12,7 +12,7 @@ import (
 // content[0].text, an A2A DataPart's data, JSON-RPC error.data. The single adcp_error key tells
 // errors from success data.
 //
-// Schema: /schemas/adcpgen-core/core/error-envelope.json# ("Error Envelope"), digest 11d8f0502575
+// Schema: /schemas/adcpgen-core/core/error-envelope.json# ("Error Envelope"), digests fe2b25364b3c 11d8f0502575
 type ErrorEnvelope struct {
 	AdCPError Error `json:"adcp_error"`
 }

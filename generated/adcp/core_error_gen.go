@@ -13,7 +13,7 @@ import (
 // or text, A2A DataPart, JSON-RPC error.data) and in a task response's errors list. Every string
 // in it is seller-controlled.
 //
-// Schema: /schemas/adcpgen-core/core/error.json# ("Error"), digest 5786efaf729a
+// Schema: /schemas/adcpgen-core/core/error.json# ("Error"), digests 8eaa3f593901 5786efaf729a
 type Error struct {
 	// Code is the machine-readable code: a standard code (enums/error-code.json) or a seller-specific
 	// X_{VENDOR}_{CODE}. The vocabulary is open; receivers classify codes they do not know by
@@ -67,7 +67,7 @@ func (v *Error) UnmarshalJSON(data []byte) error {
 
 // ValidationIssue is one field a validator rejected.
 //
-// Schema: /schemas/adcpgen-core/core/error.json#/definitions/issue ("Validation Issue"), digest fa8eaaf6ea4e
+// Schema: /schemas/adcpgen-core/core/error.json#/definitions/issue ("Validation Issue"), digests cc0f966efea8 fa8eaaf6ea4e
 type ValidationIssue struct {
 	// Pointer is the RFC 6901 JSON pointer to the rejected value in the request.
 	Pointer string `json:"pointer"`

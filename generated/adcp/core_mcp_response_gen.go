@@ -12,7 +12,7 @@ import (
 // MCPResponse is the protocol fields of an AdCP task response served over MCP. The response is
 // flat: task-specific fields (products, media_buy_id, ...) sit beside these at the top level.
 //
-// Schema: /schemas/adcpgen-core/core/mcp-response.json# ("MCP Response"), digest d9c2d6f67d6e
+// Schema: /schemas/adcpgen-core/core/mcp-response.json# ("MCP Response"), digests d35b19234d10 d9c2d6f67d6e
 type MCPResponse struct {
 	Status *TaskStatus `json:"status,omitempty"`
 	// Message is the human-readable summary of the result.

@@ -13,7 +13,7 @@ import (
 // changes status. result holds the task's AdCP payload: the full task response for completed and
 // failed, a status-specific shape otherwise.
 //
-// Schema: /schemas/adcpgen-core/core/mcp-webhook-payload.json# ("MCP Webhook Payload"), digest 448cab3ef297
+// Schema: /schemas/adcpgen-core/core/mcp-webhook-payload.json# ("MCP Webhook Payload"), digests 74d78dec0e53 448cab3ef297
 type MCPWebhookPayload struct {
 	// TaskID is the task this update is about.
 	TaskID string     `json:"task_id"`
@@ -72,7 +72,7 @@ func (v *MCPWebhookPayload) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/core/mcp-webhook-payload.json#/properties/domain, digest 369e27a66326
+// Schema: /schemas/adcpgen-core/core/mcp-webhook-payload.json#/properties/domain, digests f374e02914b1 369e27a66326
 type MCPWebhookPayloadDomain string
 
 const (

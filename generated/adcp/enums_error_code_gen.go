@@ -15,7 +15,7 @@ import (
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/enums/error-code.json# ("Error Code"), digest bff86d3c8e0f
+// Schema: /schemas/adcpgen-core/enums/error-code.json# ("Error Code"), digests 15fabccf679c bff86d3c8e0f
 type ErrorCode string
 
 const (

@@ -14,7 +14,7 @@ import (
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/enums/recovery.json# ("Recovery"), digest c4b33e21aebc
+// Schema: /schemas/adcpgen-core/enums/recovery.json# ("Recovery"), digests c4db0691c8c6 c4b33e21aebc
 type Recovery string
 
 const (

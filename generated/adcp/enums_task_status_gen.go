@@ -14,7 +14,7 @@ import (
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/enums/task-status.json# ("Task Status"), digest e72e67f63e80
+// Schema: /schemas/adcpgen-core/enums/task-status.json# ("Task Status"), digests e2f794fc184e e72e67f63e80
 type TaskStatus string
 
 const (

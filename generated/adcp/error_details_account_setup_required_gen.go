@@ -12,7 +12,7 @@ import (
 // AccountSetupRequiredDetails is the details for ACCOUNT_SETUP_REQUIRED. setup_url is
 // seller-provided: accept it only over https, without userinfo, on the seller's own domain.
 //
-// Schema: /schemas/adcpgen-core/error-details/account-setup-required.json# ("Account Setup Required Details"), digest a55dea18676d
+// Schema: /schemas/adcpgen-core/error-details/account-setup-required.json# ("Account Setup Required Details"), digests 3b81a8a16f75 a55dea18676d
 type AccountSetupRequiredDetails struct {
 	// SetupURL says where the account setup can be completed.
 	SetupURL *string `json:"setup_url,omitempty"`

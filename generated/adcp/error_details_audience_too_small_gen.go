@@ -11,7 +11,7 @@ import (
 
 // AudienceTooSmallDetails is the details for AUDIENCE_TOO_SMALL.
 //
-// Schema: /schemas/adcpgen-core/error-details/audience-too-small.json# ("Audience Too Small Details"), digest 63fc441505c0
+// Schema: /schemas/adcpgen-core/error-details/audience-too-small.json# ("Audience Too Small Details"), digests 7b97d9363747 63fc441505c0
 type AudienceTooSmallDetails struct {
 	// MinimumSize is the smallest audience the seller accepts.
 	MinimumSize *float64 `json:"minimum_size,omitempty"`

@@ -11,7 +11,7 @@ import (
 
 // BudgetTooLowDetails is the details for BUDGET_TOO_LOW.
 //
-// Schema: /schemas/adcpgen-core/error-details/budget-too-low.json# ("Budget Too Low Details"), digest ad2cfbabfa8f
+// Schema: /schemas/adcpgen-core/error-details/budget-too-low.json# ("Budget Too Low Details"), digests 1b90026297b0 ad2cfbabfa8f
 type BudgetTooLowDetails struct {
 	// MinimumBudget is the seller's minimum budget for the product.
 	MinimumBudget *float64 `json:"minimum_budget,omitempty"`

@@ -11,7 +11,7 @@ import (
 
 // ConflictDetails is the details for CONFLICT: the resource changed since the caller read it.
 //
-// Schema: /schemas/adcpgen-core/error-details/conflict.json# ("Conflict Details"), digest b52b8df90d86
+// Schema: /schemas/adcpgen-core/error-details/conflict.json# ("Conflict Details"), digests 24166bb7797e b52b8df90d86
 type ConflictDetails struct {
 	// ResourceID is the conflicting resource.
 	ResourceID *string `json:"resource_id,omitempty"`
@@ -48,7 +48,7 @@ func (v *ConflictDetails) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/current_version, digest f162cca32e37
+// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/current_version, digests 3141aee602d9 f162cca32e37
 type ConflictDetailsCurrentVersion struct {
 	String *string
 	Number *float64
@@ -125,7 +125,7 @@ func (u *ConflictDetailsCurrentVersion) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //
-// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/expected_version, digest b0721c534c9f
+// Schema: /schemas/adcpgen-core/error-details/conflict.json#/properties/expected_version, digests 3141aee602d9 b0721c534c9f
 type ConflictDetailsExpectedVersion struct {
 	String *string
 	Number *float64

@@ -11,7 +11,7 @@ import (
 
 // CreativeRejectedDetails is the details for CREATIVE_REJECTED.
 //
-// Schema: /schemas/adcpgen-core/error-details/creative-rejected.json# ("Creative Rejected Details"), digest e10c0a02dec2
+// Schema: /schemas/adcpgen-core/error-details/creative-rejected.json# ("Creative Rejected Details"), digests 612fdda12195 e10c0a02dec2
 type CreativeRejectedDetails struct {
 	// PolicyID is the policy the creative violates.
 	PolicyID *string `json:"policy_id,omitempty"`

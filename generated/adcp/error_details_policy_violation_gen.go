@@ -11,7 +11,7 @@ import (
 
 // PolicyViolationDetails is the details for POLICY_VIOLATION.
 //
-// Schema: /schemas/adcpgen-core/error-details/policy-violation.json# ("Policy Violation Details"), digest fc704937b987
+// Schema: /schemas/adcpgen-core/error-details/policy-violation.json# ("Policy Violation Details"), digests c9e05bbf5929 fc704937b987
 type PolicyViolationDetails struct {
 	// PolicyID is the policy the request violates.
 	PolicyID *string `json:"policy_id,omitempty"`

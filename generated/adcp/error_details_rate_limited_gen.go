@@ -12,7 +12,7 @@ import (
 // RateLimitedDetails is the details for RATE_LIMITED: the rate-limit window, so agents can pace
 // requests.
 //
-// Schema: /schemas/adcpgen-core/error-details/rate-limited.json# ("Rate Limited Details"), digest 0971571f4e33
+// Schema: /schemas/adcpgen-core/error-details/rate-limited.json# ("Rate Limited Details"), digests 45007954d520 0971571f4e33
 type RateLimitedDetails struct {
 	// Limit is the requests allowed in the window.
 	Limit *float64 `json:"limit,omitempty"`
@@ -53,7 +53,7 @@ func (v *RateLimitedDetails) UnmarshalJSON(data []byte) error {
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/adcpgen-core/error-details/rate-limited.json#/properties/scope, digest edeb1760ce0c
+// Schema: /schemas/adcpgen-core/error-details/rate-limited.json#/properties/scope, digests 8448f1fcd64c edeb1760ce0c
 type RateLimitedDetailsScope string
 
 const (

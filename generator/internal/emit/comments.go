@@ -175,7 +175,10 @@ func (s *descSet) typeDoc(t *ir.Type, notes ...string) []string {
 	if title != "" && !titled {
 		line += " (" + strconvQuote(title) + ")"
 	}
-	if t.Digest != "" {
+	switch {
+	case t.Digest != "" && t.TextDigest != "" && t.TextDigest != t.Digest:
+		line += ", digests " + t.Digest + " " + t.TextDigest
+	case t.Digest != "":
 		line += ", digest " + t.Digest
 	}
 	return docBlock(summary, t.Deprecated, line, notes...)

@@ -100,10 +100,16 @@ type Type struct {
 	// which has a type of its own too. Key identifies a type by both.
 	Merged   schema.Loc
 	MergedID string // $id of Merged's document
-	// Digest fingerprints the schema text the type comes from (its node,
-	// and the merge's), the same in every version and location: generated
-	// files record it, so a later generation knows a schema that moved.
-	Digest      string
+	// Digest fingerprints the schema the type comes from (its node, and
+	// the merge's) without its annotations: the same in every version and
+	// location, whatever its description says. Generated files record it,
+	// so a later generation knows a schema that moved or whose
+	// documentation changed.
+	Digest string
+	// TextDigest fingerprints the whole text of the schema, annotations
+	// included: what adcpgen recorded before Digest, matched only to know
+	// the types of a package an earlier adcpgen generated.
+	TextDigest  string
 	SchemaID    string // $id of the document the type comes from
 	Title       string
 	Description string

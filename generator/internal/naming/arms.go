@@ -274,21 +274,81 @@ func sameSet(a, b []string) bool {
 }
 
 // nameArms names union arm fields, their constructors, the arm enum type
-// and its constants.
-func nameArms(t *ir.Type, taken map[string]bool) {
+// and its constants. An arm whose Go type was one arm's alone in the
+// union's earlier generation (kept) keeps that arm's label; the others
+// are labelled by the policy, and one that would take a kept label takes
+// its whole label, then its type's name, before a number.
+func nameArms(t *ir.Type, taken map[string]bool, kept []Arm) {
 	used := map[string]bool{}
 	for _, m := range unionMethods {
 		used[m] = true
 	}
+	labels := keptLabels(t.Union.Arms, kept)
+	for _, l := range labels {
+		if l != "" {
+			used[l] = true
+		}
+	}
 	trimmed := trimLabels(t)
 	for i, a := range t.Union.Arms {
-		a.GoName = unique(used, trimmed[i])
+		if labels[i] != "" {
+			a.GoName = labels[i]
+			continue
+		}
+		label := trimmed[i]
+		if used[label] && len(kept) > 0 {
+			for _, alt := range []string{GoName(a.Label), typeLabel(a)} {
+				if alt != "" && isIdent(alt) && !used[alt] {
+					label = alt
+					break
+				}
+			}
+		}
+		a.GoName = unique(used, label)
+	}
+	for _, a := range t.Union.Arms {
 		a.Constructor = numbered(taken, "New"+t.Name+a.GoName)
 	}
 	t.Union.KindType = numbered(taken, t.Name+"Kind")
 	for _, a := range t.Union.Arms {
 		a.KindConst = numbered(taken, t.Union.KindType+a.GoName)
 	}
+}
+
+// keptLabels returns, per arm, the label kept from the earlier
+// generation's arm of the same Go type, when that type is one arm's alone
+// on both sides ("" otherwise).
+func keptLabels(arms []*ir.Arm, kept []Arm) []string {
+	out := make([]string, len(arms))
+	if len(kept) == 0 {
+		return out
+	}
+	oldBy := map[string][]string{}
+	for _, k := range kept {
+		oldBy[k.Type] = append(oldBy[k.Type], k.Label)
+	}
+	newBy := map[string]int{}
+	types := make([]string, len(arms))
+	for i, a := range arms {
+		types[i] = ir.GoString(a.Type, nil)
+		newBy[types[i]]++
+	}
+	seen := map[string]bool{}
+	for i := range arms {
+		if old := oldBy[types[i]]; len(old) == 1 && newBy[types[i]] == 1 && isIdent(old[0]) && !seen[old[0]] {
+			out[i] = old[0]
+			seen[old[0]] = true
+		}
+	}
+	return out
+}
+
+// typeLabel is the name of an arm's named type ("" for other arms).
+func typeLabel(a *ir.Arm) string {
+	if t := ir.NamedOf(a.Type); t != nil {
+		return t.Name
+	}
+	return ""
 }
 
 // numbered claims name, or name2, name3, ... when it is taken.

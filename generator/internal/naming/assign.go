@@ -15,8 +15,11 @@ import (
 // Policy is the written naming and collision policy.
 const Policy = `1. A type keeps its name across upgrades. Regenerated into the directory
    holding the package generated before (as go generate does), every
-   type of a schema that package has (its "Schema:" line) keeps the name
-   it has there, and no new type takes one of its names; the rules below
+   type of a schema that package has (its "Schema:" line: its place, or
+   its digest, which leaves out descriptions, titles and examples, so a
+   schema found elsewhere or only documented anew) keeps the name it has
+   there, and no new type takes one of its names; a union keeps the label
+   of each arm whose Go type is still one arm's alone; the rules below
    name the rest. A fresh directory gets the rules' names alone: the same
    tree gives the same names on every machine (a checkout that commits
    the package regenerates to the same files; adcpgen generate
@@ -91,7 +94,22 @@ var (
 type Keep struct {
 	Types   map[string]string
 	Digests map[string]string
-	Helpers map[string]bool
+	// TextDigests map a type's schema to the digest of its whole text
+	// (ir.Type.TextDigest), where recorded apart; an adcpgen before it
+	// recorded that one as the digest.
+	TextDigests map[string]string
+	Helpers     map[string]bool
+	// Arms are the arms of each union (by schema key), in order: a union
+	// that keeps its name, or has the name of one of these, keeps the label
+	// of every arm whose Go type is still one of its arms' alone.
+	Arms map[string][]Arm
+}
+
+// Arm is a union arm an earlier generation declared: its label (the
+// union's field) and its Go type as generated code spells it, without
+// the pointer ("CreateMediaBuySuccess", "[]string", "wire.Nullable[int64]").
+type Arm struct {
+	Label, Type string
 }
 
 // Assign names every type, constant, field and arm of pkg. Types keep[n]
@@ -106,7 +124,13 @@ func Assign(pkg *ir.Package, keep Keep) {
 	for n := range keep.Helpers {
 		typeTaken[n] = true
 	}
-	nameTypes(pkg.Types, typeTaken, keep)
+	keptFrom := nameTypes(pkg.Types, typeTaken, keep)
+	// A union's arms are API under its name: a union with the name of an
+	// earlier one keeps that one's labels, whatever schema it stands for.
+	keyOf := map[string]string{}
+	for key, name := range keep.Types {
+		keyOf[name] = key
+	}
 	for _, t := range pkg.Types {
 		taken[t.Name] = true
 	}
@@ -119,7 +143,11 @@ func Assign(pkg *ir.Package, keep Keep) {
 		case ir.KindStruct:
 			nameFields(t)
 		case ir.KindUnion:
-			nameArms(t, taken)
+			key, ok := keptFrom[t]
+			if !ok {
+				key = keyOf[t.Name]
+			}
+			nameArms(t, taken, keep.Arms[key])
 		}
 	}
 	if pkg.Registry != nil {

@@ -34,17 +34,21 @@ type candidate struct {
 
 // typeNamer holds the state of the type-naming pass.
 type typeNamer struct {
-	taken  map[string]bool
-	links  map[*ir.Type][]link
-	seg    map[*ir.Type]string
-	anchor map[*ir.Type]*ir.Type
+	taken map[string]bool
+	// keptFrom is, for each type that kept a name, the schema key the
+	// earlier generation gave it to.
+	keptFrom map[*ir.Type]string
+	links    map[*ir.Type][]link
+	seg      map[*ir.Type]string
+	anchor   map[*ir.Type]*ir.Type
 }
 
 // nameTypes resolves type names: first the names kept from an earlier
 // generation (keepNames), then generation by generation: types with no
 // parent first, then types named after them, and so on.
-func nameTypes(types []*ir.Type, taken map[string]bool, keep Keep) {
-	n := &typeNamer{taken: taken, links: map[*ir.Type][]link{}, seg: map[*ir.Type]string{}, anchor: map[*ir.Type]*ir.Type{}}
+func nameTypes(types []*ir.Type, taken map[string]bool, keep Keep) (keptFrom map[*ir.Type]string) {
+	n := &typeNamer{taken: taken, keptFrom: map[*ir.Type]string{}, links: map[*ir.Type][]link{}, seg: map[*ir.Type]string{},
+		anchor: map[*ir.Type]*ir.Type{}}
 	n.keepNames(types, keep)
 	homes := armHomes(types)
 	for _, t := range types {
@@ -100,50 +104,80 @@ func nameTypes(types []*ir.Type, taken map[string]bool, keep Keep) {
 		}
 		n.resolve(batch)
 	}
+	return n.keptFrom
 }
 
 // keepNames gives each type the name an earlier generation gave its
 // schema, in three passes, each taking only names still free: the same
-// schema at the same place (key and digest); the same schema moved (its
-// digest, found once on either side: an arm shifted by an arm inserted
-// before it, a definition moved to another file); the same place with its
-// schema edited, unless the place is an arm's (a union's, or an allOf
-// member's, index) or lies in one, where another schema may now stand
-// (those are named by the policy, from what tells the arm apart).
+// schema at the same place (key and digest: the digest leaves out what
+// only documents the schema, so an edited description keeps the name);
+// the same schema moved (its digest, found once on either side among the
+// schemas left, else the digest of its whole text: an arm shifted by
+// an arm inserted before it, a definition moved to another file); the
+// same place with its schema edited, unless the place is an arm's (a
+// union's, or an allOf member's, index) or lies in one, where another
+// schema may now stand (those are named by the policy, from what tells
+// the arm apart). A package an earlier adcpgen generated recorded the
+// digest of the whole text alone, matched as such.
 func (n *typeNamer) keepNames(types []*ir.Type, keep Keep) {
 	if len(keep.Types) == 0 {
 		return
 	}
 	sorted := sortedByKey(types)
-	take := func(t *ir.Type, name string) {
-		if t.Name == "" && name != "" && token.IsIdentifier(name) && isIdent(name) && !n.taken[name] {
+	take := func(t *ir.Type, key string) {
+		if name := keep.Types[key]; t.Name == "" && name != "" && token.IsIdentifier(name) && isIdent(name) && !n.taken[name] {
 			n.settle(t, candidate{name: name, anchor: t})
+			n.keptFrom[t] = key
 		}
 	}
 	for _, t := range sorted {
-		if d, ok := keep.Digests[t.Key()]; ok && d == t.Digest {
-			take(t, keep.Types[t.Key()])
+		d, ok := keep.Digests[t.Key()]
+		if ok && (d == t.Digest || d == t.TextDigest) || keep.TextDigests[t.Key()] == t.TextDigest && t.TextDigest != "" {
+			take(t, t.Key())
 		}
 	}
-	oldByDigest, newDigests := map[string]string{}, map[string]int{}
-	for key, d := range keep.Digests {
-		if _, dup := oldByDigest[d]; dup {
-			oldByDigest[d] = ""
+	// Digests found once on either side among the schemas left (old ones
+	// whose name no type took, new ones without a name): the recorded
+	// digests (of either kind) against both of each type's, then the
+	// recorded text digests.
+	once := func(recorded map[string]string) map[string]string {
+		by := map[string]string{}
+		for key, d := range recorded {
+			if n.taken[keep.Types[key]] {
+				continue
+			}
+			if _, dup := by[d]; dup {
+				by[d] = ""
+				continue
+			}
+			by[d] = key
+		}
+		return by
+	}
+	oldByDigest, oldByText := once(keep.Digests), once(keep.TextDigests)
+	newDigests := map[string]int{}
+	for _, t := range types {
+		if t.Name != "" {
 			continue
 		}
-		oldByDigest[d] = key
-	}
-	for _, t := range types {
 		newDigests[t.Digest]++
+		if t.TextDigest != t.Digest {
+			newDigests[t.TextDigest]++
+		}
 	}
 	for _, t := range sorted {
-		if key := oldByDigest[t.Digest]; key != "" && newDigests[t.Digest] == 1 {
-			take(t, keep.Types[key])
+		for _, d := range []string{t.Digest, t.TextDigest} {
+			if key := oldByDigest[d]; key != "" && newDigests[d] == 1 {
+				take(t, key)
+			}
+		}
+		if key := oldByText[t.TextDigest]; key != "" && newDigests[t.TextDigest] == 1 {
+			take(t, key)
 		}
 	}
 	for _, t := range sorted {
 		if !t.InArm() {
-			take(t, keep.Types[t.Key()])
+			take(t, t.Key())
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // ContextObject is the opaque caller data echoed back.
 //
-// Schema: /schemas/0.1.0-buyertest/core/context.json# ("Context Object"), digest 034dbceb86dd
+// Schema: /schemas/0.1.0-buyertest/core/context.json# ("Context Object"), digests 82ef96cebaf5 034dbceb86dd
 type ContextObject map[string]json.RawMessage
 
 var descContextObject = wireimpl.Desc{Shape: wireimpl.ShapeMap, Name: "ContextObject", Go: (*ContextObject)(nil), Elem: &wireimpl.DescRaw}

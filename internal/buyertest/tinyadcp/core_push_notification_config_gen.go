@@ -11,7 +11,7 @@ import (
 
 // PushNotificationConfig is the type of the push_notification_config member of CreateThingRequest.
 //
-// Schema: /schemas/0.1.0-buyertest/core/push-notification-config.json# ("Push Notification Config"), digest 5cb1be27b4d4
+// Schema: /schemas/0.1.0-buyertest/core/push-notification-config.json# ("Push Notification Config"), digests a51f94006dec 5cb1be27b4d4
 type PushNotificationConfig struct {
 	URL   string  `json:"url"`
 	Token *string `json:"token,omitempty"`

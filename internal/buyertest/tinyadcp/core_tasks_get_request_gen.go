@@ -12,7 +12,7 @@ import (
 // TasksGetRequest is the status request of versions before get_task_status (served as the
 // tasks/get tool).
 //
-// Schema: /schemas/0.1.0-buyertest/core/tasks-get-request.json# ("Tasks Get Request"), digest cc7b0dd4daa6
+// Schema: /schemas/0.1.0-buyertest/core/tasks-get-request.json# ("Tasks Get Request"), digests 93c195c1d3b8 cc7b0dd4daa6
 type TasksGetRequest struct {
 	TaskID         string `json:"task_id"`
 	IncludeHistory *bool  `json:"include_history,omitempty"`

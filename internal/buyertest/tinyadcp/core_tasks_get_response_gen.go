@@ -11,7 +11,7 @@ import (
 
 // TasksGetResponse is defined by core/tasks-get-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json# ("Tasks Get Response"), digest 331c6fab601f
+// Schema: /schemas/0.1.0-buyertest/core/tasks-get-response.json# ("Tasks Get Response"), digests ee0c7b0f5266 331c6fab601f
 type TasksGetResponse struct {
 	TaskID  string                        `json:"task_id"`
 	Status  TaskStatus                    `json:"status"`

@@ -11,7 +11,7 @@ import (
 
 // Thing is the type of the thing member of CreateThingResponse.
 //
-// Schema: /schemas/0.1.0-buyertest/core/thing.json# ("Thing"), digest b9790a4c48e4
+// Schema: /schemas/0.1.0-buyertest/core/thing.json# ("Thing"), digests fd0af7f7ebb9 b9790a4c48e4
 type Thing struct {
 	ThingID string `json:"thing_id"`
 	Name    string `json:"name"`

@@ -13,7 +13,7 @@ import (
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/0.1.0-buyertest/enums/task-status.json# ("Task Status"), digest 9c9b529c34a3
+// Schema: /schemas/0.1.0-buyertest/enums/task-status.json# ("Task Status"), digests ffb1efeb1522 9c9b529c34a3
 type TaskStatus string
 
 const (

@@ -11,7 +11,7 @@ import (
 
 // RateLimitedDetails is defined by error-details/rate-limited.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/error-details/rate-limited.json# ("Rate Limited Details"), digest 70deb1520c2b
+// Schema: /schemas/0.1.0-buyertest/error-details/rate-limited.json# ("Rate Limited Details"), digests 32f7b4b274be 70deb1520c2b
 type RateLimitedDetails struct {
 	Limit         int64  `json:"limit"`
 	WindowSeconds *int64 `json:"window_seconds,omitempty"`

@@ -15,7 +15,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "input-required".
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-input-required.json# ("Create Thing Input Required"), digest 1a358321228e
+// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-input-required.json# ("Create Thing Input Required"), digests 3f7822b5a0a7 1a358321228e
 type CreateThingInputRequired struct {
 	// TaskID is the protocol envelope's task_id: the seller framework sends the task's id; leave it
 	// empty, a handler's different value is refused.

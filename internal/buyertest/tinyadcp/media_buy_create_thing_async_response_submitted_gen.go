@@ -14,7 +14,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "submitted".
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-submitted.json# ("Create Thing Submitted"), digest 7ca4997f0f57
+// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-submitted.json# ("Create Thing Submitted"), digests 1f4e0771073a 7ca4997f0f57
 type CreateThingSubmitted struct {
 	// TaskID is the protocol envelope's task_id: the seller framework sends the task's id; leave it
 	// empty, a handler's different value is refused.

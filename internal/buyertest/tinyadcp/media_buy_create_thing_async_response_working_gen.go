@@ -14,7 +14,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "working".
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-working.json# ("Create Thing Working"), digest 26656b127743
+// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-async-response-working.json# ("Create Thing Working"), digests fc39edd489e7 26656b127743
 type CreateThingWorking struct {
 	// TaskID is the protocol envelope's task_id: the seller framework sends the task's id; leave it
 	// empty, a handler's different value is refused.

@@ -11,7 +11,7 @@ import (
 
 // CreateThingRequest is defined by media-buy/create-thing-request.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-request.json# ("Create Thing Request"), digest 369e654c49b0
+// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-request.json# ("Create Thing Request"), digests b1184974c67b 369e654c49b0
 type CreateThingRequest struct {
 	IdempotencyKey         string                  `json:"idempotency_key"`
 	Name                   string                  `json:"name"`

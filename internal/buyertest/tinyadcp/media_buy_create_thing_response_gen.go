@@ -11,7 +11,7 @@ import (
 
 // CreateThingResponse is defined by media-buy/create-thing-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-response.json# ("Create Thing Response"), digest 5a29f5f67aea
+// Schema: /schemas/0.1.0-buyertest/media-buy/create-thing-response.json# ("Create Thing Response"), digests af57da60c015 5a29f5f67aea
 type CreateThingResponse struct {
 	Thing   *Thing                       `json:"thing,omitempty"`
 	Errors  []map[string]json.RawMessage `json:"errors,omitempty"`

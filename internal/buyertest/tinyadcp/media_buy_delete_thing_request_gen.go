@@ -11,7 +11,7 @@ import (
 
 // DeleteThingRequest is defined by media-buy/delete-thing-request.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/delete-thing-request.json# ("Delete Thing Request"), digest c6ab4a1d10d3
+// Schema: /schemas/0.1.0-buyertest/media-buy/delete-thing-request.json# ("Delete Thing Request"), digests 51727dd49b75 c6ab4a1d10d3
 type DeleteThingRequest struct {
 	ThingID string `json:"thing_id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -11,7 +11,7 @@ import (
 
 // DeleteThingResponse is defined by media-buy/delete-thing-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/delete-thing-response.json# ("Delete Thing Response"), digest 558b6d8627a5
+// Schema: /schemas/0.1.0-buyertest/media-buy/delete-thing-response.json# ("Delete Thing Response"), digests babf503ecbb1 558b6d8627a5
 type DeleteThingResponse struct {
 	Deleted bool `json:"deleted"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

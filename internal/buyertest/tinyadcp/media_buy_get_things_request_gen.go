@@ -11,7 +11,7 @@ import (
 
 // GetThingsRequest is defined by media-buy/get-things-request.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/get-things-request.json# ("Get Things Request"), digest c606f08d98ed
+// Schema: /schemas/0.1.0-buyertest/media-buy/get-things-request.json# ("Get Things Request"), digests 625cbfc90a30 c606f08d98ed
 type GetThingsRequest struct {
 	Filter  *string       `json:"filter,omitempty"`
 	Context ContextObject `json:"context,omitempty"`

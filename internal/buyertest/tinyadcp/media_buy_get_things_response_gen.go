@@ -11,7 +11,7 @@ import (
 
 // GetThingsResponse is defined by media-buy/get-things-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/get-things-response.json# ("Get Things Response"), digest 599849dd7a7f
+// Schema: /schemas/0.1.0-buyertest/media-buy/get-things-response.json# ("Get Things Response"), digests e0cd74557d60 599849dd7a7f
 type GetThingsResponse struct {
 	Things  []Thing       `json:"things"`
 	Context ContextObject `json:"context,omitempty"`

@@ -10,7 +10,7 @@ import (
 
 // LockThingRequest is defined by media-buy/lock-thing-request.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/lock-thing-request.json# ("Lock Thing Request"), digest b9313a8abeec
+// Schema: /schemas/0.1.0-buyertest/media-buy/lock-thing-request.json# ("Lock Thing Request"), digests 9b41d39be2f4 b9313a8abeec
 type LockThingRequest struct {
 	ThingID string `json:"thing_id"`
 }

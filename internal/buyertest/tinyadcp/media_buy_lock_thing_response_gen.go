@@ -11,7 +11,7 @@ import (
 
 // LockThingResponse is defined by media-buy/lock-thing-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/media-buy/lock-thing-response.json# ("Lock Thing Response"), digest 1aa852913abf
+// Schema: /schemas/0.1.0-buyertest/media-buy/lock-thing-response.json# ("Lock Thing Response"), digests d0891061d410 1aa852913abf
 type LockThingResponse struct {
 	Locked bool `json:"locked"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

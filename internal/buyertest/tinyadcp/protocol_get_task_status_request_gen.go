@@ -11,7 +11,7 @@ import (
 
 // GetTaskStatusRequest is defined by protocol/get-task-status-request.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-request.json# ("Get Task Status Request"), digest d44ec01f17af
+// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-request.json# ("Get Task Status Request"), digests ae75cf19cb5d d44ec01f17af
 type GetTaskStatusRequest struct {
 	TaskID        string        `json:"task_id"`
 	IncludeResult *bool         `json:"include_result,omitempty"`

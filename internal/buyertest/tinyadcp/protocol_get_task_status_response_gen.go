@@ -11,7 +11,7 @@ import (
 
 // GetTaskStatusResponse is defined by protocol/get-task-status-response.json#.
 //
-// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-response.json# ("Get Task Status Response"), digest c7b918ed3868
+// Schema: /schemas/0.1.0-buyertest/protocol/get-task-status-response.json# ("Get Task Status Response"), digests 1021b764218a c7b918ed3868
 type GetTaskStatusResponse struct {
 	TaskID   string                      `json:"task_id"`
 	TaskType *string                     `json:"task_type,omitempty"`

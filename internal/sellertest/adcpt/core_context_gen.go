@@ -11,7 +11,7 @@ import (
 
 // ContextObject is the opaque buyer data, echoed unchanged.
 //
-// Schema: /schemas/3.90.0-test/core/context.json# ("Context Object"), digest 2f0107cb3efd
+// Schema: /schemas/3.90.0-test/core/context.json# ("Context Object"), digests 82ef96cebaf5 2f0107cb3efd
 type ContextObject map[string]json.RawMessage
 
 var descContextObject = wireimpl.Desc{Shape: wireimpl.ShapeMap, Name: "ContextObject", Go: (*ContextObject)(nil), Elem: &wireimpl.DescRaw}

@@ -11,7 +11,7 @@ import (
 
 // Error is an item of the errors array of CreateMediaBuyError.
 //
-// Schema: /schemas/3.90.0-test/core/error.json# ("Error"), digest 19b4ce206795
+// Schema: /schemas/3.90.0-test/core/error.json# ("Error"), digests e569e61e10fc 19b4ce206795
 type Error struct {
 	Code       string                     `json:"code"`
 	Message    string                     `json:"message"`

@@ -14,7 +14,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "model" is always
 // "flat_rate".
 //
-// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/1 ("Flat Rate"), digest 54b7e6ca61ee
+// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/1 ("Flat Rate"), digests 52cec61c5671 54b7e6ca61ee
 type FlatRate struct {
 	Amount   float64 `json:"amount"`
 	Currency string  `json:"currency"`
@@ -47,7 +47,7 @@ func (v *FlatRate) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (model).
 //
-// Schema: /schemas/3.90.0-test/core/pricing-option.json# ("Pricing Option"), digest b2db76459d68
+// Schema: /schemas/3.90.0-test/core/pricing-option.json# ("Pricing Option"), digests 60a9f83617af b2db76459d68
 type PricingOption struct {
 	CPM      *PricingOptionCPM
 	FlatRate *FlatRate
@@ -124,7 +124,7 @@ func (u *PricingOption) UnmarshalJSON(data []byte) error {
 //
 // Fixed members (checked when decoding, written when encoding, no field): "model" is always "cpm".
 //
-// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/0 ("CPM"), digest 3ee18b8a9961
+// Schema: /schemas/3.90.0-test/core/pricing-option.json#/oneOf/0 ("CPM"), digests 92c1b8a0b53d 3ee18b8a9961
 type PricingOptionCPM struct {
 	Rate     float64 `json:"rate"`
 	Currency string  `json:"currency"`

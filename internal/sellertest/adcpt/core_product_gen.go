@@ -11,7 +11,7 @@ import (
 
 // Product is an item of the products array of GetProductsResponse.
 //
-// Schema: /schemas/3.90.0-test/core/product.json# ("Product"), digest 441103ed92b3
+// Schema: /schemas/3.90.0-test/core/product.json# ("Product"), digests 54a2c7a59a0c 441103ed92b3
 type Product struct {
 	ProductID      string               `json:"product_id"`
 	Name           string               `json:"name"`

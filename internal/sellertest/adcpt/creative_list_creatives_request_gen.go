@@ -11,7 +11,7 @@ import (
 
 // ListCreativesRequest is defined by creative/list-creatives-request.json#.
 //
-// Schema: /schemas/3.90.0-test/creative/list-creatives-request.json# ("List Creatives Request"), digest 07bd8ef466d8
+// Schema: /schemas/3.90.0-test/creative/list-creatives-request.json# ("List Creatives Request"), digests 5f958cd390d2 07bd8ef466d8
 type ListCreativesRequest struct {
 	Context ContextObject `json:"context,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

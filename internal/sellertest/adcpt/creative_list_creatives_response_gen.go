@@ -11,7 +11,7 @@ import (
 
 // ListCreativesResponse is defined by creative/list-creatives-response.json#.
 //
-// Schema: /schemas/3.90.0-test/creative/list-creatives-response.json# ("List Creatives Response"), digest 78fd12c5dd40
+// Schema: /schemas/3.90.0-test/creative/list-creatives-response.json# ("List Creatives Response"), digests 5fdc46d3c4b6 78fd12c5dd40
 type ListCreativesResponse struct {
 	Creatives []ListCreativesResponseCreative `json:"creatives"`
 	Context   ContextObject                   `json:"context,omitempty"`

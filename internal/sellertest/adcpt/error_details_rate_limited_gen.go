@@ -11,7 +11,7 @@ import (
 
 // RateLimitedDetails is defined by error-details/rate-limited.json#.
 //
-// Schema: /schemas/3.90.0-test/error-details/rate-limited.json# ("Rate Limited Details"), digest 0955bdf4c0c2
+// Schema: /schemas/3.90.0-test/error-details/rate-limited.json# ("Rate Limited Details"), digests dc72e09a1318 0955bdf4c0c2
 type RateLimitedDetails struct {
 	Limit         *int64 `json:"limit,omitempty"`
 	Remaining     *int64 `json:"remaining,omitempty"`

@@ -11,7 +11,7 @@ import (
 
 // CreateMediaBuySubmitted is defined by media-buy/create-media-buy-async-response-submitted.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-async-response-submitted.json# ("Create Media Buy Submitted"), digest e8f5e0d493a8
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-async-response-submitted.json# ("Create Media Buy Submitted"), digests 5f958cd390d2 e8f5e0d493a8
 type CreateMediaBuySubmitted struct {
 	Context ContextObject `json:"context,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

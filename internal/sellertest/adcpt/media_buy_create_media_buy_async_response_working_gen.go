@@ -11,7 +11,7 @@ import (
 
 // CreateMediaBuyWorking is defined by media-buy/create-media-buy-async-response-working.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-async-response-working.json# ("Create Media Buy Working"), digest 8551170df512
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-async-response-working.json# ("Create Media Buy Working"), digests 776bcdb82cb6 8551170df512
 type CreateMediaBuyWorking struct {
 	Percentage *float64      `json:"percentage,omitempty"`
 	Context    ContextObject `json:"context,omitempty"`

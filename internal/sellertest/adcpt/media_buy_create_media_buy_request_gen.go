@@ -11,7 +11,7 @@ import (
 
 // CreateMediaBuyRequest is defined by media-buy/create-media-buy-request.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json# ("Create Media Buy Request"), digest da07a70b7d81
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-request.json# ("Create Media Buy Request"), digests b22c4b7198c5 da07a70b7d81
 type CreateMediaBuyRequest struct {
 	IdempotencyKey         string                                       `json:"idempotency_key"`
 	PoNumber               *string                                      `json:"po_number,omitempty"`

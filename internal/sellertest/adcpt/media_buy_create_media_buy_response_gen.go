@@ -11,7 +11,7 @@ import (
 
 // CreateMediaBuyError is the Error arm of CreateMediaBuyResponse.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/1 ("Create Media Buy Error"), digest 9a6eb6fb0e7f
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/1 ("Create Media Buy Error"), digests e0694fd16b00 9a6eb6fb0e7f
 type CreateMediaBuyError struct {
 	Errors  []Error       `json:"errors"`
 	Context ContextObject `json:"context,omitempty"`
@@ -43,7 +43,7 @@ func (v *CreateMediaBuyError) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by which keys are present.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json# ("Create Media Buy Response"), digest 13c80226fed6
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json# ("Create Media Buy Response"), digests 8b8548035465 13c80226fed6
 type CreateMediaBuyResponse struct {
 	Success *CreateMediaBuySuccess
 	Error   *CreateMediaBuyError
@@ -118,7 +118,7 @@ func (u *CreateMediaBuyResponse) UnmarshalJSON(data []byte) error {
 
 // CreateMediaBuySuccess is the Success arm of CreateMediaBuyResponse.
 //
-// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/0 ("Create Media Buy Success"), digest befcba2819dd
+// Schema: /schemas/3.90.0-test/media-buy/create-media-buy-response.json#/oneOf/0 ("Create Media Buy Success"), digests 68ef7eab66c8 befcba2819dd
 type CreateMediaBuySuccess struct {
 	MediaBuyID string                         `json:"media_buy_id"`
 	Packages   []CreateMediaBuySuccessPackage `json:"packages,omitempty"`

@@ -12,7 +12,7 @@ import (
 // GetProductsInputRequired is defined by
 // media-buy/get-products-async-response-input-required.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-input-required.json# ("Get Products Input Required"), digest d1c03155910e
+// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-input-required.json# ("Get Products Input Required"), digests 8facf7b9a8f8 d1c03155910e
 type GetProductsInputRequired struct {
 	Reason  *GetProductsInputRequiredReason `json:"reason,omitempty"`
 	Context ContextObject                   `json:"context,omitempty"`

@@ -11,7 +11,7 @@ import (
 
 // GetProductsSubmitted is defined by media-buy/get-products-async-response-submitted.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-submitted.json# ("Get Products Submitted"), digest 6fbf04dbddf4
+// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-submitted.json# ("Get Products Submitted"), digests eb7b4d91daa7 6fbf04dbddf4
 type GetProductsSubmitted struct {
 	EstimatedCompletion *wire.DateTime `json:"estimated_completion,omitempty"`
 	Context             ContextObject  `json:"context,omitempty"`

@@ -11,7 +11,7 @@ import (
 
 // GetProductsWorking is defined by media-buy/get-products-async-response-working.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-working.json# ("Get Products Working"), digest 6c0552162fcd
+// Schema: /schemas/3.90.0-test/media-buy/get-products-async-response-working.json# ("Get Products Working"), digests 776bcdb82cb6 6c0552162fcd
 type GetProductsWorking struct {
 	Percentage *float64      `json:"percentage,omitempty"`
 	Context    ContextObject `json:"context,omitempty"`

@@ -11,7 +11,7 @@ import (
 
 // GetProductsRequest is defined by media-buy/get-products-request.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json# ("Get Products Request"), digest a49c75bca3fa
+// Schema: /schemas/3.90.0-test/media-buy/get-products-request.json# ("Get Products Request"), digests 5831a1bfc859 a49c75bca3fa
 type GetProductsRequest struct {
 	AdCPMajorVersion *int64                       `json:"adcp_major_version,omitempty"`
 	BuyingMode       GetProductsRequestBuyingMode `json:"buying_mode"`

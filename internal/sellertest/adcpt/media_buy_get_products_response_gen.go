@@ -11,7 +11,7 @@ import (
 
 // GetProductsResponse is defined by media-buy/get-products-response.json#.
 //
-// Schema: /schemas/3.90.0-test/media-buy/get-products-response.json# ("Get Products Response"), digest 22e7adee55a0
+// Schema: /schemas/3.90.0-test/media-buy/get-products-response.json# ("Get Products Response"), digests 92e465f79db3 22e7adee55a0
 type GetProductsResponse struct {
 	Products []Product     `json:"products"`
 	Errors   []Error       `json:"errors,omitempty"`

@@ -11,7 +11,7 @@ import (
 
 // GetAdCPCapabilitiesRequest is defined by protocol/get-adcp-capabilities-request.json#.
 //
-// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-request.json# ("Get AdCP Capabilities Request"), digest 28f26807e654
+// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-request.json# ("Get AdCP Capabilities Request"), digests e8d402bb2e4e 28f26807e654
 type GetAdCPCapabilitiesRequest struct {
 	AdCPMajorVersion *int64        `json:"adcp_major_version,omitempty"`
 	Protocols        []string      `json:"protocols,omitempty"`

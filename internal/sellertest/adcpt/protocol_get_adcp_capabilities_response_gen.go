@@ -11,7 +11,7 @@ import (
 
 // GetAdCPCapabilitiesResponse is defined by protocol/get-adcp-capabilities-response.json#.
 //
-// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json# ("Get AdCP Capabilities Response"), digest cd289246e34c
+// Schema: /schemas/3.90.0-test/protocol/get-adcp-capabilities-response.json# ("Get AdCP Capabilities Response"), digests b08c531ab5a9 cd289246e34c
 type GetAdCPCapabilitiesResponse struct {
 	AdCP               GetAdCPCapabilitiesResponseAdCP                `json:"adcp"`
 	SupportedProtocols []GetAdCPCapabilitiesResponseSupportedProtocol `json:"supported_protocols"`

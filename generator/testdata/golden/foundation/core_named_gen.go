@@ -11,7 +11,7 @@ import (
 
 // Named is defined by core/named.json#.
 //
-// Schema: /schemas/1.0.0/core/named.json#, digest c4ab7ef8b13d
+// Schema: /schemas/1.0.0/core/named.json#, digests 098974972159 c4ab7ef8b13d
 type Named struct {
 	Name string `json:"name"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

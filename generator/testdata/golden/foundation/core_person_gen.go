@@ -11,7 +11,7 @@ import (
 
 // Person is the type of the owner member of Widget.
 //
-// Schema: /schemas/1.0.0/core/person.json# ("Person"), digest 594747c1069d
+// Schema: /schemas/1.0.0/core/person.json# ("Person"), digests ee34fb1c22e1 594747c1069d
 type Person struct {
 	Name string `json:"name"`
 	Age  int64  `json:"age"`

@@ -13,7 +13,7 @@ import (
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/1.0.0/enums/widget-kind.json# ("Widget Kind"), digest 5773211f87fa
+// Schema: /schemas/1.0.0/enums/widget-kind.json# ("Widget Kind"), digests 14262edffc4c 5773211f87fa
 type WidgetKind string
 
 const (

@@ -11,7 +11,7 @@ import (
 
 // RateLimitedDetails is defined by error-details/rate-limited.json#.
 //
-// Schema: /schemas/9.0.0-test/error-details/rate-limited.json# ("Rate Limited Details"), digest 2c0e8afac52c
+// Schema: /schemas/9.0.0-test/error-details/rate-limited.json# ("Rate Limited Details"), digests 791ba91f68c5 2c0e8afac52c
 type RateLimitedDetails struct {
 	Limit *int64 `json:"limit,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -11,7 +11,7 @@ import (
 
 // CreateThingSubmitted is defined by media-buy/create-thing-async-response-submitted.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-submitted.json# ("Create Thing Submitted"), digest 1145e75a68f3
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-submitted.json# ("Create Thing Submitted"), digests ba7a5d3c2770 1145e75a68f3
 type CreateThingSubmitted struct {
 	Ticket *string `json:"ticket,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -11,7 +11,7 @@ import (
 
 // CreateThingRequest is defined by media-buy/create-thing-request.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-request.json# ("Create Thing Request"), digest b6a409cd93e5
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-request.json# ("Create Thing Request"), digests 731d026c44e7 b6a409cd93e5
 type CreateThingRequest struct {
 	IdempotencyKey string `json:"idempotency_key"`
 	Name           string `json:"name"`

@@ -11,7 +11,7 @@ import (
 
 // GetThingsResponse is defined by media-buy/get-things-response.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/get-things-response.json# ("Get Things Response"), digest 26993921a97d
+// Schema: /schemas/9.0.0-test/media-buy/get-things-response.json# ("Get Things Response"), digests 36015b00e0dc 26993921a97d
 type GetThingsResponse struct {
 	Things []Thing `json:"things"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -10,7 +10,7 @@ import (
 
 // Lookup is defined by core/lookup.json#.
 //
-// Schema: /schemas/1.5.0/core/lookup.json# ("Lookup"), digest 37306aa77cf3
+// Schema: /schemas/1.5.0/core/lookup.json# ("Lookup"), digests a316a5281676 37306aa77cf3
 type Lookup map[string]Asset
 
 var descLookup = wireimpl.Desc{Shape: wireimpl.ShapeMap, Name: "Lookup", Go: (*Lookup)(nil), Elem: &descAsset}

@@ -10,7 +10,7 @@ import (
 
 // Metrics is the declared properties plus typed extra members.
 //
-// Schema: /schemas/1.5.0/core/metrics.json# ("Metrics"), digest 4980f19418c5
+// Schema: /schemas/1.5.0/core/metrics.json# ("Metrics"), digests daf9e214e57d 4980f19418c5
 type Metrics struct {
 	Impressions *int64 `json:"impressions,omitempty"`
 	// AdditionalProperties holds the members beyond the declared ones.

@@ -12,7 +12,7 @@ import (
 
 // Registry is the typed members for keys matching a pattern; any other key is kept raw.
 //
-// Schema: /schemas/1.5.0/core/registry.json# ("Registry"), digest f955f0792574
+// Schema: /schemas/1.5.0/core/registry.json# ("Registry"), digests 797399af13c4 f955f0792574
 type Registry struct {
 	Name string `json:"name"`
 	// Matching1 holds the members whose keys match "^https?://".

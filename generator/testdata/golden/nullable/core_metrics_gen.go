@@ -12,7 +12,7 @@ import (
 // Metrics is every way a location can admit null: inline, through a $ref, in items, in map values,
 // by enum and by anyOf.
 //
-// Schema: /schemas/3.0.0/core/metrics.json# ("Metrics"), digest 62da0c1f23a2
+// Schema: /schemas/3.0.0/core/metrics.json# ("Metrics"), digests a600a86d04fe 62da0c1f23a2
 type Metrics struct {
 	Impressions *float64 `json:"impressions,omitempty"`
 	// Quartiles is an inline object that also allows null.
@@ -103,7 +103,7 @@ func (v *MetricsPacing) UnmarshalJSON(data []byte) error {
 
 // MetricsQuartiles is an inline object that also allows null.
 //
-// Schema: /schemas/3.0.0/core/metrics.json#/properties/quartiles, digest b74258e80f44
+// Schema: /schemas/3.0.0/core/metrics.json#/properties/quartiles, digests 377a6a509855 b74258e80f44
 type MetricsQuartiles struct {
 	Q1 *float64 `json:"q1,omitempty"`
 }

@@ -11,7 +11,7 @@ import (
 
 // Viewability is a document root that allows null; every field using it is nullable.
 //
-// Schema: /schemas/3.0.0/core/viewability.json# ("Viewability"), digest b7d6b30f5d6f
+// Schema: /schemas/3.0.0/core/viewability.json# ("Viewability"), digests 2e71aa1769a4 b7d6b30f5d6f
 type Viewability struct {
 	Rate *float64 `json:"rate,omitempty"`
 	// Next is the recursive: the type is still being built when this field is typed.

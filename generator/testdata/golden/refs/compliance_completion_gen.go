@@ -11,7 +11,7 @@ import (
 
 // Completion is the refers into a fragment of another file.
 //
-// Schema: /schemas/3.0.0/compliance/completion.json# ("Completion"), digest 050b48deaf90
+// Schema: /schemas/3.0.0/compliance/completion.json# ("Completion"), digests 9710fffff01c 050b48deaf90
 type Completion struct {
 	Result *GetBrandSuccess `json:"result,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

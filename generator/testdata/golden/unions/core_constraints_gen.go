@@ -11,7 +11,7 @@ import (
 
 // Constrained is the constraint-only combinators do not change the Go type.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json# ("Constrained"), digest 4c38f4e0c668
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json# ("Constrained"), digests a01cc8342abb 4c38f4e0c668
 type Constrained struct {
 	A     *string          `json:"a,omitempty"`
 	B     *string          `json:"b,omitempty"`

@@ -11,7 +11,7 @@ import (
 
 // Envelope is defined by core/envelope.json#.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/envelope.json#, digest cb2e988dd0ec
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/envelope.json#, digests 89962a80820d cb2e988dd0ec
 type Envelope struct {
 	ContextID   *string `json:"context_id,omitempty"`
 	AdCPVersion *string `json:"adcp_version,omitempty"`

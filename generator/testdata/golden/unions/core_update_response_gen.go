@@ -14,7 +14,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "success" is always
 // false.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/1 ("UpdateFailure"), digest 762ca690d1ea
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/1 ("UpdateFailure"), digests 3ca28cfc34ee 762ca690d1ea
 type UpdateFailure struct {
 	Errors []Error `json:"errors"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -45,7 +45,7 @@ func (v *UpdateFailure) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (success).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json# ("Update Response"), digest 25f5c177d22c
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json# ("Update Response"), digests bfe018a5efd4 25f5c177d22c
 type UpdateResponse struct {
 	Success *UpdateSuccess
 	Failure *UpdateFailure
@@ -123,7 +123,7 @@ func (u *UpdateResponse) UnmarshalJSON(data []byte) error {
 // Fixed members (checked when decoding, written when encoding, no field): "success" is always
 // true.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/0 ("UpdateSuccess"), digest 166aba7ea3c3
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/0 ("UpdateSuccess"), digests 9d8376b86721 166aba7ea3c3
 type UpdateSuccess struct {
 	ID string `json:"id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

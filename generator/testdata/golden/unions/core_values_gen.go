@@ -11,7 +11,7 @@ import (
 
 // Values is the primitive unions and nullable tri-states.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json# ("Values"), digest 626cc607c3a1
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/values.json# ("Values"), digests f2318f4d9b2f 626cc607c3a1
 type Values struct {
 	Tagline      ValuesTagline                     `json:"tagline,omitempty"`
 	Voice        ValuesVoice                       `json:"voice,omitempty"`

@@ -11,7 +11,7 @@ import (
 
 // CreateOrderError is the Error arm of CreateOrderResponse.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/1 ("CreateOrderError"), digest 0b47a7bda4a7
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/1 ("CreateOrderError"), digests e9f97781eddf 0b47a7bda4a7
 type CreateOrderError struct {
 	ContextID   *string `json:"context_id,omitempty"`
 	AdCPVersion *string `json:"adcp_version,omitempty"`
@@ -46,7 +46,7 @@ func (v *CreateOrderError) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by which keys are present.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json# ("Create Order Response"), digest f281de63ffa4
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json# ("Create Order Response"), digests c3b064e5d6dd f281de63ffa4
 type CreateOrderResponse struct {
 	Success   *CreateOrderSuccess
 	Error     *CreateOrderError
@@ -134,7 +134,7 @@ func (u *CreateOrderResponse) UnmarshalJSON(data []byte) error {
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "submitted".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/2 ("CreateOrderSubmitted"), digest 05ee88df854a
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/2 ("CreateOrderSubmitted"), digests a3ec02f2a1e2 05ee88df854a
 type CreateOrderSubmitted struct {
 	ContextID   *string `json:"context_id,omitempty"`
 	AdCPVersion *string `json:"adcp_version,omitempty"`
@@ -167,7 +167,7 @@ func (v *CreateOrderSubmitted) UnmarshalJSON(data []byte) error {
 
 // CreateOrderSuccess is the Success arm of CreateOrderResponse.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/0 ("CreateOrderSuccess"), digest 9a1726af8de2
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/0 ("CreateOrderSuccess"), digests dd1d9208c61d 9a1726af8de2
 type CreateOrderSuccess struct {
 	ContextID   *string                      `json:"context_id,omitempty"`
 	AdCPVersion *string                      `json:"adcp_version,omitempty"`

@@ -14,7 +14,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "pricing_model" is
 // always "cpm".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/cpm-option.json# ("CPM Pricing Option"), digest 731d385927f3
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/cpm-option.json# ("CPM Pricing Option"), digests b3901969bb20 731d385927f3
 type CPMPricingOption struct {
 	Rate     float64 `json:"rate"`
 	Currency *string `json:"currency,omitempty"`

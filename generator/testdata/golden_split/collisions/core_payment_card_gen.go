@@ -13,7 +13,7 @@ import (
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (kind).
 //
-// Schema: /schemas/9.1.0/core/payment-card.json# ("Payment Card"), digest 0892d0fba617
+// Schema: /schemas/9.1.0/core/payment-card.json# ("Payment Card"), digests bec126c9286c 0892d0fba617
 type PaymentCard struct {
 	Refund *PaymentCardRefund
 	Charge *PaymentCardCharge

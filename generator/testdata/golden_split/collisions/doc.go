@@ -34,8 +34,11 @@
 //
 //  1. A type keeps its name across upgrades. Regenerated into the directory
 //     holding the package generated before (as go generate does), every
-//     type of a schema that package has (its "Schema:" line) keeps the name
-//     it has there, and no new type takes one of its names; the rules below
+//     type of a schema that package has (its "Schema:" line: its place, or
+//     its digest, which leaves out descriptions, titles and examples, so a
+//     schema found elsewhere or only documented anew) keeps the name it has
+//     there, and no new type takes one of its names; a union keeps the label
+//     of each arm whose Go type is still one arm's alone; the rules below
 //     name the rest. A fresh directory gets the rules' names alone: the same
 //     tree gives the same names on every machine (a checkout that commits
 //     the package regenerates to the same files; adcpgen generate

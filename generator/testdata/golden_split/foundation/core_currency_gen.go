@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundat
 
 // Currency is the ISO 4217 code.
 //
-// Schema: /schemas/1.0.0/core/currency.json# ("Currency"), digest 4a010081ef66
+// Schema: /schemas/1.0.0/core/currency.json# ("Currency"), digests 1774e2011e36 4a010081ef66
 type Currency = types.Currency

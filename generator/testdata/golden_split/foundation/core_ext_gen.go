@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundat
 
 // Extension is the vendor extensions: unknown members are kept and written back.
 //
-// Schema: /schemas/1.0.0/core/ext.json# ("Extension"), digest 1987b80fb919
+// Schema: /schemas/1.0.0/core/ext.json# ("Extension"), digests 82ef96cebaf5 1987b80fb919
 type Extension = types.Extension

@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundat
 
 // Named is defined by core/named.json#.
 //
-// Schema: /schemas/1.0.0/core/named.json#, digest c4ab7ef8b13d
+// Schema: /schemas/1.0.0/core/named.json#, digests 098974972159 c4ab7ef8b13d
 type Named = types.Named

@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundat
 
 // Timestamps is defined by core/timestamps.json#.
 //
-// Schema: /schemas/1.0.0/core/timestamps.json# ("Timestamps"), digest b40d9bfde4b8
+// Schema: /schemas/1.0.0/core/timestamps.json# ("Timestamps"), digests d8f210fd8583 b40d9bfde4b8
 type Timestamps = types.Timestamps

@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundat
 
 // TreeNode is a recursive type: the required, nullable self-reference holds its value by pointer.
 //
-// Schema: /schemas/1.0.0/core/tree-node.json# ("Tree Node"), digest 367ed9ef2547
+// Schema: /schemas/1.0.0/core/tree-node.json# ("Tree Node"), digests 9a7e2f4c6fda 367ed9ef2547
 type TreeNode = types.TreeNode

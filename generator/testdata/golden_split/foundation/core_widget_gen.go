@@ -17,7 +17,7 @@ import (
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "active".
 //
-// Schema: /schemas/1.0.0/core/widget.json# ("Widget"), digest 5ea76a7d220d
+// Schema: /schemas/1.0.0/core/widget.json# ("Widget"), digests 38156236493e 5ea76a7d220d
 type Widget struct {
 	// ID is the widget identifier.
 	ID         string         `json:"id"`

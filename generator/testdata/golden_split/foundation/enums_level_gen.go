@@ -13,7 +13,7 @@ import (
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/1.0.0/enums/level.json# ("Level"), digest 7a384fe3e274
+// Schema: /schemas/1.0.0/enums/level.json# ("Level"), digests 7f2f6e6b4d1b 7a384fe3e274
 type Level = types.Level
 
 const (

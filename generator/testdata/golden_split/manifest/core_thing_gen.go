@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/manifes
 
 // Thing is the type of the thing member of CreateThingResponse.
 //
-// Schema: /schemas/9.0.0-test/core/thing.json# ("Thing"), digest 33a6a8da5342
+// Schema: /schemas/9.0.0-test/core/thing.json# ("Thing"), digests 51727dd49b75 33a6a8da5342
 type Thing = types.Thing

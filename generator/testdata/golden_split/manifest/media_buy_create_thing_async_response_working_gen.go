@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/manifes
 
 // CreateThingWorking is defined by media-buy/create-thing-async-response-working.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-working.json# ("Create Thing Working"), digest 20a435354257
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-working.json# ("Create Thing Working"), digests 8e10301d32fa 20a435354257
 type CreateThingWorking = types.CreateThingWorking

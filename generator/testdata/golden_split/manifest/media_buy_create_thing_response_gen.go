@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/manifes
 
 // CreateThingResponse is defined by media-buy/create-thing-response.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-response.json# ("Create Thing Response"), digest ec430ae92fdd
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-response.json# ("Create Thing Response"), digests 3e8748f200ef ec430ae92fdd
 type CreateThingResponse = types.CreateThingResponse

@@ -11,7 +11,7 @@ import (
 
 // ThingDeliveryResult is defined by media-buy/thing-delivery-webhook-result.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/thing-delivery-webhook-result.json# ("Thing Delivery Result"), digest 53bef0227b1e
+// Schema: /schemas/9.0.0-test/media-buy/thing-delivery-webhook-result.json# ("Thing Delivery Result"), digests e585d625acca 53bef0227b1e
 type ThingDeliveryResult struct {
 	Delivered int64 `json:"delivered"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

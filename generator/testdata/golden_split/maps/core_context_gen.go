@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/in
 
 // Context is the type of the context member of CreativeManifest.
 //
-// Schema: /schemas/1.5.0/core/context.json# ("Context"), digest 397df2f56e3e
+// Schema: /schemas/1.5.0/core/context.json# ("Context"), digests 82ef96cebaf5 397df2f56e3e
 type Context = types.Context

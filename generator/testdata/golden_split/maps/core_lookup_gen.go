@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/in
 
 // Lookup is defined by core/lookup.json#.
 //
-// Schema: /schemas/1.5.0/core/lookup.json# ("Lookup"), digest 37306aa77cf3
+// Schema: /schemas/1.5.0/core/lookup.json# ("Lookup"), digests a316a5281676 37306aa77cf3
 type Lookup = types.Lookup

@@ -7,7 +7,7 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/in
 
 // CreativeManifest is defined by core/manifest.json#.
 //
-// Schema: /schemas/1.5.0/core/manifest.json# ("Creative Manifest"), digest d56fc8fb476a
+// Schema: /schemas/1.5.0/core/manifest.json# ("Creative Manifest"), digests fbc3b447055f d56fc8fb476a
 type CreativeManifest = types.CreativeManifest
 
 // CreativeManifestAssetsValue is a value of the assets map of CreativeManifest.

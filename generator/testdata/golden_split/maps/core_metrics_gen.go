@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps/in
 
 // Metrics is the declared properties plus typed extra members.
 //
-// Schema: /schemas/1.5.0/core/metrics.json# ("Metrics"), digest 4980f19418c5
+// Schema: /schemas/1.5.0/core/metrics.json# ("Metrics"), digests daf9e214e57d 4980f19418c5
 type Metrics = types.Metrics

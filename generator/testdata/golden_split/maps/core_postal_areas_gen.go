@@ -13,7 +13,7 @@ import (
 // PostalAreas is a const is checked wherever it stands: on a property, on array items, on map
 // values, in a union arm and on a named scalar.
 //
-// Schema: /schemas/3.0.0/core/postal-areas.json# ("Postal Areas"), digest 49e738caae87
+// Schema: /schemas/3.0.0/core/postal-areas.json# ("Postal Areas"), digests 8b43646a9e42 49e738caae87
 type PostalAreas struct {
 	// System is always "postal" when present.
 	System    *string              `json:"system,omitempty"`

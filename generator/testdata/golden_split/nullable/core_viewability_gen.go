@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/nullabl
 
 // Viewability is a document root that allows null; every field using it is nullable.
 //
-// Schema: /schemas/3.0.0/core/viewability.json# ("Viewability"), digest b7d6b30f5d6f
+// Schema: /schemas/3.0.0/core/viewability.json# ("Viewability"), digests 2e71aa1769a4 b7d6b30f5d6f
 type Viewability = types.Viewability

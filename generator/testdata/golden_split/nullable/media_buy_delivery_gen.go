@@ -13,7 +13,7 @@ import (
 // Delivery is the merges the metrics through allOf at the root, in a property and in array items:
 // every merged copy keeps null.
 //
-// Schema: /schemas/3.0.0/media-buy/delivery.json# ("Delivery"), digest ae2ffd635171
+// Schema: /schemas/3.0.0/media-buy/delivery.json# ("Delivery"), digests 701081d40a4d ae2ffd635171
 type Delivery struct {
 	Totals      *DeliveryTotals         `json:"totals,omitempty"`
 	ByPackage   []DeliveryByPackageItem `json:"by_package,omitempty"`

@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/refs/in
 
 // Completion is the refers into a fragment of another file.
 //
-// Schema: /schemas/3.0.0/compliance/completion.json# ("Completion"), digest 050b48deaf90
+// Schema: /schemas/3.0.0/compliance/completion.json# ("Completion"), digests 9710fffff01c 050b48deaf90
 type Completion = types.Completion

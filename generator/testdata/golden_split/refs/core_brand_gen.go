@@ -10,12 +10,12 @@ import (
 
 // Brand is the type of the brand member of GetBrandSuccess.
 //
-// Schema: /schemas/3.0.0/core/brand.json# ("Brand"), digest b34907c13bb5
+// Schema: /schemas/3.0.0/core/brand.json# ("Brand"), digests ce01fc38a4e1 b34907c13bb5
 type Brand = types.Brand
 
 // BrandFont is an item of the fonts array of Brand.
 //
-// Schema: /schemas/3.0.0/core/brand.json#/$defs/font ("Font"), digest 4e85c9a563e4
+// Schema: /schemas/3.0.0/core/brand.json#/$defs/font ("Font"), digests 9f72782af0ee 4e85c9a563e4
 type BrandFont = types.BrandFont
 
 // FontRole is the type of the primary_font member of Brand.

@@ -11,7 +11,7 @@ import (
 
 // VersionEnvelope is defined by core/version-envelope.json#.
 //
-// Schema: /schemas/3.0.0/core/version-envelope.json#, digest 41177c89bc01
+// Schema: /schemas/3.0.0/core/version-envelope.json#, digests 190cf1669794 41177c89bc01
 type VersionEnvelope struct {
 	AdCPVersion *string `json:"adcp_version,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

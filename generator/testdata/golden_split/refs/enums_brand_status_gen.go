@@ -13,7 +13,7 @@ import (
 // Values other than the constants below decode too (forward compatibility); IsKnown tells them
 // apart.
 //
-// Schema: /schemas/3.0.0/enums/brand-status.json# ("Brand Status"), digest ed45c6ec01cb
+// Schema: /schemas/3.0.0/enums/brand-status.json# ("Brand Status"), digests 561a5a07bc11 ed45c6ec01cb
 type BrandStatus = types.BrandStatus
 
 const (

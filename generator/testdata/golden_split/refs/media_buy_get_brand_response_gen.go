@@ -29,14 +29,14 @@ func KnownFontUseValues() []FontUse {
 
 // GetBrandError is the Error arm of GetBrandResponse.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1 ("GetBrandError"), digest 9f8fac862eb2
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1 ("GetBrandError"), digests c47c53859c6e 9f8fac862eb2
 type GetBrandError = types.GetBrandError
 
 // GetBrandResponse is defined by media-buy/get-brand-response.json#.
 //
 // Exactly one field is set. The decoder picks the arm by which keys are present.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json# ("Get Brand Response"), digest 19f735e3e9f4
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json# ("Get Brand Response"), digests f5a0df2a2bc2 19f735e3e9f4
 type GetBrandResponse struct {
 	Success *GetBrandSuccess
 	Error   *GetBrandError
@@ -111,5 +111,5 @@ func (u *GetBrandResponse) UnmarshalJSON(data []byte) error {
 
 // GetBrandSuccess is the type of the result member of Completion.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0 ("GetBrandSuccess"), digest 52a6bedac02f
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0 ("GetBrandSuccess"), digests 67794a6cc72e 52a6bedac02f
 type GetBrandSuccess = types.GetBrandSuccess

@@ -9,7 +9,7 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (type, value_type).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json# ("Audience Selector"), digest b549838abfd0
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json# ("Audience Selector"), digests b321600818af b549838abfd0
 type AudienceSelector = types.AudienceSelector
 
 // AudienceSelectorKind names an arm of AudienceSelector; the zero value means no arm is set.

@@ -10,7 +10,7 @@ import (
 
 // Constrained is the constraint-only combinators do not change the Go type.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json# ("Constrained"), digest 4c38f4e0c668
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/constraints.json# ("Constrained"), digests a01cc8342abb 4c38f4e0c668
 type Constrained = types.Constrained
 
 // ConstrainedMode is the type of the mode member of Constrained.

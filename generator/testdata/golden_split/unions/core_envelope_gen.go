@@ -7,5 +7,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/
 
 // Envelope is defined by core/envelope.json#.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/envelope.json#, digest cb2e988dd0ec
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/envelope.json#, digests 89962a80820d cb2e988dd0ec
 type Envelope = types.Envelope

@@ -9,7 +9,7 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (pricing_model).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/pricing-option.json# ("Pricing Option"), digest 3e015b937f2e
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/pricing-option.json# ("Pricing Option"), digests 94b4ce600664 3e015b937f2e
 type PricingOption = types.PricingOption
 
 // PricingOptionKind names an arm of PricingOption; the zero value means no arm is set.

@@ -10,14 +10,14 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/
 // Fixed members (checked when decoding, written when encoding, no field): "success" is always
 // false.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/1 ("UpdateFailure"), digest 762ca690d1ea
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/1 ("UpdateFailure"), digests 3ca28cfc34ee 762ca690d1ea
 type UpdateFailure = types.UpdateFailure
 
 // UpdateResponse is defined by core/update-response.json#.
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (success).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json# ("Update Response"), digest 25f5c177d22c
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json# ("Update Response"), digests bfe018a5efd4 25f5c177d22c
 type UpdateResponse = types.UpdateResponse
 
 // UpdateResponseKind names an arm of UpdateResponse; the zero value means no arm is set.
@@ -43,5 +43,5 @@ func NewUpdateResponseFailure(v UpdateFailure) UpdateResponse {
 // Fixed members (checked when decoding, written when encoding, no field): "success" is always
 // true.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/0 ("UpdateSuccess"), digest 166aba7ea3c3
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/update-response.json#/oneOf/0 ("UpdateSuccess"), digests 9d8376b86721 166aba7ea3c3
 type UpdateSuccess = types.UpdateSuccess

@@ -7,7 +7,7 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/
 
 // CreateOrderError is the Error arm of CreateOrderResponse.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/1 ("CreateOrderError"), digest 0b47a7bda4a7
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/1 ("CreateOrderError"), digests e9f97781eddf 0b47a7bda4a7
 type CreateOrderError = types.CreateOrderError
 
 // CreateOrderResponse is the success, error or submitted: the arm is chosen by which keys are
@@ -15,7 +15,7 @@ type CreateOrderError = types.CreateOrderError
 //
 // Exactly one field is set. The decoder picks the arm by which keys are present.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json# ("Create Order Response"), digest f281de63ffa4
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json# ("Create Order Response"), digests c3b064e5d6dd f281de63ffa4
 type CreateOrderResponse = types.CreateOrderResponse
 
 // CreateOrderResponseKind names an arm of CreateOrderResponse; the zero value means no arm is set.
@@ -47,10 +47,10 @@ func NewCreateOrderResponseSubmitted(v CreateOrderSubmitted) CreateOrderResponse
 // Fixed members (checked when decoding, written when encoding, no field): "status" is always
 // "submitted".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/2 ("CreateOrderSubmitted"), digest 05ee88df854a
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/2 ("CreateOrderSubmitted"), digests a3ec02f2a1e2 05ee88df854a
 type CreateOrderSubmitted = types.CreateOrderSubmitted
 
 // CreateOrderSuccess is the Success arm of CreateOrderResponse.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/0 ("CreateOrderSuccess"), digest 9a1726af8de2
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/media-buy/create-order-response.json#/oneOf/0 ("CreateOrderSuccess"), digests dd1d9208c61d 9a1726af8de2
 type CreateOrderSuccess = types.CreateOrderSuccess

@@ -10,5 +10,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/
 // Fixed members (checked when decoding, written when encoding, no field): "pricing_model" is
 // always "cpm".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/cpm-option.json# ("CPM Pricing Option"), digest 731d385927f3
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/cpm-option.json# ("CPM Pricing Option"), digests b3901969bb20 731d385927f3
 type CPMPricingOption = types.CPMPricingOption

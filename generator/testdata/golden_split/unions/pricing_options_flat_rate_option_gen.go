@@ -10,5 +10,5 @@ import types "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions/
 // Fixed members (checked when decoding, written when encoding, no field): "pricing_model" is
 // always "flat_rate".
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/flat-rate-option.json# ("Flat Rate Pricing Option"), digest 6e7ef2c30997
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/pricing-options/flat-rate-option.json# ("Flat Rate Pricing Option"), digests b81d82a279a8 6e7ef2c30997
 type FlatRatePricingOption = types.FlatRatePricingOption

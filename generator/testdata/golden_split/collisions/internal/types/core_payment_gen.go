@@ -46,7 +46,7 @@ func (v *CorePaymentCardRefund) UnmarshalJSON(data []byte) error {
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (kind).
 //
-// Schema: /schemas/9.1.0/core/payment.json# ("Payment"), digest ef4d2e605ada
+// Schema: /schemas/9.1.0/core/payment.json# ("Payment"), digests aaee247d9c44 ef4d2e605ada
 type Payment struct {
 	CardRefund *CorePaymentCardRefund
 	Cash       *PaymentCash

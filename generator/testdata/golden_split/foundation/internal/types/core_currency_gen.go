@@ -10,7 +10,7 @@ import (
 
 // Currency is the ISO 4217 code.
 //
-// Schema: /schemas/1.0.0/core/currency.json# ("Currency"), digest 4a010081ef66
+// Schema: /schemas/1.0.0/core/currency.json# ("Currency"), digests 1774e2011e36 4a010081ef66
 type Currency string
 
 var DescCurrency = wireimpl.Desc{Shape: wireimpl.ShapeString, Name: "Currency"}

@@ -11,7 +11,7 @@ import (
 
 // Extension is the vendor extensions: unknown members are kept and written back.
 //
-// Schema: /schemas/1.0.0/core/ext.json# ("Extension"), digest 1987b80fb919
+// Schema: /schemas/1.0.0/core/ext.json# ("Extension"), digests 82ef96cebaf5 1987b80fb919
 type Extension map[string]json.RawMessage
 
 var DescExtension = wireimpl.Desc{Shape: wireimpl.ShapeMap, Name: "Extension", Go: (*Extension)(nil), Elem: &wireimpl.DescRaw}

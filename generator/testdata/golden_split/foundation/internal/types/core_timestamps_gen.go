@@ -10,7 +10,7 @@ import (
 
 // Timestamps is defined by core/timestamps.json#.
 //
-// Schema: /schemas/1.0.0/core/timestamps.json# ("Timestamps"), digest b40d9bfde4b8
+// Schema: /schemas/1.0.0/core/timestamps.json# ("Timestamps"), digests d8f210fd8583 b40d9bfde4b8
 type Timestamps []wire.DateTime
 
 var DescTimestamps = wireimpl.Desc{Shape: wireimpl.ShapeSlice, Name: "Timestamps", Go: (*Timestamps)(nil), Elem: &wireimpl.DescString}

@@ -11,7 +11,7 @@ import (
 
 // TreeNode is a recursive type: the required, nullable self-reference holds its value by pointer.
 //
-// Schema: /schemas/1.0.0/core/tree-node.json# ("Tree Node"), digest 367ed9ef2547
+// Schema: /schemas/1.0.0/core/tree-node.json# ("Tree Node"), digests 9a7e2f4c6fda 367ed9ef2547
 type TreeNode struct {
 	Label    string                   `json:"label"`
 	Parent   *TreeNode                `json:"parent,omitempty"`

@@ -11,7 +11,7 @@ import (
 
 // Thing is the type of the thing member of CreateThingResponse.
 //
-// Schema: /schemas/9.0.0-test/core/thing.json# ("Thing"), digest 33a6a8da5342
+// Schema: /schemas/9.0.0-test/core/thing.json# ("Thing"), digests 51727dd49b75 33a6a8da5342
 type Thing struct {
 	ThingID string `json:"thing_id"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -11,7 +11,7 @@ import (
 
 // CreateThingWorking is defined by media-buy/create-thing-async-response-working.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-working.json# ("Create Thing Working"), digest 20a435354257
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-async-response-working.json# ("Create Thing Working"), digests 8e10301d32fa 20a435354257
 type CreateThingWorking struct {
 	Percentage *float64 `json:"percentage,omitempty"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

@@ -11,7 +11,7 @@ import (
 
 // CreateThingResponse is defined by media-buy/create-thing-response.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/create-thing-response.json# ("Create Thing Response"), digest ec430ae92fdd
+// Schema: /schemas/9.0.0-test/media-buy/create-thing-response.json# ("Create Thing Response"), digests 3e8748f200ef ec430ae92fdd
 type CreateThingResponse struct {
 	Thing Thing `json:"thing"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.

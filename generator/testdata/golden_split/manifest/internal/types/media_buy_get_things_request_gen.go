@@ -10,7 +10,7 @@ import (
 
 // GetThingsRequest is defined by media-buy/get-things-request.json#.
 //
-// Schema: /schemas/9.0.0-test/media-buy/get-things-request.json# ("Get Things Request"), digest 5bf23aaf8a79
+// Schema: /schemas/9.0.0-test/media-buy/get-things-request.json# ("Get Things Request"), digests cca16867fb89 5bf23aaf8a79
 type GetThingsRequest struct {
 	Filter *string `json:"filter,omitempty"`
 }

@@ -11,7 +11,7 @@ import (
 
 // Asset is a value of the members of Lookup it does not declare.
 //
-// Schema: /schemas/1.5.0/core/asset.json# ("Asset"), digest 4976aa1f46a5
+// Schema: /schemas/1.5.0/core/asset.json# ("Asset"), digests 587ffb21f1e8 4976aa1f46a5
 type Asset struct {
 	URL   string `json:"url"`
 	Width *int64 `json:"width,omitempty"`

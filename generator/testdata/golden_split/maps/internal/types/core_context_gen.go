@@ -11,7 +11,7 @@ import (
 
 // Context is the type of the context member of CreativeManifest.
 //
-// Schema: /schemas/1.5.0/core/context.json# ("Context"), digest 397df2f56e3e
+// Schema: /schemas/1.5.0/core/context.json# ("Context"), digests 82ef96cebaf5 397df2f56e3e
 type Context map[string]json.RawMessage
 
 var DescContext = wireimpl.Desc{Shape: wireimpl.ShapeMap, Name: "Context", Go: (*Context)(nil), Elem: &wireimpl.DescRaw}

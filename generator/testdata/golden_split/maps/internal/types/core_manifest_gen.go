@@ -11,7 +11,7 @@ import (
 
 // CreativeManifest is defined by core/manifest.json#.
 //
-// Schema: /schemas/1.5.0/core/manifest.json# ("Creative Manifest"), digest d56fc8fb476a
+// Schema: /schemas/1.5.0/core/manifest.json# ("Creative Manifest"), digests fbc3b447055f d56fc8fb476a
 type CreativeManifest struct {
 	// Assets is the asset slots: one asset or a list of them per slot.
 	Assets  map[string]CreativeManifestAssetsValue `json:"assets"`

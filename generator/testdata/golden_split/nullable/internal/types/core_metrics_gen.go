@@ -46,7 +46,7 @@ func (v *MetricsPacing) UnmarshalJSON(data []byte) error {
 
 // MetricsQuartiles is an inline object that also allows null.
 //
-// Schema: /schemas/3.0.0/core/metrics.json#/properties/quartiles, digest b74258e80f44
+// Schema: /schemas/3.0.0/core/metrics.json#/properties/quartiles, digests 377a6a509855 b74258e80f44
 type MetricsQuartiles struct {
 	Q1 *float64 `json:"q1,omitempty"`
 }

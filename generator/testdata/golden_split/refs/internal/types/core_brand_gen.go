@@ -11,7 +11,7 @@ import (
 
 // Brand is the type of the brand member of GetBrandSuccess.
 //
-// Schema: /schemas/3.0.0/core/brand.json# ("Brand"), digest b34907c13bb5
+// Schema: /schemas/3.0.0/core/brand.json# ("Brand"), digests ce01fc38a4e1 b34907c13bb5
 type Brand struct {
 	// PrimaryFont is a $ref with sibling keywords: the description wins for the field doc.
 	PrimaryFont *FontRole   `json:"primary_font,omitempty"`
@@ -47,7 +47,7 @@ func (v *Brand) UnmarshalJSON(data []byte) error {
 
 // BrandFont is an item of the fonts array of Brand.
 //
-// Schema: /schemas/3.0.0/core/brand.json#/$defs/font ("Font"), digest 4e85c9a563e4
+// Schema: /schemas/3.0.0/core/brand.json#/$defs/font ("Font"), digests 9f72782af0ee 4e85c9a563e4
 type BrandFont struct {
 	Family string    `json:"family"`
 	Role   *FontRole `json:"role,omitempty"`

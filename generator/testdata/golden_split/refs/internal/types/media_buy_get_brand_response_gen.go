@@ -46,7 +46,7 @@ func (v *FontUse) UnmarshalJSON(data []byte) error {
 
 // GetBrandError is the Error arm of GetBrandResponse.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1 ("GetBrandError"), digest 9f8fac862eb2
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/1 ("GetBrandError"), digests c47c53859c6e 9f8fac862eb2
 type GetBrandError struct {
 	Errors []string `json:"errors"`
 	// AdditionalProperties keeps members the schema does not declare, as raw JSON.
@@ -74,7 +74,7 @@ func (v *GetBrandError) UnmarshalJSON(data []byte) error {
 
 // GetBrandSuccess is the type of the result member of Completion.
 //
-// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0 ("GetBrandSuccess"), digest 52a6bedac02f
+// Schema: /schemas/3.0.0/media-buy/get-brand-response.json#/oneOf/0 ("GetBrandSuccess"), digests 67794a6cc72e 52a6bedac02f
 type GetBrandSuccess struct {
 	Brand Brand `json:"brand"`
 	// Fonts is the refers into definitions nested under this property.

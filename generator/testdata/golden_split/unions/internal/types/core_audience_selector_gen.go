@@ -12,7 +12,7 @@ import (
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (type, value_type).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json# ("Audience Selector"), digest b549838abfd0
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/audience-selector.json# ("Audience Selector"), digests b321600818af b549838abfd0
 type AudienceSelector struct {
 	SignalBinary      *AudienceSelectorSignalBinary
 	SignalCategorical *AudienceSelectorSignalCategorical

@@ -11,7 +11,7 @@ import (
 
 // Error is an item of the errors array of UpdateFailure.
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/error.json# ("Error"), digest f97daa849b4a
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/error.json# ("Error"), digests d603c55f4339 f97daa849b4a
 type Error struct {
 	Code    string  `json:"code"`
 	Message *string `json:"message,omitempty"`

@@ -12,7 +12,7 @@ import (
 //
 // Exactly one field is set. The decoder picks the arm by discriminator values (pricing_model).
 //
-// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/pricing-option.json# ("Pricing Option"), digest 3e015b937f2e
+// Schema: https://adcontextprotocol.org/schemas/2.0.0-beta.1/core/pricing-option.json# ("Pricing Option"), digests 94b4ce600664 3e015b937f2e
 type PricingOption struct {
 	CPM      *CPMPricingOption
 	FlatRate *FlatRatePricingOption
