@@ -181,7 +181,7 @@ func newAgent(cfg config) (*agent, error) {
 		Middleware:     []seller.Middleware{layer.Middleware(), tasks.NotifySyncResults()},
 		Capabilities:   capabilities(layer, webhookSigning),
 		SignedRequests: signed.requests,
-		BrandJSONURL:   cfg.BaseURL + "/.well-known/brand.json",
+		BrandJSONURL:   brandJSONURL(cfg.BaseURL),
 		Now:            cfg.Now,
 	})
 	if err != nil {
@@ -271,3 +271,13 @@ type clock func() time.Time
 
 // Now is the time on the clock.
 func (c clock) Now() time.Time { return c() }
+
+// brandJSONURL is the brand.json the agent advertises (from 3.1, as
+// identity.brand_json_url), which must be https: none over plain http,
+// though /.well-known/brand.json is served either way.
+func brandJSONURL(base string) string {
+	if !strings.HasPrefix(base, "https://") {
+		return ""
+	}
+	return base + "/.well-known/brand.json"
+}

@@ -130,25 +130,14 @@ func findDataPart(message wire.Lenient) (wire.Lenient, bool) {
 	return found, found != nil
 }
 
-// writeAuthFailure answers a refused request: 401, the challenge, and a
-// JSON-RPC error with the reserved code -32028 and data.adcp_error.
+// writeAuthFailure answers a refused request (seller.AuthFailure.Write)
+// to the request's id.
 func writeAuthFailure(w http.ResponseWriter, fail *seller.AuthFailure, body []byte) {
-	if fail.Challenge != "" {
-		w.Header().Set("WWW-Authenticate", fail.Challenge)
-	}
 	var id json.RawMessage
 	if v, err := wire.ParseLenient(body); err == nil {
 		id = v.Get("id").Raw()
 	}
-	resp, err := seller.NewJSONRPCErrorResponse(id, fail.Error)
-	if err != nil {
-		http.Error(w, "authentication required", fail.Status)
-		return
-	}
-	out, _ := json.Marshal(resp)
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(fail.Status)
-	_, _ = w.Write(out)
+	fail.Write(w, id)
 }
 
 // handler is the a2asrv.RequestHandler of a seller.

@@ -122,20 +122,9 @@ func protectedCall(srv *seller.Server, body []byte) (tool string, id json.RawMes
 
 // WriteAuthFailure answers a refused request: the failure's status (401),
 // its WWW-Authenticate challenge, and a JSON-RPC error response for id
-// with the reserved code -32028 and data.adcp_error.
+// carrying data.adcp_error (seller.AuthFailure.Write).
 func WriteAuthFailure(w http.ResponseWriter, fail *seller.AuthFailure, id json.RawMessage) {
-	if fail.Challenge != "" {
-		w.Header().Set("WWW-Authenticate", fail.Challenge)
-	}
-	resp, err := seller.NewJSONRPCErrorResponse(id, fail.Error)
-	if err != nil {
-		http.Error(w, "authentication required", fail.Status)
-		return
-	}
-	body, _ := json.Marshal(resp)
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(fail.Status)
-	_, _ = w.Write(body)
+	fail.Write(w, id)
 }
 
 // withTokenInfo returns r with ti in its context where go-sdk reads it

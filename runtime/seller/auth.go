@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -222,6 +223,33 @@ type AuthFailure struct {
 	Challenge string
 	Error     *adcperr.Error
 	Err       error
+}
+
+// Write answers the refused request: Status, the WWW-Authenticate
+// challenge, and a JSON-RPC error response to id (raw JSON; nil is null)
+// whose data.adcp_error is Error, under AdCP's reserved JSON-RPC code for
+// its code (-32028 for the AUTH codes, -32029, -32030), else JSON-RPC's
+// own -32600 (the INVALID_REQUEST of a signed body that repeats a key).
+func (f *AuthFailure) Write(w http.ResponseWriter, id json.RawMessage) {
+	if f.Challenge != "" {
+		w.Header().Set("WWW-Authenticate", f.Challenge)
+	}
+	resp, err := NewJSONRPCErrorResponse(id, f.Error)
+	if err != nil {
+		data, derr := adcpErrorJSON(f.Error)
+		if derr != nil { // unreachable: the server makes sendable errors
+			http.Error(w, "request refused", f.Status)
+			return
+		}
+		if len(id) == 0 {
+			id = json.RawMessage("null")
+		}
+		resp = &JSONRPCErrorResponse{JSONRPC: "2.0", ID: id, Error: &JSONRPCError{Code: rpcInvalidRequest, Message: "Invalid Request", Data: data}}
+	}
+	out, _ := json.Marshal(resp)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(f.Status)
+	_, _ = w.Write(out)
 }
 
 // Authorize authenticates r for a call of tool ("" for a request that calls

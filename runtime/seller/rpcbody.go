@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
@@ -70,7 +71,10 @@ func (s *Server) ReadRPCBody(w http.ResponseWriter, r *http.Request) (body []byt
 // JSON-RPC error carrying a correctable INVALID_REQUEST, -32700 for a body
 // that is not JSON, -32600 for JSON that is no request object, -32602 for
 // params that are not structured (JSON-RPC 2.0 section 4.2: an object or
-// an array). A JSON-RPC batch (an array) is refused with -32600 too: MCP's
+// an array), -32600 for a request object or params naming a member twice
+// (ignoring case, see repeatedMember; a repeated key inside a call's
+// arguments is the strict decoder's to name, in the call's answer). A
+// JSON-RPC batch (an array) is refused with -32600 too: MCP's
 // transport has had none since 2025-06-18, a2a-go reads none, and a batch
 // must never be a way around what its calls would meet alone (Admit judges
 // it by its strictest call, and the gate ends it here). Gates call it once
@@ -88,8 +92,9 @@ func (s *Server) CheckRPCBody(w http.ResponseWriter, body []byte) (ok bool) {
 		return false
 	}
 	var (
-		code int64
-		msg  string
+		code  int64
+		msg   string
+		field string
 	)
 	switch params := v.Get("params"); {
 	case v.IsArray():
@@ -99,7 +104,13 @@ func (s *Server) CheckRPCBody(w http.ResponseWriter, body []byte) (ok bool) {
 	case params.Present() && !params.IsObject() && !params.IsArray():
 		code, msg = rpcInvalidParams, "The request's params are not an object: send the method's parameters as a JSON object"
 	default:
-		return true
+		if field = repeatedMember(v, ""); field == "" {
+			field = repeatedMember(params, "/params")
+		}
+		if field == "" {
+			return true
+		}
+		code, msg = rpcInvalidRequest, "The request has a duplicate member at "+field+" (names compared ignoring case), which servers read differently: send each member once"
 	}
 	var id json.RawMessage
 	if raw := v.Get("id"); v.IsObject() && (raw.IsString() || raw.IsNumber()) {
@@ -109,9 +120,39 @@ func (s *Server) CheckRPCBody(w http.ResponseWriter, body []byte) (ok bool) {
 	if code == rpcInvalidParams {
 		message = "Invalid params"
 	}
-	s.writeRPCError(w, http.StatusBadRequest, id, code, message, s.newError(s.pickCode("INVALID_REQUEST"), msg))
+	e := s.newError(s.pickCode("INVALID_REQUEST"), msg)
+	e.Field = field
+	s.writeRPCError(w, http.StatusBadRequest, id, code, message, e)
 	return false
 }
+
+// repeatedMember is the JSON pointer (under at) of a member of obj whose
+// name an earlier member repeats, compared ignoring case, or "". The
+// request object and its params are what servers dispatch on, and they do
+// not read a repeated name alike: the gate and go-sdk take the last
+// "method", a2a-go (encoding/json) also takes "Method" for it, so a body
+// naming two could be authenticated as one call and run as another.
+func repeatedMember(obj wire.Lenient, at string) string {
+	if !obj.IsObject() {
+		return ""
+	}
+	var seen []string
+	found := ""
+	obj.Members(func(k, _ wire.Lenient) bool {
+		name, _ := k.AsString()
+		for _, prev := range seen {
+			if strings.EqualFold(prev, name) {
+				found = at + "/" + pointerEscaper.Replace(untrusted.Sanitize(name))
+				return false
+			}
+		}
+		seen = append(seen, name)
+		return true
+	})
+	return found
+}
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // writeRPCError answers a request the gate refuses with a JSON-RPC error
 // response whose data is {"adcp_error": e}.

@@ -67,7 +67,8 @@ type Options struct {
 	// {...}}); the server adds adcp.major_versions, adcp.idempotency
 	// ({"supported": false} unless present) and supported_protocols (from
 	// the registered tools) where absent. Unused when the seller registers
-	// get_adcp_capabilities itself.
+	// get_adcp_capabilities itself. New refuses one that is not a JSON
+	// object.
 	Capabilities json.RawMessage
 	// SignedRequests verifies RFC 9421 request signatures (see its doc),
 	// advertised as request_signing; nil verifies none.
@@ -77,6 +78,8 @@ type Options struct {
 	// keys: advertised as identity.brand_json_url (AdCP 3.1 and later),
 	// where buyers start to verify its webhooks (security.mdx "Discovering
 	// an agent's signing keys via brand_json_url"). Identity serves both.
+	// New refuses anything but an absolute https URL (the schema's
+	// "^https://"): leave it empty for an agent served over plain http.
 	BrandJSONURL string
 	// Observer is told of every call served (a span per call, with the
 	// schema validation and the handler inside it, and each request
@@ -170,6 +173,9 @@ func New(s *registry.Spec, cfg Options) (*Server, error) {
 	}
 	if t, ok := s.Tool(capabilitiesTool); ok {
 		srv.tools[capabilitiesTool] = srv.capabilitiesEntry(t)
+	}
+	if err := checkOptions(cfg); err != nil {
+		return nil, err
 	}
 	if err := srv.setupSigning(); err != nil {
 		return nil, err

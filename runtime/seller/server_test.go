@@ -279,6 +279,33 @@ func TestNewRefusesMismatchedSchemas(t *testing.T) {
 	}
 }
 
+// TestNewRefusesMisconfiguration: settings that would fail every
+// get_adcp_capabilities at request time are refused by New, naming the
+// option.
+func TestNewRefusesMisconfiguration(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  seller.Options
+		want string // in the error; "" for none
+	}{
+		{"https brand.json", seller.Options{BrandJSONURL: "https://seller.example/.well-known/brand.json"}, ""},
+		{"http brand.json", seller.Options{BrandJSONURL: "http://127.0.0.1:8080/.well-known/brand.json"}, "Options.BrandJSONURL"},
+		{"relative brand.json", seller.Options{BrandJSONURL: "/.well-known/brand.json"}, "absolute https URL"},
+		{"brand.json with credentials", seller.Options{BrandJSONURL: "https://u:p@seller.example/brand.json"}, "without credentials"},
+		{"no host", seller.Options{BrandJSONURL: "https:///brand.json"}, "Options.BrandJSONURL"},
+		{"capabilities an object", seller.Options{Capabilities: json.RawMessage(`{"media_buy":{}}`)}, ""},
+		{"capabilities an array", seller.Options{Capabilities: json.RawMessage(`[]`)}, "Options.Capabilities: not a JSON object"},
+		{"capabilities not JSON", seller.Options{Capabilities: json.RawMessage(`{"a":`)}, "Options.Capabilities"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := seller.New(adcpt.Spec(), tc.cfg)
+			if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
 // TestTasks: a handler starts a task, answers submitted, and completes it
 // later; only its principal reads it.
 func TestTasks(t *testing.T) {

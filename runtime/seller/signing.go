@@ -212,14 +212,23 @@ func (s *Server) signatureFailure(tool string, err error) *AuthFailure {
 		code = signing.CodeInvalid
 	}
 	s.log.Info("adcp: request signature refused", "tool", tool, "code", string(code), "reason", fmt.Sprint(err))
-	adcpCode := s.pickCode("AUTH_INVALID", "AUTH_REQUIRED")
-	if code == signing.CodeRequired {
+	adcpCode, msg := s.pickCode("AUTH_INVALID", "AUTH_REQUIRED"), "Request signature refused: "+string(code)
+	switch code {
+	case signing.CodeRequired:
 		adcpCode = s.pickCode("AUTH_MISSING", "AUTH_REQUIRED")
+	case signing.CodeBodyMalformed:
+		// security.mdx step 14: the signature is valid, the body repeats
+		// an object key. The challenge carries the code and nothing more
+		// ("MUST NOT echo internal verification details beyond the stable
+		// code"); the AdCP error says what to correct, as the unsigned
+		// path's INVALID_REQUEST does (which names the key's pointer).
+		adcpCode = s.pickCode("INVALID_REQUEST")
+		msg += ": the body has a duplicate key: send each key once, and sign the bytes you send"
 	}
 	return &AuthFailure{
 		Status:    http.StatusUnauthorized,
 		Challenge: signing.Challenge(code),
-		Error:     s.newError(adcpCode, "Request signature refused: "+string(code)),
+		Error:     s.newError(adcpCode, msg),
 		Err:       err,
 	}
 }
