@@ -22,11 +22,11 @@ build:
 	$(GO) mod download
 	$(GO) build -o $(BIN) ./cmd/adcpgen
 
-# test: every package's tests, the nested bench module's included. Tests
+# test: every package's tests, the nested bench and oteladcp modules' included. Tests
 # that need the published spec read it from $$ADCP_SPEC_DIR or
 # ../shared/adcp and skip, saying so, without it. The corpus and round-trip
 # tests build every spec version, hence the long timeout.
-test: test-bench js-deps
+test: test-bench test-oteladcp js-deps
 	$(GO) test -timeout 45m ./...
 
 # js-deps: install the JavaScript SDK the interoperability tests drive

@@ -47,8 +47,10 @@
 //   - observe: the telemetry hook both sides report their operations to
 //     (the Observer option of buyer, seller, idempotency, sellertask and
 //     webhook's Sender), in AdCP's terms, never with a credential or a
-//     payload; runtime/oteladcp, a module of its own, is the OpenTelemetry
-//     Observer, with the slog handler that stamps records with the trace.
+//     payload.
+//   - oteladcp (a module of its own): the OpenTelemetry Observer, spans
+//     and metrics named per the semantic conventions, and the slog
+//     handler that stamps records with their trace.
 //
 // # Buyer
 //

@@ -62,7 +62,7 @@ const (
 	// CreateTask creates an async task. Start: Tool. End: Err.
 	CreateTask
 	// UpdateTask records a task's progress or final answer. Start: Tool,
-	// TaskID, Status. End: Err.
+	// TaskID, Status, and Code and Recovery for a failure. End: Err.
 	UpdateTask
 	// DeliverWebhook is one push notification, from the update that made
 	// it until it was delivered or given up. Start: Tool, TaskID, Status
@@ -72,8 +72,9 @@ const (
 	// PostWebhook is one attempt of a delivery: one HTTP POST. Start:
 	// Attempt, Host. End: HTTPStatus, Err.
 	PostWebhook
-	// VerifySignature checks a request's RFC 9421 signature. Start: Tool
-	// (the operation the body names). End: Outcome (verified, unsigned,
+	// VerifySignature checks a request's RFC 9421 signature, at the HTTP
+	// gate before any call is read. Start: Tool (the one the body calls,
+	// when served), Peer. End: Outcome (verified, unsigned,
 	// warned, refused, unavailable), Code (the signing error code, such as
 	// request_signature_key_unknown).
 	VerifySignature
@@ -111,7 +112,8 @@ type Op struct {
 	// Release is the AdCP release the call is served or made in
 	// ("3.0.26").
 	Release string
-	// Peer reads the trace context the caller sent, nil when none can be.
+	// Peer reads the trace context the caller sent (ServeCall,
+	// VerifySignature), nil when none can be.
 	Peer Carrier
 	// Signature is the verdict on the request's signature a served call
 	// came with: "verified", "unsigned", or "" when the seller verifies

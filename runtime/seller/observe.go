@@ -59,7 +59,7 @@ func (s *Server) decide(r *http.Request, body []byte, tool string, mode signing.
 	if s.obs == nil {
 		return s.verifier.Decide(r.Context(), msg, mode, fallback)
 	}
-	op := &observe.Op{Kind: observe.VerifySignature}
+	op := &observe.Op{Kind: observe.VerifySignature, Peer: observe.PeerOf(nil, r.Header)}
 	if s.Serves(tool) {
 		op.Tool = tool
 	}
