@@ -73,6 +73,8 @@
 //     (streamable HTTP, stdio) and on a2a-go's JSON-RPC server with its
 //     agent card; ResultOf and TaskOf build the MCP tool result and the
 //     A2A task every path sends.
+//   - sellerhttp: the http.Server to run them behind, with the header,
+//     request, write and idle limits a public endpoint needs.
 //   - sellertask: async tasks on the store: the version's status tools and
 //     push notifications.
 //   - sellerstore: the store of idempotency records and tasks, in memory;

@@ -2,6 +2,7 @@ package examples
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -71,6 +72,27 @@ func TestMuxAnswersDiscoveryWithoutPricing(t *testing.T) {
 	card.Body.Close()
 	if card.StatusCode != http.StatusOK {
 		t.Fatalf("agent card: HTTP %d", card.StatusCode)
+	}
+}
+
+// docs/seller.md's Run serves until its context ends, then returns once
+// the server is shut down.
+func TestRun(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, ln, http.NotFoundHandler()) }()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/")
+	if err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("%v %v", resp, err)
+	}
+	resp.Body.Close()
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
 

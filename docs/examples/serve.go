@@ -2,12 +2,15 @@ package examples
 
 import (
 	"context"
+	"net"
 	"net/http"
+	"time"
 
 	adcp "github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/a2aserver"
 	"github.com/adcpgen/adcpgen/runtime/mcpserver"
 	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/sellerhttp"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
@@ -39,4 +42,23 @@ func Mux(tree *spec.Tree, keys map[string]string, find func(*adcp.GetProductsReq
 	mux.Handle(a2aserver.CardPath, a2aserver.NewCardHandler(srv, opts))
 	// end snippet
 	return mux, nil
+}
+
+// Run is docs/seller.md's server: mux served on ln with the limits a
+// public endpoint needs until ctx ends (SIGTERM), then shut down letting
+// the calls in flight finish.
+func Run(ctx context.Context, ln net.Listener, mux http.Handler) error {
+	// snippet: run
+	hs := sellerhttp.New("", mux, sellerhttp.Options{}) // header, body, write and idle limits
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done(): // signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return hs.Shutdown(shutdown) // calls in flight finish, new connections are refused
+	// end snippet
 }

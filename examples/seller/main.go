@@ -55,6 +55,7 @@ import (
 	"example.com/seller/govagent"
 
 	"github.com/adcpgen/adcpgen/runtime/idempotency"
+	"github.com/adcpgen/adcpgen/runtime/sellerhttp"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
 )
@@ -167,7 +168,8 @@ func run() error {
 	fmt.Println("api-key " + key)
 	fmt.Println("oauth-client " + *clientID + " " + secret)
 
-	hs := &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second}
+	// Header, body, write and idle limits (runtime/sellerhttp's package doc).
+	hs := sellerhttp.New("", a.handler, sellerhttp.Options{})
 	errc := make(chan error, 1)
 	go func() { errc <- serve(hs, ln, *tlsCert, *tlsKey) }()
 	// Stores never delete on their own: drop ended tasks and idempotency
@@ -262,7 +264,7 @@ func runGovernanceAgent(addr, keys, cert, key string, now func() time.Time) erro
 	mux.Handle("/mcp", h)
 	fmt.Println("listening " + base)
 	fmt.Println("api-key " + keys)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := sellerhttp.New("", mux, sellerhttp.Options{})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)

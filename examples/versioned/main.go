@@ -33,6 +33,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/adcpgen/adcpgen/runtime/idempotency"
+	"github.com/adcpgen/adcpgen/runtime/sellerhttp"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
 )
@@ -91,7 +92,8 @@ func run() error {
 	fmt.Println("listening " + base)
 	fmt.Println("api-key " + key)
 
-	hs := &http.Server{Handler: a.handler, ReadHeaderTimeout: 10 * time.Second}
+	// Header, body, write and idle limits (runtime/sellerhttp's package doc).
+	hs := sellerhttp.New("", a.handler, sellerhttp.Options{})
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	if *purge {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,7 +38,8 @@ const (
 // request's id when the bytes read name one, else null, as JSON-RPC 2.0
 // says) whose data.adcp_error is a correctable INVALID_REQUEST saying what
 // to change. A body over the cap gets HTTP 413 (JSON-RPC -32600, the sizes
-// in the message), one that cannot be read 400 (-32600); ok is false. The
+// in the message), one that cannot be read 400 (-32600), one that did not
+// arrive before the connection's read deadline 408 (-32600); ok is false. The
 // gate then authenticates, and refuses what is not JSON with CheckRPCBody.
 func (s *Server) ReadRPCBody(w http.ResponseWriter, r *http.Request) (body []byte, ok bool) {
 	if r.Method != http.MethodPost || r.Body == nil {
@@ -56,6 +58,13 @@ func (s *Server) ReadRPCBody(w http.ResponseWriter, r *http.Request) (body []byt
 				"The request is %s, over the %d this agent accepts (%d of arguments and the JSON-RPC envelope): send less per call",
 				size, limit, s.maxBytes))
 			s.writeRPCError(w, http.StatusRequestEntityTooLarge, leadingID(body), rpcInvalidRequest, "Request too large", e)
+			return nil, false
+		}
+		if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
+			// The read deadline a server sets against clients that drip
+			// their body (runtime/sellerhttp's BodyTimeout).
+			e := s.newError(s.pickCode("INVALID_REQUEST"), "The request body did not arrive in time: send it at once")
+			s.writeRPCError(w, http.StatusRequestTimeout, leadingID(body), rpcInvalidRequest, "Request timeout", e)
 			return nil, false
 		}
 		e := s.newError(s.pickCode("INVALID_REQUEST"), "The request body could not be read")
