@@ -50,7 +50,9 @@
 //     payload.
 //   - oteladcp (a module of its own): the OpenTelemetry Observer, spans
 //     and metrics named per the semantic conventions, and the slog
-//     handler that stamps records with their trace.
+//     handler that stamps records with their trace; oteladcp/otelenv
+//     (another) sets OpenTelemetry's providers from the OTEL_*
+//     environment, as the examples start.
 //
 // # Buyer
 //
