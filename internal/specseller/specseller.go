@@ -7,11 +7,15 @@
 package specseller
 
 import (
+	"context"
+	"encoding/json"
 	"path/filepath"
 	"testing"
 
 	"github.com/adcpgen/adcpgen/internal/testspec"
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
@@ -50,4 +54,41 @@ func Open(t testing.TB, version string) (*spec.Tree, *registry.Spec) {
 	}
 	t.Fatalf("specseller: no version %q", version)
 	return nil, nil
+}
+
+// Endpoint is one endpoint serving every version of Versions, each by a
+// seller of its own (the first the default, the others joined with
+// AddRelease), validating every request and response against its
+// version's schemas: get_adcp_capabilities, and list_accounts answered by
+// a raw handler with no accounts (an error when the request has "fail").
+// opts is each server's, with Schemas and ValidateResponses set here.
+func Endpoint(t testing.TB, opts seller.Options) *seller.Server {
+	t.Helper()
+	var def *seller.Server
+	for _, v := range Versions {
+		tree, sp := Open(t, v.Version)
+		o := opts
+		o.Schemas, o.ValidateResponses = tree, true
+		if o.Capabilities == nil {
+			o.Capabilities = json.RawMessage(`{"supported_protocols":["media_buy"],"account":{"supported_billing":["operator"]},"media_buy":{"supported_pricing_models":["cpm"]},"adcp":{"idempotency":{"supported":false}}}`)
+		}
+		srv, err := seller.New(sp, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tool, _ := sp.Tool("list_accounts")
+		srv.HandleRaw(seller.RawTool{Name: tool.Name, RequestSchema: tool.RequestSchema, ResponseSchema: tool.ResponseSchema,
+			Handler: func(_ context.Context, c *seller.Call) *seller.Answer {
+				if c.Member("fail") != nil {
+					return seller.ErrorAnswer(&adcperr.Error{Code: "ACCOUNT_NOT_FOUND", Message: "No such account"})
+				}
+				return &seller.Answer{Body: json.RawMessage(`{"accounts":[]}`)}
+			}})
+		if def == nil {
+			def = srv
+		} else if err := def.AddRelease(srv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return def
 }

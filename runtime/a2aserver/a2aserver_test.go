@@ -329,7 +329,7 @@ func TestAsync(t *testing.T) {
 	task := wire.Lenient(result)
 	id, _ := task.Get("artifacts").Index(0).Get("metadata").Get("adcp_task_id").AsString()
 	if r.State != "submitted" || id == "" || !task.Get("id").StringIs(id) || r.DataPath != "status.message.parts[0].data" ||
-		string(r.Data) != `{"context":{"c":3},"status":"submitted","task_id":"`+id+`"}` {
+		string(r.Data) != `{"adcp_version":"3.90-test","context":{"c":3},"status":"submitted","task_id":"`+id+`"}` {
 		t.Fatalf("submitted: %+v %s", r, result)
 	}
 	h := s.BuyTask(id)
@@ -341,7 +341,7 @@ func TestAsync(t *testing.T) {
 	if err != nil || got.Error != nil {
 		t.Fatalf("tasks/get: %v %s", err, got.Error)
 	}
-	if r := x.A2A(got.Result); r.State != "completed" || string(r.Data) != `{"context":{"c":3},"media_buy_id":"mb_9","message":"Created.","status":"completed","task_id":"`+id+`"}` { // a2a-go holds data as a map: members sorted
+	if r := x.A2A(got.Result); r.State != "completed" || string(r.Data) != `{"adcp_version":"3.90-test","context":{"c":3},"media_buy_id":"mb_9","message":"Created.","status":"completed","task_id":"`+id+`"}` { // a2a-go holds data as a map: members sorted
 		t.Errorf("completed task: %+v %s", r, r.Data)
 	}
 	// Bob asking for Alice's task and anyone asking for a missing one get
@@ -471,7 +471,7 @@ func TestTaskStateModes(t *testing.T) {
 			if stateOf(task) != tt.asyncState || id == "" || !task.Get("id").StringIs(id) {
 				t.Errorf("submitted: state %q, want %q; task %s", stateOf(task), tt.asyncState, task)
 			}
-			if r.Error != nil || string(r.Data) != `{"context":{"k":2},"message":"Queued.","status":"submitted","task_id":"`+id+`"}` {
+			if r.Error != nil || string(r.Data) != `{"adcp_version":"3.90-test","context":{"k":2},"message":"Queued.","status":"submitted","task_id":"`+id+`"}` {
 				t.Errorf("submitted: extracted %+v %s", r.Error, r.Data)
 			}
 			if interim := task.Get("status").Get("message").Present(); interim != (tt.asyncState == submitted) {

@@ -6,14 +6,15 @@ import (
 	"github.com/a2aproject/a2a-go/a2a"
 	"github.com/a2aproject/a2a-go/a2asrv"
 
+	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 )
 
 // CardPath is where agents publish their card (a2asrv.WellKnownAgentCardPath).
 const CardPath = a2asrv.WellKnownAgentCardPath
 
-// AgentCard is the seller's A2A agent card: one skill per tool srv serves,
-// get_adcp_capabilities included (buyers treat an agent without it as
+// AgentCard is the seller's A2A agent card: one skill per tool srv serves
+// in any of its releases (seller.Server.Releases), get_adcp_capabilities included (buyers treat an agent without it as
 // AdCP 2), the JSON-RPC endpoint opts.URL, and a Bearer security scheme
 // when srv authenticates.
 func AgentCard(srv *seller.Server, opts Options) *a2a.AgentCard {
@@ -42,7 +43,12 @@ func AgentCard(srv *seller.Server, opts Options) *a2a.AgentCard {
 		Capabilities:       a2a.AgentCapabilities{Streaming: true},
 		Skills:             []a2a.AgentSkill{},
 	}
-	for _, t := range srv.Tools() {
+	listed := map[string]bool{}
+	for _, t := range releaseTools(srv) {
+		if listed[t.Name] {
+			continue
+		}
+		listed[t.Name] = true
 		tags := []string{"adcp"}
 		if t.Protocol != "" {
 			tags = append(tags, t.Protocol)
@@ -66,4 +72,14 @@ func AgentCard(srv *seller.Server, opts Options) *a2a.AgentCard {
 // NewCardHandler serves AgentCard at CardPath (mount it there).
 func NewCardHandler(srv *seller.Server, opts Options) http.Handler {
 	return a2asrv.NewStaticAgentCardHandler(AgentCard(srv, opts))
+}
+
+// releaseTools lists the tools of every release of srv, the default's
+// first.
+func releaseTools(srv *seller.Server) []registry.Tool {
+	var out []registry.Tool
+	for _, r := range srv.Releases() {
+		out = append(out, r.Tools()...)
+	}
+	return out
 }

@@ -35,7 +35,7 @@ func ExampleNew() {
 	fmt.Println(string(retry.Body))
 	fmt.Println("handler runs:", runs)
 	// Output:
-	// {"idempotency_key":"k-0123456789abcdef","status":"completed","media_buy_id":"mb_1"}
-	// {"replayed":true,"idempotency_key":"k-0123456789abcdef","status":"completed","media_buy_id":"mb_1"}
+	// {"idempotency_key":"k-0123456789abcdef","adcp_version":"3.90-test","status":"completed","media_buy_id":"mb_1"}
+	// {"replayed":true,"idempotency_key":"k-0123456789abcdef","adcp_version":"3.90-test","status":"completed","media_buy_id":"mb_1"}
 	// handler runs: 1
 }

@@ -162,16 +162,16 @@ func TestSequentialContract(t *testing.T) {
 	replay := r.call("buyer-a", buy(key1, "5000", `"context":{"correlation_id":"retry"}`))
 	// The stored answer is the whole response object, the envelope's
 	// members (status, message) included.
-	if string(first.Body) != `{"idempotency_key":"`+key1+`","context":{"correlation_id":"first"},"status":"completed","message":"Created.","media_buy_id":"mb_1"}` {
+	if string(first.Body) != `{"idempotency_key":"`+key1+`","context":{"correlation_id":"first"},"adcp_version":"3.90-test","status":"completed","message":"Created.","media_buy_id":"mb_1"}` {
 		t.Fatalf("first call's body: %s", first.Body)
 	}
 	if !replay.Replayed || replay.Message != "Created." ||
-		string(replay.Body) != `{"context":{"correlation_id":"retry"},"replayed":true,"idempotency_key":"`+key1+`","status":"completed","message":"Created.","media_buy_id":"mb_1"}` {
+		string(replay.Body) != `{"context":{"correlation_id":"retry"},"replayed":true,"idempotency_key":"`+key1+`","adcp_version":"3.90-test","status":"completed","message":"Created.","media_buy_id":"mb_1"}` {
 		t.Fatalf("replay: %s replayed=%v", replay.Body, replay.Replayed)
 	}
 	// Whitespace and member order do not make another request.
 	same := r.call("buyer-a", `{ "packages" : [ {"budget":5000,"product_id":"ctv"} ], "idempotency_key":"`+key1+`" }`)
-	if !same.Replayed || string(same.Body) != `{"replayed":true,"idempotency_key":"`+key1+`","status":"completed","message":"Created.","media_buy_id":"mb_1"}` {
+	if !same.Replayed || string(same.Body) != `{"replayed":true,"idempotency_key":"`+key1+`","adcp_version":"3.90-test","status":"completed","message":"Created.","media_buy_id":"mb_1"}` {
 		t.Fatalf("reordered replay: %s replayed=%v", same.Body, same.Replayed)
 	}
 	// Same key, another request.
@@ -183,7 +183,7 @@ func TestSequentialContract(t *testing.T) {
 	// On the wire: code and message only (no recovery, which buyers derive
 	// from the code), and the context beside it.
 	wireObj, err := seller.ErrorObject(conflict)
-	if err != nil || string(wireObj) != `{"adcp_error":{"code":"IDEMPOTENCY_CONFLICT","message":"`+conflict.Error.Message+`"},"context":{"correlation_id":"conflict"}}` {
+	if err != nil || string(wireObj) != `{"adcp_error":{"code":"IDEMPOTENCY_CONFLICT","message":"`+conflict.Error.Message+`"},"context":{"correlation_id":"conflict"},"adcp_version":"3.90-test"}` {
 		t.Fatalf("conflict on the wire: %s %v", wireObj, err)
 	}
 	if x := extract.New(withAdCP31Codes()).DetectError([]byte(`{"isError":true,"structuredContent":` + string(wireObj) + `}`)); x.Error == nil || x.Error.Recovery != registry.Correctable {

@@ -64,9 +64,11 @@ type Options struct {
 	LocalPrincipal seller.Principal
 }
 
-// NewServer returns go-sdk's server with one tool per tool srv serves,
-// each answered through srv.Serve from the raw arguments
-// (CallToolParamsRaw.Arguments, never a decoded map). Serve it with
+// NewServer returns go-sdk's server with one tool per tool srv serves, in
+// any of its releases (seller.Server.Releases: a tool several serve is
+// published as the default release's, else the first's), each answered
+// through srv.Serve from the raw arguments (CallToolParamsRaw.Arguments,
+// never a decoded map), which picks the release per call. Serve it with
 // NewStreamableHandler (which also authenticates) or ServeStdio.
 func NewServer(srv *seller.Server, opts Options) (*mcp.Server, error) {
 	impl := opts.Implementation
@@ -75,19 +77,26 @@ func NewServer(srv *seller.Server, opts Options) (*mcp.Server, error) {
 	}
 	server := mcp.NewServer(impl, opts.Server)
 	server.AddReceivingMiddleware(unknownTools(srv, opts))
-	var proj *projection
-	if opts.Projections && !opts.MinimalInputSchemas && srv.Schemas() != nil {
-		var err error
-		if proj, err = loadProjection(srv.Schemas()); err != nil {
-			return nil, fmt.Errorf("mcpserver: MCP projection: %w", err)
+	added := map[string]bool{}
+	for _, r := range srv.Releases() {
+		var proj *projection
+		if opts.Projections && !opts.MinimalInputSchemas && r.Schemas() != nil {
+			var err error
+			if proj, err = loadProjection(r.Schemas()); err != nil {
+				return nil, fmt.Errorf("mcpserver: MCP projection of %s: %w", r.Spec().Version(), err)
+			}
 		}
-	}
-	for _, t := range srv.Tools() {
-		tool := &mcp.Tool{Name: t.Name, Description: t.Summary, Annotations: annotations(t)}
-		if err := setSchemas(tool, t, srv, proj, opts); err != nil {
-			return nil, fmt.Errorf("mcpserver: tool %s: %w", t.Name, err)
+		for _, t := range r.Tools() {
+			if added[t.Name] {
+				continue
+			}
+			added[t.Name] = true
+			tool := &mcp.Tool{Name: t.Name, Description: t.Summary, Annotations: annotations(t)}
+			if err := setSchemas(tool, t, r, proj, opts); err != nil {
+				return nil, fmt.Errorf("mcpserver: tool %s: %w", t.Name, err)
+			}
+			server.AddTool(tool, toolHandler(srv, t.Name, opts))
 		}
-		server.AddTool(tool, toolHandler(srv, t.Name, opts))
 	}
 	return server, nil
 }

@@ -19,11 +19,21 @@ func unknownTools(srv *seller.Server, opts Options) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "tools/call" {
-				if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && !srv.Serves(r.Params.Name) {
+				if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil && !servedInAny(srv, r.Params.Name) {
 					return toolHandler(srv, r.Params.Name, opts)(ctx, r)
 				}
 			}
 			return next(ctx, method, req)
 		}
 	}
+}
+
+// servedInAny reports a tool one of srv's releases serves.
+func servedInAny(srv *seller.Server, tool string) bool {
+	for _, r := range srv.Releases() {
+		if r.Serves(tool) {
+			return true
+		}
+	}
+	return false
 }

@@ -51,6 +51,13 @@ type Call struct {
 	// Meta is the MCP request's params._meta, nil without: where an MCP
 	// caller may put its trace context, read before Header.
 	Meta map[string]any
+	// Release is the AdCP release the call is served in, at wire precision
+	// ("3.1", "3.2-beta.5"), as Serve resolved it from the request's
+	// adcp_version and adcp_major_version (runtime/release): what the
+	// answer echoes as adcp_version, and a telemetry attribute. "" before
+	// Serve resolved it, for a call refused with VERSION_UNSUPPORTED, and
+	// for a spec version that is no AdCP release.
+	Release string
 
 	args    wire.Lenient     // Arguments, parsed
 	issues  []validate.Issue // violations the tool handles itself (SchemaIssues)
@@ -59,6 +66,7 @@ type Call struct {
 	started *startedTask // the task StartTask created in this call
 	srv     *Server
 	ctx     context.Context // the context Serve runs the call in, for its logs (nil before)
+	bridged *bridged        // the call of another release this one answers (Bridge)
 }
 
 // logContext is the context the server logs about c in: the call's own,
@@ -155,6 +163,10 @@ type Answer struct {
 	// Replayed marks an answer replayed for an idempotency key (the
 	// envelope's replayed field).
 	Replayed bool
+	// Release is the AdCP release the answer was served in ("3.1"), which
+	// Body carries as adcp_version and an error's object beside adcp_error
+	// (ErrorObject); "" when none was (VERSION_UNSUPPORTED).
+	Release string
 
 	echoed *Call // the call whose context Body already echoes
 }

@@ -36,7 +36,7 @@ func (s *Server) capabilitiesEntry(t registry.Tool) *entry {
 				s.log.Error("adcp: automatic get_adcp_capabilities not sent: Options.Capabilities is not a JSON object", "err", err.Error())
 				return ErrorAnswer(s.internalError())
 			}
-			v := envelopeValues{status: string(task.Completed), contextID: c.echoedContextID()}
+			v := envelopeValues{status: string(task.Completed), contextID: c.echoedContextID(), version: c.Release}
 			if body, err = fillEnvelope(c.Tool.Name, body, c.Tool.Envelope, v, false); err == nil {
 				if ctxObj := c.Context(); ctxObj != nil {
 					body, err = withMember(body, "context", ctxObj)
@@ -59,7 +59,8 @@ func (s *Server) capabilitiesEntry(t registry.Tool) *entry {
 }
 
 // capabilities builds the automatic answer: Options.Capabilities with
-// adcp.major_versions, adcp.idempotency, supported_protocols,
+// adcp.major_versions and adcp.supported_versions (every release of the
+// endpoint, AddRelease), adcp.idempotency, supported_protocols,
 // request_signing and identity.brand_json_url added where absent.
 func (s *Server) capabilities() ([]byte, error) {
 	base := []byte(s.cfg.Capabilities)
@@ -79,8 +80,15 @@ func (s *Server) capabilities() ([]byte, error) {
 			return nil, err
 		}
 	}
-	if major := s.majorVersion(); major != "" && !wire.Lenient(adcp).Get("major_versions").Present() {
-		if adcp, err = withMember(adcp, "major_versions", []byte("["+major+"]")); err != nil {
+	if versions := s.group.set.Versions(); len(versions) > 0 && !wire.Lenient(adcp).Get("supported_versions").Present() {
+		raw, _ := json.Marshal(versions)
+		if adcp, err = withMember(adcp, "supported_versions", raw); err != nil {
+			return nil, err
+		}
+	}
+	if majors := s.group.set.Majors(); len(majors) > 0 && !wire.Lenient(adcp).Get("major_versions").Present() {
+		raw, _ := json.Marshal(majors)
+		if adcp, err = withMember(adcp, "major_versions", raw); err != nil {
 			return nil, err
 		}
 	}

@@ -21,11 +21,11 @@ func TestSetCapability(t *testing.T) {
 		want  string
 	}{
 		{name: "added", block: `{"scenarios":["force_media_buy_status"]}`,
-			want: `{"status":"completed","adcp":{"major_versions":[3],"idempotency":{"supported":false}},"compliance_testing":{"scenarios":["force_media_buy_status"]},"supported_protocols":["creative","media_buy"]}`},
+			want: `{"adcp_version":"3.90-test","status":"completed","adcp":{"major_versions":[3],"supported_versions":["3.90-test"],"idempotency":{"supported":false}},"compliance_testing":{"scenarios":["force_media_buy_status"]},"supported_protocols":["creative","media_buy"]}`},
 		{name: "nil leaves it out",
-			want: `{"status":"completed","adcp":{"major_versions":[3],"idempotency":{"supported":false}},"supported_protocols":["creative","media_buy"]}`},
+			want: `{"adcp_version":"3.90-test","status":"completed","adcp":{"major_versions":[3],"supported_versions":["3.90-test"],"idempotency":{"supported":false}},"supported_protocols":["creative","media_buy"]}`},
 		{name: "the seller's own wins", base: `{"compliance_testing":{"scenarios":["simulate_delivery"]}}`, block: `{"scenarios":["force_media_buy_status"]}`,
-			want: `{"status":"completed","adcp":{"major_versions":[3],"idempotency":{"supported":false}},"supported_protocols":["creative","media_buy"],"compliance_testing":{"scenarios":["simulate_delivery"]}}`},
+			want: `{"adcp_version":"3.90-test","status":"completed","adcp":{"major_versions":[3],"supported_versions":["3.90-test"],"idempotency":{"supported":false}},"supported_protocols":["creative","media_buy"],"compliance_testing":{"scenarios":["simulate_delivery"]}}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := sellertest.NewSeller(t, seller.Options{Capabilities: json.RawMessage(c.base)})

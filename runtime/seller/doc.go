@@ -17,13 +17,21 @@
 //     cap, bad JSON, a duplicate key, "__proto__" however escaped, a wrong
 //     type, a missing field or a schema violation (with Options.Schemas) get a
 //     correctable INVALID_REQUEST with issues[] (pointer, keyword, message)
-//     and field, and the handler never runs. An adcp_major_version other
-//     than the spec's is VERSION_UNSUPPORTED. A transport's gate refuses a
+//     and field, and the handler never runs. A transport's gate refuses a
 //     body over the cap (HTTP 413), one that is not JSON, not a JSON-RPC
 //     request object (a JSON-RPC batch included: Admit judges one by its
 //     strictest call, and no batch runs), or whose params are not an
 //     object (400) before any SDK reads it, with a JSON-RPC error carrying
 //     the same AdCP error (ReadRPCBody, CheckRPCBody).
+//   - The release is negotiated on every call (versioning.mdx; the rules
+//     are runtime/release's): the buyer's adcp_version and
+//     adcp_major_version resolve to the release the server speaks (its
+//     Spec's, 3.0.26 being 3.0) or to another release AddRelease put
+//     behind the same endpoint, whose server then answers; anything else
+//     is VERSION_UNSUPPORTED with the endpoint's releases in its details.
+//     Every answer, errors included, echoes the release served as
+//     adcp_version, and get_adcp_capabilities lists every release in
+//     adcp.supported_versions. See releases.go.
 //   - The protocol envelope is the framework's: status, task_id, message,
 //     context_id and replayed are written into the response from the
 //     Result and the task, as the Spec says of the payload's schema

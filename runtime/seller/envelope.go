@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/release"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -44,6 +45,9 @@ import (
 type envelopeValues struct {
 	status, taskID, message, contextID string
 	replayed                           bool
+	// version is the release served ("3.1"), echoed as adcp_version;
+	// "" for none.
+	version string
 }
 
 // value is the JSON of member's value, nil when there is none.
@@ -92,6 +96,9 @@ func (e *EnvelopeError) Error() string {
 			msg += "; the schema's own status of that name is deprecated: send that value in its own member (media_buy_status, say)"
 		}
 	}
+	if e.Member == memberVersion {
+		msg += " (the release the call is served in)"
+	}
 	if e.Member == registry.MemberMessage || e.Member == registry.MemberContextID {
 		msg += " (Result." + map[string]string{registry.MemberMessage: "Message", registry.MemberContextID: "ContextID"}[e.Member] + " sets it)"
 	}
@@ -133,8 +140,41 @@ func fillEnvelope(tool string, body []byte, env registry.Envelope, v envelopeVal
 		}
 		obj = out
 	}
-	return obj, nil
+	return echoVersion(tool, obj, env, v.version, strict)
 }
+
+// echoVersion writes the release served into body as adcp_version
+// (core/version-envelope.json: "the release the seller actually served"),
+// as every answer carries it from 3.1, and beside a 3.0 payload, whose
+// schemas admit members they do not declare; a closed schema gets none,
+// unless the handler set it. strict: a handler's payload, whose other
+// value is an *EnvelopeError.
+func echoVersion(tool string, body []byte, env registry.Envelope, version string, strict bool) ([]byte, error) {
+	if version == "" {
+		return body, nil
+	}
+	want := wire.AppendQuoted(nil, version)
+	got := wire.Lenient(body).Get(memberVersion)
+	switch {
+	case !emptyMember(got):
+		if jsonEqual(got, want) {
+			return body, nil
+		}
+		if strict {
+			return nil, &EnvelopeError{Tool: tool, Member: memberVersion, Got: string(got.AppendCompact(nil)), Want: string(want)}
+		}
+	case env.Closed:
+		return body, nil
+	}
+	out, ok := wire.Lenient(body).WithMember(memberVersion, want)
+	if !ok {
+		return nil, fmt.Errorf("%s: the payload is not a JSON object", tool)
+	}
+	return out, nil
+}
+
+// memberVersion is the echo's member (release.MemberVersion).
+const memberVersion = release.MemberVersion
 
 // emptyMember reports an absent member, or one holding "" or null: what a
 // generated required field encodes to when the handler left it unset.

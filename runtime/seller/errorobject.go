@@ -2,12 +2,15 @@ package seller
 
 import (
 	"errors"
+
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // ErrorObject is the JSON object that carries an error answer on the wire:
 // {"adcp_error": <the error>} and, when the request had one, its context
-// beside it ("context": {...}), as every AdCP response echoes it. It is
-// MCP's structuredContent and an A2A failed task's DataPart.
+// beside it ("context": {...}), as every AdCP response echoes it, and the
+// release the call was served in ("adcp_version": "3.1", Answer.Release).
+// It is MCP's structuredContent and an A2A failed task's DataPart.
 func ErrorObject(a *Answer) ([]byte, error) {
 	if a.Error == nil {
 		return nil, errors.New("seller: not an error answer")
@@ -16,12 +19,16 @@ func ErrorObject(a *Answer) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(w)+len(a.Context)+32)
+	out := make([]byte, 0, len(w)+len(a.Context)+64)
 	out = append(out, `{"adcp_error":`...)
 	out = append(out, w...)
 	if len(a.Context) > 0 {
 		out = append(out, `,"context":`...)
 		out = append(out, a.Context...)
+	}
+	if a.Release != "" {
+		out = append(out, `,"adcp_version":`...)
+		out = wire.AppendQuoted(out, a.Release)
 	}
 	return append(out, '}'), nil
 }

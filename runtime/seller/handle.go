@@ -167,13 +167,13 @@ func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message, cont
 	if contextID == "" {
 		contextID = c.echoedContextID()
 	}
-	v := envelopeValues{status: string(status), taskID: taskID, message: message, contextID: contextID}
+	v := envelopeValues{status: string(status), taskID: taskID, message: message, contextID: contextID, version: c.Release}
 	body, err := s.encodePayload(c, v, payload)
 	if err != nil {
 		s.log.ErrorContext(c.logContext(), "adcp: response not sent", "tool", c.Tool.Name, "status", string(status), "err", err.Error())
 		return ErrorAnswer(s.internalError())
 	}
-	return &Answer{Status: status, TaskID: taskID, Message: message, ContextID: contextID, Body: body, echoed: c}
+	return &Answer{Status: status, TaskID: taskID, Message: message, ContextID: contextID, Body: body, Release: c.Release, echoed: c}
 }
 
 // encodePayload encodes p (a generated value, or nil) with the protocol
@@ -182,6 +182,15 @@ func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message, cont
 // against the schema for v.status.
 func (s *Server) encodePayload(c *Call, v envelopeValues, p any) ([]byte, error) {
 	status := task.Status(v.status)
+	if c.bridged != nil {
+		// A handler of this release answering a call of another (Bridge):
+		// the payload is that release's once converted.
+		rv, err := c.bridged.convert(status, p)
+		if err != nil {
+			return nil, err
+		}
+		return c.bridged.to.encodePayload(c.bridged.call, v, rv)
+	}
 	body, err := encodeValue(p, status.Interim())
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -53,18 +54,73 @@ func OpenTask[Q, R, S, W, I any](ctx context.Context, srv *Server, tool task.Too
 		return nil, nil, fmt.Errorf("seller: open task %s: it is %s: %w", truncateName(id), snap.Status, ErrTaskEnded)
 	}
 	args := snap.Request
-	if len(args) > 0 {
-		req = new(Q)
-		d, ok := any(req).(wire.Decodable)
-		if !ok {
-			return nil, nil, fmt.Errorf("seller: %T cannot decode itself", req)
-		}
-		if err := wire.Unmarshal(args, d); err != nil {
-			return nil, nil, fmt.Errorf("seller: open task %s: its request: %w", truncateName(id), err)
-		}
-	} else {
+	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	c := &Call{Tool: t, Arguments: args, Principal: Principal{ID: principal}, srv: srv}
+	c, err := srv.taskCall(t, snap, principal, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(snap.Request) > 0 {
+		if req, err = decodeTaskRequest[Q](srv, c); err != nil {
+			return nil, nil, fmt.Errorf("seller: open task %s: its request: %w", truncateName(id), err)
+		}
+	}
 	return &TaskHandle[R, S, W, I]{srv: srv, id: snap.ID, principal: principal, call: c}, req, nil
+}
+
+// decodeTaskRequest reads a task's stored request as the handler's
+// request: strictly, as the call that started it was read (the
+// negotiation's member aside, a bridged call's shim applied).
+func decodeTaskRequest[Q any](srv *Server, c *Call) (*Q, error) {
+	if c.entry == nil || c.entry.decode == nil {
+		req := new(Q)
+		d, ok := any(req).(wire.Decodable)
+		if !ok {
+			return nil, fmt.Errorf("%T cannot decode itself", req)
+		}
+		return req, wire.Unmarshal(c.Arguments, d)
+	}
+	if a := srv.readRequest(c); a != nil {
+		if a.Error != nil {
+			return nil, errors.New(a.Error.Message)
+		}
+		return nil, errors.New("refused")
+	}
+	req, ok := c.request.(*Q)
+	if !ok {
+		return nil, fmt.Errorf("the tool's request is %T, not %T", c.request, new(Q))
+	}
+	return req, nil
+}
+
+// taskCall is the call a reopened task reports through: in srv's release,
+// or, for a task that answers in another release through srv's handlers
+// (Bridge), the call of srv's release bridged to that release's.
+func (s *Server) taskCall(t registry.Tool, snap TaskSnapshot, principal string, args json.RawMessage) (*Call, error) {
+	rel := s.taskRelease(snap)
+	c := &Call{Tool: t, Arguments: args, Principal: Principal{ID: principal}, Release: rel, srv: s, entry: s.entryOf(t.Name)}
+	if rel == "" || rel == s.Release() {
+		return c, nil
+	}
+	for _, r := range s.group.servers {
+		if r.Release() != rel {
+			continue
+		}
+		re := r.entryOf(t.Name)
+		if re == nil || re.bridge == nil || re.bridge.from != s {
+			break
+		}
+		rc := &Call{Tool: re.tool, Arguments: args, Principal: c.Principal, Release: rel, srv: r, entry: re}
+		return re.bridge.handlerCall(r, rc), nil
+	}
+	return nil, fmt.Errorf("seller: open task %s: it answers in AdCP %s, whose server does not serve %s through the handlers of %s: open it with that release's server and tool",
+		truncateName(snap.ID), rel, t.Name, s.Release())
+}
+
+// entryOf is the entry of a tool s serves, nil when none.
+func (s *Server) entryOf(name string) *entry {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.tools[name]
 }

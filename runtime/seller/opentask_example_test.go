@@ -35,7 +35,7 @@ func ExampleOpenTask() {
 	ctx := context.Background()
 	started := a.Serve(ctx, "create_media_buy", &seller.Call{Principal: seller.Principal{ID: "buyer-1"},
 		Arguments: []byte(`{"idempotency_key":"k-0123456789abcdef","po_number":"PO-7","packages":[{"product_id":"p","budget":5}]}`)})
-	fmt.Println(started.Status, string(started.Body) == `{"status":"submitted","task_id":"`+started.TaskID+`","message":"Queued."}`)
+	fmt.Println(started.Status, string(started.Body) == `{"adcp_version":"3.90-test","status":"submitted","task_id":"`+started.TaskID+`","message":"Queued."}`)
 
 	h, req, err := seller.OpenTask(ctx, b, adcpt.Tools.CreateMediaBuy, "buyer-1", started.TaskID)
 	if err != nil {
@@ -54,5 +54,5 @@ func ExampleOpenTask() {
 	// po_number PO-7
 	// <nil>
 	// true
-	// completed {"status":"completed","task_id":"ID","message":"Approved.","media_buy_id":"mb_7"}
+	// completed {"adcp_version":"3.90-test","status":"completed","task_id":"ID","message":"Approved.","media_buy_id":"mb_7"}
 }

@@ -53,20 +53,26 @@ func (s *Server) HandleRaw(t RawTool) {
 		tool:       tool,
 		raw:        true,
 		ownsIssues: t.OwnsSchemaIssues,
+		rawHandler: t.Handler,
 		run: func(ctx context.Context, c *Call) *Answer {
-			a := t.Handler(ctx, c)
-			if a == nil || a.Error != nil || a.Status.Interim() || t.ResponseSchema == "" {
-				return a
-			}
-			out := s.finish(c, a)
-			if out.Error != nil {
-				return out
-			}
-			if err := s.checkResponse(tool, out.Status, out.Body); err != nil {
-				s.log.ErrorContext(ctx, "adcp: response not sent", "tool", t.Name, "err", err.Error())
-				return ErrorAnswer(s.internalError())
-			}
-			return out
+			return s.rawAnswer(c, t.Handler(ctx, c))
 		},
 	})
+}
+
+// rawAnswer completes a raw handler's answer to c and, for a final body,
+// checks it against the tool's response schema.
+func (s *Server) rawAnswer(c *Call, a *Answer) *Answer {
+	if a == nil || a.Error != nil || a.Status.Interim() || c.Tool.ResponseSchema == "" {
+		return a
+	}
+	out := s.finish(c, a)
+	if out.Error != nil {
+		return out
+	}
+	if err := s.checkResponse(c.Tool, out.Status, out.Body); err != nil {
+		s.log.ErrorContext(c.logContext(), "adcp: response not sent", "tool", c.Tool.Name, "err", err.Error())
+		return ErrorAnswer(s.internalError())
+	}
+	return out
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
@@ -15,25 +14,33 @@ import (
 // readRequest checks c.Arguments and decodes them into c.request. It
 // returns the answer refusing them, or nil.
 func (s *Server) readRequest(c *Call) *Answer {
-	if len(c.Arguments) > s.maxBytes {
+	switch err := s.parseArguments(c); {
+	case errors.Is(err, errTooLarge):
 		return s.invalid(fmt.Sprintf("The arguments are %d bytes, more than the %d this agent accepts", len(c.Arguments), s.maxBytes), "", nil)
-	}
-	if len(c.Arguments) == 0 {
-		c.Arguments = []byte("{}") // MCP tools/call may omit arguments
-	}
-	if err := wire.Valid(c.Arguments); err != nil {
+	case errors.Is(err, errNotObject):
+		return s.invalid("The arguments must be a JSON object", "", nil)
+	case err != nil:
 		return s.decodeRefusal(err)
 	}
-	args, err := wire.ParseLenient(c.Arguments)
-	if err != nil || !args.IsObject() {
-		return s.invalid("The arguments must be a JSON object", "", nil)
+	args, view := []byte(c.Arguments), c.args
+	if c.bridged != nil && c.bridged.shim.Request != nil {
+		// A call of another release, bridged to this one's handler (Bridge).
+		out, err := c.bridged.shim.Request(c.Arguments)
+		if err != nil {
+			return s.invalid("The request does not map: "+err.Error(), "", nil)
+		}
+		if view, err = wire.ParseLenient(out); err != nil || !view.IsObject() {
+			return s.invalid("The request does not map: the shim made no JSON object of it", "", nil)
+		}
+		args = out
 	}
-	c.args = args
-	if a := s.checkMajorVersion(c); a != nil {
-		return a
+	if !s.versionField() && view.Get("adcp_version").Present() {
+		// The negotiation's member, which this release's schemas do not
+		// declare (see versionField).
+		args, _ = view.WithoutMember("adcp_version")
 	}
 	if s.validator != nil && c.Tool.RequestSchema != "" {
-		issues, err := s.validator.Validate(c.Tool.RequestSchema, c.Arguments)
+		issues, err := s.validator.Validate(c.Tool.RequestSchema, args)
 		if err != nil {
 			var pe *validate.PayloadError
 			if errors.As(err, &pe) {
@@ -48,31 +55,13 @@ func (s *Server) readRequest(c *Call) *Answer {
 		c.issues = issues
 	}
 	if c.entry.decode != nil {
-		req, err := c.entry.decode(c.Arguments)
+		req, err := c.entry.decode(args)
 		if err != nil {
 			return s.decodeRefusal(err)
 		}
 		c.request = req
 	}
 	return nil
-}
-
-// checkMajorVersion refuses a request whose adcp_major_version is not the
-// spec's major version.
-func (s *Server) checkMajorVersion(c *Call) *Answer {
-	major := s.majorVersion()
-	v := c.args.Get("adcp_major_version")
-	if major == "" || !v.IsNumber() || string(v) == major {
-		return nil
-	}
-	if f, ok := v.Number(); ok && strconv.FormatFloat(f, 'f', -1, 64) == major {
-		return nil
-	}
-	e := s.newError(s.pickCode("VERSION_UNSUPPORTED", "INVALID_REQUEST"),
-		fmt.Sprintf("adcp_major_version %s is not supported; this agent supports major version %s", untrustedNumber(v), major))
-	e.Field = "adcp_major_version"
-	e.Details = map[string]any{"supported_major_versions": []any{jsonNumber(major)}}
-	return ErrorAnswer(e)
 }
 
 // decodeRefusal answers arguments the strict reader refused.
@@ -198,14 +187,6 @@ func truncateText(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// untrustedNumber quotes a buyer-sent number in a message, bounded.
-func untrustedNumber(v wire.Lenient) string { return truncateText(string(v), 32) }
-
-// jsonNumber is a number literal json.Marshal writes as is.
-type jsonNumber string
-
-func (n jsonNumber) MarshalJSON() ([]byte, error) { return []byte(n), nil }
-
 // Refuse is the answer to a call a transport could not make out (an A2A
 // message without a DataPart naming a skill, say): a correctable
 // INVALID_REQUEST saying why, where err is a *wire.DecodeError.
@@ -224,6 +205,9 @@ func (s *Server) Refuse(c *Call, err error) *Answer {
 }
 
 func (s *Server) refuse(c *Call, err error) *Answer {
+	if c.Release == "" {
+		c.Release = s.group.servers[0].Release()
+	}
 	var de *wire.DecodeError
 	if errors.As(err, &de) {
 		return s.finish(c, s.decodeRefusal(err))

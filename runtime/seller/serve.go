@@ -16,38 +16,59 @@ import (
 // the arguments as received. c.Arguments, c.Principal, c.Signer,
 // c.Transport and c.ContextID are the transport's; Serve sets the rest. In order:
 //
-//   - a tool that is not served is answered with UNSUPPORTED_FEATURE;
+//   - a tool that no release of the endpoint serves is answered with
+//     UNSUPPORTED_FEATURE;
+//   - the call's release is resolved from its adcp_version and
+//     adcp_major_version (runtime/release): a release the endpoint does not
+//     speak, a malformed value or two that disagree are VERSION_UNSUPPORTED
+//     with the endpoint's releases in its details, and the call goes on in
+//     the server of the release it resolved to (AddRelease), c.Release
+//     naming it;
 //   - arguments over the size cap, that are not one strict JSON object
 //     (bad JSON, a duplicate key, "__proto__" however escaped, invalid
 //     UTF-8, nesting over 512), that fail the request schema, or that the
 //     strict decoder refuses are answered with a correctable
 //     INVALID_REQUEST saying where (issues[] with pointer, keyword and
 //     message for schema violations), and no handler runs;
-//   - an adcp_major_version other than the spec's is VERSION_UNSUPPORTED;
 //   - the middleware and then the handler run with the principal (and the
 //     verified signer) in ctx;
 //     a panic anywhere in them is logged and answered with a transient
 //     SERVICE_UNAVAILABLE, and the server goes on serving;
-//   - the request's context object is echoed in the answer, error or not.
+//   - the request's context object is echoed in the answer, error or not,
+//     and the release served as adcp_version (Answer.Release).
 //
 // Serve never returns nil, and the answer's Body (when set) or Error is
 // always fit to send.
 func (s *Server) Serve(ctx context.Context, name string, c *Call) *Answer {
 	c.srv = s
-	e, chain := s.lookup(name)
+	c.ctx = ctx
+	r, refusal := s.route(c, name)
 	if s.obs == nil {
-		return s.serve(ctx, name, c, e, chain)
+		if refusal != nil {
+			return refusal
+		}
+		e, chain := r.lookup(name)
+		return r.serve(ctx, name, c, e, chain)
 	}
-	op := s.callOp(c, e)
+	op := s.callOp(c, s.anyEntry(name))
+	if r != nil {
+		op.Release = r.spec.Version()
+	}
 	ctx, end := s.obs.Start(ctx, op)
-	a := s.serve(ctx, name, c, e, chain)
+	a := refusal
+	if a == nil {
+		e, chain := r.lookup(name)
+		a = r.serve(ctx, name, c, e, chain)
+	}
 	endCall(op, a)
 	end()
 	return a
 }
 
-// serve is Serve once the tool is looked up.
+// serve is Serve once the call is routed to the server of its release
+// and the tool looked up.
 func (s *Server) serve(ctx context.Context, name string, c *Call, e *entry, chain Dispatch) *Answer {
+	c.srv = s
 	c.ctx = ctx
 	if e == nil {
 		c.Tool.Name = name
@@ -116,6 +137,9 @@ func (s *Server) runEntry(ctx context.Context, c *Call) *Answer {
 func (s *Server) finish(c *Call, a *Answer) *Answer {
 	out := *a
 	ctxObj := c.Context()
+	if out.Release == "" {
+		out.Release = c.Release
+	}
 	if out.Error != nil {
 		out.Body = nil
 		out.Error = s.sendable(c, out.Error)
@@ -138,7 +162,7 @@ func (s *Server) finish(c *Call, a *Answer) *Answer {
 		out.ContextID = c.echoedContextID()
 	}
 	env := c.Tool.EnvelopeFor(string(out.Status))
-	v := envelopeValues{status: string(out.Status), taskID: out.TaskID, message: out.Message, contextID: out.ContextID, replayed: out.Replayed}
+	v := envelopeValues{status: string(out.Status), taskID: out.TaskID, message: out.Message, contextID: out.ContextID, replayed: out.Replayed, version: out.Release}
 	body, err := fillEnvelope(c.Tool.Name, out.Body, env, v, false)
 	if err != nil {
 		s.log.ErrorContext(c.logContext(), "adcp: answer not sent", "tool", c.Tool.Name, "err", err.Error())

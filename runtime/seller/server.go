@@ -15,6 +15,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/release"
 	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 	"github.com/adcpgen/adcpgen/runtime/validate"
@@ -64,11 +65,13 @@ type Options struct {
 	MaxRequestBytes int
 	// Capabilities is the base of the automatic get_adcp_capabilities
 	// answer (a JSON object, such as {"account": {...}, "media_buy":
-	// {...}}); the server adds adcp.major_versions, adcp.idempotency
+	// {...}}); the server adds adcp.major_versions and
+	// adcp.supported_versions (the endpoint's releases), adcp.idempotency
 	// ({"supported": false} unless present) and supported_protocols (from
-	// the registered tools) where absent. Unused when the seller registers
-	// get_adcp_capabilities itself. New refuses one that is not a JSON
-	// object.
+	// the registered tools) where absent. Its adcp.build_version, when
+	// set, is also sent in VERSION_UNSUPPORTED's details. Unused when the
+	// seller registers get_adcp_capabilities itself. New refuses one that
+	// is not a JSON object.
 	Capabilities json.RawMessage
 	// SignedRequests verifies RFC 9421 request signatures (see its doc),
 	// advertised as request_signing; nil verifies none.
@@ -98,6 +101,8 @@ type Options struct {
 // use.
 type Server struct {
 	spec      *registry.Spec
+	rel       release.Release // the spec's release, zero when it is none
+	group     *group          // the servers of the endpoint (releases.go)
 	cfg       Options
 	log       *slog.Logger
 	validator *validate.Validator
@@ -128,6 +133,11 @@ type entry struct {
 	decode func(args []byte) (any, error)
 	// run calls the handler with the decoded request.
 	run func(ctx context.Context, c *Call) *Answer
+	// rawHandler is a raw tool's handler (HandleRaw).
+	rawHandler Dispatch
+	// bridge marks a tool served through another release's handler
+	// (Bridge).
+	bridge *bridge
 }
 
 // New returns a server for spec (the Spec of your generated package). It
@@ -140,6 +150,8 @@ func New(s *registry.Spec, cfg Options) (*Server, error) {
 		return nil, fmt.Errorf("seller: nil spec")
 	}
 	srv := &Server{spec: s, cfg: cfg, tools: map[string]*entry{}, public: map[string]bool{}, obs: cfg.Observer}
+	srv.rel, _ = release.Of(s.Version())
+	srv.newGroup()
 	srv.log = cfg.Logger
 	if srv.log == nil {
 		srv.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -201,11 +213,18 @@ func (s *Server) Tasks() TaskManager { return s.tasks }
 // MaxRequestBytes is the cap on a call's arguments.
 func (s *Server) MaxRequestBytes() int { return s.maxBytes }
 
-// Public reports a tool callable without credentials.
+// Public reports a tool callable without credentials, in any release of
+// the endpoint (see AddRelease).
 func (s *Server) Public(tool string) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.public[tool]
+	for _, r := range s.group.servers {
+		r.mu.RLock()
+		public := r.public[tool]
+		r.mu.RUnlock()
+		if public {
+			return true
+		}
+	}
+	return false
 }
 
 // Tools lists the served tools, sorted by name: the registered ones and
@@ -284,17 +303,6 @@ func (s *Server) newError(code, message string) *adcperr.Error {
 	e := &adcperr.Error{Code: code, Message: message}
 	e.Recovery, _ = s.spec.Recovery(code)
 	return e
-}
-
-// majorVersion is the spec version's major number ("3.0.26" → "3"), "" when
-// the version does not start with one.
-func (s *Server) majorVersion() string {
-	v := s.spec.Version()
-	i := strings.IndexByte(v, '.')
-	if i <= 0 || strings.IndexFunc(v[:i], func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
-		return ""
-	}
-	return v[:i]
 }
 
 // protocolOf maps a tool's protocol ("media-buy") to the

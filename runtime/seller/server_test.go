@@ -66,7 +66,7 @@ func TestBadRequests(t *testing.T) {
 		{name: "oneOf miss", tool: "create_media_buy", args: `{"idempotency_key":"0123456789abcdef","packages":[{"product_id":"p","budget":1,"pricing_option":{"model":"cpm","rate":1}}]}`,
 			want: `"field":"packages[0].pricing_option`},
 		{name: "major version", tool: "get_products", args: `{"buying_mode":"brief","adcp_major_version":99}`,
-			want: `{"code":"VERSION_UNSUPPORTED","message":"adcp_major_version 99 is not supported; this agent supports major version 3","recovery":"correctable","field":"adcp_major_version","details":{"supported_major_versions":[3]}}`},
+			want: `{"code":"VERSION_UNSUPPORTED","message":"adcp_major_version 99 is not served: this agent speaks 3.90-test","recovery":"correctable","field":"adcp_major_version","details":{"adcp_major_version":99,"supported_versions":["3.90-test"],"supported_majors":[3]}}`},
 		{name: "unknown tool", tool: "delete_everything", args: `{}`,
 			want: `{"code":"UNSUPPORTED_FEATURE","message":"This agent does not serve the tool \"delete_everything\"","recovery":"correctable"}`},
 		// Without schemas the strict decoder alone refuses.
@@ -205,14 +205,14 @@ func TestAutomaticCapabilities(t *testing.T) {
 	a := serve(s, "get_adcp_capabilities", `{}`)
 	// The envelope's status goes beside the payload (the test schema does
 	// not declare it).
-	want := `{"status":"completed","adcp":{"major_versions":[3],"idempotency":{"supported":false}},"supported_protocols":["creative","media_buy"]}`
+	want := `{"adcp_version":"3.90-test","status":"completed","adcp":{"major_versions":[3],"supported_versions":["3.90-test"],"idempotency":{"supported":false}},"supported_protocols":["creative","media_buy"]}`
 	if a.Error != nil || string(a.Body) != want {
 		t.Errorf("got %s %v\nwant %s", a.Body, a.Error, want)
 	}
 	// The seller's base is kept and completed.
 	s = sellertest.NewSeller(t, seller.Options{Capabilities: json.RawMessage(`{"adcp":{"idempotency":{"supported":true,"replay_ttl_seconds":86400}},"extensions_supported":["acme"]}`)})
 	a = serve(s, "get_adcp_capabilities", `{}`)
-	want = `{"status":"completed","supported_protocols":["creative","media_buy"],"adcp":{"major_versions":[3],"idempotency":{"supported":true,"replay_ttl_seconds":86400}},"extensions_supported":["acme"]}`
+	want = `{"adcp_version":"3.90-test","status":"completed","supported_protocols":["creative","media_buy"],"adcp":{"major_versions":[3],"supported_versions":["3.90-test"],"idempotency":{"supported":true,"replay_ttl_seconds":86400}},"extensions_supported":["acme"]}`
 	if string(a.Body) != want {
 		t.Errorf("got  %s\nwant %s", a.Body, want)
 	}
@@ -313,7 +313,7 @@ func TestTasks(t *testing.T) {
 	alice := seller.Principal{ID: "alice"}
 	a := s.Serve(context.Background(), "get_products", &seller.Call{Principal: alice,
 		Arguments: json.RawMessage(`{"buying_mode":"brief","brief":"async","context":{"k":1}}`)})
-	body := `{"context":{"k":1},"status":"submitted","task_id":"` + a.TaskID + `","message":"Queued."}`
+	body := `{"context":{"k":1},"adcp_version":"3.90-test","status":"submitted","task_id":"` + a.TaskID + `","message":"Queued."}`
 	if a.Error != nil || a.Status != task.Submitted || a.TaskID == "" || string(a.Body) != body || a.Message != "Queued." {
 		t.Fatalf("answer %+v %s", a, a.Body)
 	}
@@ -386,7 +386,7 @@ func TestMiddleware(t *testing.T) {
 	s := sellertest.NewSeller(t, seller.Options{Middleware: []seller.Middleware{mw}})
 	a := s.Serve(context.Background(), "create_media_buy", &seller.Call{Principal: seller.Principal{ID: "p1"},
 		Arguments: json.RawMessage(`{"packages":[{"budget":5,"product_id":"x"}],"idempotency_key":"replay-me-please-0001","context":{"c":true}}`)})
-	if string(a.Body) != `{"context":{"c":true},"status":"completed","replayed":true,"media_buy_id":"mb_stored"}` || !a.Replayed || s.Calls("create_media_buy") != 0 {
+	if string(a.Body) != `{"context":{"c":true},"adcp_version":"3.90-test","status":"completed","replayed":true,"media_buy_id":"mb_stored"}` || !a.Replayed || s.Calls("create_media_buy") != 0 {
 		t.Errorf("replay: %s replayed=%v calls=%d", a.Body, a.Replayed, s.Calls("create_media_buy"))
 	}
 	want := `create_media_buy p1 replay-me-please-0001 {"packages":[{"budget":5,"product_id":"x"}]}`
@@ -409,7 +409,7 @@ func TestRawTool(t *testing.T) {
 			}
 			return &seller.Answer{Body: json.RawMessage(`{"creatives":[]}`)}
 		}})
-	if a := serve(s, "echo_tool", `{"context":{"x":1}}`); string(a.Body) != `{"context":{"x":1},"status":"completed","creatives":[]}` {
+	if a := serve(s, "echo_tool", `{"context":{"x":1}}`); string(a.Body) != `{"context":{"x":1},"adcp_version":"3.90-test","status":"completed","creatives":[]}` {
 		t.Errorf("got %s %v", a.Body, a.Error)
 	}
 	if a := serve(s, "echo_tool", `{"bad":true}`); a.Error == nil || a.Error.Code != "SERVICE_UNAVAILABLE" {

@@ -209,7 +209,7 @@ func (t *TaskHandle[R, S, W, I]) Fail(ctx context.Context, err error) error {
 
 func (t *TaskHandle[R, S, W, I]) report(ctx context.Context, status task.Status, payload any, message string) error {
 	contextID := t.call.echoedContextID()
-	v := envelopeValues{status: string(status), taskID: t.id, message: message, contextID: contextID}
+	v := envelopeValues{status: string(status), taskID: t.id, message: message, contextID: contextID, version: t.call.Release}
 	body, err := t.srv.encodePayload(t.call, v, payload)
 	if err != nil {
 		var re *ResponseError
@@ -224,7 +224,7 @@ func (t *TaskHandle[R, S, W, I]) report(ctx context.Context, status task.Status,
 		}
 		return fmt.Errorf("seller: task %s: %w", t.id, err)
 	}
-	a := &Answer{Status: status, TaskID: t.id, Message: message, ContextID: contextID, Body: body, Context: t.call.Context(), echoed: t.call}
+	a := &Answer{Status: status, TaskID: t.id, Message: message, ContextID: contextID, Body: body, Context: t.call.Context(), Release: t.call.Release, echoed: t.call}
 	return t.srv.tasks.Update(ctx, TaskEvent{ID: t.id, Principal: t.principal, Tool: t.call.Tool.Name, Answer: a})
 }
 

@@ -137,7 +137,8 @@ func TestController(t *testing.T) {
 					if a.Error != nil {
 						t.Fatalf("AdCP error %+v", a.Error)
 					}
-					body := strings.Replace(string(a.Body), `"status":"completed",`, "", 1) // the envelope's, the server's
+					body := strings.Replace(string(a.Body), `"status":"completed",`, "", 1)      // the envelope's, the server's
+					body = strings.Replace(body, `"adcp_version":"`+r.srv.Release()+`",`, "", 1) // the release served, the server's
 					if !strings.Contains(body, c.want) {
 						t.Errorf("got  %s\nwant %s", a.Body, c.want)
 					}

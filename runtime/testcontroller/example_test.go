@@ -56,10 +56,10 @@ func Example() {
 		fmt.Println(string(a.Body))
 	}
 	// Output:
-	// {"status":"completed","success":true,"scenarios":["force_media_buy_status"]}
-	// {"status":"completed","success":true,"previous_state":"pending_start","current_state":"completed"}
-	// {"status":"completed","success":false,"error":"INVALID_TRANSITION","error_detail":"completed is terminal","current_state":"completed"}
-	// {"status":"completed","success":false,"error":"NOT_FOUND","error_detail":"Media buy mb_9 not found","current_state":null}
-	// {"status":"completed","success":false,"error":"UNKNOWN_SCENARIO","error_detail":"Scenario not supported: simulate_delivery"}
-	// {"status":"completed","success":false,"error":"FORBIDDEN","error_detail":"comply_test_controller acts on sandbox accounts only"}
+	// {"adcp_version":"3.0","status":"completed","success":true,"scenarios":["force_media_buy_status"]}
+	// {"adcp_version":"3.0","status":"completed","success":true,"previous_state":"pending_start","current_state":"completed"}
+	// {"adcp_version":"3.0","status":"completed","success":false,"error":"INVALID_TRANSITION","error_detail":"completed is terminal","current_state":"completed"}
+	// {"adcp_version":"3.0","status":"completed","success":false,"error":"NOT_FOUND","error_detail":"Media buy mb_9 not found","current_state":null}
+	// {"adcp_version":"3.0","status":"completed","success":false,"error":"UNKNOWN_SCENARIO","error_detail":"Scenario not supported: simulate_delivery"}
+	// {"adcp_version":"3.0","status":"completed","success":false,"error":"FORBIDDEN","error_detail":"comply_test_controller acts on sandbox accounts only"}
 }
