@@ -42,32 +42,16 @@ type Options struct {
 	// Directive, when go generate ran the generator, is the file holding
 	// the directive, relative to the package's directory ("../gen.go").
 	Directive string
-	// ImportPath is the Go import path of the generated package
-	// ("example.com/app/adcp"), when known. A package of SplitAt types or
-	// more is then compiled in two halves: the package ImportPath/internal/types
-	// (files named internal/types/...) declares about half of the types,
-	// and the package re-exports each of them by alias; this bounds the
-	// compiler's peak memory (see the README on what a generated package
-	// costs). Without it, or below SplitAt, everything is one package.
-	ImportPath string
 	// Previous is the generation this one replaces (ReadPrevious of the
 	// output directory): every type generated from a schema it had keeps
 	// the name it had there, and no new type takes one of its names. Nil
 	// names by the policy alone (see the generated doc.go).
 	Previous *Previous
-
-	splitAt int // SplitAt unless set (tests)
 }
-
-// SplitAt is how many types a package has before it is split in two (when
-// Options.ImportPath is known): a whole spec version has over a thousand.
-const SplitAt = 1000
 
 // File is one generated file.
 type File struct {
-	// Name is slash-separated and relative to the package directory:
-	// "core_error_gen.go", or "internal/types/core_error_gen.go" for the
-	// base package (see Options.ImportPath).
+	// Name is relative to the package directory: "core_error_gen.go".
 	Name string
 	Data []byte
 }
@@ -123,15 +107,7 @@ func Generate(opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	eopts := emit.Options{Package: opts.Package}
-	splitAt := opts.splitAt
-	if splitAt == 0 {
-		splitAt = SplitAt
-	}
-	if opts.ImportPath != "" && len(pkg.Types) >= splitAt {
-		eopts.BasePath = opts.ImportPath + "/" + emit.SplitDir
-	}
-	files, err := emit.Emit(pkg, eopts)
+	files, err := emit.Emit(pkg, emit.Options{Package: opts.Package})
 	if err != nil {
 		return nil, err
 	}

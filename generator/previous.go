@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/adcpgen/adcpgen/generator/internal/emit"
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
 	"github.com/adcpgen/adcpgen/generator/internal/naming"
 	"github.com/adcpgen/adcpgen/runtime/registry"
@@ -58,12 +57,12 @@ func (p *Previous) keep() naming.Keep {
 	return naming.Keep{Types: p.types, Digests: p.digests, TextDigests: p.texts, Helpers: p.helpers, Arms: p.arms}
 }
 
-// ReadPrevious reads the package adcpgen generated in dir (and its
-// internal/types, when split); nil, nil when dir holds none. Only files
-// adcpgen wrote are read (see WriteDir).
+// ReadPrevious reads the package adcpgen generated in dir (and the half of
+// its types an earlier adcpgen wrote in legacySplitDir); nil, nil when dir
+// holds none. Only files adcpgen wrote are read (see WriteDir).
 func ReadPrevious(dir string) (*Previous, error) {
 	var files []File
-	for _, sub := range []string{"", emit.SplitDir} {
+	for _, sub := range []string{"", legacySplitDir} {
 		d := filepath.Join(dir, filepath.FromSlash(sub))
 		entries, err := os.ReadDir(d)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -109,9 +108,9 @@ func PreviousOf(files []File) *Previous {
 			delete(p.arms, key)
 		}
 	}
-	// A schema two types were generated from (one split package re-exports
-	// the other's by alias: the same name; an adcpgen before one type per
-	// schema: two names) names neither.
+	// A schema two types were generated from (a package an earlier adcpgen
+	// split re-exports the other half's by alias: the same name; an adcpgen
+	// before one type per schema: two names) names neither.
 	for key := range twice {
 		delete(p.types, key)
 		delete(p.digests, key)

@@ -16,6 +16,11 @@ import (
 	"github.com/adcpgen/adcpgen/generator/internal/par"
 )
 
+// legacySplitDir is where an adcpgen before this one wrote half of the
+// types of a whole spec version, which the package re-exported by alias:
+// ReadPrevious reads it for their names, and WriteDir removes it.
+const legacySplitDir = "internal/types"
+
 // headerLine starts every file adcpgen writes; doc.go's template spells it
 // too, and TestDeterministic checks every file carries it.
 const headerLine = "// " + emit.Header
@@ -26,11 +31,11 @@ const headerLine = "// " + emit.Header
 // anything, so a refusal leaves the directory as it was. A file whose bytes
 // are unchanged is left alone (mtime included); the others are written to a
 // temporary name and renamed into place. File names may name a
-// subdirectory (internal/types/...), which gets the same treatment; the
-// base package's directory is cleared of stale files (and removed when
-// that empties it) even when this run writes nothing there.
+// subdirectory, which gets the same treatment; legacySplitDir, which an
+// earlier adcpgen wrote, is cleared of the files it wrote (and removed
+// when that empties it).
 func WriteDir(dir string, files []File) error {
-	byDir := map[string][]File{"": nil, emit.SplitDir: nil}
+	byDir := map[string][]File{"": nil, legacySplitDir: nil}
 	for _, f := range files {
 		sub, base := path.Split(f.Name)
 		sub = strings.TrimSuffix(sub, "/")

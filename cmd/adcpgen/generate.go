@@ -16,10 +16,9 @@ const generateDescription = `
 Generate Go types with strict decoders from AdCP JSON Schemas. Files named
 *_gen.go and doc.go are written into --out; files there that adcpgen did not
 write are never overwritten, and generated files a previous run wrote but this
-one does not are removed. When --out is inside a Go module, a package of a
-thousand types or more (a whole spec version) declares about half of them in
---out/internal/types and re-exports them by alias, so that it compiles in two
-halves of bounded memory.
+one does not are removed, and so is internal/types, where an earlier adcpgen
+wrote half of a whole version's types. The package is one directory, so go
+doc shows every type as itself.
 
 Names survive upgrades: when --out (or --names-from) holds a package adcpgen
 generated before, every type generated from a schema that package had keeps the
@@ -74,10 +73,6 @@ func runGenerate(e *env, args []string) int {
 		return usageError(e, "generate", "%v", err)
 	}
 	opts := generator.Options{Tree: tree, Package: name, Include: include}
-	if opts.ImportPath, err = generator.ImportPathOf(*out); err != nil {
-		fmt.Fprintf(e.stderr, "adcpgen generate: --out %s: %v\n", *out, err)
-		return exitFailure
-	}
 	if !*fresh {
 		from := *namesFrom
 		if from == "" {

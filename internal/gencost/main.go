@@ -115,7 +115,7 @@ func measure(root, specDir, version string, keep bool) (*measurement, error) {
 	}
 	start := time.Now()
 	res, err := generator.Generate(generator.Options{Tree: tree, Package: pkgName, SpecName: "AdCP " + tree.Version,
-		Source: version, Command: "go run ./internal/gencost (measurement; never committed)", ImportPath: modulePath + "/" + pkgName})
+		Source: version, Command: "go run ./internal/gencost (measurement; never committed)"})
 	if err != nil {
 		return nil, err
 	}

@@ -77,15 +77,6 @@ func read(dir string) (*summary, error) {
 	s := &summary{}
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() && name == "internal" {
-			// A package of 1,000 types or more is split: its other half.
-			sub, err := read(filepath.Join(dir, "internal", "types"))
-			if err != nil {
-				return nil, err
-			}
-			s.files = append(s.files, "internal/types/ ("+strconv.Itoa(len(sub.files))+" files)")
-			continue
-		}
 		if !strings.HasSuffix(name, ".go") {
 			continue
 		}

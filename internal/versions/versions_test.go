@@ -83,7 +83,7 @@ func boolInt(b bool) int {
 }
 
 // writeModule writes the program's module: the version's package
-// generated at adcp (split in two, as a whole version is), main.go, and a
+// generated at adcp, main.go, and a
 // go.mod requiring this repository by a replace.
 func writeModule(t *testing.T, mod, root, source string) {
 	t.Helper()
@@ -91,7 +91,7 @@ func writeModule(t *testing.T, mod, root, source string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := generator.Generate(generator.Options{Tree: tree, Package: "adcp", ImportPath: roundtrip.ModulePath + "/adcp",
+	res, err := generator.Generate(generator.Options{Tree: tree, Package: "adcp",
 		Source: filepath.Base(source), Command: "go test ./internal/versions (generated for tests; never committed)"})
 	if err != nil {
 		t.Fatal(err)

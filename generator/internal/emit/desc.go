@@ -50,32 +50,18 @@ type descSet struct {
 	// frozen: every node exists; emission (on several goroutines) only
 	// reads the set.
 	frozen bool
-	// The base package, when the types are split (see split.go): its
-	// import path, the types it declares, and whether this set is its.
-	basePath string
-	inBase   map[*ir.Type]bool
-	isBase   bool
 	// places says where each type is used, for doc comments.
 	places map[*ir.Type]place
 }
 
-// newDescSet collects the descriptors of the package that declares types
-// (the base package's when isBase): the types' own, and the shared ones
-// they use. References from the main package to base types go to the base
-// package's exported Descs.
-func newDescSet(types []*ir.Type, split *split, isBase bool) *descSet {
-	s := &descSet{named: map[*ir.Type]*descNode{}, shared: map[string]*descNode{}, late: map[*ir.Type]bool{}, isBase: isBase}
-	if split != nil {
-		s.basePath, s.inBase = split.path, split.base
-	}
-	var own []*ir.Type
+// newDescSet collects the descriptors of the package that declares types:
+// the types' own, and the shared ones they use.
+func newDescSet(types []*ir.Type) *descSet {
+	s := &descSet{named: map[*ir.Type]*descNode{}, shared: map[string]*descNode{}, late: map[*ir.Type]bool{}}
 	for _, t := range types {
 		s.named[t] = &descNode{name: s.descName(t), named: t}
-		if s.inBase[t] == isBase {
-			own = append(own, t)
-		}
 	}
-	for _, t := range own {
+	for _, t := range types {
 		n := s.named[t]
 		for _, r := range typeRefs(t) {
 			if e := s.node(r); e != nil {
@@ -101,9 +87,6 @@ func newDescSet(types []*ir.Type, split *split, isBase bool) *descSet {
 	s.frozen = true
 	return s
 }
-
-// own reports a type this set's package declares.
-func (s *descSet) own(t *ir.Type) bool { return s.inBase[t] == s.isBase }
 
 // typeRefs are the type expressions a named type's Desc refers to.
 func typeRefs(t *ir.Type) []*ir.Ref {
@@ -318,18 +301,12 @@ func (s *descSet) ref(from *descNode, r *ir.Ref) jen.Code {
 	if n.named != nil && s.late[n.named] && n.scc == from.scc {
 		return jen.Op("&").Id("late" + n.named.Name)
 	}
-	if n.named != nil && !s.own(n.named) {
-		return jen.Op("&").Qual(s.basePath, n.name)
-	}
 	return jen.Op("&").Id(n.name)
 }
 
-// descName names T's Desc in the package that declares T: descT, or
-// DescT in the base package, whose Descs the main package reads.
+// descName names T's Desc: descT, unexported, since only T's WireDesc
+// returns it.
 func (s *descSet) descName(t *ir.Type) string {
-	if s.inBase[t] {
-		return "Desc" + t.Name
-	}
 	return "desc" + t.Name
 }
 
@@ -362,7 +339,7 @@ func (s *descSet) emitDescriptors(f *jen.File) {
 	for _, n := range s.all() {
 		switch {
 		case n.named != nil:
-			if s.late[n.named] && s.own(n.named) {
+			if s.late[n.named] {
 				f.Var().Id("late" + n.named.Name).Op("=").Add(implQ("Desc")).Add(fields(
 					kv{"Shape", implQ("ShapeLate")}, kv{"Go", goTypeOf(jen.Id(n.named.Name))}))
 			}

@@ -29,7 +29,7 @@ func TestDescSetLateOnlyInsideCycles(t *testing.T) {
 	user := structType("User", field("node", ir.NamedRef(node)), field("nodes", ir.SliceOf(ir.NamedRef(node))))
 	plz := schema.Value{Node: &jsonsrc.Node{Kind: jsonsrc.String, Str: "plz"}}
 	codes := structType("Codes", field("codes", ir.SliceOf(&ir.Ref{Kind: ir.RefBuiltin, Builtin: ir.String, Const: &plz})))
-	s := newDescSet([]*ir.Type{node, self, user, codes}, nil, false)
+	s := newDescSet([]*ir.Type{node, self, user, codes})
 
 	if !s.late[node] || !s.late[self] || s.late[user] || s.late[codes] {
 		t.Fatalf("late = %v; want Node (through []Node) and Self (itself) only", s.late)
@@ -66,49 +66,9 @@ func TestDescSetNamesConstsApart(t *testing.T) {
 	}
 	one := structType("One", &ir.Field{JSONName: "a", GoName: "A", Type: ir.BuiltinRef(ir.String), Const: lit("a-b"), Fixed: true, Required: true},
 		&ir.Field{JSONName: "b", GoName: "B", Type: ir.BuiltinRef(ir.String), Const: lit("a_b"), Fixed: true, Required: true})
-	s := newDescSet([]*ir.Type{one}, nil, false)
+	s := newDescSet([]*ir.Type{one})
 	a, b := goSource(s.constRef(one.Fields[0].Const, one.Fields[0].Type)), goSource(s.constRef(one.Fields[1].Const, one.Fields[1].Type))
 	if a == b || !strings.HasPrefix(a, "&constStringAB") || !strings.HasPrefix(b, "&constStringAB") {
 		t.Fatalf("two consts that sanitise alike: %s and %s", a, b)
-	}
-}
-
-func TestPlanSplit(t *testing.T) {
-	enum := &ir.Type{Kind: ir.KindEnum, Name: "Status", EnumBase: ir.String}
-	leaf := structType("Leaf", field("status", ir.NamedRef(enum)))
-	mid := structType("Mid", field("leaf", ir.NamedRef(leaf)), field("leaves", ir.SliceOf(ir.NamedRef(leaf))))
-	details := structType("RateLimitedDetails")
-	user := structType("Envelope", field("details", ir.NamedRef(details)), field("mid", ir.NamedRef(mid)))
-	top := structType("Top", field("envelope", ir.NamedRef(user)))
-	pkg := &ir.Package{Types: []*ir.Type{top, user, details, mid, leaf, enum},
-		Registry: &ir.Registry{Details: []*ir.DetailsEntry{{Code: "RATE_LIMITED", Type: details}}}}
-
-	sp := planSplit(pkg, "example.com/x/internal/types")
-	for _, want := range []*ir.Type{enum, leaf, mid} {
-		if !sp.base[want] {
-			t.Errorf("%s is not in the base package", want.Name)
-		}
-	}
-	for _, pinned := range []*ir.Type{details, user, top} {
-		if sp.base[pinned] {
-			t.Errorf("%s is in the base package, but it is or refers to an error-details type", pinned.Name)
-		}
-	}
-	for t1 := range sp.base {
-		for _, r := range typeRefs(t1) {
-			for _, d := range namedIn(r) {
-				if !sp.base[d] {
-					t.Errorf("base type %s refers to %s, which is not in the base package", t1.Name, d.Name)
-				}
-			}
-		}
-	}
-	// The same types in another order split the same way.
-	pkg.Types = []*ir.Type{enum, leaf, mid, details, user, top}
-	again := planSplit(pkg, "example.com/x/internal/types")
-	for _, t1 := range pkg.Types {
-		if again.base[t1] != sp.base[t1] {
-			t.Errorf("%s: in the base package %v, then %v", t1.Name, sp.base[t1], again.base[t1])
-		}
 	}
 }

@@ -31,8 +31,7 @@ func valueDoc(v *ir.EnumValue) []string {
 
 // emitEnum writes a defined type with one constant per value. Unknown values
 // still decode (readers must ignore what they do not know); exact mode
-// rejects them. In the base package (see split.go) Known<T>Values is the
-// main package's.
+// rejects them.
 func emitEnum(f *jen.File, s *descSet, t *ir.Type) {
 	addDoc(f, s.enumDoc(t))
 	base := jen.String()
@@ -50,9 +49,7 @@ func emitEnum(f *jen.File, s *descSet, t *ir.Type) {
 	}
 	f.Const().Defs(consts...)
 
-	if !s.isBase {
-		knownValues(f, t, jen.Op("&").Id(s.descName(t)))
-	}
+	knownValues(f, t, jen.Op("&").Id(s.descName(t)))
 	isKnown, conv := "Known", jen.String()
 	if t.EnumBase == ir.Int {
 		isKnown, conv = "KnownInt", jen.Int64()

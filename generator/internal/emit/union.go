@@ -37,11 +37,26 @@ func emitUnion(f *jen.File, s *descSet, t *ir.Type) {
 	}
 	f.Type().Id(t.Name).Struct(fields...)
 
-	if !s.isBase {
-		unionConstructors(f, t)
-	}
+	unionConstructors(f, t)
 	emitUnionKind(f, t)
 	emitUnionDesc(f, s, t)
+}
+
+// unionConstructors writes New<Union><Arm> for every arm.
+func unionConstructors(f *jen.File, t *ir.Type) {
+	for _, a := range t.Union.Arms {
+		name := a.Constructor
+		f.Comment("// " + name + " returns a " + t.Name + " holding the " + a.GoName + " arm.")
+		var body []jen.Code
+		val := jen.Id("v")
+		if a.Pointer() {
+			val = jen.Op("&").Id("v")
+		} else if a.Type.Kind == ir.RefSlice || a.Type.Kind == ir.RefMap {
+			body = append(body, jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Id("v").Op("=").Add(goType(a.Type)).Values()))
+		}
+		body = append(body, jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id(a.GoName): val})))
+		f.Func().Id(name).Params(jen.Id("v").Add(goType(a.Type))).Id(t.Name).Block(body...)
+	}
 }
 
 // unionDoc is a union type's doc comment.

@@ -20,12 +20,6 @@ import (
 	"github.com/adcpgen/adcpgen/generator/testdata/golden/nullable"
 	"github.com/adcpgen/adcpgen/generator/testdata/golden/refs"
 	"github.com/adcpgen/adcpgen/generator/testdata/golden/unions"
-	foundation2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/foundation"
-	manifest2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/manifest"
-	maps2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/maps"
-	nullable2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/nullable"
-	refs2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/refs"
-	unions2 "github.com/adcpgen/adcpgen/generator/testdata/golden_split/unions"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
@@ -35,9 +29,8 @@ import (
 // the golden packages, leniently and exactly: the error (kind, pointer,
 // offset, message, missing fields, arms) or the encoding. Those decoders
 // were the reference the engine was built to agree with; they are gone,
-// and their verdicts stay as the evidence. Every golden type, generated
-// as one package (testdata/golden) and split in two (testdata/golden_split),
-// must still reach each verdict.
+// and their verdicts stay as the evidence. Every golden type
+// (testdata/golden) must still reach each verdict.
 //
 // -update rewrites the file from the engine: only for an intended change of
 // behaviour, which the file's diff then shows verdict by verdict.
@@ -45,20 +38,20 @@ var updateVerdicts = flag.Bool("update", false, "rewrite testdata/verdicts.jsonl
 
 const verdictsFile = "testdata/verdicts.jsonl"
 
-// goldenPackage is one golden package generated two ways.
+// goldenPackage is one golden package.
 type goldenPackage struct {
-	name         string
-	refs         []string
-	whole, split func(string) wire.Value
+	name string
+	refs []string
+	make func(string) wire.Value
 }
 
 var goldenPackages = []goldenPackage{
-	{"foundation", foundation.SchemaRefs(), foundation.NewBySchema, foundation2.NewBySchema},
-	{"manifest", manifest.SchemaRefs(), manifest.NewBySchema, manifest2.NewBySchema},
-	{"maps", maps.SchemaRefs(), maps.NewBySchema, maps2.NewBySchema},
-	{"nullable", nullable.SchemaRefs(), nullable.NewBySchema, nullable2.NewBySchema},
-	{"refs", refs.SchemaRefs(), refs.NewBySchema, refs2.NewBySchema},
-	{"unions", unions.SchemaRefs(), unions.NewBySchema, unions2.NewBySchema},
+	{"foundation", foundation.SchemaRefs(), foundation.NewBySchema},
+	{"manifest", manifest.SchemaRefs(), manifest.NewBySchema},
+	{"maps", maps.SchemaRefs(), maps.NewBySchema},
+	{"nullable", nullable.SchemaRefs(), nullable.NewBySchema},
+	{"refs", refs.SchemaRefs(), refs.NewBySchema},
+	{"unions", unions.SchemaRefs(), unions.NewBySchema},
 }
 
 // The file is JSON lines: first {"types": [...]}, the types in the order
@@ -179,25 +172,24 @@ func readVerdicts(t *testing.T) recorded {
 	return r
 }
 
-// goldenType is one type of the golden packages, decoded whole and split.
+// goldenType is one type of the golden packages.
 type goldenType struct {
-	name         string // "package schema-ref"
-	whole, split func() wire.Value
+	name string // "package schema-ref"
+	make func() wire.Value
 }
 
 func goldenTypes() []goldenType {
 	var out []goldenType
 	for _, p := range goldenPackages {
 		for _, ref := range p.refs {
-			out = append(out, goldenType{p.name + " " + ref,
-				func() wire.Value { return p.whole(ref) }, func() wire.Value { return p.split(ref) }})
+			out = append(out, goldenType{p.name + " " + ref, func() wire.Value { return p.make(ref) }})
 		}
 	}
 	return out
 }
 
-// TestV1Verdicts decodes every seed as every golden type, whole and split,
-// and requires the recorded verdict.
+// TestV1Verdicts decodes every seed as every golden type and requires the
+// recorded verdict.
 func TestV1Verdicts(t *testing.T) {
 	r := readVerdicts(t)
 	types := goldenTypes()
@@ -221,10 +213,9 @@ func TestV1Verdicts(t *testing.T) {
 			for i, typ := range types {
 				want := r.verdicts[mode.ids[i]]
 				want.ID = 0
-				for _, v := range []wire.Value{typ.whole(), typ.split()} {
-					if got := judge(v, []byte(s.JSON), mode.exact); !reflect.DeepEqual(got, want) {
-						t.Errorf("%s (%T, exact %v) on seed %d %s:\n got  %+v\n want %+v", typ.name, v, mode.exact, s.Seed, s.JSON, got, want)
-					}
+				v := typ.make()
+				if got := judge(v, []byte(s.JSON), mode.exact); !reflect.DeepEqual(got, want) {
+					t.Errorf("%s (%T, exact %v) on seed %d %s:\n got  %+v\n want %+v", typ.name, v, mode.exact, s.Seed, s.JSON, got, want)
 				}
 				if want.Encoded != "" {
 					accepted++
@@ -258,8 +249,8 @@ func writeVerdicts(t *testing.T, seeds []seedLine, types []goldenType) {
 		s := &seeds[i]
 		s.Lenient, s.Exact = nil, nil
 		for _, typ := range types {
-			s.Lenient = append(s.Lenient, id(judge(typ.whole(), []byte(s.JSON), false)))
-			s.Exact = append(s.Exact, id(judge(typ.whole(), []byte(s.JSON), true)))
+			s.Lenient = append(s.Lenient, id(judge(typ.make(), []byte(s.JSON), false)))
+			s.Exact = append(s.Exact, id(judge(typ.make(), []byte(s.JSON), true)))
 		}
 	}
 	var buf bytes.Buffer
