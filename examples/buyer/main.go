@@ -3,7 +3,9 @@
 // get_products, creates a media buy with create_media_buy (the client adds
 // the idempotency_key the tool requires) and follows the task the seller
 // answers with to completion, all through the typed calls of the 3.0.26
-// bindings it generates (see gen.go).
+// bindings it generates (see gen.go). Its calls are traced as the OTEL_*
+// environment says (runtime/oteladcp): the run is one trace, which the
+// seller's spans continue.
 //
 //	buyer -agent http://127.0.0.1:8080/mcp -api-key KEY
 //	buyer -transport a2a -agent http://127.0.0.1:8080 -api-key KEY
@@ -20,12 +22,18 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/codes"
+
 	"example.com/buyer/adcp"
 
 	"github.com/adcpgen/adcpgen/runtime/a2aclient"
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
+	"github.com/adcpgen/adcpgen/runtime/oteladcp"
+	"github.com/adcpgen/adcpgen/runtime/oteladcp/otelenv"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -43,13 +51,36 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	if err := run(ctx, *agent, *transport, &http.Client{Transport: bearer{*apiKey}}); err != nil {
+	// OpenTelemetry as the OTEL_* environment says (OTEL_TRACES_EXPORTER=
+	// console prints each span on stderr; OTLP when
+	// OTEL_EXPORTER_OTLP_ENDPOINT is set), flushed before the exit.
+	tel, err := otelenv.Setup(ctx, otelenv.Options{Service: "adcp-buyer", Console: os.Stderr})
+	if err == nil {
+		err = run(ctx, *agent, *transport, &http.Client{Transport: otelhttp.NewTransport(bearer{*apiKey})})
+		if ferr := tel.Shutdown(context.WithoutCancel(ctx)); err == nil {
+			err = ferr
+		}
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "buyer:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, agent, transport string, hc *http.Client) error {
+func run(ctx context.Context, agent, transport string, hc *http.Client) (err error) {
+	// One trace for the whole run: every call's span, and the seller's
+	// spans of each, under this one (oteladcp records them).
+	ctx, span := otel.Tracer("example.com/buyer").Start(ctx, "buyer "+transport)
+	defer func() {
+		if err != nil {
+			span.SetStatus(codes.Error, "the run failed")
+		}
+		span.End()
+	}()
+	obs, err := oteladcp.New(oteladcp.Options{})
+	if err != nil {
+		return err
+	}
 	// The transport keeps the seller's exact bytes; the client reads them
 	// with the strict decoders of the generated package.
 	var t buyer.Transport
@@ -68,7 +99,7 @@ func run(ctx context.Context, agent, transport string, hc *http.Client) error {
 		defer c.Close()
 		t = c
 	}
-	c, err := buyer.New(adcp.Spec(), t)
+	c, err := buyer.New(adcp.Spec(), t, buyer.WithObserver(obs))
 	if err != nil {
 		return err
 	}

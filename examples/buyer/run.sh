@@ -3,8 +3,9 @@
 # 3.0.26 bindings through the tool directive (from a mirror holding the
 # published bundles, into a throwaway cache, checked against adcp.lock),
 # vet and build the buyer, start the test seller (examples/seller), run the
-# buyer against it over MCP and then A2A, check what it prints, and stop
-# the seller. It stops at the first failing step with a message saying
+# buyer against it over MCP and then A2A, check what it prints, that each
+# run is one trace across both (OTEL_TRACES_EXPORTER=console on both) and
+# that the seller's /metrics counts the calls, and stop the seller. It stops at the first failing step with a message saying
 # which.
 #
 #   ADCP_SPEC_DIR   the published spec material (protocol/<version>.tgz and
@@ -63,12 +64,13 @@ else
 	[ -f "$seller_dir/go.mod" ] || fail "no test seller module at examples/seller (or set SELLER_URL to a running one)"
 	echo "run.sh: build the test seller (examples/seller, a module that generates its bindings as this one does)"
 	(cd "$seller_dir" && go generate ./... && go build -o "$tmp/seller" .) || fail "building examples/seller"
-	echo "run.sh: start the seller"
-	"$tmp/seller" -addr 127.0.0.1:0 >"$tmp/seller.out" 2>"$tmp/seller.err" &
+	echo "run.sh: start the seller (spans on its stderr, metrics at /metrics)"
+	OTEL_TRACES_EXPORTER=console "$tmp/seller" -addr 127.0.0.1:0 -metrics-addr 127.0.0.1:0 >"$tmp/seller.out" 2>"$tmp/seller.err" &
 	seller_pid=$!
-	# It prints "listening http://ADDR" then "api-key KEY".
+	# It prints "listening http://ADDR", "api-key KEY", "oauth-client ID
+	# SECRET", then "metrics URL http://ADDR/metrics".
 	i=0
-	until grep -q '^api-key ' "$tmp/seller.out" 2>/dev/null; do
+	until grep -q '^metrics URL ' "$tmp/seller.out" 2>/dev/null; do
 		kill -0 "$seller_pid" 2>/dev/null || fail "the seller exited: $(cat "$tmp/seller.err")"
 		i=$((i + 1))
 		[ "$i" -le 300 ] || fail "the seller did not say where it listens within 30 s: $(cat "$tmp/seller.out")"
@@ -76,8 +78,22 @@ else
 	done
 	base=$(sed -n 's/^listening //p' "$tmp/seller.out" | head -n 1)
 	key=$(sed -n 's/^api-key //p' "$tmp/seller.out" | head -n 1)
+	metrics=$(sed -n 's/^metrics URL //p' "$tmp/seller.out" | head -n 1)
 	[ -n "$base" ] || fail "the seller printed no 'listening' line: $(cat "$tmp/seller.out")"
 fi
+
+# traced FILE TRANSPORT: the buyer's run is one trace (its root span "buyer
+# TRANSPORT", printed by the console exporter on its stderr), and the
+# seller's spans of the calls, on the seller's stderr, are in it.
+traced() {
+	trace=$(grep -o '"Name":"buyer '"$2"'","SpanContext":{"TraceID":"[0-9a-f]*"' "$1" | sed 's/.*"TraceID":"//; s/"$//')
+	[ -n "$trace" ] || fail "$2: the buyer printed no span of its run (OTEL_TRACES_EXPORTER=console)"
+	for span in "tools/call get_products" "tools/call create_media_buy" adcp.idempotency adcp.handler; do
+		[ "$2" = a2a ] && span=$(echo "$span" | sed 's|^tools/call|message/send|')
+		grep -q '"Name":"'"$span"'","SpanContext":{"TraceID":"'"$trace"'"' "$tmp/seller.err" ||
+			fail "$2: the seller has no span '$span' in the buyer's trace $trace"
+	done
+}
 
 # check FILE TRANSPORT: what the buyer must print (IDs vary by seller).
 check() {
@@ -98,11 +114,29 @@ for transport in mcp a2a; do
 	agent=$base/mcp
 	[ "$transport" = a2a ] && agent=$base
 	echo "run.sh: buyer over $transport ($agent)"
-	"$tmp/buyer" -transport "$transport" -agent "$agent" -api-key "$key" >"$tmp/$transport.txt" ||
-		fail "the buyer exited with status $? over $transport: $(cat "$tmp/$transport.txt")"
+	OTEL_TRACES_EXPORTER=console "$tmp/buyer" -transport "$transport" -agent "$agent" -api-key "$key" >"$tmp/$transport.txt" 2>"$tmp/$transport.err" ||
+		fail "the buyer exited with status $? over $transport: $(cat "$tmp/$transport.txt" "$tmp/$transport.err")"
 	cat "$tmp/$transport.txt"
 	check "$tmp/$transport.txt" "$transport"
+	[ -n "$seller_pid" ] && traced "$tmp/$transport.err" "$transport"
 done
+
+if [ -n "$seller_pid" ]; then
+	echo "run.sh: the seller's /metrics counts the calls by tool and outcome, an AdCP error by its code"
+	# A create_media_buy without its required members: INVALID_REQUEST.
+	curl -fsS -X POST "$base/mcp" -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+		-H 'Accept: application/json, text/event-stream' \
+		-d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_media_buy","arguments":{}}}' >/dev/null ||
+		fail "the refused call"
+	curl -fsS "$metrics" >"$tmp/metrics.txt" || fail "GET $metrics"
+	for want in \
+		'^mcp_server_operation_duration_seconds_count{.*adcp_task_status="completed".*gen_ai_tool_name="get_products".*} 1$' \
+		'^rpc_server_call_duration_seconds_count{.*adcp_task_status="completed".*gen_ai_tool_name="get_products".*} 1$' \
+		'^mcp_server_operation_duration_seconds_count{adcp_error_code="INVALID_REQUEST".*error_type="tool_error".*gen_ai_tool_name="create_media_buy".*} 1$' \
+		'^adcp_idempotency_requests_total{adcp_idempotency_outcome="claimed",gen_ai_tool_name="create_media_buy".*} 2$'; do
+		grep -Eq "$want" "$tmp/metrics.txt" || fail "/metrics has no line matching $want"
+	done
+fi
 
 if [ -n "$seller_pid" ]; then
 	echo "run.sh: stop the seller"

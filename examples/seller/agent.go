@@ -17,6 +17,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/a2aserver"
 	"github.com/adcpgen/adcpgen/runtime/idempotency"
 	"github.com/adcpgen/adcpgen/runtime/mcpserver"
+	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/sellertask"
@@ -86,6 +87,10 @@ type config struct {
 	// compliance runner's clock (-clock): request signatures carry their
 	// signer's time, and the storyboards' flight dates are fixed.
 	Now func() time.Time
+	// Observer is told of every call, idempotency claim, task, store call,
+	// webhook and signature (telemetry.go: OpenTelemetry); nil observes
+	// nothing.
+	Observer observe.Observer
 }
 
 // principal is the one buyer this seller knows, by API key or OAuth
@@ -141,13 +146,14 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	layer := idempotency.New(adcp.Spec(), store, idempotency.Options{Validator: validator, Logger: cfg.Logger})
+	layer := idempotency.New(adcp.Spec(), store, idempotency.Options{Validator: validator, Logger: cfg.Logger, Observer: cfg.Observer})
 	// Webhooks are signed with RFC 9421 (HMAC when the buyer asks for it).
 	sender := webhook.NewSender(webhook.SenderOptions{
 		Policy:       untrusted.PushURLPolicy{AllowLoopback: cfg.WebhookLoopback || cfg.WebhookLoopbackOnly},
 		LoopbackOnly: cfg.WebhookLoopbackOnly,
 		Signer:       signed.webhookSigner,
 		Now:          cfg.Now,
+		Observer:     cfg.Observer,
 	})
 	webhookSigning, err := webhookCapability(sender)
 	if err != nil {
@@ -157,8 +163,9 @@ func newAgent(cfg config) (*agent, error) {
 		Store:   store,
 		Sender:  sender,
 		Logger:  cfg.Logger,
-		Refresh: s.completeOnPoll,
-		Now:     cfg.Now,
+		Refresh:  s.completeOnPoll,
+		Now:      cfg.Now,
+		Observer: cfg.Observer,
 	})
 	oauth, err := newIssuer(cfg.BaseURL, []string{"/mcp", "/a2a"}, cfg.OAuthClientID, cfg.OAuthClientSecret, principal, cfg.Now)
 	if err != nil {
@@ -183,6 +190,7 @@ func newAgent(cfg config) (*agent, error) {
 		SignedRequests: signed.requests,
 		BrandJSONURL:   brandJSONURL(cfg.BaseURL),
 		Now:            cfg.Now,
+		Observer:       cfg.Observer,
 	})
 	if err != nil {
 		return nil, err

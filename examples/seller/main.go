@@ -24,7 +24,9 @@
 // govagent) instead; -tls-cert and -tls-key serve either over HTTPS.
 //
 // It prints `listening http://ADDR`, then `api-key KEY` (a random key
-// unless -api-key sets one), then `oauth-client ID SECRET`. Buyers send the
+// unless -api-key sets one), then `oauth-client ID SECRET`, and with
+// -metrics-addr `metrics URL http://ADDR/metrics` (Prometheus text).
+// Traces and metrics go where the OTEL_* environment says (telemetry.go). Buyers send the
 // key as "Authorization: Bearer KEY", or an access token of the seller's
 // own OAuth authorization server: the client credentials grant at
 // /oauth/token (metadata at /.well-known/oauth-authorization-server; each
@@ -91,6 +93,7 @@ func run() error {
 	govAgent := flag.Bool("governance-agent", false, "serve the example governance agent (govagent: sync_plans, check_governance) at /mcp instead of the seller; -api-key takes a comma-separated list of keys then")
 	tlsCert := flag.String("tls-cert", "", "serve HTTPS with this PEM certificate (and -tls-key)")
 	tlsKey := flag.String("tls-key", "", "the PEM private key of -tls-cert")
+	metricsAddr := flag.String("metrics-addr", "", "serve the metrics as Prometheus text at http://ADDR/metrics (host:port; port 0 picks a free one); traces and metrics also go where the OTEL_* environment says")
 	clockAt := flag.String("clock", "", "with -sandbox or -governance-agent, start the agent's clock at this RFC 3339 instant (it runs on at the real pace): a compliance runner's clock, for storyboards with fixed dates")
 	flag.Parse()
 	now, err := startClock(*clockAt, *sandbox || *govAgent)
@@ -109,6 +112,15 @@ func run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	tel, err := startTelemetry(ctx, *metricsAddr)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		flush, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = tel.shutdown(flush)
+	}()
 	var store sellerstore.Store = sellerstore.NewMemory(clock(now))
 	if *dsn != "" {
 		pool, err := pgxpool.New(ctx, *dsn)
@@ -157,9 +169,10 @@ func run() error {
 			return fmt.Errorf("-governance-ca %s: no PEM certificate in it", *govCA)
 		}
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	logger := slog.New(tel.logHandler(slog.NewTextHandler(os.Stderr, nil)))
 	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback,
-		WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Store: store, Signing: sg, Governance: gov, Logger: logger, Now: now})
+		WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Store: store, Signing: sg, Governance: gov, Logger: logger, Now: now,
+		Observer: tel.obs})
 	if err != nil {
 		ln.Close()
 		return err
@@ -167,9 +180,12 @@ func run() error {
 	fmt.Println("listening " + base)
 	fmt.Println("api-key " + key)
 	fmt.Println("oauth-client " + *clientID + " " + secret)
+	if ms := tel.serveMetrics(); ms != nil {
+		defer ms.Close()
+	}
 
 	// Header, body, write and idle limits (runtime/sellerhttp's package doc).
-	hs := sellerhttp.New("", a.handler, sellerhttp.Options{})
+	hs := sellerhttp.New("", tel.handler(a.handler), sellerhttp.Options{})
 	errc := make(chan error, 1)
 	go func() { errc <- serve(hs, ln, *tlsCert, *tlsKey) }()
 	// Stores never delete on their own: drop ended tasks and idempotency
