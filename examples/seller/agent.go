@@ -160,9 +160,9 @@ func newAgent(cfg config) (*agent, error) {
 		return nil, err
 	}
 	tasks := sellertask.New(adcp.Spec(), sellertask.Options{
-		Store:   store,
-		Sender:  sender,
-		Logger:  cfg.Logger,
+		Store:    store,
+		Sender:   sender,
+		Logger:   cfg.Logger,
 		Refresh:  s.completeOnPoll,
 		Now:      cfg.Now,
 		Observer: cfg.Observer,
