@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
 	"github.com/adcpgen/adcpgen/runtime/sellertask"
 	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/spec"
@@ -141,7 +143,15 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := newSales(cat, cfg.Sandbox, cfg.BaseURL, gov, cfg.Logger, cfg.Now)
+	// With PostgreSQL the buys are in the store's database, booked in the
+	// transaction that records the answer naming them (book.go).
+	var buys book = newMemoryBook()
+	if pg, ok := store.(*pgstore.Store); ok {
+		if buys, err = newPGBook(context.Background(), pg); err != nil {
+			return nil, fmt.Errorf("media buys table: %w", err)
+		}
+	}
+	s := newSales(cat, buys, cfg.Sandbox, cfg.BaseURL, gov, cfg.Logger, cfg.Now)
 	signed, err := newSigningSetup(cfg, tree, store)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -104,37 +105,32 @@ func (b *buy) visible(account string) bool {
 	return account == "" || b.account == "" || b.account == account
 }
 
-// buyFor returns principal's buy id, else MEDIA_BUY_NOT_FOUND: another
-// buyer's buy is not found either. Buy ids are this seller's, unique across
-// accounts: a call naming a buy by id finds it whatever account it names
-// beside (the compliance runner names the run's default account on some
-// calls and the storyboard's on others). Call with s.mu held.
-func (s *sales) buyFor(principal, id string) (*buy, error) {
-	b := s.ledger[id]
-	if b == nil || b.principal != principal {
-		return nil, refuse("MEDIA_BUY_NOT_FOUND", "No media buy "+strconv.Quote(id), "media_buy_id")
+// notFound is MEDIA_BUY_NOT_FOUND for a buy the book does not hold for
+// the principal (another buyer's is not found either), and other errors as
+// they are.
+func notFound(id string, err error) error {
+	if errors.Is(err, errNoBuy) {
+		return refuse("MEDIA_BUY_NOT_FOUND", "No media buy "+strconv.Quote(id), "media_buy_id")
 	}
-	return b, nil
+	return err
 }
 
-// listed is what a list of a principal's buys shows, oldest first: those
-// named by id, whatever the account (buyFor), else those visible in the
-// account. Call it with s.mu held.
-func (s *sales) listed(principal, account string, ids []string) []*buy {
-	var out []*buy
-	for _, id := range s.order {
-		b := s.ledger[id]
+// listed calls fn with what a list of a principal's buys shows, oldest
+// first: those named by id, whatever the account (buy ids are this
+// seller's, unique across accounts: the compliance runner names the run's
+// default account on some calls and the storyboard's on others), else
+// those visible in the account.
+func (s *sales) listed(ctx context.Context, principal, account string, ids []string, fn func(b *buy)) error {
+	return s.buys.each(ctx, principal, func(b *buy) {
 		switch {
-		case b.principal != principal:
 		case len(ids) > 0:
-			if slices.Contains(ids, id) {
-				out = append(out, b)
+			if slices.Contains(ids, b.id) {
+				fn(b)
 			}
 		case b.visible(account):
-			out = append(out, b)
+			fn(b)
 		}
-	}
-	return out
+	})
 }
 
 // getMediaBuys answers the principal's buys: those named, else those in
@@ -154,15 +150,16 @@ func (s *sales) getMediaBuys(ctx context.Context, req *adcp.GetMediaBuysRequest)
 		}
 	}
 	now := s.now()
-	s.mu.Lock()
 	var list []adcp.GetMediaBuysResponseMediaBuy
-	for _, b := range s.listed(p.ID, account, req.MediaBuyIDs) {
+	err := s.listed(ctx, p.ID, account, req.MediaBuyIDs, func(b *buy) {
 		if len(req.MediaBuyIDs) == 0 && !slices.Contains(statuses, b.status) {
-			continue
+			return
 		}
 		list = append(list, b.wire(now))
+	})
+	if err != nil {
+		return nil, err
 	}
-	s.mu.Unlock()
 	page, err := pagination.Slice(list, func(m adcp.GetMediaBuysResponseMediaBuy) string { return m.MediaBuyID }, pageRequest(ctx, req.Pagination))
 	if err != nil {
 		return nil, err
@@ -204,12 +201,20 @@ func (b *buy) wire(now time.Time) adcp.GetMediaBuysResponseMediaBuy {
 func (s *sales) updateMediaBuy(ctx context.Context, req *adcp.UpdateMediaBuyRequest) (*adcp.UpdateMediaBuyResult, error) {
 	p, _ := seller.PrincipalFrom(ctx)
 	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b, err := s.buyFor(p.ID, req.MediaBuyID)
+	var out *adcp.UpdateMediaBuyResult
+	err := s.buys.update(ctx, p.ID, req.MediaBuyID, func(b *buy) (err error) {
+		out, err = s.applyUpdate(b, req, now)
+		return err
+	})
 	if err != nil {
-		return nil, err
+		return nil, notFound(req.MediaBuyID, err)
 	}
+	return out, nil
+}
+
+// applyUpdate applies an update_media_buy to b, all or nothing.
+func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, now time.Time) (*adcp.UpdateMediaBuyResult, error) {
+	var err error
 	status := b.status
 	switch {
 	case req.Canceled != nil && *req.Canceled:
@@ -324,26 +329,27 @@ func (s *sales) newPackage(buyID string, i int, r adcp.PackageRequest, field str
 }
 
 // forceBuy moves a buy to status (force_media_buy_status).
-func (s *sales) forceBuy(principal, id, status string) (prev string, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b := s.ledger[id]
-	if b == nil || b.principal != principal {
+func (s *sales) forceBuy(ctx context.Context, principal, id, status string) (prev string, err error) {
+	err = s.buys.update(ctx, principal, id, func(b *buy) error {
+		prev = b.status
+		if err := lifecycle.ForceMediaBuy(b.status, status); err != nil {
+			return err
+		}
+		b.status = status
+		b.revision++
+		b.updated = s.now()
+		return nil
+	})
+	if errors.Is(err, errNoBuy) {
 		return "", errNotFound
 	}
-	if err := lifecycle.ForceMediaBuy(b.status, status); err != nil {
-		return b.status, err
-	}
-	prev, b.status = b.status, status
-	b.revision++
-	b.updated = s.now()
-	return prev, nil
+	return prev, err
 }
 
 // seedBuy adds a sandbox media buy from the runner's fixture
 // (seed_media_buy): its status and currency, no packages; it is visible in
 // every account of the principal.
-func (s *sales) seedBuy(principal, id, status, currency string) error {
+func (s *sales) seedBuy(ctx context.Context, principal, id, status, currency string) error {
 	if status == "" {
 		status = lifecycle.MediaBuyActive
 	}
@@ -354,17 +360,8 @@ func (s *sales) seedBuy(principal, id, status, currency string) error {
 		currency = "USD"
 	}
 	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if b := s.ledger[id]; b != nil && b.principal != principal {
-		return fmt.Errorf("media buy %q exists", id)
-	}
-	if s.ledger[id] == nil {
-		s.order = append(s.order, id)
-	}
-	s.ledger[id] = &buy{id: id, principal: principal, status: status, currency: currency, start: now, end: now.AddDate(0, 1, 0),
-		created: now, updated: now, revision: 1}
-	return nil
+	return s.buys.seed(ctx, &buy{id: id, principal: principal, status: status, currency: currency, start: now, end: now.AddDate(0, 1, 0),
+		created: now, updated: now, revision: 1})
 }
 
 func ptr[T any](v T) *T { return &v }

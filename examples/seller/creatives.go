@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"net/http"
@@ -91,52 +92,65 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 	}
 	s.library.mu.Unlock()
 	if len(req.Assignments) > 0 && !dry {
-		s.assign(p.ID, account, req.Assignments, results, now)
+		if err := s.assign(ctx, p.ID, req.Assignments, results, now); err != nil {
+			return nil, err
+		}
 	}
 	r := adcp.NewSyncCreativesResponseSuccess(out)
 	return &adcp.SyncCreativesResult{Message: fmt.Sprintf("%d creatives synced.", len(out.Creatives)), Response: &r}, nil
 }
 
-// assign attaches creatives to packages of the principal's buys in the
-// account, reporting each in results.
-func (s *sales) assign(principal, account string, as []adcp.SyncCreativesRequestAssignment, results map[string]*adcp.SyncCreativesSuccessCreative, now time.Time) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// assign attaches creatives to packages of the principal's buys,
+// reporting each in results.
+func (s *sales) assign(ctx context.Context, principal string, as []adcp.SyncCreativesRequestAssignment, results map[string]*adcp.SyncCreativesSuccessCreative, now time.Time) error {
 	for _, a := range as {
 		res := results[a.CreativeID]
-		var pk *pkg
-		var b *buy
-		for _, id := range s.order {
-			cand := s.ledger[id]
-			if cand.principal == principal { // package ids are unique, as buy ids (buyFor)
-				if pk = cand.pkgByID(a.PackageID); pk != nil {
-					b = cand
-					break
-				}
+		// Package ids are unique, as buy ids: find the buy that has it.
+		buyID := ""
+		if err := s.buys.each(ctx, principal, func(b *buy) {
+			if buyID == "" && b.pkgByID(a.PackageID) != nil {
+				buyID = b.id
 			}
+		}); err != nil {
+			return err
 		}
-		if pk == nil || lifecycle.MediaBuyFinal(b.status) {
+		why := "PACKAGE_NOT_FOUND"
+		err := errNoBuy
+		if buyID != "" {
+			err = s.buys.update(ctx, principal, buyID, func(b *buy) error {
+				pk := b.pkgByID(a.PackageID)
+				if pk == nil {
+					return errNoBuy
+				}
+				if lifecycle.MediaBuyFinal(b.status) {
+					why = "INVALID_STATE: the media buy is " + b.status
+					return errNoBuy
+				}
+				if !slices.ContainsFunc(pk.creatives, func(c adcp.CreativeAssignment) bool { return c.CreativeID == a.CreativeID }) {
+					pk.creatives = append(pk.creatives, adcp.CreativeAssignment{CreativeID: a.CreativeID, Weight: a.Weight, PlacementIDs: a.PlacementIDs})
+				}
+				b.settle(now)
+				b.updated = now
+				return nil
+			})
+		}
+		switch {
+		case err == nil:
+			if res != nil {
+				res.AssignedTo = append(res.AssignedTo, a.PackageID)
+			}
+		case errors.Is(err, errNoBuy):
 			if res != nil {
 				if res.AssignmentErrors == nil {
 					res.AssignmentErrors = &adcp.SyncCreativesSuccessCreativeAssignmentErrors{Matching: map[string]string{}}
 				}
-				why := "PACKAGE_NOT_FOUND"
-				if pk != nil {
-					why = "INVALID_STATE: the media buy is " + b.status
-				}
 				res.AssignmentErrors.Matching[a.PackageID] = why
 			}
-			continue
-		}
-		if !slices.ContainsFunc(pk.creatives, func(c adcp.CreativeAssignment) bool { return c.CreativeID == a.CreativeID }) {
-			pk.creatives = append(pk.creatives, adcp.CreativeAssignment{CreativeID: a.CreativeID, Weight: a.Weight, PlacementIDs: a.PlacementIDs})
-		}
-		b.settle(now)
-		b.updated = now
-		if res != nil {
-			res.AssignedTo = append(res.AssignedTo, a.PackageID)
+		default:
+			return err
 		}
 	}
+	return nil
 }
 
 // listCreatives answers the library the account sees, filtered and paged.

@@ -32,15 +32,16 @@ func (s *sales) getMediaBuyDelivery(ctx context.Context, req *adcp.GetMediaBuyDe
 	now := s.now().UTC().Truncate(time.Second)
 	start := now
 	resp := &adcp.GetMediaBuyDeliveryResponse{Currency: "USD", MediaBuyDeliveries: []adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery{}}
-	s.mu.Lock()
-	for _, b := range s.listed(p.ID, account, req.MediaBuyIDs) {
+	err := s.listed(ctx, p.ID, account, req.MediaBuyIDs, func(b *buy) {
 		if b.start.Before(start) {
 			start = b.start
 		}
 		resp.Currency = b.currency
 		resp.MediaBuyDeliveries = append(resp.MediaBuyDeliveries, b.delivery())
+	})
+	if err != nil {
+		return nil, err
 	}
-	s.mu.Unlock()
 	resp.ReportingPeriod = adcp.GetMediaBuyDeliveryResponseReportingPeriod{Start: dateTime(start), End: dateTime(now)}
 	return resp, nil
 }

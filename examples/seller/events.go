@@ -101,11 +101,12 @@ func (s *sales) logEvent(ctx context.Context, req *adcp.LogEventRequest) (*adcp.
 // providePerformanceFeedback takes feedback on one of the buyer's buys.
 func (s *sales) providePerformanceFeedback(ctx context.Context, req *adcp.ProvidePerformanceFeedbackRequest) (*adcp.ProvidePerformanceFeedbackResponse, error) {
 	p, _ := seller.PrincipalFrom(ctx)
-	s.mu.Lock()
-	_, err := s.buyFor(p.ID, req.MediaBuyID)
-	s.mu.Unlock()
-	if err != nil {
+	found := false
+	if err := s.buys.each(ctx, p.ID, func(b *buy) { found = found || b.id == req.MediaBuyID }); err != nil {
 		return nil, err
+	}
+	if !found {
+		return nil, notFound(req.MediaBuyID, errNoBuy)
 	}
 	return typed[adcp.ProvidePerformanceFeedbackResponse](map[string]any{"success": true})
 }

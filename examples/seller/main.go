@@ -7,12 +7,16 @@
 // at /mcp and A2A at /a2a, with the agent card at
 // /.well-known/agent-card.json, on one address.
 //
-//	go generate && go run . [-addr 127.0.0.1:8080] [-api-key KEY] [-postgres DSN [-purge=false]]
+//	go generate && go run . [-addr 127.0.0.1:8080] [-api-key KEY] [-postgres DSN [-postgres-pool N] [-purge=false]]
 //
-// With -postgres its idempotency records and tasks are in PostgreSQL
-// (runtime/sellerstore/pgstore), so several replicas serve the same buyers
-// (MCP is stateless); exactly one replica of a database should purge
-// (-purge, the default).
+// With -postgres its idempotency records, tasks and media buys are in
+// PostgreSQL (runtime/sellerstore/pgstore), so several replicas serve the
+// same buyers (MCP is stateless): a buy is booked in the transaction that
+// records the answer naming it (or the task's completion), so a retry after
+// a database restart or a replica killed mid-call replays it or makes it,
+// never twice (book.go). -postgres-pool sizes the connection pool
+// (pgstore.DefaultMaxConns by default). Exactly one replica of a database
+// should purge (-purge, the default).
 //
 // Webhooks are signed with RFC 9421 under -signing-key (a private JWK; one
 // is made at start-up otherwise), published at /.well-known/brand.json's
@@ -83,6 +87,7 @@ func run() error {
 	sandbox := flag.Bool("sandbox", false, "serve comply_test_controller, the compliance test controller, for sandbox accounts (never in production)")
 	loopback := flag.String("webhook-loopback", "auto", `accept http:// loopback webhook URLs: "true", "false", "auto" (when listening on loopback), or "only" (tests: post to loopback hosts and nowhere else)`)
 	dsn := flag.String("postgres", "", "PostgreSQL DSN of the store the replicas share (default: in memory, one replica)")
+	poolSize := flag.Int("postgres-pool", 0, "connections in the PostgreSQL pool (default: the DSN's pool_max_conns, else pgstore.DefaultMaxConns, 16)")
 	purge := flag.Bool("purge", true, "purge ended tasks and idempotency records hourly; on one replica of a database")
 	var sg signingConfig
 	flag.StringVar(&sg.KeyFile, "signing-key", "", "the seller's private JWK signing its webhooks (adcpgen keygen --adcp-use webhook-signing; default: one made at start-up)")
@@ -123,7 +128,14 @@ func run() error {
 	}()
 	var store sellerstore.Store = sellerstore.NewMemory(clock(now))
 	if *dsn != "" {
-		pool, err := pgxpool.New(ctx, *dsn)
+		cfg, err := pgstore.ParseConfig(*dsn)
+		if err != nil {
+			return err
+		}
+		if *poolSize > 0 {
+			cfg.MaxConns = int32(*poolSize)
+		}
+		pool, err := pgxpool.NewWithConfig(ctx, cfg)
 		if err != nil {
 			return err
 		}

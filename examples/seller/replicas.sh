@@ -81,4 +81,33 @@ echo "replicas.sh: tasks/get on b: finished there"
 call "$base_b" tasks/get '{"task_id":"'"$task"'"}'
 grep -q '"status": "completed"' "$tmp/out.json" && grep -q '"media_buy_id"' "$tmp/out.json" ||
 	fail "task $task not completed on b: $(cat "$tmp/out.json" "$tmp/a.err" "$tmp/b.err")"
+
+# The issue's racing polls: each task polled on both replicas at once.
+# The work that finishes a task is claimed (seller.WorkOnTask), and its buy
+# is booked in the transaction that completes the task: one buy per task.
+rpc() { # rpc BASE TOOL ARGS: a tools/call over MCP, its JSON-RPC answer on stdout
+	curl -fsS -X POST "$1/mcp" -H 'Content-Type: application/json' -H 'Accept: application/json' -H "Authorization: Bearer $key" \
+		-d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"'"$2"'","arguments":'"$3"'}}'
+}
+echo "replicas.sh: 10 async buys, each task polled on both replicas at once: one buy per task"
+tasks=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	k=race-$i-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+	rpc "$base_a" create_media_buy "$(echo "$buy" | sed "s/replicas-[0-9a-f]*/$k/")" >"$tmp/race.json" || fail "async buy $i: $(cat "$tmp/race.json")"
+	t=$(sed -n 's/.*"task_id":"\(task_[A-Z0-9]*\)".*/\1/p' "$tmp/race.json" | head -1)
+	[ -n "$t" ] || fail "async buy $i has no task_id: $(cat "$tmp/race.json")"
+	tasks="$tasks $t"
+done
+polls=
+for t in $tasks; do
+	for r in "$base_a" "$base_b" "$base_a" "$base_b"; do
+		rpc "$r" tasks/get '{"task_id":"'"$t"'"}' >/dev/null &
+		polls="$polls $!"
+	done
+done
+for p in $polls; do wait "$p" || fail "a racing poll failed"; done
+in=$(echo $tasks | sed "s/ /','/g")
+counts=$(psql "$dsn" -Atc "SELECT count(*), count(DISTINCT task_id) FROM seller_media_buys WHERE task_id IN ('$in')") ||
+	fail "psql could not count the buys"
+[ "$counts" = "10|10" ] || fail "the racing polls made $counts buys|tasks, want 10|10"
 echo "replicas.sh: ok"

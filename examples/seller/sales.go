@@ -41,18 +41,18 @@ type sales struct {
 	log        *slog.Logger
 	now        func() time.Time // the seller's clock (config.Now)
 
+	buys book // the media buys (book.go)
+
 	mu     sync.Mutex
 	next   int                  // the last preview's number
-	ledger map[string]*buy      // by media buy id
-	order  []string             // media buy ids, oldest first
 	forced map[string]forcedArm // by principal: the next create_media_buy's arm
 }
 
-func newSales(c *catalog, sandbox bool, baseURL string, gov *sellergov.Checker, log *slog.Logger, now func() time.Time) *sales {
+func newSales(c *catalog, buys book, sandbox bool, baseURL string, gov *sellergov.Checker, log *slog.Logger, now func() time.Time) *sales {
 	return &sales{now: now, catalog: c, accounts: newAccounts(), library: &library{}, formats: &formats{},
 		previews: &previews{pages: map[string]preview{}}, records: newRecords(),
 		proposals: proposal.New(adcp.Spec(), proposal.Options{Now: now}), governance: gov, sandbox: sandbox, baseURL: baseURL, log: log,
-		ledger: map[string]*buy{}, forced: map[string]forcedArm{}}
+		buys: buys, forced: map[string]forcedArm{}}
 }
 
 // createMediaBuy checks the request against the account, the catalog and
@@ -83,7 +83,12 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 		}
 	}
 	if req.PoNumber == nil || !strings.HasPrefix(*req.PoNumber, "async") {
-		id, resp := s.newBuy(p.ID, account, governance, req)
+		// Booked in the call's unit of work: with PostgreSQL the buy
+		// commits with the idempotency record of this answer, or not at all.
+		id, resp, err := s.newBuy(ctx, p.ID, account, governance, req, "")
+		if err != nil {
+			return nil, err
+		}
 		return &adcp.CreateMediaBuyResult{Message: "Media buy " + id + " created.", Response: &resp}, nil
 	}
 	if _, err := seller.StartTask(ctx, adcp.Tools.CreateMediaBuy); err != nil {
@@ -114,13 +119,13 @@ func (s *sales) fromProposal(principal string, req *adcp.CreateMediaBuyRequest) 
 	return nil
 }
 
-// newBuy makes the principal's media buy in the account and the response
-// that reports it; a proposal it accepts is recorded as accepted. Ids are
-// random, so replicas never hand out the same one.
-func (s *sales) newBuy(principal, account, governance string, req *adcp.CreateMediaBuyRequest) (string, adcp.CreateMediaBuyResponse) {
+// newBuy books the principal's media buy in the account (for the task
+// taskID when a task's work makes it) and makes the response that reports
+// it; a proposal it accepts is recorded as accepted. Ids are random, so
+// replicas never hand out the same one.
+func (s *sales) newBuy(ctx context.Context, principal, account, governance string, req *adcp.CreateMediaBuyRequest, taskID string) (string, adcp.CreateMediaBuyResponse, error) {
 	now := s.now()
 	id := "mb_" + strings.ToLower(rand.Text()[:12])
-	s.mu.Lock()
 	b := &buy{id: id, principal: principal, account: account, start: now, created: now, updated: now, revision: 1,
 		endRaw: req.EndTime, governanceContext: governance, currency: "USD"}
 	if req.StartTime != "asap" {
@@ -141,8 +146,9 @@ func (s *sales) newBuy(principal, account, governance string, req *adcp.CreateMe
 		b.packages = append(b.packages, pk)
 	}
 	b.status = b.live(now)
-	s.ledger[id] = b
-	s.order = append(s.order, id)
+	if err := s.buys.add(ctx, b, req.IdempotencyKey, taskID); err != nil {
+		return "", adcp.CreateMediaBuyResponse{}, err
+	}
 	success := adcp.CreateMediaBuySuccess{MediaBuyID: id, Packages: []adcp.Package{}, Status: ptr(adcp.MediaBuyStatus(b.status)), Revision: ptr(b.revision)}
 	for _, pk := range b.packages {
 		success.Packages = append(success.Packages, pk.wire())
@@ -150,13 +156,12 @@ func (s *sales) newBuy(principal, account, governance string, req *adcp.CreateMe
 	for _, a := range lifecycle.ValidActions(b.status) {
 		success.ValidActions = append(success.ValidActions, adcp.MediaBuyValidAction(a))
 	}
-	s.mu.Unlock()
 	if req.ProposalID != nil {
 		if _, err := s.proposals.Accept(principal, *req.ProposalID, req.TotalBudget.Amount, id); err != nil {
 			s.log.Warn("proposal not recorded as accepted", "proposal", *req.ProposalID, "err", err.Error())
 		}
 	}
-	return id, adcp.NewCreateMediaBuyResponseSuccess(success)
+	return id, adcp.NewCreateMediaBuyResponseSuccess(success), nil
 }
 
 // forcedSubmitted answers a sandbox create_media_buy the test controller
@@ -225,36 +230,40 @@ func refuse(code, message, field string) error {
 // the poll reaches: the task and the request that started it are read from
 // the store (seller.OpenTask). The buy is checked again as it is made (the
 // account may have been suspended, the proposal may have expired, the
-// plan's budget spent since); a refusal fails the task. Two replicas
-// polled at once may both try; the store lets one through, and the other's
-// ErrTaskEnded is ignored.
+// plan's budget spent since); a refusal fails the task. The work is
+// claimed (seller.WorkOnTask): polls on several replicas at once make one
+// buy, and with PostgreSQL the buy commits with the task's completion (and
+// its webhook), or not at all; a replica killed mid-work leaves the task
+// to the next poll once its claim's lease lapses.
 func (s *sales) completeOnPoll(ctx context.Context, principal, id string) error {
-	h, req, err := seller.OpenTask(ctx, s.srv, adcp.Tools.CreateMediaBuy, principal, id)
-	switch {
-	case errors.Is(err, seller.ErrTaskNotFound), errors.Is(err, seller.ErrTaskEnded):
-		return nil // no create_media_buy task of this buyer's, or done already
-	case err != nil:
-		return err
-	case req == nil: // a task of a store that kept no requests
-		return h.Fail(ctx, refuse("INVALID_REQUEST", "This task's request is lost; send the request again with a new idempotency_key", ""))
-	}
-	account, err := s.operable(principal, req.Account)
-	if err == nil {
-		err = s.fromProposal(principal, req)
-	}
-	var governance string
-	if err == nil {
-		governance, err = s.govern(ctx, principal, account, req)
-	}
-	if err != nil {
-		if err := h.Fail(ctx, err); err != nil && !errors.Is(err, seller.ErrTaskEnded) {
+	err := seller.WorkOnTask(ctx, s.srv, principal, id, func(ctx context.Context) error {
+		h, req, err := seller.OpenTask(ctx, s.srv, adcp.Tools.CreateMediaBuy, principal, id)
+		switch {
+		case err != nil:
+			return err
+		case req == nil: // a task of a store that kept no requests
+			return h.Fail(ctx, refuse("INVALID_REQUEST", "This task's request is lost; send the request again with a new idempotency_key", ""))
+		}
+		account, err := s.operable(principal, req.Account)
+		if err == nil {
+			err = s.fromProposal(principal, req)
+		}
+		var governance string
+		if err == nil {
+			governance, err = s.govern(ctx, principal, account, req)
+		}
+		if err != nil {
+			return h.Fail(ctx, err)
+		}
+		_, resp, err := s.newBuy(ctx, principal, account, governance, req, id)
+		if err != nil {
 			return err
 		}
-		return nil
+		return h.Complete(ctx, &resp, "Media buy approved.")
+	})
+	switch {
+	case errors.Is(err, seller.ErrTaskNotFound), errors.Is(err, seller.ErrTaskEnded), errors.Is(err, seller.ErrTaskBusy):
+		return nil // no create_media_buy task of this buyer's, done already, or being done elsewhere
 	}
-	_, resp := s.newBuy(principal, account, governance, req)
-	if err := h.Complete(ctx, &resp, "Media buy approved."); err != nil && !errors.Is(err, seller.ErrTaskEnded) {
-		return err
-	}
-	return nil
+	return err
 }

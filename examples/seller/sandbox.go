@@ -68,19 +68,19 @@ func newController(srv *seller.Server, s *sales) error {
 		prev, err := s.forceAccount(principal(r), r.Params.AccountID, r.Params.Status)
 		return transition(prev, r.Params.Status, err, "Account", r.Params.AccountID)
 	})
-	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
-		prev, err := s.forceBuy(principal(r), r.Params.MediaBuyID, r.Params.Status)
+	ctl.Handle(testcontroller.ForceMediaBuyStatus, func(ctx context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
+		prev, err := s.forceBuy(ctx, principal(r), r.Params.MediaBuyID, r.Params.Status)
 		return transition(prev, r.Params.Status, err, "Media buy", r.Params.MediaBuyID)
 	})
 	ctl.Handle(testcontroller.ForceCreativeStatus, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		prev, err := s.forceCreative(principal(r), r.Params.CreativeID, r.Params.Status)
 		return transition(prev, r.Params.Status, err, "Creative", r.Params.CreativeID)
 	})
-	ctl.Handle(testcontroller.SimulateDelivery, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
-		return s.simulateDelivery(principal(r), r.Params)
+	ctl.Handle(testcontroller.SimulateDelivery, func(ctx context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
+		return s.simulateDelivery(ctx, principal(r), r.Params)
 	})
-	ctl.Handle(testcontroller.SimulateBudgetSpend, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
-		return s.simulateSpend(principal(r), r.Params)
+	ctl.Handle(testcontroller.SimulateBudgetSpend, func(ctx context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
+		return s.simulateSpend(ctx, principal(r), r.Params)
 	})
 	ctl.Handle(testcontroller.SeedProduct, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.ProductID == "" {
@@ -113,14 +113,14 @@ func newController(srv *seller.Server, s *sales) error {
 		}
 		return testcontroller.Seeded{Message: "Creative " + r.Params.CreativeID + " seeded."}, nil
 	})
-	ctl.Handle(testcontroller.SeedMediaBuy, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SeedMediaBuy, func(ctx context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.MediaBuyID == "" {
 			return nil, testcontroller.InvalidParams("seed_media_buy needs params.media_buy_id")
 		}
 		f := wire.Lenient(r.Params.Fixture)
 		status, _ := f.Get("status").AsString()
 		currency, _ := f.Get("currency").AsString()
-		if err := s.seedBuy(principal(r), r.Params.MediaBuyID, status, currency); err != nil {
+		if err := s.seedBuy(ctx, principal(r), r.Params.MediaBuyID, status, currency); err != nil {
 			return nil, testcontroller.InvalidParams(err.Error())
 		}
 		return testcontroller.Seeded{Message: "Media buy " + r.Params.MediaBuyID + " seeded."}, nil
@@ -183,7 +183,7 @@ func (s *sales) takeForcedArm(principal string) (forcedArm, bool) {
 
 // simulateDelivery adds delivery figures to one of the principal's buys
 // and answers the running totals.
-func (s *sales) simulateDelivery(principal string, p testcontroller.Params) (testcontroller.Success, error) {
+func (s *sales) simulateDelivery(ctx context.Context, principal string, p testcontroller.Params) (testcontroller.Success, error) {
 	var add deliveryTotals
 	for _, v := range []struct {
 		from *int64
@@ -196,24 +196,26 @@ func (s *sales) simulateDelivery(principal string, p testcontroller.Params) (tes
 	if rs := p.ReportedSpend; rs != nil {
 		add.Spend, add.Currency = rs.Amount, rs.Currency
 	}
-	s.mu.Lock()
-	b := s.ledger[p.MediaBuyID]
-	if b == nil || b.principal != principal {
-		s.mu.Unlock()
+	var total deliveryTotals
+	err := s.buys.update(ctx, principal, p.MediaBuyID, func(b *buy) error {
+		if add.Currency != "" && add.Currency != b.currency {
+			return testcontroller.InvalidParams("reported_spend is in " + add.Currency + "; media buy " + b.id + " is in " + b.currency)
+		}
+		t := &b.delivered
+		t.Impressions += add.Impressions
+		t.Clicks += add.Clicks
+		t.Conversions += add.Conversions
+		t.Spend += add.Spend
+		t.Currency = b.currency
+		total = *t
+		return nil
+	})
+	if errors.Is(err, errNoBuy) {
 		return nil, testcontroller.NotFound("Media buy " + strconv.Quote(p.MediaBuyID) + " not found")
 	}
-	if add.Currency != "" && add.Currency != b.currency {
-		s.mu.Unlock()
-		return nil, testcontroller.InvalidParams("reported_spend is in " + add.Currency + "; media buy " + b.id + " is in " + b.currency)
+	if err != nil {
+		return nil, err
 	}
-	t := &b.delivered
-	t.Impressions += add.Impressions
-	t.Clicks += add.Clicks
-	t.Conversions += add.Conversions
-	t.Spend += add.Spend
-	t.Currency = b.currency
-	total := *t
-	s.mu.Unlock()
 	return testcontroller.Simulation{Simulated: figures(add), Cumulative: figures(total),
 		Message: "Delivery simulated for " + p.MediaBuyID + "."}, nil
 }
@@ -229,20 +231,24 @@ func figures(d deliveryTotals) json.RawMessage {
 }
 
 // simulateSpend sets the share of a buy's budget spent.
-func (s *sales) simulateSpend(principal string, p testcontroller.Params) (testcontroller.Success, error) {
+func (s *sales) simulateSpend(ctx context.Context, principal string, p testcontroller.Params) (testcontroller.Success, error) {
 	if p.MediaBuyID == "" || p.SpendPercentage == nil {
 		return nil, testcontroller.InvalidParams("this sandbox simulates spend per media buy: params.media_buy_id and params.spend_percentage")
 	}
-	s.mu.Lock()
-	b := s.ledger[p.MediaBuyID]
-	if b == nil || b.principal != principal {
-		s.mu.Unlock()
+	var budget, spent float64
+	var currency string
+	err := s.buys.update(ctx, principal, p.MediaBuyID, func(b *buy) error {
+		budget = b.total()
+		b.budgetSpent = math.Round(budget**p.SpendPercentage) / 100
+		spent, currency = b.budgetSpent, b.currency
+		return nil
+	})
+	if errors.Is(err, errNoBuy) {
 		return nil, testcontroller.NotFound("Media buy " + strconv.Quote(p.MediaBuyID) + " not found")
 	}
-	budget := b.total()
-	b.budgetSpent = math.Round(budget**p.SpendPercentage) / 100
-	spent, currency := b.budgetSpent, b.currency
-	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 	raw, _ := json.Marshal(map[string]any{"spend_percentage": *p.SpendPercentage,
 		"computed_spend": map[string]any{"amount": spent, "currency": currency},
 		"budget":         map[string]any{"amount": budget, "currency": currency}})

@@ -115,22 +115,23 @@ func (s *sales) newBuy(args []byte) (string, adcp.CreateMediaBuyResponse) {
 // completeOnPoll completes a pending media buy when its buyer asks for
 // the task's status (sellertask's Refresh hook), on any replica: the task,
 // and the request that started it, are in the shared store
-// (seller.OpenTask). Two replicas polled at once may both try; the store
-// lets one through and the other gets ErrTaskEnded.
+// (seller.OpenTask). The work is claimed (seller.WorkOnTask): polls on two
+// replicas at once make one buy, and a replica that dies holding the claim
+// leaves the task to the next poll once the claim's lease lapses.
 func (s *sales) completeOnPoll(ctx context.Context, principal, id string) error {
-	h, req, err := seller.OpenTask(ctx, s.srv, adcp.Tools.CreateMediaBuy, principal, id)
-	switch {
-	case errors.Is(err, seller.ErrTaskNotFound), errors.Is(err, seller.ErrTaskEnded):
-		return nil // not a create_media_buy task of this buyer, or done already
-	case err != nil:
-		return err
-	case req == nil:
-		return h.Fail(ctx, &adcperr.Error{Code: "SERVICE_UNAVAILABLE", Message: "The task's request is lost; send it again"})
-	}
-	_, resp := s.newBuy(h.Request())
-	err = h.Complete(ctx, &resp, "Media buy approved on replica "+s.replica+".")
-	if errors.Is(err, seller.ErrTaskEnded) {
-		return nil
+	err := seller.WorkOnTask(ctx, s.srv, principal, id, func(ctx context.Context) error {
+		h, req, err := seller.OpenTask(ctx, s.srv, adcp.Tools.CreateMediaBuy, principal, id)
+		switch {
+		case err != nil:
+			return err
+		case req == nil:
+			return h.Fail(ctx, &adcperr.Error{Code: "SERVICE_UNAVAILABLE", Message: "The task's request is lost; send it again"})
+		}
+		_, resp := s.newBuy(h.Request())
+		return h.Complete(ctx, &resp, "Media buy approved on replica "+s.replica+".")
+	})
+	if errors.Is(err, seller.ErrTaskNotFound) || errors.Is(err, seller.ErrTaskEnded) || errors.Is(err, seller.ErrTaskBusy) {
+		return nil // not a create_media_buy task of this buyer, done already, or being done on another replica
 	}
 	return err
 }

@@ -155,8 +155,8 @@ type Layer struct {
 	spec   *registry.Spec
 	store  sellerstore.IdempotencyStore
 	atomic sellerstore.Atomic // the store's units, nil when it has none
-	opts  Options
-	log   *slog.Logger
+	opts   Options
+	log    *slog.Logger
 }
 
 // New returns the layer for a server of spec, keeping records in

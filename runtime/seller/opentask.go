@@ -32,9 +32,8 @@ import (
 //
 // Two replicas may both try to finish a task: the store lets one final
 // update through, and the other's Complete or Fail returns an error
-// wrapping ErrTaskEnded, which is safe to ignore. Make the work itself
-// idempotent, or claim it (a lease in your own store), when doing it twice
-// costs.
+// wrapping ErrTaskEnded. When the work that finishes a task must run once
+// (a buy), do it in WorkOnTask, which claims it.
 func OpenTask[Q, R, S, W, I any](ctx context.Context, srv *Server, tool task.Tool[Q, R, S, W, I], principal, id string) (h *TaskHandle[R, S, W, I], req *Q, err error) {
 	if srv == nil {
 		return nil, nil, errors.New("seller: OpenTask without a server")
@@ -123,4 +122,48 @@ func (s *Server) entryOf(name string) *entry {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.tools[name]
+}
+
+// ErrTaskBusy says another worker holds the claim on a task's work
+// (WorkOnTask): the work is being done elsewhere, on another replica or
+// another goroutine.
+var ErrTaskBusy = errors.New("task's work claimed by another worker")
+
+// TaskWorker is a TaskManager that lets one worker at a time, across
+// replicas, do a task's work (runtime/sellertask's Manager, and the
+// server's default in-memory manager).
+type TaskWorker interface {
+	// Work runs fn holding the claim on the work of the task id of
+	// principal: an error wrapping ErrTaskBusy when another worker holds
+	// it, ErrTaskEnded when the task is final, ErrTaskNotFound when it is
+	// not principal's. fn's context carries the claim: the task's updates
+	// made with it apply only while the claim holds. A context that holds
+	// the claim already (Work within Work) runs fn in it.
+	Work(ctx context.Context, principal, id string, fn func(ctx context.Context) error) error
+}
+
+// WorkOnTask does the work that finishes a task once, however many
+// replicas race to: it claims the task's work (the claim has a lease its
+// worker renews, so a worker whose replica died is taken over once the
+// lease lapses) and runs fn, which opens the task (OpenTask with fn's
+// context) and reports on it. Reports made with fn's context (h.Complete,
+// h.Fail, progress) apply only while the claim holds, so a worker taken
+// over cannot finish the task; with a store that has units of work
+// (pgstore) fn runs in one, committed when fn returns nil: the seller's
+// own writes made through pgstore's InTx (the buy) commit with the task's
+// final answer and its webhook, or not at all. An error of fn rolls the
+// unit back and is returned.
+//
+// A task another worker holds returns an error wrapping ErrTaskBusy, a
+// final one ErrTaskEnded, another principal's ErrTaskNotFound: nothing to
+// do. The server's TaskManager must be a TaskWorker.
+func WorkOnTask(ctx context.Context, srv *Server, principal, id string, fn func(ctx context.Context) error) error {
+	if srv == nil {
+		return errors.New("seller: WorkOnTask without a server")
+	}
+	w, ok := srv.tasks.(TaskWorker)
+	if !ok {
+		return fmt.Errorf("seller: the TaskManager (%T) cannot claim a task's work", srv.tasks)
+	}
+	return w.Work(ctx, principal, id, fn)
 }

@@ -262,7 +262,8 @@ type memoryTasks struct {
 	now   func() time.Time
 	mu    sync.Mutex
 	tasks map[string]*TaskSnapshot
-	swept time.Time // the last sweep for ended tasks
+	busy  map[string]bool // tasks whose work a worker holds (Work)
+	swept time.Time       // the last sweep for ended tasks
 }
 
 // newMemoryTasks returns an empty memoryTasks reading time from now (nil:
@@ -271,7 +272,38 @@ func newMemoryTasks(now func() time.Time) *memoryTasks {
 	if now == nil {
 		now = time.Now
 	}
-	return &memoryTasks{now: now, tasks: map[string]*TaskSnapshot{}}
+	return &memoryTasks{now: now, tasks: map[string]*TaskSnapshot{}, busy: map[string]bool{}}
+}
+
+// workingOn marks a context whose goroutine holds a task's work.
+type workingOn struct{ id string }
+
+// Work implements TaskWorker: one goroutine at a time per task.
+func (m *memoryTasks) Work(ctx context.Context, principal, id string, fn func(ctx context.Context) error) error {
+	if w, ok := ctx.Value(workingOn{}).(string); ok && w == id {
+		return fn(ctx)
+	}
+	m.mu.Lock()
+	t, ok := m.tasks[id]
+	switch {
+	case !ok || t.Principal != principal:
+		m.mu.Unlock()
+		return fmt.Errorf("seller: task %q: %w", id, ErrTaskNotFound)
+	case t.Status.Final():
+		m.mu.Unlock()
+		return fmt.Errorf("seller: task %q is %s: %w", id, t.Status, ErrTaskEnded)
+	case m.busy[id]:
+		m.mu.Unlock()
+		return fmt.Errorf("seller: task %q: %w", id, ErrTaskBusy)
+	}
+	m.busy[id] = true
+	m.mu.Unlock()
+	defer func() {
+		m.mu.Lock()
+		delete(m.busy, id)
+		m.mu.Unlock()
+	}()
+	return fn(context.WithValue(ctx, workingOn{}, id))
 }
 
 // NewTaskID returns a random task id: "task_" and crypto/rand.Text (26

@@ -18,8 +18,12 @@ var (
 	ErrTaskFinal = storekit.ErrTaskFinal
 	// ErrClaimLost: Complete, Release or Renew with a token that no longer
 	// holds the key (the lease was taken over, the key was released or
-	// completed, or purged).
+	// completed, or purged); RenewTask, ReleaseTask or a fenced UpdateTask
+	// with a token that no longer holds the task's work.
 	ErrClaimLost = storekit.ErrClaimLost
+	// ErrTaskClaimed: ClaimTask on a task whose work another worker's
+	// live claim holds.
+	ErrTaskClaimed = storekit.ErrTaskClaimed
 	// ErrInvalid: an argument the store cannot accept (empty principal,
 	// non-positive lease, unknown task status, malformed cursor...).
 	ErrInvalid = storekit.ErrInvalid

@@ -19,7 +19,8 @@ type Memory struct {
 
 	mu    sync.Mutex
 	idem  map[IdempotencyKey]*Record
-	tasks map[string]*Task // by id
+	tasks map[string]*Task     // by id
+	holds map[string]*taskHold // claims on tasks' work, by task id
 }
 
 // NewMemory returns an empty in-memory store reading time from clock
@@ -28,7 +29,7 @@ func NewMemory(clock Clock) *Memory {
 	if clock == nil {
 		clock = SystemClock{}
 	}
-	return &Memory{clock: clock, idem: map[IdempotencyKey]*Record{}, tasks: map[string]*Task{}}
+	return &Memory{clock: clock, idem: map[IdempotencyKey]*Record{}, tasks: map[string]*Task{}, holds: map[string]*taskHold{}}
 }
 
 var (
@@ -181,6 +182,12 @@ func (m *Memory) UpdateTask(ctx context.Context, principal, id string, u TaskUpd
 	if !storekit.CanTransition(t.Status, u.Status) {
 		return Task{}, storekit.TaskFinalError(id, t.Status)
 	}
+	if u.Token != "" && m.heldTask(principal, id, u.Token) == nil {
+		return Task{}, storekit.TaskClaimLostError("update", id)
+	}
+	if u.Status.Final() {
+		delete(m.holds, id)
+	}
 	t.Status = u.Status
 	t.UpdatedAt = now
 	if u.Progress != nil {
@@ -247,6 +254,7 @@ func (m *Memory) Purge(ctx context.Context, cutoff time.Time) (Purged, error) {
 	for id, t := range m.tasks {
 		if t.Status.Final() && t.UpdatedAt.Before(cutoff) {
 			delete(m.tasks, id)
+			delete(m.holds, id)
 			n.Tasks++
 		}
 	}

@@ -24,6 +24,30 @@ type TaskStore interface {
 	// default order of AdCP list_tasks: created_at descending), ties broken
 	// by id descending.
 	ListTasks(ctx context.Context, principal string, q TaskQuery) (TaskPage, error)
+
+	// ClaimTask takes the work of the principal's open task for lease: one
+	// worker at a time, across replicas, does what finishes a task (a
+	// buy). A task whose claim is live gives ErrTaskClaimed, a final one
+	// ErrTaskFinal; a claim whose lease lapsed (its worker died) is taken
+	// over, with a new token.
+	ClaimTask(ctx context.Context, principal, id string, lease time.Duration) (TaskClaim, error)
+	// RenewTask extends a held claim to now+lease.
+	RenewTask(ctx context.Context, principal, id, token string, lease time.Duration) error
+	// ReleaseTask gives a held claim up: the task may be claimed at once.
+	ReleaseTask(ctx context.Context, principal, id, token string) error
+	// ClaimIdle claims up to limit open tasks of any principal that no
+	// live claim holds (never claimed, released, or whose worker's lease
+	// lapsed), least recently updated first: the work queue of sellertask's
+	// Options.Work. Concurrent callers get different tasks.
+	ClaimIdle(ctx context.Context, lease time.Duration, limit int) ([]TaskClaim, error)
+}
+
+// TaskClaim is a claim on a task's work: Token fences the claim's writes
+// (TaskUpdate.Token) and Until is when it lapses unless renewed.
+type TaskClaim struct {
+	Task  Task
+	Token string
+	Until time.Time
 }
 
 // Task is one async task. Body fields are opaque bytes the framework
@@ -61,17 +85,20 @@ func (t Task) ValidateNew() error {
 }
 
 // TaskUpdate is one UpdateTask. A nil Progress or Result keeps the stored
-// one.
+// one. A Token makes the update a claim's: it applies only while that
+// token holds the task's work (ErrClaimLost otherwise), so a worker whose
+// claim was taken over cannot finish the task.
 type TaskUpdate struct {
 	Status   task.Status
 	Progress []byte
 	Result   []byte
+	Token    string
 }
 
-// Validate reports an unknown status.
+// Validate reports an unknown status or a token no store can hold.
 func (u TaskUpdate) Validate() error {
 	if !storekit.StorableStatus(u.Status) {
 		return fmt.Errorf("sellerstore: update task: unknown status %q: %w", u.Status, ErrInvalid)
 	}
-	return nil
+	return storekit.CheckText("claim token", u.Token, false)
 }

@@ -17,6 +17,16 @@
 // work is done reports it with seller.OpenTask, and Options.Refresh,
 // which runs on the replica a buyer's poll reaches, is a place to do it.
 //
+// The work that finishes a task (a buy) runs once however many replicas
+// race to do it: seller.WorkOnTask claims it in the store (ClaimTask) for
+// Options.Lease, renewed while it runs, and fences the task's updates by
+// the claim, so the final one is a compare-and-set that only the claim's
+// holder wins; with pgstore the seller's own writes (InTx) commit with it.
+// A worker whose replica died is taken over once its lease lapses: by the
+// next WorkOnTask (a buyer's poll through Refresh), or by the Manager
+// itself when Options.Work is set, which runs each open task's work in the
+// background on whichever replica is alive (ExampleOptions_work).
+//
 // ExampleNew wires a Manager into a seller, serves the status tools and
 // completes a task a buyer then reads; Close it after the HTTP server's
 // Shutdown, so deliveries end or are cancelled.

@@ -54,3 +54,55 @@ func ExampleNew() {
 	// submitted
 	// "completed" "create_media_buy"
 }
+
+// The work of every async create_media_buy done in the background, once:
+// Options.Work runs for each open task that no worker holds (as soon as
+// the call that started it is recorded, and when its worker's replica
+// died), on one replica at a time; seller.WorkOnTask within it reports
+// under the task's claim. With sellerstore/pgstore the buy booked through
+// pgstore's InTx commits with the task's completion, or not at all.
+func ExampleOptions_work() {
+	var srv *seller.Server
+	done := make(chan string, 1)
+	tasks := sellertask.New(adcpt.Spec(), sellertask.Options{
+		Work: func(ctx context.Context, principal, id string) error {
+			return seller.WorkOnTask(ctx, srv, principal, id, func(ctx context.Context) error {
+				h, req, err := seller.OpenTask(ctx, srv, adcpt.Tools.CreateMediaBuy, principal, id)
+				if err != nil {
+					return err
+				}
+				// Book the buy here (req is the request that started the task).
+				resp := adcpt.NewCreateMediaBuyResponseSuccess(adcpt.CreateMediaBuySuccess{MediaBuyID: "mb_" + req.IdempotencyKey})
+				if err := h.Complete(ctx, &resp, "Booked."); err != nil {
+					return err
+				}
+				done <- id
+				return nil
+			})
+		},
+	})
+	defer tasks.Close(context.Background())
+	srv, err := seller.New(adcpt.Spec(), seller.Options{Tasks: tasks})
+	if err != nil {
+		panic(err)
+	}
+	tasks.ServeStatusTools(srv)
+	seller.Handle(srv, adcpt.Tools.CreateMediaBuy, func(ctx context.Context, req *adcpt.CreateMediaBuyRequest) (*adcpt.CreateMediaBuyResult, error) {
+		if _, err := seller.StartTask(ctx, adcpt.Tools.CreateMediaBuy); err != nil {
+			return nil, err
+		}
+		return &adcpt.CreateMediaBuyResult{Status: task.Submitted, Submitted: &adcpt.CreateMediaBuySubmitted{}}, nil
+	})
+
+	buyer := seller.Principal{ID: "buyer-1"}
+	started := srv.Serve(context.Background(), "create_media_buy", &seller.Call{Principal: buyer,
+		Arguments: []byte(`{"idempotency_key":"k-0123456789abcdef","packages":[{"product_id":"p","budget":5}]}`)})
+	fmt.Println(started.Status, <-done == started.TaskID)
+	got := srv.Serve(context.Background(), sellertask.ToolTasksGet, &seller.Call{Principal: buyer,
+		Arguments: []byte(`{"task_id":"` + started.TaskID + `"}`)})
+	result := wire.Lenient(got.Body).Get("result")
+	fmt.Println(string(wire.Lenient(got.Body).Get("status")), string(result.Get("media_buy_id")))
+	// Output:
+	// submitted true
+	// "completed" "mb_k-0123456789abcdef"
+}

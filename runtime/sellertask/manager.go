@@ -42,6 +42,22 @@ type Options struct {
 	// the task is read as it is. Reads of the Manager from within Refresh
 	// do not call it again.
 	Refresh func(ctx context.Context, principal, id string) error
+	// Lease is how long a claim on a task's work (seller.WorkOnTask, Work)
+	// holds without renewal: how soon after its worker's replica died
+	// another replica may take the task over. The worker renews it every
+	// third of a lease while it works. 0 means DefaultWorkLease.
+	Lease time.Duration
+	// Work, when set, is the work of the server's tasks, done in the
+	// background: the Manager runs it, on one replica at a time, for each
+	// open task that no live claim holds: as soon as the call that started
+	// it is recorded, again half a lease after a round that left it open,
+	// and when its worker's replica died (its claim lapsed). ctx holds the
+	// task's claim, so seller.WorkOnTask and seller.OpenTask within it
+	// report under the claim (and, with pgstore, in one transaction with
+	// the seller's own writes). principal is the task's owner ("anonymous"
+	// for calls without credentials). Return nil to leave the task open
+	// for the next round; an error is logged.
+	Work func(ctx context.Context, principal, id string) error
 	// Observer is told of each task created and updated, each webhook
 	// delivery (the Sender's Observer sees its posts) and each store call
 	// (runtime/oteladcp makes spans and metrics of them: pending tasks,
@@ -65,6 +81,11 @@ type Manager struct {
 	now     func() time.Time
 	refresh func(ctx context.Context, principal, id string) error
 	obs     observe.Observer
+	atomic  sellerstore.Atomic // the store's units of work, nil when it has none
+	lease   time.Duration
+	work    func(ctx context.Context, principal, id string) error
+	kicked  chan struct{} // a task was started: sweep now
+	workers sync.WaitGroup
 
 	// ctx is the deliveries' context: Close cancels it.
 	ctx    context.Context
@@ -80,12 +101,17 @@ type Manager struct {
 // New returns a Manager for the tasks of a server of spec.
 func New(spec *registry.Spec, opts Options) *Manager {
 	m := &Manager{spec: spec, store: opts.Store, sender: opts.Sender, log: opts.Logger, now: opts.Now, refresh: opts.Refresh,
-		obs: opts.Observer, last: map[string]chan struct{}{}, idle: make(chan struct{})}
+		obs: opts.Observer, lease: opts.Lease, work: opts.Work, kicked: make(chan struct{}, 1),
+		last: map[string]chan struct{}{}, idle: make(chan struct{})}
 	close(m.idle)
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	if m.store == nil {
 		m.store = sellerstore.NewMemory(nil)
 	}
+	if m.lease <= 0 {
+		m.lease = DefaultWorkLease
+	}
+	m.atomic, _ = m.store.(sellerstore.Atomic)
 	if m.obs != nil {
 		m.store = observedStore{m.store, m.obs}
 	}
@@ -94,6 +120,10 @@ func New(spec *registry.Spec, opts Options) *Manager {
 	}
 	if m.now == nil {
 		m.now = time.Now
+	}
+	if m.work != nil {
+		m.workers.Add(1)
+		go m.sweep()
 	}
 	return m
 }
@@ -137,6 +167,9 @@ func (m *Manager) StartWithID(ctx context.Context, c *seller.Call, id string) (e
 		}
 		return fmt.Errorf("sellertask: %w", err)
 	}
+	if m.work != nil {
+		sellerstore.AfterCommit(ctx, m.kick) // its work starts once the task is durable
+	}
 	return nil
 }
 
@@ -166,6 +199,9 @@ func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) (err error) {
 		return fmt.Errorf("sellertask: task %s: %w", ev.ID, err)
 	}
 	u := sellerstore.TaskUpdate{Status: status}
+	if h := heldIn(ctx, ev.ID); h != nil {
+		u.Token = h.token // the update of a claim's work: fenced by it
+	}
 	if status.Final() {
 		u.Result = stored
 	} else {
@@ -178,6 +214,8 @@ func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) (err error) {
 			return fmt.Errorf("sellertask: %w: %w", seller.ErrTaskNotFound, err)
 		case errors.Is(err, sellerstore.ErrTaskFinal):
 			return fmt.Errorf("sellertask: %w: %w", seller.ErrTaskEnded, err)
+		case errors.Is(err, sellerstore.ErrClaimLost):
+			return fmt.Errorf("sellertask: the claim on the task's work was taken over: %w: %w", seller.ErrTaskBusy, err)
 		}
 		return fmt.Errorf("sellertask: %w", err)
 	}
@@ -261,6 +299,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	if err != nil {
 		_ = m.Wait(context.Background()) // cancelled deliveries return promptly
 	}
+	m.workers.Wait() // Work's context ends with the Manager's; its claims are released or lapse
 	return err
 }
 

@@ -21,11 +21,12 @@ import (
 
 // The sentinel errors of runtime/sellerstore, documented there.
 var (
-	ErrNotFound  = errors.New("not found")
-	ErrExists    = errors.New("already exists")
-	ErrTaskFinal = errors.New("task status is final")
-	ErrClaimLost = errors.New("idempotency claim no longer held")
-	ErrInvalid   = errors.New("invalid argument")
+	ErrNotFound    = errors.New("not found")
+	ErrExists      = errors.New("already exists")
+	ErrTaskFinal   = errors.New("task status is final")
+	ErrClaimLost   = errors.New("claim no longer held")
+	ErrTaskClaimed = errors.New("task's work claimed by another worker")
+	ErrInvalid     = errors.New("invalid argument")
 )
 
 // CheckText rejects what a SQL text column cannot hold, so every store
@@ -109,6 +110,18 @@ func TaskNotFoundError(id string) error {
 // TaskFinalError is the error of UpdateTask on a final task.
 func TaskFinalError(id string, status task.Status) error {
 	return fmt.Errorf("sellerstore: task %q is %s: %w", id, status, ErrTaskFinal)
+}
+
+// TaskClaimedError is the error of ClaimTask on a task another worker's
+// live claim holds.
+func TaskClaimedError(id string) error {
+	return fmt.Errorf("sellerstore: task %q: %w", id, ErrTaskClaimed)
+}
+
+// TaskClaimLostError is the error of a task claim's token that no longer
+// holds the task.
+func TaskClaimLostError(op, id string) error {
+	return fmt.Errorf("sellerstore: %s task %q: %w", op, id, ErrClaimLost)
 }
 
 // TaskExistsError is the error of CreateTask with an id already taken.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -95,6 +96,78 @@ func bookingReplica(t *testing.T, store *pgstore.Store, opts idempotency.Options
 	tasks.ServeStatusTools(srv)
 	t.Cleanup(func() { _ = tasks.Close(context.Background()) })
 	return srv
+}
+
+// killLease is the lease of the killed replicas' claims: how soon the
+// survivors take their work over.
+const killLease = 2 * time.Second
+
+// book records a buy for key (and task) in the call's unit of work.
+func book(ctx context.Context, store *pgstore.Store, key, taskID string) (string, error) {
+	id := "mb_" + rand.Text()[:12]
+	return id, store.InTx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO test_buys VALUES ($1, $2, nullif($3, ''))`, key, id, taskID)
+		return err
+	})
+}
+
+// killableReplica is a seller on store: create_media_buy books a buy (sync)
+// or starts a task (po_number "async"); with work, the Manager does each
+// task's work in the background, booking the buy and completing the task;
+// hold, when set, is called at the point a killed replica dies.
+func killableReplica(store *pgstore.Store, work bool, hold func(ctx context.Context, id string)) (*seller.Server, *sellertask.Manager, error) {
+	spec := adcpt.Spec()
+	layer := idempotency.New(spec, store, idempotency.Options{Lease: killLease})
+	var srv *seller.Server
+	opts := sellertask.Options{Store: store, Lease: killLease}
+	if work {
+		opts.Work = func(ctx context.Context, principal, id string) error {
+			return seller.WorkOnTask(ctx, srv, principal, id, buyTask(srv, store, principal, id, hold))
+		}
+	}
+	tasks := sellertask.New(spec, opts)
+	srv, err := seller.New(spec, seller.Options{Middleware: []seller.Middleware{layer.Middleware()}, Tasks: tasks})
+	if err != nil {
+		return nil, nil, err
+	}
+	seller.Handle(srv, adcpt.Tools.CreateMediaBuy, func(ctx context.Context, req *adcpt.CreateMediaBuyRequest) (*adcpt.CreateMediaBuyResult, error) {
+		if req.PoNumber != nil && *req.PoNumber == "async" {
+			if _, err := seller.StartTask(ctx, adcpt.Tools.CreateMediaBuy); err != nil {
+				return nil, err
+			}
+			return &adcpt.CreateMediaBuyResult{Status: task.Submitted, Submitted: &adcpt.CreateMediaBuySubmitted{}}, nil
+		}
+		mb, err := book(ctx, store, req.IdempotencyKey, "")
+		if err != nil {
+			return nil, err
+		}
+		if hold != nil {
+			hold(ctx, req.IdempotencyKey)
+		}
+		resp := adcpt.NewCreateMediaBuyResponseSuccess(adcpt.CreateMediaBuySuccess{MediaBuyID: mb})
+		return &adcpt.CreateMediaBuyResult{Response: &resp}, nil
+	})
+	tasks.ServeStatusTools(srv)
+	return srv, tasks, nil
+}
+
+// buyTask is a task's work: book its buy, then complete it.
+func buyTask(srv *seller.Server, store *pgstore.Store, principal, id string, hold func(ctx context.Context, id string)) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		h, req, err := seller.OpenTask(ctx, srv, adcpt.Tools.CreateMediaBuy, principal, id)
+		if err != nil {
+			return err
+		}
+		mb, err := book(ctx, store, req.IdempotencyKey, id)
+		if err != nil {
+			return err
+		}
+		if hold != nil {
+			hold(ctx, id)
+		}
+		resp := adcpt.NewCreateMediaBuyResponseSuccess(adcpt.CreateMediaBuySuccess{MediaBuyID: mb})
+		return h.Complete(ctx, &resp, "Approved.")
+	}
 }
 
 // loadResult is what one key got in the end.
@@ -303,5 +376,56 @@ func TestOutagePacesBuyers(t *testing.T) {
 	})
 	if strings.Contains(string(back.Body), "replayed") {
 		t.Fatalf("the key that only met the outage replayed: %s", back.Body)
+	}
+}
+
+// The issue's racing polls, on two replicas of one database: every
+// task's work attempted by both at once, five times each; WorkOnTask lets
+// one worker per task through, and the buy it books commits with the
+// task's completion: one buy per task, every task completed.
+func TestRacingReplicasBuyOnce(t *testing.T) {
+	_, stores, db := faultCluster(t, 2)
+	var srvs []*seller.Server
+	for _, s := range stores {
+		srv, tasks, err := killableReplica(s, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = tasks.Close(context.Background()) })
+		srvs = append(srvs, srv)
+	}
+	const n = 30
+	ids := make([]string, n)
+	for i := range ids {
+		a := srvs[i%2].Serve(context.Background(), "create_media_buy", &seller.Call{Transport: seller.TransportMCP,
+			Arguments: json.RawMessage(fmt.Sprintf(`{"idempotency_key":"k-race-%04d-0123456789","po_number":"async","packages":[{"product_id":"ctv","budget":5}]}`, i))})
+		if a.Error != nil || a.TaskID == "" {
+			t.Fatalf("start: %+v", a)
+		}
+		ids[i] = a.TaskID
+	}
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		for r := range 10 {
+			wg.Go(func() {
+				err := seller.WorkOnTask(context.Background(), srvs[r%2], "anonymous", id, buyTask(srvs[r%2], stores[r%2], "anonymous", id, nil))
+				if err != nil && !errors.Is(err, seller.ErrTaskBusy) && !errors.Is(err, seller.ErrTaskEnded) {
+					t.Errorf("task %d, racer %d: %v", i, r, err)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	var buys, tasksBought, completed int
+	if err := db.QueryRow(t.Context(), `SELECT count(*), count(DISTINCT task_id) FROM test_buys WHERE task_id IS NOT NULL`).Scan(&buys, &tasksBought); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow(t.Context(), `SELECT count(*) FROM adcp_tasks WHERE status = 'completed'`).Scan(&completed); err != nil {
+		t.Fatal(err)
+	}
+	// A racer that found the task done already completes nothing; one that
+	// claimed it after completion finds it ended: buys stay at n.
+	if buys != n || tasksBought != n || completed != n {
+		t.Fatalf("%d buys for %d tasks, %d completed; want %d each", buys, tasksBought, completed, n)
 	}
 }

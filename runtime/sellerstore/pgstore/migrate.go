@@ -57,6 +57,10 @@ var migrations = []string{
 		PRIMARY KEY (keyid, nonce)
 	);
 	CREATE INDEX adcp_signature_nonces_live ON adcp_signature_nonces (keyid, expires_at);`,
+	// 4: claims on tasks' work (ClaimTask, ClaimIdle): the token that
+	// fences the claim's writes and when the claim lapses.
+	`ALTER TABLE adcp_tasks ADD COLUMN claim_token text, ADD COLUMN claim_until timestamptz;
+	CREATE INDEX adcp_tasks_open ON adcp_tasks (updated_at, id) WHERE status NOT IN ('completed', 'failed', 'canceled', 'rejected');`,
 }
 
 // SchemaVersion is the schema version this package migrates to.

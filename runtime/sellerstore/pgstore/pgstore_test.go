@@ -64,3 +64,20 @@ func TestMigrateRefusesNewerSchema(t *testing.T) {
 		t.Fatalf("Migrate on a newer schema: %v, want a refusal", err)
 	}
 }
+
+func TestParseConfigPoolSize(t *testing.T) {
+	for dsn, want := range map[string]int32{
+		"host=/tmp user=seller dbname=seller":                    pgstore.DefaultMaxConns,
+		"postgres://seller@db.internal/seller":                   pgstore.DefaultMaxConns,
+		"postgres://seller@db.internal/seller?pool_max_conns=40": 40,
+		"host=/tmp dbname=seller pool_max_conns=3":               3,
+	} {
+		cfg, err := pgstore.ParseConfig(dsn)
+		if err != nil || cfg.MaxConns != want {
+			t.Errorf("%s: %d connections (%v), want %d", dsn, cfg.MaxConns, err, want)
+		}
+	}
+	if _, err := pgstore.ParseConfig("postgres://%zz"); err == nil {
+		t.Error("a malformed DSN parsed")
+	}
+}

@@ -78,23 +78,31 @@ func (s *Store) UpdateTask(ctx context.Context, principal, id string, u sellerst
 		return sellerstore.Task{}, err
 	}
 	var t sellerstore.Task
-	var status string
+	var status, holder string
 	err := s.run(ctx, func(q querier) error {
 		var err error
+		// A final status ends the claim on the task's work; a token fences
+		// the update to its claim.
 		t, err = scanTask(q.QueryRow(ctx, `UPDATE adcp_tasks
-			SET status = $3, updated_at = $4, progress = coalesce($5, progress), result = coalesce($6, result)
-			WHERE id = $1 AND principal = $2 AND status <> ALL($7)
-			RETURNING `+taskColumns, id, principal, string(u.Status), s.now(), u.Progress, u.Result, finalStatuses()))
+			SET status = $3, updated_at = $4, progress = coalesce($5, progress), result = coalesce($6, result),
+			    claim_token = CASE WHEN $3 = ANY($7) THEN NULL ELSE claim_token END,
+			    claim_until = CASE WHEN $3 = ANY($7) THEN NULL ELSE claim_until END
+			WHERE id = $1 AND principal = $2 AND status <> ALL($7) AND ($8 = '' OR claim_token = $8)
+			RETURNING `+taskColumns, id, principal, string(u.Status), s.now(), u.Progress, u.Result, finalStatuses(), u.Token))
 		if !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		// No row: the task is missing, another principal's, or final.
-		return q.QueryRow(ctx, `SELECT status FROM adcp_tasks WHERE id = $1 AND principal = $2`, id, principal).Scan(&status)
+		// No row: the task is missing, another principal's, final, or
+		// another claim's.
+		return q.QueryRow(ctx, `SELECT status, coalesce(claim_token, '') FROM adcp_tasks WHERE id = $1 AND principal = $2`, id, principal).Scan(&status, &holder)
 	})
 	switch {
-	case err == nil && status != "":
+	case err == nil && status != "" && task.Status(status).Final():
 		s.backoff.Succeeded()
 		return sellerstore.Task{}, storekit.TaskFinalError(id, task.Status(status))
+	case err == nil && status != "":
+		s.backoff.Succeeded()
+		return sellerstore.Task{}, storekit.TaskClaimLostError("update", id)
 	case err == nil:
 		s.backoff.Succeeded()
 		return t, nil
