@@ -28,6 +28,14 @@ type nameStats struct {
 	Longest  string
 	Repeats  int // names saying a word, or a run of words, twice in a row
 	Twice    int // names saying a word of three letters or more twice anywhere (not held to a budget)
+	// RunTwice are names saying a run of two words or more twice
+	// anywhere (CreateMediaBuyResponseCreateMediaBuySubmitted).
+	RunTwice int
+	Over40   int // names of 40 characters or more
+	// Numbered are identifiers a number tells apart from another of their
+	// kind (BrandContact2 beside BrandContact): types, constants,
+	// constructors, arm kinds, fields and arms of one type.
+	Numbered []string
 	Initials int // names spelling an initialism in mixed case (Id5, Hdr10)
 	// OneWord are one-word names of definitions and inline types, which
 	// mean little out of their context.
@@ -99,6 +107,13 @@ func measureNames(pkg *ir.Package) nameStats {
 			s.Repeats++
 			note("repeat", n)
 		}
+		if runTwice(words) {
+			s.RunTwice++
+			note("run twice", n)
+		}
+		if len(n) >= 40 {
+			s.Over40++
+		}
 		if mixed {
 			s.Initials++
 			note("initialism", n)
@@ -106,7 +121,75 @@ func measureNames(pkg *ir.Package) nameStats {
 	}
 	sort.Strings(s.long)
 	sort.Strings(s.OneWord)
+	s.Numbered = numberedNames(pkg)
 	return s
+}
+
+// runTwice reports words saying a run of two or more words twice,
+// ignoring case.
+func runTwice(words []string) bool {
+	w := make([]string, len(words))
+	for i := range words {
+		w[i] = strings.ToLower(words[i])
+	}
+	for k := 2; 2*k <= len(w); k++ {
+		for i := 0; i+k <= len(w); i++ {
+			for j := i + k; j+k <= len(w); j++ {
+				if slices.Equal(w[i:i+k], w[j:j+k]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+var trailingNumber = regexp.MustCompile(`^(.*[^0-9_])[0-9]+$`)
+
+// numberedNames lists the identifiers of pkg that end in a number and
+// whose name without it is another identifier of the same kind.
+func numberedNames(pkg *ir.Package) []string {
+	var out []string
+	check := func(kind string, names []string) {
+		set := map[string]bool{}
+		for _, n := range names {
+			set[n] = true
+		}
+		for _, n := range names {
+			if m := trailingNumber.FindStringSubmatch(n); m != nil && set[m[1]] {
+				out = append(out, kind+" "+n)
+			}
+		}
+	}
+	var types, consts, funcs []string
+	for _, t := range pkg.Types {
+		types = append(types, t.Name)
+		var members []string
+		switch t.Kind {
+		case ir.KindEnum:
+			for _, v := range t.Values {
+				consts = append(consts, v.GoName)
+			}
+			funcs = append(funcs, t.KnownValues)
+		case ir.KindStruct:
+			for _, f := range t.Fields {
+				members = append(members, f.GoName)
+			}
+		case ir.KindUnion:
+			types = append(types, t.Union.KindType)
+			for _, a := range t.Union.Arms {
+				members = append(members, a.GoName)
+				consts = append(consts, a.KindConst)
+				funcs = append(funcs, a.Constructor)
+			}
+		}
+		check("member of "+t.Name, members)
+	}
+	check("type", types)
+	check("constant", consts)
+	check("func", funcs)
+	sort.Strings(out)
+	return out
 }
 
 // rename is a type whose schema is unchanged but whose name moved.
@@ -252,13 +335,18 @@ func annotation(key string, v any) bool {
 var nameBudgets = map[string]struct {
 	Long    int
 	OneWord []string
+	// RunTwice: names whose own words repeat a run of their parent's
+	// (the deliveries of GetMediaBuyDeliveryResponse are
+	// GetMediaBuyDeliveryResponseMediaBuyDelivery), never a union's
+	// opening words said again by an arm.
+	RunTwice int
 }{
-	"2.5.3":        {Long: 0},
-	"3.0.0":        {Long: 3, OneWord: []string{"Brand"}},
-	"3.0.26":       {Long: 2, OneWord: []string{"Brand"}},
-	"3.1.19":       {Long: 5, OneWord: []string{"Brand"}},
-	"3.2.0-beta.3": {Long: 13, OneWord: []string{"Brand"}},
-	"3.2.0-beta.5": {Long: 13, OneWord: []string{"Brand"}},
+	"2.5.3":        {Long: 0, RunTwice: 3},
+	"3.0.0":        {Long: 3, OneWord: []string{"Brand"}, RunTwice: 7},
+	"3.0.26":       {Long: 1, OneWord: []string{"Brand"}, RunTwice: 7},
+	"3.1.19":       {Long: 4, OneWord: []string{"Brand"}, RunTwice: 10},
+	"3.2.0-beta.3": {Long: 10, OneWord: []string{"Brand"}, RunTwice: 13},
+	"3.2.0-beta.5": {Long: 10, OneWord: []string{"Brand"}, RunTwice: 13},
 }
 
 // policyRenames explain the renames of unchanged schemas (but for their
@@ -382,8 +470,11 @@ func TestNameStats(t *testing.T) {
 		tree := openCorpus(t, v.Source)
 		fresh := generate(t, tree, nil)
 		s := measureNames(fresh.pkg)
-		t.Logf("%s: %d types; %d names of %d+ characters (longest %d: %s); %d VariantN; %d say a word twice in a row (%d anywhere); %d mixed-case initialisms; one-word %v; %d schemas with two types",
-			v.Version, s.Types, s.Long, longNameLen, len(s.Longest), s.Longest, s.VariantN, s.Repeats, s.Twice, s.Initials, s.OneWord, s.DupKeys)
+		t.Logf("%s: %d types; %d names of 40+ characters, %d of %d+ (longest %d: %s); %d VariantN; %d say a word twice in a row (%d anywhere), %d a run of words twice; %d mixed-case initialisms; one-word %v; %d schemas with two types; numbered %v",
+			v.Version, s.Types, s.Over40, s.Long, longNameLen, len(s.Longest), s.Longest, s.VariantN, s.Repeats, s.Twice, s.RunTwice, s.Initials, s.OneWord, s.DupKeys, s.Numbered)
+		if len(s.Numbered) > 0 {
+			t.Errorf("%s: names told apart by a number: %v", v.Version, s.Numbered)
+		}
 		for _, k := range []string{"VariantN", "repeat", "initialism", "duplicate key"} {
 			if len(s.examples[k]) > 0 {
 				t.Errorf("%s: %s e.g. %s", v.Version, k, strings.Join(s.examples[k], " "))
@@ -398,8 +489,9 @@ func TestNameStats(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no name budget", v.Version)
 		}
-		if s.Long > b.Long || s.Long > 20 || !slices.Equal(s.OneWord, b.OneWord) {
-			t.Errorf("%s: %d long names (budget %d), one-word %v (allowed %v)", v.Version, s.Long, b.Long, s.OneWord, b.OneWord)
+		if s.Long > b.Long || s.Long > 20 || !slices.Equal(s.OneWord, b.OneWord) || s.RunTwice > b.RunTwice {
+			t.Errorf("%s: %d long names (budget %d), one-word %v (allowed %v), %d say a run of words twice (budget %d, e.g. %v)",
+				v.Version, s.Long, b.Long, s.OneWord, b.OneWord, s.RunTwice, b.RunTwice, s.examples["run twice"])
 		}
 		kept := fresh
 		if i > 0 {

@@ -98,6 +98,28 @@ func TestCollisionRanks(t *testing.T) {
 			want: []string{"Thing2", "Thing", "Thing3"},
 		},
 		{
+			name: "an inline type losing its name to a definition is qualified by its description, not numbered",
+			types: func() []*ir.Type {
+				brand := absolute("brand.json#/definitions/brand", rankDefinition, "Brand")
+				contact := absolute("brand.json#/definitions/contact", rankDefinition, "BrandContact")
+				contact.Description = "Contact information"
+				inner := inline("brand.json#/definitions/brand/properties/contact", brand, "Contact")
+				inner.Description = "Brand-level contact information"
+				return []*ir.Type{brand, contact, inner}
+			},
+			want: []string{"Brand", "BrandContact", "BrandLevelContact"},
+		},
+		{
+			name: "an arm does not say the words its union opens with again",
+			types: func() []*ir.Type {
+				u := absolute("media-buy/create-media-buy-response.json#", rankRoot, "CreateMediaBuyResponse")
+				arm := inline("media-buy/create-media-buy-response.json#/oneOf/2", u, "CreateMediaBuySubmitted")
+				taken := absolute("media-buy/create-media-buy-async-response-submitted.json#", rankRoot, "CreateMediaBuySubmitted")
+				return []*ir.Type{u, arm, taken}
+			},
+			want: []string{"CreateMediaBuyResponse", "CreateMediaBuyResponseSubmitted", "CreateMediaBuySubmitted"},
+		},
+		{
 			name: "an inline title is preferred to parent + property",
 			types: func() []*ir.Type {
 				p := absolute("p.json#", rankRoot, "Plan")
@@ -170,6 +192,41 @@ func TestArmHomes(t *testing.T) {
 	Assign(&ir.Package{Types: []*ir.Type{budget, copyUnion, arm, goal}}, Keep{})
 	if arm.Name != "OptimizationGoalMetric" {
 		t.Errorf("arm named %s, want OptimizationGoalMetric", arm.Name)
+	}
+}
+
+func TestSaidFirstAndTaskStem(t *testing.T) {
+	for _, c := range []struct{ parent, suffix, want string }{
+		{"CreateMediaBuyResponse", "CreateMediaBuySubmitted", "Submitted"},
+		{"WholesaleFeedEvent", "WholesaleFeedBulkChange", "BulkChange"},
+		{"ProductFilters", "ProductIDs", ""},                 // one word only: the suffix says what it is
+		{"GetMediaBuysResponse", "MediaBuy", ""},             // not the words it opens with
+		{"CreateMediaBuyResponse", "CreateMediaBuy", ""},     // nothing would be left
+		{"CreateMediaBuyResponse", "create_media_buy_x", ""}, // not a Go name
+	} {
+		if got := saidFirst(c.parent, c.suffix); got != c.want {
+			t.Errorf("saidFirst(%q, %q) = %q, want %q", c.parent, c.suffix, got, c.want)
+		}
+	}
+	for _, c := range []struct{ name, want string }{
+		{"GetProductsResponse", "GetProducts"},
+		{"GetAdCPCapabilitiesResponseSignalActivation", "GetAdCPCapabilitiesSignalActivation"},
+		{"ResponseTime", ""},
+		{"Product", ""},
+	} {
+		if got, _ := taskStem(c.name); got != c.want {
+			t.Errorf("taskStem(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+	for _, c := range []struct{ description, name, want string }{
+		{"Brand-level contact information", "BrandContact", "Level"},
+		{"The contact of the brand", "BrandContact", ""},
+		{"A 2nd contact for billing", "BrandContact", "Billing"},
+		{"", "BrandContact", ""},
+	} {
+		if got := describedBy(c.description, c.name); got != c.want {
+			t.Errorf("describedBy(%q, %q) = %q, want %q", c.description, c.name, got, c.want)
+		}
 	}
 }
 

@@ -1,10 +1,13 @@
 package naming
 
 import (
+	"cmp"
 	"go/token"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/adcpgen/adcpgen/generator/internal/ir"
 )
@@ -240,8 +243,18 @@ func (n *typeNamer) candidates(t *ir.Type) []candidate {
 			suffixes = []string{"Value"}
 		}
 		anchor := n.anchor[l.parent]
+		var forms []string
 		for _, s := range suffixes {
 			s = unrepeated(l.parent.Name, s, t)
+			// A suffix opening with the words the parent's name opens with
+			// says them once (CreateMediaBuyResponse's arm
+			// CreateMediaBuySubmitted is CreateMediaBuyResponseSubmitted).
+			if trimmed := saidFirst(l.parent.Name, s); trimmed != "" {
+				forms = append(forms, trimmed)
+			}
+			forms = append(forms, s)
+		}
+		for _, s := range forms {
 			if i == 0 && t.Merged.File != "" && t.Merged == l.parent.Loc {
 				// An arm of a union merged from another file is named
 				// after its own file (the merge's) first.
@@ -275,7 +288,60 @@ func (n *typeNamer) candidates(t *ir.Type) []candidate {
 		// holds PaymentCardRefund, is CorePaymentCardRefund).
 		add(JoinName(q, out[0].name), out[0].seg, out[0].anchor)
 	}
+	if c := out[0]; c.seg != "" && strings.HasSuffix(c.name, c.seg) {
+		// Then by the first word of its description its name does not
+		// say, before its own segment (brand.json's Brand.contact,
+		// "Brand-level contact information", when the definition contact
+		// holds BrandContact, is BrandLevelContact).
+		if q := describedBy(t.Description, c.name); q != "" {
+			add(c.name[:len(c.name)-len(c.seg)]+q+c.seg, q+c.seg, c.anchor)
+		}
+	}
 	return out
+}
+
+// saidFirst returns suffix without the two or more words it opens with
+// that parent's name opens with too ("CreateMediaBuyResponse",
+// "CreateMediaBuySubmitted" -> "Submitted"); "" when it opens with fewer,
+// or nothing is left.
+func saidFirst(parent, suffix string) string {
+	pw, sw := Words(parent), Words(suffix)
+	if strings.Join(sw, "") != suffix {
+		return ""
+	}
+	k := 0
+	for k < len(pw) && k < len(sw) && strings.EqualFold(pw[k], sw[k]) {
+		k++
+	}
+	if k < 2 || k == len(sw) {
+		return ""
+	}
+	return strings.Join(sw[k:], "")
+}
+
+// minorWords are the words of a description that qualify nothing.
+var minorWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "for": true, "to": true, "and": true,
+	"or": true, "in": true, "on": true, "with": true, "at": true, "by": true, "this": true, "that": true, "is": true,
+	"are": true, "be": true, "as": true, "its": true, "it": true, "from": true, "when": true, "if": true}
+
+// describedBy is the first word of description (in Go spelling, three
+// letters or more) that name does not say and that qualifies something; ""
+// when there is none.
+func describedBy(description, name string) string {
+	said := map[string]bool{}
+	for _, w := range Words(name) {
+		said[strings.ToLower(Singular(w))] = true
+	}
+	for _, w := range Words(description) {
+		lw := strings.ToLower(w)
+		if len(w) < 3 || minorWords[lw] || said[strings.ToLower(Singular(w))] || unicode.IsDigit(rune(w[0])) {
+			continue
+		}
+		if g := GoName(w); isIdent(g) {
+			return g
+		}
+	}
+	return ""
 }
 
 // shortened returns prefix joined with suffix and, first, when that is
@@ -303,7 +369,18 @@ func shortened(prefix, suffix string, t *ir.Type) []string {
 			out = append(out, JoinName(stem, once))
 		}
 	}
+	// The forms below LongName first.
+	slices.SortStableFunc(out, func(a, b string) int {
+		return cmp.Compare(boolInt(len(a) >= LongName), boolInt(len(b) >= LongName))
+	})
 	return append(out, name)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // saidOnce drops from suffix the words prefix already says (a plural and
@@ -329,14 +406,18 @@ func lastWords(prefix, suffix string) string {
 	return strings.Join(pw[max(0, len(pw)-len(Words(suffix))):], "")
 }
 
-// taskStem is a task payload's name without its last word: "GetProducts"
-// for "GetProductsResponse"; false for other names.
+// taskStem is a name built on a task payload's without the payload's
+// last word: "GetProducts" for "GetProductsResponse",
+// "GetAdCPCapabilitiesSignalActivation" for
+// "GetAdCPCapabilitiesResponseSignalActivation"; false for other names.
 func taskStem(name string) (string, bool) {
 	w := Words(name)
-	if len(w) < 3 || w[len(w)-1] != "Request" && w[len(w)-1] != "Response" {
-		return "", false
+	for i := 2; i < len(w); i++ {
+		if w[i] == "Request" || w[i] == "Response" {
+			return strings.Join(append(w[:i:i], w[i+1:]...), ""), true
+		}
 	}
-	return strings.Join(w[:len(w)-1], ""), true
+	return "", false
 }
 
 // fileGoName is the type name a file's base name suggests

@@ -53,8 +53,11 @@
 //     (document roots, then definitions, then inline types); among equal
 //     ranks the one whose schema location (file#/pointer) sorts first keeps
 //     it. The others move on to their next candidate, then to their first
-//     one after their folder's name (CorePaymentCardRefund); a number only
-//     when none is left.
+//     one after their folder's name (CorePaymentCardRefund), then to it with
+//     the first word of their description it does not say before their own
+//     segment (brand.json's Brand.contact, "Brand-level contact
+//     information", is BrandLevelContact beside the definition BrandContact);
+//     a number only when none is left.
 //  4. Inline types are named after the type of their nearest enclosing schema
 //     in their own file: its name + property name (array items take the
 //     singular, then the array's name + "Item"; map values "Value"; union
@@ -62,7 +65,10 @@
 //     itself (allOf), its copies of the arms are its own: named after its
 //     file, their Schema line says "merged into" it. Words the suffix repeats
 //     from the end of the parent's name are said once (AudioDAAST +
-//     DAASTVersion = AudioDAASTVersion), and a suffix that only repeats them
+//     DAASTVersion = AudioDAASTVersion), so are two or more words it opens
+//     with that the parent's name opens with (CreateMediaBuyResponse's arm
+//     CreateMediaBuySubmitted is CreateMediaBuyResponseSubmitted), and a
+//     suffix that only repeats them
 //     takes a word for what the type is instead (Value for a member, Item for
 //     an array item, Entry for a map value). An inline type's title of two
 //     words or more wins when unique.
@@ -70,8 +76,9 @@
 //     anchor (the nearest type named on its own), its parent's segment and its
 //     own; from 50 characters the anchor and its own, says once in its own
 //     segment a word the anchor already says, and drops a task payload's last
-//     word (GetAdCPCapabilities for GetAdCPCapabilitiesResponse). The longer
-//     forms are the fallbacks when a short one is taken.
+//     word (GetAdCPCapabilities for GetAdCPCapabilitiesResponse, wherever it
+//     stands in the name). Of these, the forms under 50 characters come first;
+//     the longer forms are the fallbacks when a short one is taken.
 //  6. Union arms are labelled by their title or the referenced schema, unless
 //     that only repeats the union's name, else by what tells them apart: a
 //     const value no other arm fixes (a boolean flag by its key), "Other" for
