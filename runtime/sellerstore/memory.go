@@ -21,6 +21,9 @@ type Memory struct {
 	idem  map[IdempotencyKey]*Record
 	tasks map[string]*Task     // by id
 	holds map[string]*taskHold // claims on tasks' work, by task id
+
+	outbox       []*outboxEntry // in enqueue order
+	nextDelivery int64
 }
 
 // NewMemory returns an empty in-memory store reading time from clock
@@ -258,6 +261,7 @@ func (m *Memory) Purge(ctx context.Context, cutoff time.Time) (Purged, error) {
 			n.Tasks++
 		}
 	}
+	n.Deliveries = m.purgeOutbox(cutoff)
 	return n, nil
 }
 

@@ -10,10 +10,12 @@ import (
 type Store interface {
 	IdempotencyStore
 	TaskStore
+	Outbox
 	// Purge deletes what no request can use any more: idempotency records
 	// whose replay window ended before cutoff (they stop answering
 	// Expired), claims whose lease lapsed before cutoff without completing,
-	// and final tasks last updated before cutoff. Stores never delete on
+	// final tasks last updated before cutoff, and deliveries settled
+	// (delivered or given up) before cutoff. Stores never delete on
 	// their own; run Purge periodically, with a cutoff well past the replay
 	// window, and keep tasks at least as long as the responses that name
 	// them.
@@ -24,6 +26,7 @@ type Store interface {
 type Purged struct {
 	Idempotency int
 	Tasks       int
+	Deliveries  int
 	// SignatureNonces counts the expired (keyid, nonce) pairs of signed
 	// requests a store keeps beside its records (pgstore's Nonces).
 	SignatureNonces int

@@ -50,6 +50,12 @@ func WithUnit(ctx context.Context, u Unit) context.Context {
 	return context.WithValue(ctx, unitKey{}, u)
 }
 
+// InUnit reports whether ctx carries a unit of work (of any store).
+func InUnit(ctx context.Context) bool {
+	u, ok := ctx.Value(unitKey{}).(Unit)
+	return ok && u != nil
+}
+
 // AfterCommit runs fn once the unit of work ctx carries commits (a webhook
 // to post once its task's update is durable), or at once when ctx carries
 // none.

@@ -3,6 +3,7 @@ package sellertask
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/observe"
@@ -12,21 +13,31 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/webhook"
 )
 
-// deliver posts one update of t to the buyer's webhook in the background.
-// Updates of one task are posted in the order they were recorded: each
-// delivery waits for the one before it (AdCP webhooks report status
-// changes, and a buyer must not see completed before working).
-func (m *Manager) deliver(ctx context.Context, t sellerstore.Task, a *seller.Answer, status task.Status) {
+// Webhooks go through the store's outbox (sellerstore.Outbox): an update's
+// notification is written with the update, in its unit of work, and the
+// dispatcher of whichever replica claims it posts it, one attempt at a
+// time, on the Sender's schedule (NextAttempt) until it is delivered, the
+// receiver refuses it for good, or its horizon passes. Notifications of
+// one task are posted in the order they were recorded (AdCP webhooks
+// report status changes: a buyer must not see completed before working).
+// A store without an outbox gets an in-memory one: the same contract in
+// one process.
+
+// maxPosts bounds the posts one Manager makes at once.
+const maxPosts = 8
+
+// notification is the webhook of one update of t: the MCP payload, built
+// once (its idempotency_key and timestamp stay the same on every
+// attempt, on every replica).
+func (m *Manager) notification(t sellerstore.Task, a *seller.Answer, status task.Status) (sellerstore.Delivery, error) {
 	cfg, err := webhook.ParsePushConfig(t.PushConfig)
 	if err != nil { // Start checked it
-		m.log.ErrorContext(ctx, "adcp: task webhook not sent", "task", t.ID, "err", err.Error())
-		return
+		return sellerstore.Delivery{}, err
 	}
 	result := []byte(a.Body)
 	if a.Error != nil {
 		if result, err = seller.ErrorObject(a); err != nil {
-			m.log.ErrorContext(ctx, "adcp: task webhook not sent", "task", t.ID, "err", err.Error())
-			return
+			return sellerstore.Delivery{}, err
 		}
 	}
 	operation := cfg.OperationID
@@ -39,7 +50,7 @@ func (m *Manager) deliver(ctx context.Context, t sellerstore.Task, a *seller.Ans
 	if tool, ok := m.spec.Tool(t.Tool); ok {
 		protocol = tool.Protocol
 	}
-	made := m.now()
+	now := m.now()
 	body, err := webhook.MCPPayload{
 		IdempotencyKey: webhook.NewEventKey(),
 		OperationID:    operation,
@@ -47,53 +58,166 @@ func (m *Manager) deliver(ctx context.Context, t sellerstore.Task, a *seller.Ans
 		TaskType:       t.Tool,
 		Protocol:       protocol,
 		Status:         status,
-		Timestamp:      made,
+		Timestamp:      now,
 		Message:        a.Message,
 		Token:          cfg.Token,
 		Result:         result,
 	}.Encode()
 	if err != nil {
-		m.log.ErrorContext(ctx, "adcp: task webhook not sent", "task", t.ID, "err", err.Error())
-		return
+		return sellerstore.Delivery{}, err
 	}
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		m.log.ErrorContext(ctx, "adcp: task webhook not sent: the manager is closed", "task", t.ID, "status", string(status))
-		return
-	}
-	prev := m.last[t.ID]
-	done := make(chan struct{})
-	m.last[t.ID] = done
-	m.started()
-	m.mu.Unlock()
-	dctx, delivered := m.deliveryContext(ctx, t, status, made)
-	go func() {
-		defer func() {
-			close(done)
-			m.mu.Lock()
-			if m.last[t.ID] == done {
-				delete(m.last, t.ID)
-			}
-			m.finished()
-			m.mu.Unlock()
-		}()
-		if prev != nil {
-			<-prev
-		}
-		err := m.sender.Send(dctx, webhook.Push{Config: cfg, Body: body})
-		delivered(err)
-		if err != nil {
-			m.log.ErrorContext(dctx, "adcp: task webhook not delivered", "task", t.ID, "status", string(status), "err", err.Error())
-		}
-	}()
+	return sellerstore.Delivery{TaskID: t.ID, Principal: t.Principal, Tool: t.Tool, Status: string(status),
+		PushConfig: t.PushConfig, Body: body, Deadline: now.Add(m.sender.Horizon())}, nil
 }
 
-// deliveryContext is the context a delivery runs in, and the function
+// enqueue writes the notification of an update in ctx's unit of work; once
+// the unit commits this Manager owes it (Wait) and the dispatcher runs.
+func (m *Manager) enqueue(ctx context.Context, t sellerstore.Task, a *seller.Answer, status task.Status) error {
+	d, err := m.notification(t, a, status)
+	if err != nil {
+		m.log.ErrorContext(ctx, "adcp: task webhook not sent", "task", t.ID, "err", err.Error())
+		return nil // the update stands; its webhook cannot be made
+	}
+	if d, err = m.outbox.Enqueue(ctx, d); err != nil {
+		return err
+	}
+	sellerstore.AfterCommit(ctx, func() {
+		m.mu.Lock()
+		if !m.closed {
+			m.owe(d.ID)
+		}
+		m.mu.Unlock()
+		m.kickDispatch()
+	})
+	return nil
+}
+
+// owe and settled track the deliveries this Manager enqueued and has not
+// seen settled, for Wait; m.mu is held.
+func (m *Manager) owe(id int64) {
+	if len(m.owed) == 0 {
+		m.idle = make(chan struct{})
+	}
+	m.owed[id] = true
+}
+
+func (m *Manager) settled(id int64) {
+	if !m.owed[id] {
+		return
+	}
+	delete(m.owed, id)
+	if len(m.owed) == 0 {
+		close(m.idle)
+	}
+}
+
+func (m *Manager) kickDispatch() {
+	select {
+	case m.dispatchKick <- struct{}{}:
+	default:
+	}
+}
+
+// deliveryLease is how long a post in progress holds its delivery: a
+// replica killed mid-post leaves it to another once this passes.
+func (m *Manager) deliveryLease() time.Duration { return 3 * m.lease }
+
+// dispatch claims due deliveries and posts them until the Manager closes:
+// when kicked (a notification was recorded or settled here) and every
+// second (retries come due; another replica's dead claims lapse).
+func (m *Manager) dispatch() {
+	defer m.dispatching.Done()
+	slots := make(chan struct{}, maxPosts)
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	var posts sync.WaitGroup
+	defer posts.Wait()
+	for {
+		select {
+		case <-m.stopDispatch:
+			return
+		case <-tick.C:
+		case <-m.dispatchKick:
+		}
+		free := maxPosts - len(slots)
+		if free == 0 {
+			continue
+		}
+		due, err := m.outbox.ClaimDue(m.ctx, m.deliveryLease(), free)
+		if err != nil {
+			if m.ctx.Err() == nil {
+				m.log.WarnContext(m.ctx, "adcp: webhook outbox not read", "err", err.Error())
+			}
+			continue
+		}
+		for _, d := range due {
+			slots <- struct{}{}
+			posts.Add(1)
+			go func() {
+				defer func() { <-slots; posts.Done() }()
+				m.post(d)
+			}()
+		}
+	}
+}
+
+// post makes one attempt at d and records its outcome.
+func (m *Manager) post(d sellerstore.Delivery) {
+	ctx, delivered := m.deliveryContext(m.ctx, sellerstore.Task{ID: d.TaskID, Tool: d.Tool}, task.Status(d.Status), d.CreatedAt)
+	a := sellerstore.Attempt{}
+	cfg, err := webhook.ParsePushConfig(d.PushConfig)
+	var derr *webhook.DeliveryError
+	if err != nil {
+		a.GiveUp, a.Error = true, err.Error()
+	} else if derr = m.sender.Attempt(ctx, webhook.Push{Config: cfg, Body: d.Body}); derr == nil {
+		a.Delivered = true
+	} else {
+		a.Status, a.Error = derr.Status, derr.Error()
+		if derr.Permanent {
+			a.GiveUp = true
+		} else if next, ok := m.sender.NextAttempt(d.CreatedAt, time.Now(), d.Attempts+1, derr.RetryAfter); ok && m.ctx.Err() == nil {
+			a.RetryAt = next
+		} else if ok { // closing: retried at once by the next dispatcher
+			a.RetryAt = time.Now()
+		} else {
+			a.GiveUp = true
+		}
+	}
+	if derr != nil {
+		delivered(derr)
+	} else {
+		delivered(nil)
+	}
+	switch {
+	case a.Delivered:
+	case a.GiveUp:
+		m.log.ErrorContext(ctx, "adcp: task webhook given up", "task", d.TaskID, "status", d.Status, "attempts", d.Attempts+1, "err", a.Error)
+	default:
+		m.log.WarnContext(ctx, "adcp: task webhook not delivered yet", "task", d.TaskID, "status", d.Status, "attempts", d.Attempts+1,
+			"retry_at", a.RetryAt.UTC().Format(time.RFC3339), "err", a.Error)
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := m.outbox.Settle(sctx, d.ID, d.Token, a); err != nil {
+		// The claim lapsed (the post outlived it) or the store is away: the
+		// delivery is claimed again and posted again, with the same key.
+		m.log.WarnContext(ctx, "adcp: task webhook outcome not recorded", "task", d.TaskID, "err", err.Error())
+		return
+	}
+	if a.Delivered || a.GiveUp {
+		m.mu.Lock()
+		m.settled(d.ID)
+		m.mu.Unlock()
+		m.kickDispatch() // the task's next notification may be due
+	} else if wait := time.Until(a.RetryAt); wait < time.Second {
+		time.AfterFunc(wait, m.kickDispatch) // sooner than the next tick
+	}
+}
+
+// deliveryContext is the context an attempt runs in, and the function
 // called with its result. Unobserved, it is the Manager's, which Close
-// cancels. Observed, it also keeps the values of the update's ctx (its
-// trace) without its cancellation or deadline, and the delivery is a
-// DeliverWebhook operation.
+// cancels. Observed, it also keeps the values of ctx without its
+// cancellation or deadline, and the attempt is a DeliverWebhook operation.
 func (m *Manager) deliveryContext(ctx context.Context, t sellerstore.Task, status task.Status, made time.Time) (context.Context, func(error)) {
 	if m.obs == nil {
 		return m.ctx, func(error) {}

@@ -27,6 +27,19 @@
 // itself when Options.Work is set, which runs each open task's work in the
 // background on whichever replica is alive (ExampleOptions_work).
 //
+// Webhooks are never lost: each update's notification is written to the
+// store's outbox (sellerstore.Outbox) with the update, in one unit of work,
+// and posted by the dispatcher of whichever replica claims it, one attempt
+// at a time on the Sender's schedule (webhook.Sender.NextAttempt: a
+// receiver away for minutes or hours gets every notification, in order,
+// once it is back) until delivered, refused for good, or past the Sender's
+// Horizon (24 h by default, advertised from 3.2 as
+// delivery_retry_horizon_seconds). Its body, and so its idempotency_key,
+// is built once: every attempt, on every replica, posts the same bytes. A
+// replica killed mid-post leaves the delivery to another once the post's
+// claim (three leases) lapses. A store without an outbox gets an in-memory
+// one: the same contract, for one process.
+//
 // ExampleNew wires a Manager into a seller, serves the status tools and
 // completes a task a buyer then reads; Close it after the HTTP server's
 // Shutdown, so deliveries end or are cancelled.

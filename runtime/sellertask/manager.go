@@ -91,18 +91,23 @@ type Manager struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	mu      sync.Mutex
-	last    map[string]chan struct{} // per task, the delivery the next one waits for
-	running int                      // deliveries under way
-	idle    chan struct{}            // closed while running is 0
-	closed  bool                     // Close was called: no new deliveries
+	// The webhook outbox and its dispatcher (deliver.go).
+	outbox       sellerstore.Outbox
+	dispatchKick chan struct{}
+	stopDispatch chan struct{}
+	dispatching  sync.WaitGroup
+
+	mu     sync.Mutex
+	owed   map[int64]bool // deliveries enqueued here and not seen settled
+	idle   chan struct{}  // closed while owed is empty
+	closed bool           // Close was called: no new deliveries
 }
 
 // New returns a Manager for the tasks of a server of spec.
 func New(spec *registry.Spec, opts Options) *Manager {
 	m := &Manager{spec: spec, store: opts.Store, sender: opts.Sender, log: opts.Logger, now: opts.Now, refresh: opts.Refresh,
 		obs: opts.Observer, lease: opts.Lease, work: opts.Work, kicked: make(chan struct{}, 1),
-		last: map[string]chan struct{}{}, idle: make(chan struct{})}
+		dispatchKick: make(chan struct{}, 1), stopDispatch: make(chan struct{}), owed: map[int64]bool{}, idle: make(chan struct{})}
 	close(m.idle)
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	if m.store == nil {
@@ -112,6 +117,9 @@ func New(spec *registry.Spec, opts Options) *Manager {
 		m.lease = DefaultWorkLease
 	}
 	m.atomic, _ = m.store.(sellerstore.Atomic)
+	if m.outbox, _ = m.store.(sellerstore.Outbox); m.outbox == nil {
+		m.outbox = sellerstore.NewMemory(nil) // one process's, as the store keeps none
+	}
 	if m.obs != nil {
 		m.store = observedStore{m.store, m.obs}
 	}
@@ -124,6 +132,10 @@ func New(spec *registry.Spec, opts Options) *Manager {
 	if m.work != nil {
 		m.workers.Add(1)
 		go m.sweep()
+	}
+	if m.sender != nil {
+		m.dispatching.Add(1)
+		go m.dispatch()
 	}
 	return m
 }
@@ -174,8 +186,10 @@ func (m *Manager) StartWithID(ctx context.Context, c *seller.Call, id string) (e
 }
 
 // Update implements seller.TaskManager: it records the answer as the
-// task's progress (interim) or result (final), then posts it to the
-// buyer's webhook, in order, without waiting for the delivery.
+// task's progress (interim) or result (final) and, when the request
+// carried a push_notification_config, the webhook reporting it in the
+// store's outbox, in one unit of work (the caller's, or one of its own),
+// then returns; whichever replica claims the webhook posts it.
 func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) (err error) {
 	a := ev.Answer
 	if a == nil {
@@ -197,6 +211,18 @@ func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) (err error) {
 	stored, err := encodeAnswer(a)
 	if err != nil {
 		return fmt.Errorf("sellertask: task %s: %w", ev.ID, err)
+	}
+	if m.atomic != nil && m.sender != nil && !sellerstore.InUnit(ctx) {
+		// The update and its webhook are kept together, or neither.
+		var unit sellerstore.Unit
+		ctx, unit = m.atomic.Begin(ctx)
+		defer func() {
+			if err != nil {
+				unit.Rollback(context.WithoutCancel(ctx))
+			} else if err = unit.Commit(context.WithoutCancel(ctx)); err != nil {
+				err = fmt.Errorf("sellertask: task %s: %w", ev.ID, err)
+			}
+		}()
 	}
 	u := sellerstore.TaskUpdate{Status: status}
 	if h := heldIn(ctx, ev.ID); h != nil {
@@ -220,9 +246,9 @@ func (m *Manager) Update(ctx context.Context, ev seller.TaskEvent) (err error) {
 		return fmt.Errorf("sellertask: %w", err)
 	}
 	if len(t.PushConfig) > 0 && m.sender != nil {
-		// Posted once the update is durable: within the idempotency
-		// layer's unit of work, when the call's answer is recorded.
-		sellerstore.AfterCommit(ctx, func() { m.deliver(ctx, t, a, status) })
+		if err := m.enqueue(ctx, t, a, status); err != nil {
+			return fmt.Errorf("sellertask: task %s: its webhook: %w", ev.ID, err)
+		}
 	}
 	return nil
 }
@@ -271,12 +297,17 @@ func (m *Manager) snapshot(t sellerstore.Task) (seller.TaskSnapshot, error) {
 	return s, nil
 }
 
-// Wait blocks until every webhook delivery started so far has ended (or
-// ctx ends).
+// Wait blocks until every webhook this Manager recorded so far has been
+// delivered or given up by its dispatcher, or ctx ends, or the Manager is
+// closed: for tests and one-replica shutdowns (a webhook another replica's
+// dispatcher delivers is not seen here).
 func (m *Manager) Wait(ctx context.Context) error {
 	m.mu.Lock()
-	idle := m.idle
+	idle, closed := m.idle, m.closed
 	m.mu.Unlock()
+	if closed {
+		return nil
+	}
 	select {
 	case <-idle:
 		return nil
@@ -285,38 +316,37 @@ func (m *Manager) Wait(ctx context.Context) error {
 	}
 }
 
-// Close ends the Manager's webhook deliveries, before shutting down: no new
-// one starts (updates are still recorded), those under way may finish
-// until ctx ends, then the rest are cancelled (a post in flight is
-// abandoned, retries are dropped). It returns once every delivery has
-// returned, with ctx's error when some were cancelled.
+// Close stops the Manager's dispatcher and background work, before
+// shutting down: no attempt starts (updates and their webhooks are still
+// recorded), the posts under way may finish until ctx ends, then they are
+// cancelled. Nothing is dropped: an undelivered webhook stays in the
+// store's outbox for another replica, or the next start, to post (with an
+// in-memory store, it is lost with the process). It returns once every
+// post and Work has returned, with ctx's error when some were cancelled.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
+	already := m.closed
 	m.closed = true
+	m.owed = map[int64]bool{}
 	m.mu.Unlock()
-	err := m.Wait(ctx)
-	m.cancel()
-	if err != nil {
-		_ = m.Wait(context.Background()) // cancelled deliveries return promptly
+	if !already {
+		close(m.stopDispatch)
 	}
+	done := make(chan struct{})
+	go func() {
+		m.dispatching.Wait()
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	m.cancel()
+	<-done
 	m.workers.Wait() // Work's context ends with the Manager's; its claims are released or lapse
 	return err
-}
-
-// started and finished count the deliveries under way for Wait; m.mu is
-// held.
-func (m *Manager) started() {
-	if m.running == 0 {
-		m.idle = make(chan struct{})
-	}
-	m.running++
-}
-
-func (m *Manager) finished() {
-	m.running--
-	if m.running == 0 {
-		close(m.idle)
-	}
 }
 
 // pick returns the first code the spec lists, else the last one.

@@ -23,6 +23,12 @@ const (
 	DefaultAttemptTimeout         = 10 * time.Second
 	DefaultDeliveryInitialBackoff = 500 * time.Millisecond
 	DefaultDeliveryMaxBackoff     = 15 * time.Second
+	// DefaultDeliveryHorizon is how long a durable outbox (sellertask's)
+	// retries one notification: the 24 hours AdCP 3.x receivers keep a
+	// delivery key for (webhooks.mdx), advertised from 3.2 as
+	// delivery_retry_horizon_seconds.
+	DefaultDeliveryHorizon = 24 * time.Hour
+	maxDeliveryHorizon     = 7 * 24 * time.Hour
 )
 
 // SenderOptions configure a Sender. The zero value is the production
@@ -49,6 +55,16 @@ type SenderOptions struct {
 	Retry retry.Policy
 	// AttemptTimeout bounds one post; 0 means DefaultAttemptTimeout.
 	AttemptTimeout time.Duration
+	// Horizon is how long a durable outbox (sellertask's Manager on a
+	// store that keeps one) retries one notification, counted from its
+	// first attempt, on the schedule NextAttempt gives: a receiver away for
+	// minutes or hours gets every notification once it is back. Capability
+	// advertises it where the version has delivery_retry_horizon_seconds
+	// (3.2), at least 24 hours, which is also its default
+	// (DefaultDeliveryHorizon); at most 7 days, the field's maximum (a
+	// publisher may not retry past what it advertised). Send's own retries
+	// keep to Retry.
+	Horizon time.Duration
 	// Now is the clock of signatures and of Retry-After dates; nil means
 	// time.Now.
 	Now func() time.Time
@@ -106,6 +122,10 @@ func NewSender(opts SenderOptions) *Sender {
 	if opts.UserAgent == "" {
 		opts.UserAgent = "adcpgen-webhook"
 	}
+	if opts.Horizon <= 0 {
+		opts.Horizon = DefaultDeliveryHorizon
+	}
+	opts.Horizon = min(opts.Horizon, maxDeliveryHorizon)
 	client := opts.Client
 	if client == nil {
 		client = untrusted.NewHTTPClient(untrusted.ClientOptions{Policy: opts.Policy, LoopbackOnly: opts.LoopbackOnly})
@@ -129,7 +149,10 @@ type DeliveryError struct {
 	Attempts  int
 	Status    int
 	Permanent bool
-	Err       error
+	// RetryAfter is the receiver's Retry-After on the last attempt, 0 when
+	// it sent none.
+	RetryAfter time.Duration
+	Err        error
 }
 
 func (e *DeliveryError) Error() string {
@@ -321,4 +344,65 @@ func retryable(status int, err error) bool {
 		return !errors.Is(err, untrusted.ErrURLInternal) && !errors.Is(err, untrusted.ErrNotLoopback)
 	}
 	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
+}
+
+// Attempt makes one signed post of p, without retrying: nil when the
+// receiver answered 2xx, else a *DeliveryError saying whether another
+// attempt may succeed (Permanent false) and the receiver's Retry-After. A
+// durable outbox posts with it and schedules the next attempt with
+// NextAttempt; the body, and so the payload's idempotency_key, is the same
+// on every attempt, whichever replica makes it.
+func (s *Sender) Attempt(ctx context.Context, p Push) *DeliveryError {
+	u, err := untrusted.CheckPushURL(p.Config.URL, s.opts.Policy)
+	if err != nil {
+		return &DeliveryError{URL: untrusted.SanitizeTruncate(p.Config.URL, 256), Permanent: true, Err: err}
+	}
+	fail := func(status int, permanent bool, retryAfter time.Duration, err error) *DeliveryError {
+		return &DeliveryError{URL: u.Redacted(), Attempts: 1, Status: status, Permanent: permanent, RetryAfter: retryAfter, Err: err}
+	}
+	var signer *HMAC
+	switch p.Config.Scheme {
+	case SchemeHMAC:
+		if signer, err = NewHMAC([]byte(p.Config.Credentials)); err != nil {
+			return fail(0, true, 0, err)
+		}
+		if err := signable(signer, p.Body); err != nil {
+			return fail(0, true, 0, err)
+		}
+	case SchemeBearer:
+	case "":
+		if err := s.checkSigner(); err != nil {
+			return fail(0, true, 0, err)
+		}
+	default:
+		return fail(0, true, 0, fmt.Errorf("unknown authentication scheme %q", p.Config.Scheme))
+	}
+	status, retryAfter, err := s.post(ctx, u.String(), p, signer)
+	if err == nil {
+		return nil
+	}
+	return fail(status, !retryable(status, err), retryAfter, err)
+}
+
+// Horizon is how long a durable outbox retries one notification
+// (SenderOptions.Horizon).
+func (s *Sender) Horizon() time.Duration { return s.opts.Horizon }
+
+// NextAttempt is when to post a notification again after a failed attempt
+// (attempts made so far, the first at first): exponential from
+// Retry.InitialBackoff, doubling, up to Retry.MaxBackoff, and once an
+// outage is long, a quarter of the time since the first attempt (at most
+// an hour), so a receiver back after minutes or hours gets its
+// notifications within a quarter of its outage, in a few dozen attempts a
+// day; never sooner than the receiver's Retry-After. ok is false when that
+// time is past the Horizon: the notification is given up.
+func (s *Sender) NextAttempt(first, now time.Time, attempts int, retryAfter time.Duration) (next time.Time, ok bool) {
+	wait := s.opts.Retry.InitialBackoff
+	for i := 1; i < attempts && wait < s.opts.Retry.MaxBackoff; i++ {
+		wait *= 2
+	}
+	wait = min(wait, s.opts.Retry.MaxBackoff)
+	wait = max(wait, min(now.Sub(first)/4, time.Hour), retryAfter)
+	next = now.Add(wait)
+	return next, !next.After(first.Add(s.opts.Horizon))
 }

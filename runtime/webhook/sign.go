@@ -46,9 +46,11 @@ func challengeCode(resp *http.Response) signing.Code {
 // AdCP version v (security.mdx "Webhook callbacks": baseline with
 // programmatic advertisement): signed with the webhook profile under the
 // Signer's algorithm, HMAC on request (legacy_hmac_fallback, which the
-// Sender supports), and from 3.2 delivery_retry_horizon_seconds, at least
-// the 24 hours 3.x receivers retain a delivery key for. It fails without
-// a Signer: a seller that cannot sign must not advertise that it does.
+// Sender supports), and from 3.2 delivery_retry_horizon_seconds: the
+// Horizon, at least the 24 hours 3.x receivers retain a delivery key for
+// (the schema's minimum; retrying for less is within it). It fails
+// without a Signer: a seller that cannot sign must not advertise that it
+// does.
 func (s *Sender) Capability(v string) (json.RawMessage, error) {
 	if err := s.checkSigner(); err != nil {
 		return nil, err
@@ -60,7 +62,7 @@ func (s *Sender) Capability(v string) (json.RawMessage, error) {
 	b := []byte(`{"supported":true,"profile":"` + p.Tag() + `","algorithms":["` + string(s.opts.Signer.Algorithm()) + `"],"legacy_hmac_fallback":true`)
 	var major, minor int
 	if _, err := fmt.Sscanf(v, "%d.%d", &major, &minor); err == nil && minor >= 2 {
-		horizon := max(int64(DefaultDedupRetention/time.Second), int64(s.opts.Retry.MaxElapsed/time.Second))
+		horizon := max(int64(DefaultDedupRetention/time.Second), int64(s.opts.Horizon/time.Second), int64(s.opts.Retry.MaxElapsed/time.Second))
 		b = append(b, `,"delivery_retry_horizon_seconds":`...)
 		b = strconv.AppendInt(b, horizon, 10)
 	}

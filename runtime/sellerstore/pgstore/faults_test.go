@@ -19,6 +19,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
 	"github.com/adcpgen/adcpgen/runtime/sellertask"
 	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/webhook"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -116,17 +117,23 @@ func book(ctx context.Context, store *pgstore.Store, key, taskID string) (string
 // task's work in the background, booking the buy and completing the task;
 // hold, when set, is called at the point a killed replica dies.
 func killableReplica(store *pgstore.Store, work bool, hold func(ctx context.Context, id string)) (*seller.Server, *sellertask.Manager, error) {
+	return webhookReplica(store, work, hold, nil)
+}
+
+// webhookReplica is killableReplica posting webhooks with sender (nil:
+// none), synchronous results included (NotifySyncResults).
+func webhookReplica(store *pgstore.Store, work bool, hold func(ctx context.Context, id string), sender *webhook.Sender) (*seller.Server, *sellertask.Manager, error) {
 	spec := adcpt.Spec()
 	layer := idempotency.New(spec, store, idempotency.Options{Lease: killLease})
 	var srv *seller.Server
-	opts := sellertask.Options{Store: store, Lease: killLease}
+	opts := sellertask.Options{Store: store, Lease: killLease, Sender: sender}
 	if work {
 		opts.Work = func(ctx context.Context, principal, id string) error {
 			return seller.WorkOnTask(ctx, srv, principal, id, buyTask(srv, store, principal, id, hold))
 		}
 	}
 	tasks := sellertask.New(spec, opts)
-	srv, err := seller.New(spec, seller.Options{Middleware: []seller.Middleware{layer.Middleware()}, Tasks: tasks})
+	srv, err := seller.New(spec, seller.Options{Middleware: []seller.Middleware{layer.Middleware(), tasks.NotifySyncResults()}, Tasks: tasks})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,15 +13,21 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/mcpserver"
+	"github.com/adcpgen/adcpgen/runtime/retry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
 	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/untrusted"
+	"github.com/adcpgen/adcpgen/runtime/webhook"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -57,7 +63,12 @@ func runReplica(dsn, mode string) error {
 		fmt.Printf("holding %s\n", id)
 		select {} // until killed
 	}
-	srv, _, err := killableReplica(store, mode == "work", hang)
+	var sender *webhook.Sender
+	if mode == "webhooks" {
+		sender = testSender()
+		hang = nil
+	}
+	srv, _, err := webhookReplica(store, mode == "work", hang, sender)
 	if err != nil {
 		return err
 	}
@@ -221,4 +232,100 @@ func TestKilledReplicaMidWork(t *testing.T) {
 		t.Fatalf("%d buys for the task", n)
 	}
 	t.Logf("finished by another replica %v after the kill", time.Since(killedAt).Round(100*time.Millisecond))
+}
+
+// testSender posts to loopback receivers, retrying fast.
+func testSender() *webhook.Sender {
+	return webhook.NewSender(webhook.SenderOptions{Policy: untrusted.PushURLPolicy{AllowLoopback: true},
+		Retry: retry.Policy{InitialBackoff: 100 * time.Millisecond, MaxBackoff: 500 * time.Millisecond}})
+}
+
+const hookSecret = "7f3e9b2c4d5a6e8f0a1b2c3d4e5f6a7b8c9d0e1f"
+
+// The issue's lost webhooks, with the sender killed: a replica whose
+// receiver is down records ten notifications (each with its buy, in one
+// transaction) and is killed with SIGKILL while retrying them; the
+// receiver comes back, and another replica's dispatcher delivers every
+// one, once each as the receiver sees them, each with the
+// idempotency_key and body the dead replica made.
+func TestKilledSenderLosesNothing(t *testing.T) {
+	cluster, stores, db := faultCluster(t, 1)
+	cmd, url, _ := replicaProcess(t, cluster.DSN(), "webhooks")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // the receiver is down
+	hook := "http://" + addr + "/hooks/create_media_buy/op_1"
+	for i := range 10 {
+		args := fmt.Sprintf(`{"idempotency_key":"k-hook-%02d-0123456789","packages":[{"product_id":"ctv","budget":5000}],`+
+			`"push_notification_config":{"url":"%s","authentication":{"schemes":["HMAC-SHA256"],"credentials":"%s"}}}`, i, hook, hookSecret)
+		out, err := mcpCall(url, "create_media_buy", args)
+		if err != nil || !bytes.Contains(out, []byte(`media_buy_id`)) {
+			t.Fatalf("create %d: %s %v", i, out, err)
+		}
+	}
+	// The dead replica made its attempts: every notification has failed
+	// at least once when it is killed.
+	waitFor(t, "the first attempts", func() bool {
+		var n int
+		_ = db.QueryRow(t.Context(), `SELECT count(*) FROM adcp_webhook_outbox WHERE attempts > 0`).Scan(&n)
+		return n == 10
+	})
+	var bodies []string
+	rows, err := db.Query(t.Context(), `SELECT body FROM adcp_webhook_outbox ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var b []byte
+		_ = rows.Scan(&b)
+		bodies = append(bodies, string(b))
+	}
+	kill9(t, cmd)
+
+	var mu sync.Mutex
+	got := map[string][]string{} // idempotency_key -> bodies handled
+	h, err := webhook.NewHMAC([]byte(hookSecret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := webhook.NewReceiver(adcpt.Spec(), webhook.ReceiverOptions{HMAC: h})
+	rc.HandleOther(func(_ context.Context, n *webhook.Notification) error {
+		mu.Lock()
+		got[n.IdempotencyKey] = append(got[n.IdempotencyKey], string(n.Body))
+		mu.Unlock()
+		return nil
+	})
+	mux := http.NewServeMux()
+	mux.Handle("POST /hooks/{task_type}/{operation_id}", rc)
+	if ln, err = net.Listen("tcp", addr); err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go hs.Serve(ln) //nolint:errcheck // closed below
+	t.Cleanup(func() { hs.Close() })
+	back := time.Now()
+	_, tasks, err := webhookReplica(stores[0], false, nil, testSender())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tasks.Close(context.Background()) })
+	waitFor(t, "every notification delivered by the surviving replica", func() bool {
+		var n int
+		_ = db.QueryRow(t.Context(), `SELECT count(*) FROM adcp_webhook_outbox WHERE delivered`).Scan(&n)
+		return n == 10
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 10 {
+		t.Fatalf("%d distinct notifications handled, want 10", len(got))
+	}
+	for key, bs := range got {
+		if len(bs) != 1 || !slices.Contains(bodies, bs[0]) {
+			t.Errorf("notification %s handled %d times, or with a body the dead replica did not make", key, len(bs))
+		}
+	}
+	t.Logf("all 10 delivered %v after the receiver came back, the sender killed before", time.Since(back).Round(100*time.Millisecond))
 }

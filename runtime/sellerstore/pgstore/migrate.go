@@ -61,6 +61,30 @@ var migrations = []string{
 	// fences the claim's writes and when the claim lapses.
 	`ALTER TABLE adcp_tasks ADD COLUMN claim_token text, ADD COLUMN claim_until timestamptz;
 	CREATE INDEX adcp_tasks_open ON adcp_tasks (updated_at, id) WHERE status NOT IN ('completed', 'failed', 'canceled', 'rejected');`,
+	// 5: the webhook outbox (Outbox): deliveries owed, until delivered or
+	// given up.
+	`CREATE TABLE adcp_webhook_outbox (
+		id          bigserial PRIMARY KEY,
+		task_id     text COLLATE "C" NOT NULL,
+		principal   text NOT NULL,
+		tool        text NOT NULL,
+		status      text NOT NULL,
+		push_config bytea NOT NULL,
+		body        bytea NOT NULL,
+		created_at  timestamptz NOT NULL,
+		deadline    timestamptz NOT NULL,
+		next_at     timestamptz NOT NULL,
+		attempts    integer NOT NULL DEFAULT 0,
+		done_at     timestamptz,
+		delivered   boolean NOT NULL DEFAULT false,
+		last_status integer,
+		last_error  text,
+		claim_token text,
+		claim_until timestamptz
+	);
+	CREATE INDEX adcp_webhook_outbox_due ON adcp_webhook_outbox (next_at, id) WHERE done_at IS NULL;
+	CREATE INDEX adcp_webhook_outbox_task ON adcp_webhook_outbox (task_id, id) WHERE done_at IS NULL;
+	CREATE INDEX adcp_webhook_outbox_done ON adcp_webhook_outbox (done_at) WHERE done_at IS NOT NULL;`,
 }
 
 // SchemaVersion is the schema version this package migrates to.

@@ -57,6 +57,11 @@ func (s *Store) Purge(ctx context.Context, cutoff time.Time) (sellerstore.Purged
 		return n, s.fail("purge tasks", err)
 	}
 	n.Tasks = int(tag.RowsAffected())
+	tag, err = s.pool.Exec(ctx, `DELETE FROM adcp_webhook_outbox WHERE done_at < $1`, cutoff)
+	if err != nil {
+		return n, s.fail("purge webhooks", err)
+	}
+	n.Deliveries = int(tag.RowsAffected())
 	if n.SignatureNonces, err = s.Nonces().purge(ctx, cutoff); err != nil {
 		return n, err
 	}

@@ -40,6 +40,12 @@ func Run(t *testing.T, newStore Factory) {
 			tc.run(t, newStore(t, clock), clock)
 		})
 	}
+	for _, tc := range outboxTests {
+		t.Run("Outbox/"+tc.name, func(t *testing.T) {
+			clock := NewFakeClock(Start)
+			tc.run(t, newStore(t, clock), clock)
+		})
+	}
 	for _, tc := range unitTests {
 		t.Run("Units/"+tc.name, func(t *testing.T) {
 			clock := NewFakeClock(Start)
@@ -63,7 +69,7 @@ func Run(t *testing.T, newStore Factory) {
 // claim abandoned on one taken over by the other, a task written by one
 // read by the other.
 func RunShared(t *testing.T, newPair PairFactory) {
-	for _, tc := range append(sharedTests, sharedClaimTests...) {
+	for _, tc := range append(append(sharedTests, sharedClaimTests...), sharedOutboxTests...) {
 		t.Run("Shared/"+tc.name, func(t *testing.T) {
 			clock := NewFakeClock(Start)
 			a, b := newPair(t, clock)
