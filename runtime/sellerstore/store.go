@@ -27,6 +27,9 @@ type Purged struct {
 	Idempotency int
 	Tasks       int
 	Deliveries  int
+	// DeliveryKeys counts the webhook delivery keys a buyer's receivers
+	// published whose retention ended (pgstore's Dedup).
+	DeliveryKeys int
 	// SignatureNonces counts the expired (keyid, nonce) pairs of signed
 	// requests a store keeps beside its records (pgstore's Nonces).
 	SignatureNonces int

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -103,5 +104,5 @@ func payloadFingerprint(body []byte) string {
 		c = body
 	}
 	sum := sha256.Sum256(c)
-	return string(sum[:])
+	return hex.EncodeToString(sum[:]) // text: a store keeps it in a text column
 }

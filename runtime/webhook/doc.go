@@ -20,14 +20,19 @@
 // task_result_resolution (task type from the URL route, else the
 // payload's task_type), decodes it strictly and hands it to a handler
 // once: a redelivery with the same idempotency_key and payload is
-// acknowledged without it, the key reused for another payload is a 409
-// (async-identity-and-convergence.mdx). On registers a typed handler for a
-// generated tool descriptor.
+// acknowledged (200) without it, one that arrives while the first is being
+// handled is told to retry (503), the key reused for another payload is a
+// 409 (async-identity-and-convergence.mdx). The keys live in a DedupStore
+// for at least 24 hours, shared by every receiver of the buyer
+// (sellerstore/pgstore's Dedup; in memory by default, for tests). On
+// registers a typed handler for a generated tool descriptor.
 //
 // Seller side: Sender posts a payload (MCPPayload) to the URL of a
 // request's push_notification_config (ParsePushConfig), signed as the
 // buyer asked (RFC 9421 with SenderOptions.Signer by default), every
-// attempt signed afresh with the same body and idempotency_key, retried
-// with backoff on 5xx and timeouts within attempt and time bounds, and
-// never to a loopback, private or link-local address.
+// attempt signed afresh with the same body and idempotency_key, and never
+// to a loopback, private or link-local address. Send retries within
+// attempt and time bounds; a durable outbox (sellertask's) makes one
+// Attempt at a time and schedules the next with NextAttempt, for up to
+// SenderOptions.Horizon.
 package webhook

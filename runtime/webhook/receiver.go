@@ -75,8 +75,15 @@ type ReceiverOptions struct {
 	// could then be replayed.
 	MaxSeen int
 	// DedupRetention is how long a payload's idempotency_key is remembered
-	// to drop redelivered events; 0 means DefaultDedupRetention.
+	// to drop redelivered events: at least the greater of 24 hours and the
+	// sender's delivery_retry_horizon_seconds (webhooks.mdx); 0 means
+	// DefaultDedupRetention.
 	DedupRetention time.Duration
+	// Dedup keeps the published keys, durably and shared by every
+	// receiver of the buyer (sellerstore/pgstore's Dedup); nil keeps them
+	// in this Receiver's memory, within MaxSeen, which AdCP calls
+	// non-conformant outside tests and a single process.
+	Dedup DedupStore
 	// TaskType returns the task type a request's URL routes to, "" when it
 	// says none. nil reads the path wildcard {task_type}, set when the
 	// receiver is mounted on an http.ServeMux pattern such as
@@ -109,15 +116,20 @@ type ReceiverOptions struct {
 // is being handled, or the verifier's replay store or revocation source
 // failed.
 //
-// Deduplication is in memory: a buyer running several receiver processes
-// for one seller needs them to share the Verifier's replay store, and sees
-// an event redelivered to another process handled again.
+// Deduplication is in ReceiverOptions.Dedup: give every receiver of a
+// buyer one durable store (sellerstore/pgstore's Dedup), as AdCP requires,
+// and an event redelivered to another process, or after a restart, is
+// acknowledged without being handled again; a redelivery while the first
+// copy is being handled is told to retry (503), one that comes after it is
+// answered 200 without handling. The default keeps the keys in memory,
+// for tests and a single process. A buyer running several receiver
+// processes also shares the Verifier's replay store.
 type Receiver struct {
 	spec     *registry.Spec
 	x        *extract.Extractor
 	opts     ReceiverOptions
 	sigs     *seenSet
-	keys     *seenSet
+	dedup    DedupStore
 	mu       sync.RWMutex
 	handlers map[string]NotificationHandler
 	fallback NotificationHandler
@@ -139,16 +151,20 @@ func NewReceiver(spec *registry.Spec, opts ReceiverOptions) *Receiver {
 	if opts.HMAC != nil && opts.HMAC.Window > 0 {
 		window = opts.HMAC.Window
 	}
-	return &Receiver{
+	rc := &Receiver{
 		spec: spec,
 		x:    extract.New(spec),
 		opts: opts,
 		// A signature is valid while |now - timestamp| <= window, so one
 		// first seen now cannot verify after now + 2*window.
 		sigs:     newSeenSet(2*window+time.Second, opts.MaxSeen, false),
-		keys:     newSeenSet(opts.DedupRetention, opts.MaxSeen, true),
+		dedup:    opts.Dedup,
 		handlers: map[string]NotificationHandler{},
 	}
+	if rc.dedup == nil {
+		rc.dedup = memoryDedup{keys: newSeenSet(opts.DedupRetention, opts.MaxSeen, true)}
+	}
+	return rc
 }
 
 // Handle registers fn for one task type ("create_media_buy", or a type
@@ -194,6 +210,7 @@ var (
 	ErrKeyReused        = errors.New("webhook: idempotency_key already delivered with another payload")
 	ErrModeMismatch     = errors.New("webhook: signed another way than its registration asked")
 	ErrVerifier         = errors.New("webhook: the signature could not be checked now; retry later")
+	ErrDedup            = errors.New("webhook: the delivery keys could not be read or written now; retry later")
 )
 
 // ReceiveError is a refused post: the HTTP status answered and why. Code
@@ -288,27 +305,38 @@ func (rc *Receiver) deliver(r *http.Request, body []byte, from sender) (string, 
 		return "", refuse(http.StatusNotFound, fmt.Errorf("%w %q", ErrNoHandler, n.TaskType))
 	}
 	// The delivery key is bound to the sender and the payload
-	// (async-identity-and-convergence.mdx "Webhook delivery-key binding").
-	key := ""
+	// (async-identity-and-convergence.mdx "Webhook delivery-key binding"),
+	// and one publisher is established before the handler runs
+	// ("Publication and durable acknowledgement").
+	key, token := "", ""
+	ctx := context.WithoutCancel(r.Context()) // the record is kept whatever the sender does
 	if n.IdempotencyKey != "" {
-		key = from.identity + "\x00" + n.IdempotencyKey
-		switch rc.keys.add(key, payloadFingerprint(body), rc.now()) {
-		case seenDone:
+		key = from.identity + " " + n.IdempotencyKey // a key has no space (its pattern), nor a store NUL
+		c, err := rc.dedup.Claim(ctx, key, payloadFingerprint(body), dedupLease, rc.now().Add(rc.opts.DedupRetention))
+		switch {
+		case err != nil:
+			return "", refuse(http.StatusServiceUnavailable, fmt.Errorf("%w: %w", ErrDedup, err))
+		case c.State == DedupDuplicate:
 			return "duplicate", nil
-		case seenPending:
+		case c.State == DedupBusy:
 			return "", refuse(http.StatusServiceUnavailable, ErrInProgress)
-		case seenConflict:
+		case c.State == DedupConflict:
 			return "", refuse(http.StatusConflict, fmt.Errorf("%w (%s)", ErrKeyReused, n.IdempotencyKey))
 		}
+		token = c.Token
 	}
 	if err := fn(r.Context(), n); err != nil {
 		if key != "" {
-			rc.keys.forget(key)
+			_ = rc.dedup.Drop(ctx, key, token) // else the key lapses with its lease
 		}
 		return "", refuse(http.StatusInternalServerError, ErrHandler)
 	}
 	if key != "" {
-		rc.keys.finish(key)
+		if err := rc.dedup.Ack(ctx, key, token); err != nil {
+			// Published but not recorded: the sender's retry may publish
+			// again once the claim lapses; tell it to retry later.
+			return "", refuse(http.StatusServiceUnavailable, fmt.Errorf("%w: %w", ErrDedup, err))
+		}
 	}
 	return "processed", nil
 }

@@ -36,6 +36,11 @@
 // (BenchmarkNonces); a signer sustaining thousands of requests a second
 // through one keyid wants a store that keeps a counter instead.
 //
+// Dedup is the buyer's side in the same database: the delivery keys of
+// its webhook receivers (webhook.ReceiverOptions.Dedup), so a redelivered
+// event is answered as a duplicate by every receiver, across restarts, for
+// the dedup retention; Purge deletes the keys whose retention ended.
+//
 // Time comes from the injected Clock (the machine's by default), never from
 // the database's now(): the store then behaves as sellerstore.Memory does
 // under the same clock, and the conformance suite drives leases and replay

@@ -130,7 +130,7 @@ func freshStore(t *testing.T, p *pgxpool.Pool, clock sellerstore.Clock) *pgstore
 	if err := s.Migrate(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Exec(t.Context(), `TRUNCATE adcp_idempotency, adcp_tasks, adcp_signature_nonces, adcp_webhook_outbox`); err != nil {
+	if _, err := p.Exec(t.Context(), `TRUNCATE adcp_idempotency, adcp_tasks, adcp_signature_nonces, adcp_webhook_outbox, adcp_webhook_dedup`); err != nil {
 		t.Fatal(err)
 	}
 	return s

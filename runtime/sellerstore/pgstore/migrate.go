@@ -85,6 +85,16 @@ var migrations = []string{
 	CREATE INDEX adcp_webhook_outbox_due ON adcp_webhook_outbox (next_at, id) WHERE done_at IS NULL;
 	CREATE INDEX adcp_webhook_outbox_task ON adcp_webhook_outbox (task_id, id) WHERE done_at IS NULL;
 	CREATE INDEX adcp_webhook_outbox_done ON adcp_webhook_outbox (done_at) WHERE done_at IS NOT NULL;`,
+	// 6: the delivery keys a buyer's webhook receivers published (Dedup).
+	`CREATE TABLE adcp_webhook_dedup (
+		key         text COLLATE "C" PRIMARY KEY,
+		fingerprint text NOT NULL,
+		expires_at  timestamptz NOT NULL,
+		done        boolean NOT NULL DEFAULT false,
+		token       text,
+		lease_until timestamptz
+	);
+	CREATE INDEX adcp_webhook_dedup_expires ON adcp_webhook_dedup (expires_at);`,
 }
 
 // SchemaVersion is the schema version this package migrates to.

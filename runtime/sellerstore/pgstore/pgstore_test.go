@@ -27,7 +27,7 @@ func TestTwoInstances(t *testing.T) {
 
 func TestMigrateConcurrentlyOnce(t *testing.T) {
 	p := pool(t)
-	if _, err := p.Exec(t.Context(), `DROP TABLE IF EXISTS adcp_store_migrations, adcp_idempotency, adcp_tasks, adcp_signature_nonces, adcp_webhook_outbox`); err != nil {
+	if _, err := p.Exec(t.Context(), `DROP TABLE IF EXISTS adcp_store_migrations, adcp_idempotency, adcp_tasks, adcp_signature_nonces, adcp_webhook_outbox, adcp_webhook_dedup`); err != nil {
 		t.Fatal(err)
 	}
 	errs := make([]error, 8)

@@ -62,6 +62,11 @@ func (s *Store) Purge(ctx context.Context, cutoff time.Time) (sellerstore.Purged
 		return n, s.fail("purge webhooks", err)
 	}
 	n.Deliveries = int(tag.RowsAffected())
+	tag, err = s.pool.Exec(ctx, `DELETE FROM adcp_webhook_dedup WHERE expires_at < $1`, cutoff)
+	if err != nil {
+		return n, s.fail("purge webhook delivery keys", err)
+	}
+	n.DeliveryKeys = int(tag.RowsAffected())
 	if n.SignatureNonces, err = s.Nonces().purge(ctx, cutoff); err != nil {
 		return n, err
 	}
