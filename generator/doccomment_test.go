@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -72,7 +73,7 @@ func checkDocComments(t *testing.T, files []File, pkg *ir.Package) {
 			t.Errorf(format, args...)
 		}
 	}
-	headings := 0
+	headings, markdown, unread := 0, 0, 0
 	for _, f := range files {
 		if !strings.HasSuffix(f.Name, ".go") {
 			continue
@@ -98,11 +99,17 @@ func checkDocComments(t *testing.T, files []File, pkg *ir.Package) {
 					t.Errorf("%s: the doc comment has the heading %q", fset.Position(cg.Pos()), h)
 				}
 			}
+			if m := markdownLeft(cg.Text()); m != "" {
+				report(&markdown, "%s: Markdown left in a doc comment: %q", fset.Position(cg.Pos()), m)
+			}
 		}
 		for _, d := range exportedDocs(file) {
 			first := firstSentence(d.doc.Text())
 			if !beginsWithName(first, d.name) {
 				report(&unnamed, "%s: the comment of %s does not begin with its name: %q", fset.Position(d.doc.Pos()), d.name, first)
+			}
+			if m := notASentence.FindString(first); m != "" || strings.Contains(first, "~1") {
+				report(&unread, "%s: the summary of %s does not read as a sentence (%q): %q", fset.Position(d.doc.Pos()), d.name, m, first)
 			}
 			if ty := types[d.name]; d.isType && ty != nil && restatesTitle(first, ty) {
 				report(&restated, "%s: the summary of %s restates its title %q: %q", fset.Position(d.doc.Pos()), d.name, ty.Title, first)
@@ -112,10 +119,32 @@ func checkDocComments(t *testing.T, files []File, pkg *ir.Package) {
 	if headings > 20 {
 		t.Errorf("%d headings in all (the first 20 are listed)", headings)
 	}
-	if unnamed > 10 || restated > 10 {
-		t.Errorf("%d comments not beginning with their name, %d summaries restating a title (the first 10 of each are listed)", unnamed, restated)
+	if unnamed > 10 || restated > 10 || markdown > 10 || unread > 10 {
+		t.Errorf("%d comments not beginning with their name, %d summaries restating a title, %d comments with Markdown, %d summaries not reading as sentences (the first 10 of each are listed)",
+			unnamed, restated, markdown, unread)
 	}
 }
+
+// notASentence matches a summary that joins its name to a description
+// as if it were a noun phrase when it is not ("X is the was active",
+// "X is the for categorical features").
+var notASentence = regexp.MustCompile(`^\S+ is the (was|were|is|are|has|have|must|should|may|for|with|when|if|whether|true (if|when|only|exactly|unless)|false (if|when|only|unless)|present|absent|sent|set to|supports|echoes|this|these|optimize|return only|see)\b`)
+
+// markdownLeft returns Markdown emphasis or a Markdown link left in a doc
+// comment's text outside code spans, or "".
+func markdownLeft(text string) string {
+	for i, part := range strings.Split(text, "`") {
+		if i%2 == 1 {
+			continue
+		}
+		if m := markdownMarkup.FindString(part); m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
+var markdownMarkup = regexp.MustCompile(`\*\*[^*\s][^*]*\*\*|\[[^\]\n]+\]\(https?://[^)]+\)`)
 
 // declDoc is the doc comment of an exported declaration.
 type declDoc struct {

@@ -23,7 +23,7 @@ const (
 	// RecoveryCorrectable is the fix the request (see field and suggestion) and send it again; do not
 	// retry as is.
 	RecoveryCorrectable Recovery = "correctable"
-	// RecoveryTerminal is the needs a human; do not retry.
+	// RecoveryTerminal needs a human; do not retry.
 	RecoveryTerminal Recovery = "terminal"
 )
 

@@ -18,8 +18,8 @@ import (
 type TaskStatus string
 
 const (
-	// TaskStatusSubmitted is the accepted and queued, blocked on an external dependency; expect a
-	// webhook or poll.
+	// TaskStatusSubmitted is accepted and queued, blocked on an external dependency; expect a webhook
+	// or poll.
 	TaskStatusSubmitted TaskStatus = "submitted"
 	// TaskStatusWorking is the being processed; the result will follow.
 	TaskStatusWorking TaskStatus = "working"
@@ -27,13 +27,13 @@ const (
 	TaskStatusInputRequired TaskStatus = "input-required"
 	// TaskStatusAuthRequired is the waiting for credentials.
 	TaskStatusAuthRequired TaskStatus = "auth-required"
-	// TaskStatusCompleted is the finished; the result is final.
+	// TaskStatusCompleted is finished; the result is final.
 	TaskStatusCompleted TaskStatus = "completed"
-	// TaskStatusFailed is the finished with an error.
+	// TaskStatusFailed is finished with an error.
 	TaskStatusFailed TaskStatus = "failed"
-	// TaskStatusCanceled is the canceled before it finished.
+	// TaskStatusCanceled is canceled before it finished.
 	TaskStatusCanceled TaskStatus = "canceled"
-	// TaskStatusRejected is the refused by the agent.
+	// TaskStatusRejected is refused by the agent.
 	TaskStatusRejected TaskStatus = "rejected"
 )
 

@@ -12,31 +12,73 @@ import (
 	"github.com/adcpgen/adcpgen/internal/gocomment"
 )
 
-// commentLines turns schema text into comment lines: one per line of text,
-// with every character that could end or confuse a // comment replaced.
-// Lines are handed to jennifer already prefixed with "//", so nothing in
-// the text can turn them into a /* */ block.
+// commentLines turns schema text into comment lines, its Markdown in Go
+// doc comment syntax (see markdown.go): prose wrapped, emphasis and links
+// as plain text, list items as Go list items, fenced code as an indented
+// code block; every character that could end or confuse a // comment is
+// replaced. Lines are handed to jennifer already prefixed with "//", so
+// nothing in the text can turn them into a /* */ block.
 func commentLines(text string) []string {
-	text = strings.ToValidUTF8(text, "\uFFFD")
-	var out []string
-	fenced := false
-	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
-		line = strings.TrimRight(cleanLine(line), " \t")
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			fenced = !fenced
-		}
-		if line == "" {
-			out = append(out, "//")
-			continue
-		}
-		if fenced || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "|") {
-			out = append(out, "// "+line)
-			continue
-		}
-		for _, w := range wrap(line, wrapWidth) {
-			out = append(out, "// "+w)
-		}
+	text = strings.ToValidUTF8(strings.TrimSpace(text), "\uFFFD")
+	if text == "" {
+		return nil
 	}
+	var out []string
+	var item []string // the list item being read: marker, then text
+	flush := func() {
+		if item == nil {
+			return
+		}
+		lead := "   " + item[0] + " "
+		if item[0] != "-" {
+			lead = "  " + item[0] + " "
+		}
+		for i, w := range wrap(strings.Join(item[1:], " "), wrapWidth-len(lead)) {
+			if i == 0 {
+				out = append(out, "//"+lead+w)
+			} else {
+				out = append(out, "//"+strings.Repeat(" ", len(lead))+w)
+			}
+		}
+		item = nil
+	}
+	prev := blockBlank
+	for _, l := range markdownLines(text) {
+		if l.kind != blockMore {
+			flush()
+		}
+		// A list or a code block stands apart from the prose around it.
+		if (l.kind == blockCode) != (prev == blockCode) || l.kind == blockText && (prev == blockItem || prev == blockMore) {
+			if l.kind != blockBlank && prev != blockBlank {
+				out = append(out, "//")
+			}
+		}
+		switch l.kind {
+		case blockBlank:
+			out = append(out, "//")
+		case blockCode:
+			if line := strings.TrimRight(cleanLine(l.text), " \t"); line != "" {
+				out = append(out, "//\t"+line)
+			} else {
+				out = append(out, "//")
+			}
+		case blockItem:
+			item = []string{l.marker, inlineMarkdown(cleanLine(strings.TrimSpace(l.text)))}
+		case blockMore:
+			item = append(item, inlineMarkdown(cleanLine(l.text)))
+		default:
+			line := strings.TrimRight(cleanLine(l.text), " \t")
+			if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "|") {
+				out = append(out, "// "+line)
+				break
+			}
+			for _, w := range wrap(inlineMarkdown(line), wrapWidth) {
+				out = append(out, "// "+w)
+			}
+		}
+		prev = l.kind
+	}
+	flush()
 	// Collapse runs of blank comment lines.
 	compact := out[:0]
 	for i, l := range out {

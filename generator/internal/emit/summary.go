@@ -28,12 +28,37 @@ var (
 	verbs = words(`applies allows captures carries configures contains declares defines describes
 		determines enables encodes enumerates explains expresses extends gives governs holds identifies
 		indicates overrides provides replaces represents restricts returns selects specifies summarizes
-		tells wraps`)
+		tells wraps supports echoes mirrors redirects requires includes excludes accepts computes emits
+		fires ensures permits prevents`)
+	// Auxiliaries and modals: the description is a predicate ("Was
+	// active, now terminated" is "X was active, now terminated").
+	auxiliaries = words("was were is are has have had can cannot could may might must should will would does did")
+	// Words a description of a state or a condition opens with, as a
+	// complement of "is" when a preposition, a conjunction or an adverb
+	// follows ("Present when ...", "True only if ...", "Set to true to
+	// ..."), besides past participles (words in -ed).
+	complements = words(`present absent required optional true false null empty omitted valid available applicable
+		mandatory ignored allowed unique set sent built made given taken shown known held kept paid read
+		written chosen bound run found seen done put left split`)
+	// Words that open a complement's condition or manner.
+	conditions = words(`by to when for as in on at from after before only if with per under via unless until
+		once while whenever iff exactly otherwise and or during within without because since so then
+		whether where always never`)
+	// Prepositions a description may open with ("For categorical
+	// features, the set of valid values").
+	prepositions = words("for with per in on at from after before during within without under via by to as")
+	// Demonstratives and possessives open a noun phrase as articles do
+	// ("This format's own identifier").
+	demonstratives = words("this these those its their")
+	// Determiners after which a word in -s is a verb ("Lists the ...")
+	// rather than a plural noun ("Lists of ...").
+	determiners = words("the a an this that these those its their whether which what how when where who all any each every one no only")
 	// Imperatives, none of them also a noun ("Request parameters for ..."
 	// is not an order): "Select which ..." is "X is used to select which
 	// ...".
 	imperatives = words(`select use include exclude specify provide define describe indicate identify
-		send apply configure limit restrict override replace choose pick declare fork`)
+		send apply configure limit restrict override replace choose pick declare fork optimize echo create
+		validate suppress render pause resume cancel fetch compute emit skip reject accept filter return`)
 )
 
 func words(s string) map[string]bool {
@@ -50,10 +75,13 @@ var deprecatedLead = regexp.MustCompile(`(?i)^\**\s*deprecated\s*\**\s*[:.\-—]
 
 // summarize returns text, schema prose, with its first sentence made to
 // begin with name: "A product offered by a seller" becomes "Product is a
-// product offered by a seller". Text that already begins with name is
-// left as it is.
+// product offered by a seller", "Was active, now terminated" becomes
+// "X was active, now terminated", "Present when ..." "X is present when
+// ...", "Is this trademark mine?" "X asks: is this trademark mine?".
+// Text that already begins with name is left as it is. Markdown emphasis
+// and links are plain text first, so "**Required**" is a word.
 func summarize(name, text string) string {
-	text = strings.TrimSpace(text)
+	text = strings.TrimSpace(inlineMarkdown(text))
 	if text == "" {
 		return ""
 	}
@@ -67,22 +95,95 @@ func summarize(name, text string) string {
 		}
 		return name + " is deprecated: " + lowerFirst(rest)
 	}
-	first, _, _ := strings.Cut(text, " ")
-	key := strings.ToLower(strings.TrimRight(first, ",:;."))
+	joiner, body := summaryParts(text)
+	if joiner == "" {
+		return name + " " + body
+	}
+	return name + " " + joiner + " " + body
+}
+
+// summaryParts splits the first sentence summarize writes into the words
+// that join the name to the text ("is", "says", "is used to", "" for a
+// verb) and the text that follows them.
+func summaryParts(text string) (joiner, body string) {
+	fields := strings.Fields(text)
+	first := fields[0]
+	key := strings.ToLower(strings.TrimRight(first, ",:;.!?"))
+	next := ""
+	if len(fields) > 1 {
+		next = strings.ToLower(strings.Trim(fields[1], ",:;.!?()"))
+	}
 	r, _ := utf8.DecodeRuneInString(text)
 	switch {
-	case !unicode.IsLetter(r):
-		return name + " is documented as: " + text
+	case !unicode.IsLetter(r) || key == "see":
+		return "is documented as:", text
+	case asks(text) && (auxiliaries[key] || interrogative[key]):
+		return "asks:", lowerFirst(text)
 	case articles[key], quantifiers[key]:
-		return name + " is " + lowerFirst(text)
+		return "is", lowerFirst(text)
+	case demonstratives[key]:
+		// "This person's role" is a noun phrase; "This entry failed
+		// because ..." a clause, which the name means.
+		if len(fields) > 2 {
+			third := strings.ToLower(strings.Trim(fields[2], ",:;.!?()"))
+			if strings.HasSuffix(third, "ed") || auxiliaries[third] {
+				return "means", lowerFirst(text)
+			}
+		}
+		return "is", lowerFirst(text)
 	case interrogative[key]:
-		return name + " says " + lowerFirst(text)
-	case verbs[key]:
-		return name + " " + lowerFirst(text)
-	case imperatives[key]:
-		return name + " is used to " + lowerFirst(text)
+		return "says", lowerFirst(text)
+	case verbs[key], auxiliaries[key]:
+		return "", lowerFirst(text)
+	case strings.HasSuffix(key, "s") && !strings.HasSuffix(key, "ss") && determiners[next] && !articles[key]:
+		return "", lowerFirst(text) // "Lists the ...": a verb
+	case imperatives[key] && next != "on" && next != "of":
+		return "is used to", lowerFirst(text)
+	case (complements[key] || strings.HasSuffix(key, "ed")) && (conditions[next] || strings.HasSuffix(next, "ly") ||
+		next == "" || first != strings.TrimRight(first, ",;:")):
+		return "is", lowerFirst(text)
+	case prepositions[key]:
+		// "For categorical features, the set of valid values": the
+		// condition goes after the joiner of what follows the comma.
+		if lead, rest, ok := strings.Cut(text, ", "); ok && !strings.Contains(lead, ". ") && rest != "" {
+			switch j, b := summaryParts(rest); j {
+			case "is the":
+				return "is,", lowerFirst(lead) + ", the " + b
+			case "is", "says", "is used to":
+				return j + ",", lowerFirst(lead) + ", " + b
+			}
+		}
+		return "applies", lowerFirst(text)
 	}
-	return name + " is the " + lowerFirst(text)
+	// "Advertiser account is fixed to one currency" is a clause, which
+	// the name means; "Number of items" a noun phrase.
+	// So is "Seller declined the request": a verb in -ed with its object
+	// ("Identifier assigned by the seller" is a noun phrase).
+	for i, f := range fields[1:min(3, len(fields))] {
+		w := strings.ToLower(f)
+		if auxiliaries[w] && w != "can" && w != "will" {
+			return "means", lowerFirst(text)
+		}
+		if strings.HasSuffix(w, "ed") && i+2 < len(fields) && (articles[strings.ToLower(fields[i+2])] ||
+			demonstratives[strings.ToLower(fields[i+2])]) && !prepositions[strings.ToLower(fields[i])] {
+			return "means", lowerFirst(text)
+		}
+		if f != strings.TrimRight(f, ",;:.") {
+			break
+		}
+	}
+	return "is the", lowerFirst(text)
+}
+
+// asks reports text whose first sentence is a question.
+func asks(text string) bool {
+	end := len(text)
+	for _, stop := range []string{". ", "? ", "! ", "\n"} {
+		if i := strings.Index(text, stop); i >= 0 && i < end {
+			end = i
+		}
+	}
+	return strings.HasSuffix(strings.TrimSpace(text[:min(end+1, len(text))]), "?")
 }
 
 // lowerFirst lowers the first word of text when it is an ordinary
@@ -122,8 +223,8 @@ func addsToName(title, name string) bool {
 // the union arm it is.
 type place struct {
 	owner  *ir.Type
-	member string // the JSON member, or the arm's name
-	kind   string // "member", "item", "value", "arm"
+	member string // the JSON member, the arm's name, or a pattern of member names
+	kind   string // "member", "item", "value", "arm", "pattern"
 }
 
 // places maps each type to the first place that uses it, preferring its
@@ -161,6 +262,9 @@ func places(types []*ir.Type) map[*ir.Type]place {
 		if t.Extra.Type != nil {
 			visit(t, "", ir.MapOf(t.Extra.Type), "value")
 		}
+		for _, p := range t.Patterns {
+			visit(t, p.Pattern, ir.MapOf(p.Type), "pattern")
+		}
 		if t.Union != nil {
 			for _, a := range t.Union.Arms {
 				visit(t, a.GoName, a.Type, "arm")
@@ -177,9 +281,13 @@ func places(types []*ir.Type) map[*ir.Type]place {
 // describes nor titles beyond its name: what it is where it is used.
 func contextSummary(t *ir.Type, p place, ok bool) string {
 	if !ok {
-		return t.Name + " is defined by " + t.Loc.String() + "."
+		// The pointer as a reader writes it: "~1" is "/", "~0" is "~".
+		loc := t.Loc.File + "#" + strings.NewReplacer("~1", "/", "~0", "~").Replace(t.Loc.Pointer)
+		return t.Name + " is defined by " + loc + "."
 	}
 	switch p.kind {
+	case "pattern":
+		return t.Name + " is a value of the members of " + p.owner.Name + " whose names match " + p.member + "."
 	case "arm":
 		return t.Name + " is the " + p.member + " arm of " + p.owner.Name + "."
 	case "item":

@@ -28,7 +28,7 @@ type Widget struct {
 	LaunchDate *wire.Date     `json:"launch_date,omitempty"`
 	Kind       *WidgetKind    `json:"kind,omitempty"`
 	Level      *Level         `json:"level,omitempty"`
-	// Nickname is the absent, null or a name: three states.
+	// Nickname is absent, null or a name: three states.
 	Nickname wire.Nullable[string]      `json:"nickname,omitempty"`
 	Owner    Person                     `json:"owner"`
 	Notes    map[string]json.RawMessage `json:"notes,omitempty"`

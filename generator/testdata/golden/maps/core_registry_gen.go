@@ -47,7 +47,7 @@ func (v *Registry) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// RegistryMatching1 is defined by core/registry.json#/patternProperties/^https?:~1~1.
+// RegistryMatching1 is a value of the members of Registry whose names match ^https?://.
 //
 // Schema: /schemas/1.5.0/core/registry.json#/patternProperties/^https?:~1~1, digest 5a268718b2b0
 type RegistryMatching1 struct {
@@ -75,7 +75,7 @@ func (v *RegistryMatching1) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, v)
 }
 
-// RegistryMatching2 is defined by core/registry.json#/patternProperties/^x_[a-z]+$.
+// RegistryMatching2 is a value of the members of Registry whose names match ^x_[a-z]+$.
 //
 // Exactly one field is set. The decoder picks the arm by its JSON type.
 //

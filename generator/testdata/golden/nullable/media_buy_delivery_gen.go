@@ -9,8 +9,8 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wireimpl"
 )
 
-// Delivery is the merges the metrics through allOf at the root, in a property and in array items:
-// every merged copy keeps null.
+// Delivery merges the metrics through allOf at the root, in a property and in array items: every
+// merged copy keeps null.
 //
 // Schema: /schemas/3.0.0/media-buy/delivery.json# ("Delivery"), digests 701081d40a4d ae2ffd635171
 type Delivery struct {
