@@ -40,7 +40,12 @@ type book interface {
 // errNoBuy: no such buy of the principal's.
 var errNoBuy = errors.New("no such media buy")
 
-// memoryBook keeps the buys of one replica.
+// memoryBookSize bounds memoryBook: past it the oldest buys are dropped,
+// so a seller left running in memory does not grow without bound (with
+// -postgres every buy is kept).
+const memoryBookSize = 10_000
+
+// memoryBook keeps the latest memoryBookSize buys of one replica.
 type memoryBook struct {
 	mu     sync.Mutex
 	ledger map[string]*buy // by media buy id
@@ -54,6 +59,10 @@ func (m *memoryBook) add(_ context.Context, b *buy, _, _ string) error {
 	defer m.mu.Unlock()
 	m.ledger[b.id] = b
 	m.order = append(m.order, b.id)
+	for len(m.order) > memoryBookSize {
+		delete(m.ledger, m.order[0])
+		m.order = m.order[1:]
+	}
 	return nil
 }
 

@@ -417,6 +417,11 @@ func (l *Layer) unavailable(ctx context.Context, c *seller.Call, op string, err 
 	noteOutcome(ctx, "unavailable")
 	l.log.ErrorContext(ctx, "adcp: idempotency store failed", "op", op, "tool", c.Tool.Name, "err", err.Error())
 	e := l.newError("SERVICE_UNAVAILABLE", "Service temporarily unavailable")
+	if errors.Is(err, sellerstore.ErrFull) {
+		// security.mdx rule 8: a cache that may not grow answers
+		// RATE_LIMITED rather than store another key.
+		e = l.newError(l.pick("RATE_LIMITED", "SERVICE_UNAVAILABLE"), "Too many requests in flight or in the replay window; retry later")
+	}
 	e.RetryAfter = time.Second
 	var paced interface{ RetryAfter() time.Duration }
 	if errors.As(err, &paced) && paced.RetryAfter() > 0 {

@@ -671,3 +671,19 @@ func TestSuccessSentOnlyWhenRecorded(t *testing.T) {
 		t.Fatalf("after the store came back: %s replayed %v, %d runs", id, a.Replayed, runs.Load())
 	}
 }
+
+// A store at its bound (sellerstore.ErrFull) refuses a new key with
+// RATE_LIMITED and a retry_after (security.mdx rule 8), while keys it
+// holds still replay.
+func TestFullStoreRateLimits(t *testing.T) {
+	r := newRig(t, adcpt.Spec(), idempotency.Options{}, nil)
+	r.store.SetCapacity(1, 0)
+	first := mediaBuyID(t, r.call("buyer-a", buy(key1, "5000", "")))
+	a := r.call("buyer-a", buy("9b2e4c6a-1d3f-4a5b-8c7d-6e5f4a3b2c1d", "5000", ""))
+	if a.Error == nil || a.Error.Code != "RATE_LIMITED" || a.Error.Recovery != registry.Transient || a.Error.RetryAfter < time.Second {
+		t.Fatalf("a new key in a full store: %+v", a.Error)
+	}
+	if again := r.call("buyer-a", buy(key1, "5000", "")); mediaBuyID(t, again) != first || !again.Replayed {
+		t.Fatalf("the key it holds: %s", again.Body)
+	}
+}

@@ -27,8 +27,9 @@
 //   - Expired: the key completed but its replay window (ClaimRequest.Retention,
 //     counted from completion) has passed (IDEMPOTENCY_EXPIRED). Expired
 //     records are reported until Purge removes them; after that the key is
-//     unknown again. Stores never purge on their own: a long-running seller
-//     runs PurgePeriodically.
+//     unknown again. Durable stores never purge on their own: a
+//     long-running seller runs PurgePeriodically (Memory also drops them
+//     itself, an hour after their window).
 //
 // The fingerprint is the caller's hash of the canonical request; Canonical
 // and Fingerprint compute one.
@@ -72,7 +73,14 @@
 //
 // # Implementations
 //
-// NewMemory is the in-memory default, for one process. The storetest package
+// NewMemory is the in-memory default, for one process. It is bounded
+// (DefaultMaxRecords idempotency records, DefaultMaxTasks tasks;
+// SetCapacity changes them) and drops on its own what is past its use: a
+// completed record an hour after its replay window (answering Expired in
+// that hour), an abandoned claim an hour after its lease, an ended task a
+// day after it ended, a settled webhook an hour after. When every record
+// is in use a new key is refused with ErrFull, which the idempotency layer
+// answers RATE_LIMITED. The storetest package
 // is the conformance suite every Store must pass; the pgstore module (its own
 // Go module, so this one needs no database driver) stores in PostgreSQL.
 package sellerstore

@@ -24,6 +24,9 @@ type Memory struct {
 
 	outbox       []*outboxEntry // in enqueue order
 	nextDelivery int64
+
+	maxRecords, maxTasks int       // bound.go
+	swept                time.Time // the last sweep for what is past its use
 }
 
 // NewMemory returns an empty in-memory store reading time from clock
@@ -32,7 +35,8 @@ func NewMemory(clock Clock) *Memory {
 	if clock == nil {
 		clock = SystemClock{}
 	}
-	return &Memory{clock: clock, idem: map[IdempotencyKey]*Record{}, tasks: map[string]*Task{}, holds: map[string]*taskHold{}}
+	return &Memory{clock: clock, idem: map[IdempotencyKey]*Record{}, tasks: map[string]*Task{}, holds: map[string]*taskHold{},
+		maxRecords: DefaultMaxRecords, maxTasks: DefaultMaxTasks}
 }
 
 var (
@@ -51,6 +55,11 @@ func (m *Memory) Claim(ctx context.Context, req ClaimRequest) (Claim, error) {
 	rec := m.idem[req.IdempotencyKey]
 	if rec != nil && !rec.TakeableBy(req.Fingerprint, now) {
 		return rec.Answer(req.Fingerprint, now), nil
+	}
+	if rec == nil {
+		if err := m.roomForRecord(now); err != nil {
+			return Claim{}, err
+		}
 	}
 	rec = &Record{
 		Fingerprint: req.Fingerprint,
@@ -139,6 +148,9 @@ func (m *Memory) CreateTask(ctx context.Context, t Task) (Task, error) {
 	defer m.mu.Unlock()
 	if _, taken := m.tasks[t.ID]; taken {
 		return Task{}, storekit.TaskExistsError(t.ID)
+	}
+	if err := m.roomForTask(now); err != nil {
+		return Task{}, err
 	}
 	m.tasks[t.ID] = &t
 	return cloneTask(t), nil

@@ -23,9 +23,9 @@ type PurgeOptions struct {
 }
 
 // PurgePeriodically purges s every opts.Every until ctx ends, then returns
-// nil. Stores never delete on their own, so a long-running seller runs this
-// (one replica is enough; Purge is safe to run from several). It returns an
-// error at once when Every or Keep is not positive.
+// nil. Durable stores never delete on their own, so a long-running seller
+// runs this (one replica is enough; Purge is safe to run from several). It
+// returns an error at once when Every or Keep is not positive.
 func PurgePeriodically(ctx context.Context, s Store, opts PurgeOptions) error {
 	if s == nil {
 		return fmt.Errorf("sellerstore: PurgePeriodically: nil store")

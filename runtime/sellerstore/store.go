@@ -15,7 +15,7 @@ type Store interface {
 	// whose replay window ended before cutoff (they stop answering
 	// Expired), claims whose lease lapsed before cutoff without completing,
 	// final tasks last updated before cutoff, and deliveries settled
-	// (delivered or given up) before cutoff. Stores never delete on
+	// (delivered or given up) before cutoff. Durable stores never delete on
 	// their own; run Purge periodically, with a cutoff well past the replay
 	// window, and keep tasks at least as long as the responses that name
 	// them.

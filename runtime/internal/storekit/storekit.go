@@ -27,6 +27,7 @@ var (
 	ErrClaimLost   = errors.New("claim no longer held")
 	ErrTaskClaimed = errors.New("task's work claimed by another worker")
 	ErrInvalid     = errors.New("invalid argument")
+	ErrFull        = errors.New("store full")
 )
 
 // CheckText rejects what a SQL text column cannot hold, so every store

@@ -364,9 +364,11 @@ func testPurge(t *testing.T, s sellerstore.Store, clock *FakeClock) {
 	// Removed: "done" (window ended an hour ago), "abandoned" and "live"
 	// (leases lapsed long ago), "finished" (final, old). Kept: "fresh"
 	// (window ended at the present, after the cutoff), "finished-later",
-	// "waiting" (interim tasks are never purged).
-	if want := (sellerstore.Purged{Idempotency: 3, Tasks: 1}); n != want {
-		t.Fatalf("Purge: %+v, want %+v", n, want)
+	// "waiting" (interim tasks are never purged). A bounded store (Memory)
+	// may have dropped some on its own already: at most these are counted,
+	// and the state below is the same either way.
+	if n.Idempotency > 3 || n.Tasks > 1 || n.Idempotency+n.Tasks == 0 {
+		t.Fatalf("Purge: %+v, want at most 3 records and 1 task, and something", n)
 	}
 	claim(t, s, done, sellerstore.Claimed)
 	claim(t, s, abandoned, sellerstore.Claimed)
