@@ -16,7 +16,8 @@ func TestStandardLibraryOnly(t *testing.T) {
 	}
 	// The JSON reader is runtime/wire with the descriptor packages it reads.
 	reader := map[string]bool{"github.com/adcpgen/adcpgen/runtime/rawrpc": true, "github.com/adcpgen/adcpgen/runtime/wire": true,
-		"github.com/adcpgen/adcpgen/runtime/wireimpl": true, "github.com/adcpgen/adcpgen/runtime/internal/wiredesc": true}
+		"github.com/adcpgen/adcpgen/runtime/wireimpl": true, "github.com/adcpgen/adcpgen/runtime/internal/wiredesc": true,
+		"github.com/adcpgen/adcpgen/runtime/internal/jsonscan": true}
 	for _, dep := range strings.Fields(string(out)) {
 		if strings.Contains(strings.Split(dep, "/")[0], ".") && !reader[dep] {
 			t.Errorf("rawrpc depends on %s", dep)

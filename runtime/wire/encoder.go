@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/adcpgen/adcpgen/runtime/internal/jsonscan"
 )
 
 // Encoder appends compact JSON to a buffer. It inserts commas itself: every
@@ -37,6 +39,18 @@ func Marshal(v Encodable) ([]byte, error) {
 	}
 	encoderPool.Put(e)
 	return out, err
+}
+
+// Append appends v encoded as compact JSON to dst, as Marshal encodes it:
+// a caller that keeps its buffer encodes without allocating. On error dst
+// is returned as it was.
+func Append(dst []byte, v Encodable) ([]byte, error) {
+	e := Encoder{buf: dst}
+	e.Value(v)
+	if err := e.Err(); err != nil {
+		return dst, err
+	}
+	return e.buf, nil
 }
 
 // Bytes returns the encoded bytes so far.
@@ -196,11 +210,10 @@ func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
+		if i = jsonscan.Plain(s, i, false); i == len(s) {
+			break
 		}
+		c := s[i]
 		if c < utf8.RuneSelf {
 			b = append(b, s[start:i]...)
 			switch c {

@@ -1,5 +1,7 @@
 package wire
 
+import "errors"
+
 // WithMember returns a copy of the object v with its member name set to
 // value (a JSON text): the value of the last member of that name (the one
 // JSON.parse keeps) is replaced; without one, the member is added first.
@@ -30,6 +32,119 @@ func (v Lenient) WithMember(name string, value []byte) ([]byte, bool) {
 	}
 	return append(out, v[1:]...), true
 }
+
+// WithMembers is WithMember for each names[i] with values[i] in turn, in
+// one pass over v: members present are replaced where they stand, the
+// others added first (the last added foremost). A name given twice takes
+// its last value. v itself is returned when names is empty.
+func (v Lenient) WithMembers(names []string, values [][]byte) ([]byte, bool) {
+	if !v.IsObject() || len(names) != len(values) {
+		return nil, false
+	}
+	out, err := v.EditMembers(names, func([]Lenient) ([][]byte, error) { return values, nil })
+	return out, err == nil
+}
+
+// EditMembers reads the members named names (the last of a repeated
+// name, nil when absent), asks edit for their new values (nil to leave
+// one as it is), and sets those as WithMembers does: one pass over v to
+// read, one copy to write, whatever v's size. An error from edit is
+// returned as it is; v not being an object is an error too. v itself is
+// returned when nothing changes.
+func (v Lenient) EditMembers(names []string, edit func(current []Lenient) ([][]byte, error)) ([]byte, error) {
+	if !v.IsObject() {
+		return nil, errNotObject
+	}
+	type span struct{ start, end int } // a value's, -1 when absent
+	var (
+		curBuf  [8]Lenient
+		spanBuf [8]span
+	)
+	cur, spans := curBuf[:0], spanBuf[:0]
+	for range names {
+		cur, spans = append(cur, nil), append(spans, span{-1, -1})
+	}
+	v.memberSpans(func(key Lenient, _, vs, ve int) bool {
+		for i, name := range names {
+			if key.StringIs(name) {
+				cur[i], spans[i] = v[vs:ve:ve], span{vs, ve}
+			}
+		}
+		return true
+	})
+	edited, err := edit(cur)
+	if err != nil {
+		return nil, err
+	}
+	if len(edited) != len(names) {
+		return nil, errors.New("wire: EditMembers: edit returned a value count other than the names'")
+	}
+	var valueBuf [8][]byte
+	values := append(valueBuf[:0], edited...)
+	// A name given twice: the first keeps the place, the last the value.
+	var skipBuf [8]bool
+	skip := skipBuf[:0]
+	size, changed := len(v), false
+	for i, name := range names {
+		skip = append(skip, values[i] == nil)
+		if values[i] == nil {
+			continue
+		}
+		changed = true
+		size += len(name) + len(values[i]) + 8
+		for j := range i {
+			if names[j] == name && !skip[j] {
+				values[j], skip[i] = values[i], true
+				break
+			}
+		}
+	}
+	if !changed {
+		return v, nil
+	}
+	out := make([]byte, 0, size)
+	out = append(out, '{')
+	nonEmpty := false
+	if rest := skipSpace(v, 1); rest < len(v) && v[rest] != '}' {
+		nonEmpty = true
+	}
+	first := true
+	for i := len(names) - 1; i >= 0; i-- {
+		if skip[i] || spans[i].start >= 0 {
+			continue
+		}
+		if !first {
+			out = append(out, ',')
+		}
+		first = false
+		out = AppendQuoted(out, names[i])
+		out = append(out, ':')
+		out = append(out, values[i]...)
+	}
+	if !first && nonEmpty {
+		out = append(out, ',')
+	}
+	// The rest of v, replaced values in document order.
+	at := 1
+	for {
+		next := -1
+		for i, sp := range spans {
+			if !skip[i] && sp.start >= at && (next < 0 || sp.start < spans[next].start) {
+				next = i
+			}
+		}
+		if next < 0 {
+			break
+		}
+		out = append(out, v[at:spans[next].start]...)
+		out = append(out, values[next]...)
+		at = spans[next].end
+	}
+	return append(out, v[at:]...), nil
+}
+
+// errNotObject is EditMembers' error for a value that is no object.
+var errNotObject = errors.New("wire: not a JSON object")
 
 // WithoutMember returns a copy of the object v without its members named
 // name (a strict object has one at most), each with the comma that

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/adcpgen/adcpgen/runtime/internal/jsonscan"
 )
 
 // Lenient is the bytes of one complete JSON value that ParseLenient
@@ -336,15 +338,27 @@ func skipSpace(b []byte, i int) int {
 
 // skipString returns the offset past the checked string starting at b[i].
 func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			return i + 1
-		case '\\':
-			i++
+	for i++; ; {
+		if i+8 <= len(b) { // a word at a time up to a quote or a backslash
+			m := jsonscan.EndMask(jsonscan.Load(b, i))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += jsonscan.First(m)
+		} else {
+			for i < len(b) && b[i] != '"' && b[i] != '\\' {
+				i++
+			}
+			if i >= len(b) {
+				return len(b)
+			}
 		}
+		if b[i] == '"' {
+			return i + 1
+		}
+		i += 2 // an escape
 	}
-	return len(b)
 }
 
 // structural marks the bytes skipValue stops at inside containers.
