@@ -168,7 +168,27 @@ type Answer struct {
 	// (ErrorObject); "" when none was (VERSION_UNSUPPORTED).
 	Release string
 
-	echoed *Call // the call whose context Body already echoes
+	echoed *Call       // the call whose context Body already echoes
+	filled *filledBody // what Body's envelope was filled from, by resultAnswer
+}
+
+// filledBody is a body a typed handler's answer was encoded to, with the
+// envelope values its members were filled from and the message it
+// carries: finish sends it as it is while the answer still says the same.
+// compact: the body is compact JSON (the strict encoder's, and a context
+// echoed that was compact).
+type filledBody struct {
+	v       envelopeValues
+	body    []byte
+	message string
+	compact bool
+}
+
+// Compact reports a Body the server encoded itself as compact JSON in
+// valid UTF-8 (no whitespace between tokens): a transport may copy it as
+// it is where its SDK would compact it. False when unknown.
+func (a *Answer) Compact() bool {
+	return a.filled != nil && a.filled.compact && sameBytes(a.filled.body, a.Body)
 }
 
 // IsError reports an AdCP error answer.

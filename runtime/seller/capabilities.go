@@ -37,12 +37,7 @@ func (s *Server) capabilitiesEntry(t registry.Tool) *entry {
 				return ErrorAnswer(s.internalError())
 			}
 			v := envelopeValues{status: string(task.Completed), contextID: c.echoedContextID(), version: c.Release}
-			if body, err = fillEnvelope(c.Tool.Name, body, c.Tool.Envelope, v, false); err == nil {
-				if ctxObj := c.Context(); ctxObj != nil {
-					body, err = withMember(body, "context", ctxObj)
-				}
-			}
-			if err == nil {
+			if body, _, err = fillEnvelope(c.Tool.Name, body, c.Tool.Envelope, v, false, c.Context()); err == nil {
 				err = s.checkResponse(c.Tool, task.Completed, body)
 			}
 			if err != nil {

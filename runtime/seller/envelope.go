@@ -1,6 +1,7 @@
 package seller
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -106,71 +107,95 @@ func (e *EnvelopeError) Error() string {
 }
 
 // fillEnvelope writes the envelope's members into body, a JSON object, as
-// env says (see above). strict: body is a handler's payload, and a member
-// the envelope owns that it set to another value is an *EnvelopeError.
-func fillEnvelope(tool string, body []byte, env registry.Envelope, v envelopeValues, strict bool) ([]byte, error) {
-	obj := wire.Lenient(body)
-	members := registry.EnvelopeMembers()
-	// Added members go first, each before the last: reversed, the
-	// envelope reads in its own order.
-	for _, m := range slices.Backward(members) {
-		want := v.value(m)
-		got := obj.Get(m)
-		var out []byte
-		switch {
-		case env.Owns(m, v.status):
-			switch {
-			case want == nil:
-				continue // the handler's, if it set one
-			case !emptyMember(got):
-				if jsonEqual(got, want) || !strict {
-					continue
+// env says (see above), then the release served (echoVersion's rule), then
+// echoes ctxObj (the request's context object, nil for none) as its
+// context member: one pass over body and one copy, whatever its size. It
+// also returns the message the completed body carries (messageOf).
+// strict: body is a handler's payload, and a member the envelope owns that
+// it set to another value is an *EnvelopeError.
+func fillEnvelope(tool string, body []byte, env registry.Envelope, v envelopeValues, strict bool, ctxObj []byte) ([]byte, string, error) {
+	var message wire.Lenient
+	out, err := wire.Lenient(body).EditMembers(fillNames, func(got []wire.Lenient) ([][]byte, error) {
+		values := make([][]byte, len(fillNames))
+		// Added members go first, each before the last: reversed, the
+		// envelope reads in its own order.
+		for i, m := range fillNames[:len(envelopeMembers)] {
+			want := v.value(m)
+			switch g := got[i]; {
+			case env.Owns(m, v.status):
+				switch {
+				case want == nil:
+					continue // the handler's, if it set one
+				case !emptyMember(g):
+					if jsonEqual(g, want) || !strict {
+						continue
+					}
+					return nil, &EnvelopeError{Tool: tool, Member: m, Got: string(g.AppendCompact(nil)), Want: string(want),
+						Shared: slices.Contains(env.Payload, m)}
 				}
-				return nil, &EnvelopeError{Tool: tool, Member: m, Got: string(got.AppendCompact(nil)), Want: string(want),
-					Shared: slices.Contains(env.Payload, m)}
+			case env.Declares(m) || env.Closed || g.Present() || want == nil:
+				continue // the payload's, or nowhere to put it
 			}
-			out, _ = obj.WithMember(m, want)
-		case env.Declares(m) || env.Closed || got.Present() || want == nil:
-			continue // the payload's, or nowhere to put it
-		default:
-			out, _ = obj.WithMember(m, want)
+			values[i] = want
 		}
-		if out == nil {
-			return nil, fmt.Errorf("%s: the payload is not a JSON object", tool)
+		if message = got[fillMessage]; values[fillMessage] != nil {
+			message = values[fillMessage]
 		}
-		obj = out
+		version, err := echoVersion(tool, got[fillVersion], env, v.version, strict)
+		if err != nil {
+			return nil, err
+		}
+		values[fillVersion], values[fillContext] = version, ctxObj
+		return values, nil
+	})
+	if err != nil {
+		if ee, ok := errors.AsType[*EnvelopeError](err); ok {
+			return nil, "", ee
+		}
+		return nil, "", fmt.Errorf("%s: the payload is not a JSON object", tool)
 	}
-	return echoVersion(tool, obj, env, v.version, strict)
+	return out, messageOf(message, env), nil
 }
 
-// echoVersion writes the release served into body as adcp_version
-// (core/version-envelope.json: "the release the seller actually served"),
-// as every answer carries it from 3.1, and beside a 3.0 payload, whose
-// schemas admit members they do not declare; a closed schema gets none,
-// unless the handler set it. strict: a handler's payload, whose other
-// value is an *EnvelopeError.
-func echoVersion(tool string, body []byte, env registry.Envelope, version string, strict bool) ([]byte, error) {
+// fillNames are the members fillEnvelope writes, in the order it writes
+// them: the envelope's in reverse (fillEnvelope), adcp_version, context.
+var (
+	envelopeMembers = registry.EnvelopeMembers()
+	fillNames       = append(reversed(envelopeMembers), memberVersion, "context")
+	fillMessage     = slices.Index(fillNames, registry.MemberMessage)
+	fillVersion     = len(envelopeMembers)
+	fillContext     = len(envelopeMembers) + 1
+)
+
+func reversed(s []string) []string {
+	out := slices.Clone(s)
+	slices.Reverse(out)
+	return out
+}
+
+// echoVersion is the adcp_version member to write, nil for none, given the
+// body's (got): the release served (core/version-envelope.json: "the
+// release the seller actually served"), as every answer carries it from
+// 3.1, and beside a 3.0 payload, whose schemas admit members they do not
+// declare; a closed schema gets none, unless the handler set it. strict: a
+// handler's payload, whose other value is an *EnvelopeError.
+func echoVersion(tool string, got wire.Lenient, env registry.Envelope, version string, strict bool) ([]byte, error) {
 	if version == "" {
-		return body, nil
+		return nil, nil
 	}
 	want := wire.AppendQuoted(nil, version)
-	got := wire.Lenient(body).Get(memberVersion)
 	switch {
 	case !emptyMember(got):
 		if jsonEqual(got, want) {
-			return body, nil
+			return nil, nil
 		}
 		if strict {
 			return nil, &EnvelopeError{Tool: tool, Member: memberVersion, Got: string(got.AppendCompact(nil)), Want: string(want)}
 		}
 	case env.Closed:
-		return body, nil
+		return nil, nil
 	}
-	out, ok := wire.Lenient(body).WithMember(memberVersion, want)
-	if !ok {
-		return nil, fmt.Errorf("%s: the payload is not a JSON object", tool)
-	}
-	return out, nil
+	return want, nil
 }
 
 // memberVersion is the echo's member (release.MemberVersion).
@@ -197,13 +222,13 @@ func jsonEqual(got wire.Lenient, want []byte) bool {
 }
 
 // messageOf is the message a body carries as the envelope's (or beside
-// the payload), for an answer that has none of its own: a replay, a
-// handler that set it in the payload.
-func messageOf(body []byte, env registry.Envelope) string {
+// the payload), for an answer that has none of its own (a replay, a
+// handler that set it in the payload): the body's message member.
+func messageOf(member wire.Lenient, env registry.Envelope) string {
 	if slices.Contains(env.Payload, registry.MemberMessage) && !slices.Contains(env.Members, registry.MemberMessage) {
 		return ""
 	}
-	s, _ := wire.Lenient(body).Get(registry.MemberMessage).AsString()
+	s, _ := member.AsString()
 	return s
 }
 

@@ -1,10 +1,12 @@
 package seller
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
@@ -168,58 +170,78 @@ func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message, cont
 		contextID = c.echoedContextID()
 	}
 	v := envelopeValues{status: string(status), taskID: taskID, message: message, contextID: contextID, version: c.Release}
-	body, err := s.encodePayload(c, v, payload)
+	body, bodyMessage, err := s.encodePayload(c, v, payload)
 	if err != nil {
 		s.log.ErrorContext(c.logContext(), "adcp: response not sent", "tool", c.Tool.Name, "status", string(status), "err", err.Error())
 		return ErrorAnswer(s.internalError())
 	}
-	return &Answer{Status: status, TaskID: taskID, Message: message, ContextID: contextID, Body: body, Release: c.Release, echoed: c}
+	ctxObj := c.Context()
+	compact := ctxObj == nil || wire.Lenient(ctxObj).CompactLen() == len(ctxObj)
+	return &Answer{Status: status, TaskID: taskID, Message: message, ContextID: contextID, Body: body, Release: c.Release, echoed: c,
+		filled: &filledBody{v: v, body: body, message: bodyMessage, compact: compact}}
 }
 
 // encodePayload encodes p (a generated value, or nil) with the protocol
 // envelope's members filled from v (a handler's contradicting value is an
 // *EnvelopeError) and the request's context echoed, and validates it
-// against the schema for v.status.
-func (s *Server) encodePayload(c *Call, v envelopeValues, p any) ([]byte, error) {
+// against the schema for v.status. It also returns the message the body
+// carries.
+func (s *Server) encodePayload(c *Call, v envelopeValues, p any) ([]byte, string, error) {
 	status := task.Status(v.status)
 	if c.bridged != nil {
 		// A handler of this release answering a call of another (Bridge):
 		// the payload is that release's once converted.
 		rv, err := c.bridged.convert(status, p)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		return c.bridged.to.encodePayload(c.bridged.call, v, rv)
 	}
-	body, err := encodeValue(p, status.Interim())
-	if err != nil {
-		return nil, err
-	}
-	if body, err = fillEnvelope(c.Tool.Name, body, c.Tool.EnvelopeFor(v.status), v, true); err != nil {
-		return nil, err
-	}
-	if ctxObj := c.Context(); ctxObj != nil {
-		if body, err = withMember(body, "context", ctxObj); err != nil {
-			return nil, err
+	// Encoded into a buffer kept for the next call, and copied once, with
+	// the envelope, into the body.
+	buf := encodeBufs.Get().(*[]byte)
+	defer func() {
+		if cap(*buf) <= maxEncodeBuf {
+			encodeBufs.Put(buf)
 		}
+	}()
+	encoded, err := appendValue((*buf)[:0], p, status.Interim())
+	*buf = encoded[:0]
+	if err != nil {
+		return nil, "", err
 	}
-	return body, s.checkResponse(c.Tool, status, body)
+	body, message, err := fillEnvelope(c.Tool.Name, encoded, c.Tool.EnvelopeFor(v.status), v, true, c.Context())
+	if err != nil {
+		return nil, "", err
+	}
+	if sameBytes(body, encoded) { // nothing to fill: the body is still the buffer
+		body = bytes.Clone(encoded)
+	}
+	return body, message, s.checkResponse(c.Tool, status, body)
 }
+
+// encodeBufs keeps encoding buffers of up to maxEncodeBuf bytes.
+var encodeBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxEncodeBuf = 1 << 20
 
 // encodeValue encodes a generated value strictly. A nil interim payload, or
 // a task.None, is the empty object.
-func encodeValue(p any, emptyOK bool) ([]byte, error) {
+func encodeValue(p any, emptyOK bool) ([]byte, error) { return appendValue(nil, p, emptyOK) }
+
+// appendValue appends a generated value encoded strictly (encodeValue).
+func appendValue(dst []byte, p any, emptyOK bool) ([]byte, error) {
 	if p == nil || reflect.ValueOf(p).IsNil() || reflect.TypeOf(p) == noneType {
 		if emptyOK {
-			return []byte("{}"), nil
+			return append(dst, "{}"...), nil
 		}
-		return nil, errors.New("no response value")
+		return dst, errors.New("no response value")
 	}
 	enc, ok := p.(wire.Encodable)
 	if !ok {
-		return nil, fmt.Errorf("%T cannot encode itself", p)
+		return dst, fmt.Errorf("%T cannot encode itself", p)
 	}
-	return wire.Marshal(enc)
+	return wire.Append(dst, enc)
 }
 
 // ResponseError is a payload that failed its schema; it is never sent.

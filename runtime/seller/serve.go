@@ -157,31 +157,40 @@ func (s *Server) finish(c *Call, a *Answer) *Answer {
 		return s.finish(c, ErrorAnswer(s.internalError()))
 	}
 	// Answers middleware made (a replay) or a raw handler wrote get the
-	// envelope's members they lack; a typed handler's have them already.
+	// envelope's members they lack, and the request's context; a typed
+	// handler's have both already, from the same values (filled), and are
+	// sent as they are.
 	if out.ContextID == "" {
 		out.ContextID = c.echoedContextID()
 	}
-	env := c.Tool.EnvelopeFor(string(out.Status))
 	v := envelopeValues{status: string(out.Status), taskID: out.TaskID, message: out.Message, contextID: out.ContextID, replayed: out.Replayed, version: out.Release}
-	body, err := fillEnvelope(c.Tool.Name, out.Body, env, v, false)
+	if f := out.filled; f != nil && f.v == v && out.echoed == c && sameBytes(f.body, out.Body) {
+		if out.Message == "" {
+			out.Message = f.message
+		}
+		return &out
+	}
+	var echo []byte
+	if out.echoed != c {
+		echo = ctxObj
+	}
+	body, message, err := fillEnvelope(c.Tool.Name, out.Body, c.Tool.EnvelopeFor(string(out.Status)), v, false, echo)
 	if err != nil {
 		s.log.ErrorContext(c.logContext(), "adcp: answer not sent", "tool", c.Tool.Name, "err", err.Error())
 		return s.finish(c, ErrorAnswer(s.internalError()))
 	}
 	out.Body = body
 	if out.Message == "" {
-		out.Message = messageOf(body, env)
+		out.Message = message
 	}
-	if ctxObj != nil && out.echoed != c {
-		body, err := withMember(out.Body, "context", ctxObj)
-		if err != nil {
-			s.log.ErrorContext(c.logContext(), "adcp: echoing context", "tool", c.Tool.Name, "err", err.Error())
-			return s.finish(c, ErrorAnswer(s.internalError()))
-		}
-		out.Body = body
-	}
-	out.echoed = c
+	out.echoed, out.filled = c, nil
 	return &out
+}
+
+// sameBytes reports whether a and b are the same bytes in memory (not
+// merely equal).
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // sendable returns e with the spec's recovery when it has none, or an

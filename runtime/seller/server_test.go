@@ -444,3 +444,39 @@ func TestErrorsKeepTheirShape(t *testing.T) {
 		}
 	}
 }
+// An answer's body is Compact when the server encoded it and the context
+// it echoes was compact; a replay, a raw handler's body or a spaced
+// context leave it unknown.
+func TestAnswerCompact(t *testing.T) {
+	replay := func(next seller.Dispatch) seller.Dispatch {
+		return func(ctx context.Context, c *seller.Call) *seller.Answer {
+			if string(c.Member("po_number")) == `"replay"` {
+				return &seller.Answer{Status: task.Completed, Body: json.RawMessage(`{"media_buy_id":"mb_stored"}`), Replayed: true}
+			}
+			return next(ctx, c)
+		}
+	}
+	s := sellertest.NewSeller(t, seller.Options{Middleware: []seller.Middleware{replay}})
+	s.HandleRaw(seller.RawTool{Name: "echo_tool", Handler: func(context.Context, *seller.Call) *seller.Answer {
+		return &seller.Answer{Body: json.RawMessage(`{"creatives":[]}`)}
+	}})
+	for _, c := range []struct {
+		tool, args string
+		want       bool
+	}{
+		{"get_products", `{"buying_mode":"brief","context":{"c":[1,"a b"]}}`, true},
+		{"get_products", `{"buying_mode":"brief"}`, true},
+		{"get_products", `{"buying_mode":"brief","context":{"c": 1}}`, false},
+		{"create_media_buy", `{"packages":[{"budget":5,"product_id":"x"}],"idempotency_key":"0123456789abcdef","po_number":"replay"}`, false},
+		{"echo_tool", `{}`, false},
+		{"get_products", `{"buying_mode":"brief","brief":"code:RATE_LIMITED"}`, false},
+	} {
+		a := serve(s, c.tool, c.args)
+		if a.Compact() != c.want {
+			t.Errorf("%s %s: Compact() = %v, want %v (%s)", c.tool, c.args, a.Compact(), c.want, a.Body)
+		}
+		if a.Compact() && wire.Lenient(a.Body).CompactLen() != len(a.Body) {
+			t.Errorf("%s: a body said compact is not: %s", c.tool, a.Body)
+		}
+	}
+}

@@ -210,7 +210,7 @@ func (t *TaskHandle[R, S, W, I]) Fail(ctx context.Context, err error) error {
 func (t *TaskHandle[R, S, W, I]) report(ctx context.Context, status task.Status, payload any, message string) error {
 	contextID := t.call.echoedContextID()
 	v := envelopeValues{status: string(status), taskID: t.id, message: message, contextID: contextID, version: t.call.Release}
-	body, err := t.srv.encodePayload(t.call, v, payload)
+	body, _, err := t.srv.encodePayload(t.call, v, payload)
 	if err != nil {
 		var re *ResponseError
 		var ee *EnvelopeError
@@ -240,7 +240,7 @@ func (s *Server) TaskAnswer(t TaskSnapshot) *Answer {
 	}
 	tool, _ := s.spec.Tool(t.Tool)
 	v := envelopeValues{status: string(t.Status), taskID: t.ID}
-	body, err := fillEnvelope(t.Tool, []byte("{}"), tool.EnvelopeFor(string(t.Status)), v, false)
+	body, _, err := fillEnvelope(t.Tool, []byte("{}"), tool.EnvelopeFor(string(t.Status)), v, false, nil)
 	if err != nil { // unreachable: {} is an object
 		body = []byte("{}")
 	}
