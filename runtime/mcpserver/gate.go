@@ -17,7 +17,7 @@ import (
 // StreamableHTTPHandler with NewServer's tools, behind Gate. Mount it
 // where the agent's MCP endpoint is (/mcp).
 func NewStreamableHandler(srv *seller.Server, opts Options) (http.Handler, error) {
-	server, err := NewServer(srv, opts)
+	server, tools, err := newServer(srv, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -26,7 +26,7 @@ func NewStreamableHandler(srv *seller.Server, opts Options) (http.Handler, error
 	if opts.AcceptJSONOnly && opts.JSONResponse {
 		h = acceptJSONOnly(h)
 	}
-	return Gate(srv, h), nil
+	return gate(srv, h, newDirect(srv, opts, tools)), nil
 }
 
 // acceptJSONOnly lists text/event-stream in the Accept header of a POST that
@@ -63,7 +63,11 @@ func acceptJSONOnly(next http.Handler) http.Handler {
 // one. The authenticated principal and the verified signer reach the tool
 // handlers through go-sdk's TokenInfo (which also binds a session to its
 // principal).
-func Gate(srv *seller.Server, next http.Handler) http.Handler {
+func Gate(srv *seller.Server, next http.Handler) http.Handler { return gate(srv, next, nil) }
+
+// gate is Gate; d, when set, answers the calls it can once they are
+// admitted (see direct), before next.
+func gate(srv *seller.Server, next http.Handler, d *direct) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, ok := srv.ReadRPCBody(w, r)
 		if !ok {
@@ -79,6 +83,9 @@ func Gate(srv *seller.Server, next http.Handler) http.Handler {
 			return
 		}
 		if !srv.CheckRPCBody(w, body) {
+			return
+		}
+		if d != nil && d.serve(w, r, body, adm) {
 			return
 		}
 		if r.Method == http.MethodPost {

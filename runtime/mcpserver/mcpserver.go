@@ -71,6 +71,13 @@ type Options struct {
 // never a decoded map), which picks the release per call. Serve it with
 // NewStreamableHandler (which also authenticates) or ServeStdio.
 func NewServer(srv *seller.Server, opts Options) (*mcp.Server, error) {
+	server, _, err := newServer(srv, opts)
+	return server, err
+}
+
+// newServer is NewServer, also returning the names of the tools it
+// registered.
+func newServer(srv *seller.Server, opts Options) (*mcp.Server, map[string]bool, error) {
 	impl := opts.Implementation
 	if impl == nil {
 		impl = &mcp.Implementation{Name: "adcp-seller", Version: srv.Spec().Version()}
@@ -83,7 +90,7 @@ func NewServer(srv *seller.Server, opts Options) (*mcp.Server, error) {
 		if opts.Projections && !opts.MinimalInputSchemas && r.Schemas() != nil {
 			var err error
 			if proj, err = loadProjection(r.Schemas()); err != nil {
-				return nil, fmt.Errorf("mcpserver: MCP projection of %s: %w", r.Spec().Version(), err)
+				return nil, nil, fmt.Errorf("mcpserver: MCP projection of %s: %w", r.Spec().Version(), err)
 			}
 		}
 		for _, t := range r.Tools() {
@@ -93,12 +100,12 @@ func NewServer(srv *seller.Server, opts Options) (*mcp.Server, error) {
 			added[t.Name] = true
 			tool := &mcp.Tool{Name: t.Name, Description: t.Summary, Annotations: annotations(t)}
 			if err := setSchemas(tool, t, r, proj, opts); err != nil {
-				return nil, fmt.Errorf("mcpserver: tool %s: %w", t.Name, err)
+				return nil, nil, fmt.Errorf("mcpserver: tool %s: %w", t.Name, err)
 			}
 			server.AddTool(tool, toolHandler(srv, t.Name, opts))
 		}
 	}
-	return server, nil
+	return server, added, nil
 }
 
 // setSchemas sets the input schema tools/list publishes for a tool (the
@@ -168,15 +175,7 @@ func toolHandler(srv *seller.Server, name string, opts Options) mcp.ToolHandler 
 			defer stop()
 		}
 		c.Principal = p
-		var a *seller.Answer
-		if p.Anonymous() && !srv.Public(name) && srv.Authenticated() {
-			// The HTTP gate refuses these with a 401 first; this is stdio,
-			// or a handler mounted without the gate.
-			a = seller.ErrorAnswer(srv.AuthRequired())
-		} else {
-			a = srv.Serve(ctx, name, c)
-		}
-		return ResultOf(a, opts.TerseText), nil
+		return ResultOf(answer(ctx, srv, name, c), opts.TerseText), nil
 	}
 }
 
@@ -238,23 +237,35 @@ func tokenInfo(a seller.Admission, requestCtx context.Context) *auth.TokenInfo {
 // then a terse sentence.
 func ResultOf(a *seller.Answer, terse bool) *mcp.CallToolResult {
 	if a.Error != nil {
-		data, err := seller.ErrorObject(a)
-		if err != nil { // unreachable: Serve checked the error
-			data = []byte(`{"adcp_error":{"code":"SERVICE_UNAVAILABLE","message":"Service temporarily unavailable","recovery":"transient"}}`)
-		}
+		data := errorObject(a)
 		return &mcp.CallToolResult{
 			Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}, &mcp.TextContent{Text: seller.TerseText(a.Error)}},
 			StructuredContent: json.RawMessage(data),
 			IsError:           true,
 		}
 	}
-	body := a.Body
-	text := string(body)
+	text := string(a.Body)
 	if terse {
-		text = a.Message
-		if text == "" {
-			text = "Task " + string(a.Status) + "."
-		}
+		text = terseText(a)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(body)}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(a.Body)}
+}
+
+// errorObject is the structured content of an error answer:
+// {"adcp_error": ..., "context": ...}.
+func errorObject(a *seller.Answer) []byte {
+	data, err := seller.ErrorObject(a)
+	if err != nil { // unreachable: Serve checked the error
+		data = []byte(`{"adcp_error":{"code":"SERVICE_UNAVAILABLE","message":"Service temporarily unavailable","recovery":"transient"}}`)
+	}
+	return data
+}
+
+// terseText is the text content of a response with TerseText: its message,
+// or its status.
+func terseText(a *seller.Answer) string {
+	if a.Message != "" {
+		return a.Message
+	}
+	return "Task " + string(a.Status) + "."
 }
