@@ -23,7 +23,7 @@ func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 func report(w io.Writer, cfg config, cells []cell, results map[string][]sample) {
 	fmt.Fprintf(w, "\nServers: medians of %d rounds of %s per cell; the measured server's own CPU and allocations per call.\n", cfg.rounds, cfg.duration)
 	fmt.Fprintln(w, "adcpgen: runtime/seller + mcpserver/a2aserver (stateless, JSON responses); bare: go-sdk / a2a-go sending the same bytes.")
-	header := []string{"transport size clients", "server", "calls/s", "range", "p50 ms", "p99 ms", "CPU ms/call", "allocs/call", "KB alloc/call", "KB wire", "calls/s vs bare"}
+	header := []string{"transport size clients", "server", "calls/s", "range", "p50 ms", "p99 ms", "CPU ms/call", "allocs/call", "KB alloc/call", "KB wire", "client CPU ms/call", "calls/s vs bare"}
 	var rows [][]string
 	for _, c := range cells {
 		if c.buyer != "" {
@@ -38,7 +38,7 @@ func report(w io.Writer, cfg config, cells []cell, results map[string][]sample) 
 		}
 		rows = append(rows, []string{fmt.Sprintf("%s %s %d", c.transport, c.size, c.clients), c.server,
 			f0(s.perSecond), f0(s.minPerSecond) + "-" + f0(s.maxPerSecond), f1(s.p50), f1(s.p99),
-			f2(s.cpu), f0(s.allocs), f0(s.kb), f1(s.wireKB), vs})
+			f2(s.cpu), f0(s.allocs), f0(s.kb), f1(s.wireKB), f2(s.clientCPU), vs})
 	}
 	table(w, header, rows)
 	rows = nil

@@ -219,10 +219,12 @@ func measure(ctx context.Context, cfg config, srv *child, c cell, wires map[stri
 	if err != nil {
 		return sample{}, err
 	}
+	mine := readUsage()
 	s, err := load(c.clients, d, call)
 	if err != nil {
 		return sample{}, err
 	}
+	s.clientCPU = readUsage().minus(mine).CPU
 	after, err := side(srv, c)
 	if err != nil {
 		return sample{}, err

@@ -19,7 +19,8 @@ type sample struct {
 	// buyer cell.
 	cpu           time.Duration
 	allocs, bytes uint64
-	wire          int // bytes of one answer on the wire (the HTTP body)
+	clientCPU     time.Duration // this process's (the clients') CPU time
+	wire          int           // bytes of one answer on the wire (the HTTP body)
 }
 
 func (s sample) perSecond() float64 {
@@ -64,11 +65,12 @@ func median(xs []float64) float64 {
 type summary struct {
 	perSecond, p50, p99        float64 // calls/s, ms, ms
 	cpu, allocs, kb, wireKB    float64 // ms, count, KB: per call
+	clientCPU                  float64 // ms per call
 	minPerSecond, maxPerSecond float64
 }
 
 func summarize(rounds []sample) summary {
-	var rate, p50, p99, cpu, allocs, kb []float64
+	var rate, p50, p99, cpu, allocs, kb, client []float64
 	var out summary
 	for i, s := range rounds {
 		r := s.perSecond()
@@ -82,10 +84,11 @@ func summarize(rounds []sample) summary {
 		cpu = append(cpu, s.perCall(ms(s.cpu)))
 		allocs = append(allocs, s.perCall(float64(s.allocs)))
 		kb = append(kb, s.perCall(float64(s.bytes)/1024))
+		client = append(client, s.perCall(ms(s.clientCPU)))
 		out.wireKB = float64(s.wire) / 1024
 	}
 	out.perSecond, out.p50, out.p99 = median(rate), median(p50), median(p99)
-	out.cpu, out.allocs, out.kb = median(cpu), median(allocs), median(kb)
+	out.cpu, out.allocs, out.kb, out.clientCPU = median(cpu), median(allocs), median(kb), median(client)
 	return out
 }
 
