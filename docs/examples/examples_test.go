@@ -20,7 +20,9 @@ import (
 // The README's buyer calls the README's seller on loopback: both snippets
 // run, not only compile.
 func TestBuyerCallsSeller(t *testing.T) {
-	h, err := Seller()
+	h, err := Seller(func(*adcp.GetProductsRequest) *adcp.GetProductsResponse {
+		return &adcp.GetProductsResponse{Products: []adcp.Product{{ProductID: "ctv-1", Name: "CTV, prime time"}}}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,11 +39,13 @@ func TestBuyerCallsSeller(t *testing.T) {
 	}
 }
 
-// docs/seller.md's seller answers anonymous discovery without pricing,
-// over MCP, and serves its agent card for A2A.
-func TestMuxAnswersDiscoveryWithoutPricing(t *testing.T) {
-	mux, err := Mux(sellertest.Tree(t), map[string]string{"key-1": "buyer-1"}, func(*adcp.GetProductsRequest) []adcp.Product {
-		return sellertest.Products()
+// docs/seller.md's seller answers anonymous discovery with the public
+// catalogue, over MCP, and serves its agent card for A2A.
+func TestMuxAnswersAnonymousDiscovery(t *testing.T) {
+	asked := "unset"
+	mux, err := Mux(sellertest.Tree(t), map[string]string{"key-1": "buyer-1"}, func(buyer string, _ *adcp.GetProductsRequest) *adcp.GetProductsResponse {
+		asked = buyer
+		return &adcp.GetProductsResponse{Products: sellertest.Products()}
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -62,8 +66,8 @@ func TestMuxAnswersDiscoveryWithoutPricing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := res.Response.Products; len(p) != 2 || p[0].PricingOptions != nil {
-		t.Fatalf("anonymous get_products answered %+v, want two products without pricing", p)
+	if p := res.Response.Products; len(p) != 2 || asked != "" {
+		t.Fatalf("anonymous get_products answered %+v for buyer %q, want two products for the anonymous buyer", p, asked)
 	}
 	card, err := http.Get(srv.URL + a2aserver.CardPath)
 	if err != nil {

@@ -15,21 +15,17 @@ import (
 )
 
 // Mux is docs/seller.md's seller: one server, schema-validated and
-// authenticated, on MCP and A2A at once. keys maps API keys to principals.
-func Mux(tree *spec.Tree, keys map[string]string, find func(*adcp.GetProductsRequest) []adcp.Product) (*http.ServeMux, error) {
+// authenticated, on MCP and A2A at once. keys maps API keys to principals;
+// find answers get_products for a buyer ("" for anonymous discovery).
+func Mux(tree *spec.Tree, keys map[string]string, find func(buyer string, req *adcp.GetProductsRequest) *adcp.GetProductsResponse) (*http.ServeMux, error) {
 	// snippet: serve
 	srv, err := seller.New(adcp.Spec(), seller.Options{Schemas: tree, Authenticator: seller.APIKeys("https://seller.example", keys)})
 	if err != nil {
 		return nil, err
 	}
 	seller.HandleSync(srv, adcp.Tools.GetProducts, func(ctx context.Context, req *adcp.GetProductsRequest) (*adcp.GetProductsResponse, error) {
-		products := find(req)
-		if _, ok := seller.PrincipalFrom(ctx); !ok {
-			for i := range products {
-				products[i].PricingOptions = nil // anonymous discovery: answer without pricing
-			}
-		}
-		return &adcp.GetProductsResponse{Products: products}, nil
+		p, _ := seller.PrincipalFrom(ctx) // the zero Principal for anonymous discovery
+		return find(p.ID, req), nil       // the buyer's negotiated rates, or the public rate card
 	})
 	mcpHandler, err := mcpserver.NewStreamableHandler(srv, mcpserver.Options{})
 	if err != nil {
