@@ -444,6 +444,7 @@ func TestErrorsKeepTheirShape(t *testing.T) {
 		}
 	}
 }
+
 // An answer's body is Compact when the server encoded it and the context
 // it echoes was compact; a replay, a raw handler's body or a spaced
 // context leave it unknown.
