@@ -28,6 +28,7 @@ type unit struct {
 	mu       sync.Mutex
 	tx       pgx.Tx
 	done     bool
+	solo     bool // its one statement ran by itself (alone)
 	onCommit []func()
 }
 
@@ -64,7 +65,7 @@ func (s *Store) run(ctx context.Context, fn func(q querier) error) error {
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if u.done {
+	if u.done || u.solo {
 		return fn(s.pool)
 	}
 	if u.tx == nil {
@@ -75,6 +76,20 @@ func (s *Store) run(ctx context.Context, fn func(q querier) error) error {
 		u.tx = tx
 	}
 	return fn(u.tx)
+}
+
+// alone reports a unit that has not begun: the statement about to run
+// would be its only one when the unit ends right after (Complete, the
+// idempotency layer's last). It ends the unit, so that later statements go
+// to the pool and Commit only runs the callbacks.
+func (u *unit) alone() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.done || u.tx != nil {
+		return false
+	}
+	u.solo = true
+	return true
 }
 
 func (u *unit) Commit(ctx context.Context) error {
