@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"go/ast"
+	"go/doc"
 	"go/parser"
+	"go/token"
 	"slices"
 	"sort"
 	"strings"
@@ -211,4 +213,58 @@ func exportedNames(f *ast.File) []string {
 		}
 	}
 	return out
+}
+
+// maxExportedNames is how many names a runtime package lists at most in
+// go doc's summary (go doc -short): its exported types, its functions but
+// the constructors go doc lists under their type, its groups of constants
+// and variables but those of a type. More is two packages' worth for a
+// reader; split it along the lines its users see.
+const maxExportedNames = 45
+
+// overBudget are the packages over maxExportedNames, each with the count
+// it may not exceed while it is being split; the list only shrinks.
+var overBudget = map[string]int{
+	"seller":  53,
+	"signing": 51,
+}
+
+// No runtime package lists more than maxExportedNames names in go doc.
+func TestExportedNamesPerPackage(t *testing.T) {
+	byPkg := map[string][]*ast.File{}
+	fset := token.NewFileSet()
+	for _, pf := range publicFiles(t, parser.ParseComments) {
+		f, err := parser.ParseFile(fset, pf.path, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byPkg[pf.pkg] = append(byPkg[pf.pkg], f)
+	}
+	paths := make([]string, 0, len(byPkg))
+	for p := range byPkg {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		d, err := doc.NewFromFiles(fset, byPkg[p], "github.com/adcpgen/adcpgen/runtime/"+p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(d.Consts) + len(d.Vars) + len(d.Funcs) + len(d.Types)
+		limit, over := overBudget[p]
+		switch {
+		case over && n <= maxExportedNames:
+			t.Errorf("runtime/%s lists %d names in go doc: take it off overBudget", p, n)
+		case !over && n > maxExportedNames:
+			t.Errorf("runtime/%s lists %d names in go doc (at most %d): split it along the lines its users see", p, n, maxExportedNames)
+		case over && n > limit:
+			t.Errorf("runtime/%s lists %d names in go doc, over its %d while it is being split", p, n, limit)
+		}
+		if testing.Verbose() {
+			t.Logf("runtime/%s: %d", p, n)
+		}
+	}
+	if len(paths) < 30 {
+		t.Fatalf("only %d packages counted: the walk missed some", len(paths))
+	}
 }
