@@ -177,8 +177,12 @@ func (c *Client) attempts(ctx context.Context, tool string, tc ToolCall, s callS
 		return wait, ok
 	}
 	if c.obs != nil {
-		tc.Trace = map[string]string{}
-		c.obs.Inject(ctx, func(k, v string) { tc.Trace[k] = v })
+		c.obs.Inject(ctx, func(k, v string) {
+			if tc.Trace == nil {
+				tc.Trace = make(map[string]string, 2)
+			}
+			tc.Trace[k] = v
+		})
 	}
 	var out *Reply
 	n := 0

@@ -34,7 +34,9 @@ func (c *Client) pollOnce(ctx context.Context, ref TaskRef) (*Reply, error) {
 func (c *Client) ended(op *observe.Op, out *Reply, err error) {
 	if out != nil && err == nil {
 		op.Status, op.Attempts = string(out.Status), out.Attempts
-		op.Replayed = string(wire.Lenient(out.Data).Get("replayed")) == "true"
+		// Only a call with an idempotency key is replayed: the others'
+		// payloads (a large get_products) are not scanned for the member.
+		op.Replayed = out.IdempotencyKey != "" && string(wire.Lenient(out.Data).Get("replayed")) == "true"
 		return
 	}
 	var ae *adcperr.Error

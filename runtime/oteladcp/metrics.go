@@ -3,6 +3,8 @@ package oteladcp
 import (
 	"context"
 	"errors"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -67,6 +69,25 @@ func newInstruments(m metric.Meter) (instruments, error) {
 	return in, errors.Join(errs...)
 }
 
+// enabled reports whether any metric of an operation of kind records.
+func (in *instruments) enabled(ctx context.Context, kind observe.OpKind) bool {
+	switch kind {
+	case observe.ServeCall, observe.SendCall:
+		return in.mcpServer.Enabled(ctx) || in.rpcServer.Enabled(ctx) || in.mcpClient.Enabled(ctx) || in.rpcClient.Enabled(ctx)
+	case observe.ApplyIdempotency:
+		return in.idempotency.Enabled(ctx)
+	case observe.VerifySignature:
+		return in.signatures.Enabled(ctx)
+	case observe.CreateTask, observe.UpdateTask:
+		return in.pendingTasks.Enabled(ctx)
+	case observe.DeliverWebhook:
+		return in.deliveries.Enabled(ctx) || in.deliveryAge.Enabled(ctx) || in.pendingDeliveries.Enabled(ctx)
+	case observe.CallStore:
+		return in.store.Enabled(ctx)
+	}
+	return false
+}
+
 // started records what an operation changes as it starts: a delivery is
 // pending until it ends.
 func (o *observer) started(ctx context.Context, op *observe.Op) {
@@ -89,47 +110,102 @@ func (o *observer) record(ctx context.Context, op *observe.Op, d time.Duration) 
 		case op.Kind == observe.SendCall:
 			h = m.mcpClient
 		}
-		attrs := protocolAttrs(make([]attribute.KeyValue, 0, 10), op.Transport)
-		attrs = append(attrs, keyTool.String(toolName(op)), keyOperation.String(executeTool),
-			keyTransport.String(op.Transport), keyRelease.String(op.Release))
-		if op.Status != "" {
-			attrs = append(attrs, keyStatus.String(status(op.Status)))
+		if !h.Enabled(ctx) {
+			return
 		}
-		if op.Code != "" {
-			attrs = append(attrs, keyCode.String(op.Code))
-		}
-		if et := errorType(op); et != "" {
-			attrs = append(attrs, keyErrorType.String(et))
-		}
-		h.Record(ctx, d.Seconds(), metric.WithAttributes(attrs...))
+		k := setKey{kind: op.Kind, transport: op.Transport, tool: toolName(op), release: op.Release, status: op.Status, code: op.Code, errType: errorType(op)}
+		h.Record(ctx, d.Seconds(), o.sets.get(k, func() []attribute.KeyValue {
+			attrs := protocolAttrs(make([]attribute.KeyValue, 0, 10), k.transport)
+			attrs = append(attrs, keyTool.String(k.tool), keyOperation.String(executeTool), keyTransport.String(k.transport), keyRelease.String(k.release))
+			if k.status != "" {
+				attrs = append(attrs, keyStatus.String(status(k.status)))
+			}
+			if k.code != "" {
+				attrs = append(attrs, keyCode.String(k.code))
+			}
+			if k.errType != "" {
+				attrs = append(attrs, keyErrorType.String(k.errType))
+			}
+			return attrs
+		}))
 	case observe.ApplyIdempotency:
-		m.idempotency.Add(ctx, 1, metric.WithAttributes(keyIdempotency.String(op.Outcome), keyTool.String(toolName(op))))
+		k := setKey{kind: op.Kind, tool: toolName(op), status: op.Outcome}
+		m.idempotency.Add(ctx, 1, o.sets.get(k, func() []attribute.KeyValue {
+			return []attribute.KeyValue{keyIdempotency.String(k.status), keyTool.String(k.tool)}
+		}))
 	case observe.VerifySignature:
-		attrs := []attribute.KeyValue{keyVerdict.String(op.Outcome)}
-		if op.Code != "" {
-			attrs = append(attrs, keySigCode.String(op.Code))
+		k := setKey{kind: op.Kind, status: op.Outcome, code: op.Code}
+		m.signatures.Add(ctx, 1, o.sets.get(k, func() []attribute.KeyValue {
+			attrs := []attribute.KeyValue{keyVerdict.String(k.status)}
+			if k.code != "" {
+				attrs = append(attrs, keySigCode.String(k.code))
+			}
+			return attrs
+		}))
+	case observe.CreateTask, observe.UpdateTask:
+		delta := int64(1)
+		if op.Kind == observe.UpdateTask {
+			if !task.Status(op.Status).Final() {
+				return
+			}
+			delta = -1
 		}
-		m.signatures.Add(ctx, 1, metric.WithAttributes(attrs...))
-	case observe.CreateTask:
 		if op.Err == nil {
-			m.pendingTasks.Add(ctx, 1, metric.WithAttributes(keyTool.String(toolName(op))))
-		}
-	case observe.UpdateTask:
-		if op.Err == nil && task.Status(op.Status).Final() {
-			m.pendingTasks.Add(ctx, -1, metric.WithAttributes(keyTool.String(toolName(op))))
+			k := setKey{kind: observe.CreateTask, tool: toolName(op)}
+			m.pendingTasks.Add(ctx, delta, o.sets.get(k, func() []attribute.KeyValue { return []attribute.KeyValue{keyTool.String(k.tool)} }))
 		}
 	case observe.DeliverWebhook:
 		m.pendingDeliveries.Add(ctx, -1)
-		attrs := metric.WithAttributes(keyWebhook.String(op.Outcome), keyTool.String(toolName(op)), keyStatus.String(status(op.Status)))
+		k := setKey{kind: op.Kind, tool: toolName(op), status: status(op.Status), code: op.Outcome}
+		attrs := o.sets.get(k, func() []attribute.KeyValue {
+			return []attribute.KeyValue{keyWebhook.String(k.code), keyTool.String(k.tool), keyStatus.String(k.status)}
+		})
 		m.deliveries.Add(ctx, 1, attrs)
 		if !op.Since.IsZero() {
 			m.deliveryAge.Record(ctx, time.Since(op.Since).Seconds(), attrs)
 		}
 	case observe.CallStore:
-		attrs := []attribute.KeyValue{keyStoreOp.String(op.Operation)}
-		if et := errorType(op); et != "" {
-			attrs = append(attrs, keyErrorType.String(et))
+		if !m.store.Enabled(ctx) {
+			return
 		}
-		m.store.Record(ctx, d.Seconds(), metric.WithAttributes(attrs...))
+		k := setKey{kind: op.Kind, tool: op.Operation, errType: errorType(op)}
+		m.store.Record(ctx, d.Seconds(), o.sets.get(k, func() []attribute.KeyValue {
+			attrs := []attribute.KeyValue{keyStoreOp.String(k.tool)}
+			if k.errType != "" {
+				attrs = append(attrs, keyErrorType.String(k.errType))
+			}
+			return attrs
+		}))
 	}
+}
+
+// setKey names the attribute set of one metric point: the values it is
+// made of (each kind uses some of the fields).
+type setKey struct {
+	kind                                            observe.OpKind
+	transport, tool, release, status, code, errType string
+}
+
+// attributeSets keeps the attribute set of each metric point made so far,
+// as a ready option: a set is sorted and allocated once, not per call. The
+// values are bounded (see docs/telemetry.md), and past maxSets points are
+// made afresh each time.
+type attributeSets struct {
+	m sync.Map // setKey → metric.MeasurementOption
+	n atomic.Int64
+}
+
+const maxSets = 4096
+
+func (s *attributeSets) get(k setKey, attrs func() []attribute.KeyValue) metric.MeasurementOption {
+	if v, ok := s.m.Load(k); ok {
+		return v.(metric.MeasurementOption)
+	}
+	opt := metric.WithAttributeSet(attribute.NewSet(attrs()...))
+	if s.n.Load() < maxSets {
+		if _, loaded := s.m.LoadOrStore(k, opt); !loaded {
+			s.n.Add(1)
+		}
+	}
+	return opt
 }

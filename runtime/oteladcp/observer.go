@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
@@ -38,6 +39,7 @@ type observer struct {
 	tracer trace.Tracer
 	prop   propagation.TextMapPropagator
 	m      instruments
+	sets   attributeSets
 }
 
 // New returns the observe.Observer that records the runtime's operations
@@ -77,14 +79,24 @@ const version = "0.1.0"
 func (o *observer) Start(ctx context.Context, op *observe.Op) (context.Context, func()) {
 	start := time.Now()
 	name, kind := spanName(op)
-	opts := []trace.SpanStartOption{trace.WithSpanKind(kind), trace.WithTimestamp(start), trace.WithAttributes(startAttrs(op)...)}
+	opts := []trace.SpanStartOption{kindOptions[kind]}
+	if kind != trace.SpanKindInternal {
+		// A call's attributes are there for a sampler to read.
+		opts = append(opts, trace.WithAttributes(startAttrs(op, nil)...))
+	}
 	if op.Peer != nil {
 		ctx, opts = o.continueCaller(ctx, op.Peer, opts)
 	}
 	ctx, span := o.tracer.Start(ctx, name, opts...)
+	if !span.IsRecording() && !o.m.enabled(ctx, op.Kind) {
+		return ctx, nothing // no provider, or sampled out with no meter: nothing to record
+	}
 	o.started(ctx, op)
-	return ctx, func() { o.end(ctx, op, span, start) }
+	return ctx, func() { o.end(ctx, op, span, kind, start) }
 }
+
+// nothing ends an operation with nothing to record.
+func nothing() {}
 
 // Inject implements observe.Observer with the Propagator.
 func (o *observer) Inject(ctx context.Context, set func(key, value string)) {
@@ -116,11 +128,24 @@ func (o *observer) continueCaller(ctx context.Context, peer observe.Carrier, opt
 	return ctx, opts
 }
 
-// end closes op's span with its outcome and records its metrics.
-func (o *observer) end(ctx context.Context, op *observe.Op, span trace.Span, start time.Time) {
-	now := time.Now()
+// kindOptions are the span kind options, made once.
+var kindOptions = map[trace.SpanKind]trace.SpanStartOption{
+	trace.SpanKindInternal: trace.WithSpanKind(trace.SpanKindInternal),
+	trace.SpanKindServer:   trace.WithSpanKind(trace.SpanKindServer),
+	trace.SpanKindClient:   trace.WithSpanKind(trace.SpanKindClient),
+}
+
+// end closes op's span with its outcome and records its metrics. The
+// span's clock is the SDK's; the metrics' duration is measured here.
+func (o *observer) end(ctx context.Context, op *observe.Op, span trace.Span, kind trace.SpanKind, start time.Time) {
+	d := time.Since(start)
 	if span.IsRecording() {
-		span.SetAttributes(endAttrs(op)...)
+		if kind == trace.SpanKindInternal {
+			// One write of all its attributes: the span's slice grows once.
+			span.SetAttributes(endAttrs(op, startAttrs(op, make([]attribute.KeyValue, 0, 12)))...)
+		} else {
+			span.SetAttributes(endAttrs(op, nil)...)
+		}
 		if et := errorType(op); et != "" {
 			desc := op.Code
 			if desc == "" {
@@ -129,8 +154,8 @@ func (o *observer) end(ctx context.Context, op *observe.Op, span trace.Span, sta
 			span.SetStatus(codes.Error, desc)
 		}
 	}
-	span.End(trace.WithTimestamp(now))
-	o.record(ctx, op, now.Sub(start))
+	span.End()
+	o.record(ctx, op, d)
 }
 
 // carrier reads a Carrier for a propagator; nothing is written to it.

@@ -80,9 +80,12 @@ func toolName(op *observe.Op) string {
 	return op.Tool
 }
 
-// startAttrs are the attributes an operation's span starts with.
-func startAttrs(op *observe.Op) []attribute.KeyValue {
-	out := make([]attribute.KeyValue, 0, 8)
+// startAttrs appends the attributes an operation's span starts with to
+// out (nil: a new slice).
+func startAttrs(op *observe.Op, out []attribute.KeyValue) []attribute.KeyValue {
+	if out == nil {
+		out = make([]attribute.KeyValue, 0, 8)
+	}
 	switch op.Kind {
 	case observe.ServeCall, observe.SendCall:
 		out = protocolAttrs(out, op.Transport)
@@ -115,9 +118,12 @@ func startAttrs(op *observe.Op) []attribute.KeyValue {
 	return out
 }
 
-// endAttrs are the attributes an operation's span ends with: its outcome.
-func endAttrs(op *observe.Op) []attribute.KeyValue {
-	out := make([]attribute.KeyValue, 0, 6)
+// endAttrs appends the attributes an operation's span ends with, its
+// outcome, to out (nil: a new slice).
+func endAttrs(op *observe.Op, out []attribute.KeyValue) []attribute.KeyValue {
+	if out == nil {
+		out = make([]attribute.KeyValue, 0, 6)
+	}
 	switch op.Kind {
 	case observe.ServeCall, observe.SendCall, observe.PollTask, observe.RunHandler, observe.ApplyIdempotency, observe.ValidateRequest:
 		if op.Status != "" {
