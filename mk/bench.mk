@@ -10,6 +10,9 @@
 BENCH_DIR   := internal/bench
 
 BENCH_COUNT ?= 5
+# TELEMETRY_ROUNDS: rounds of BenchmarkTelemetry per run (each a block of
+# calls of every setup).
+TELEMETRY_ROUNDS ?= 20
 BENCH_OUT   ?= bench.out
 FUZZTIME    ?= 30s
 
@@ -26,9 +29,13 @@ bench-gen:
 # The seller's create_media_buy at 32 clients on the memory store and on
 # PostgreSQL (a throwaway cluster, or $$ADCPGEN_TEST_PG) runs in rounds of
 # one run each, so that the load of a shared machine weighs on every store
-# alike; it skips without PostgreSQL.
+# alike; it skips without PostgreSQL. BenchmarkTelemetry (what
+# runtime/oteladcp costs a call: no provider, the SDK recording, as ratios
+# of the uninstrumented call's CPU time in the same rounds) runs in
+# TELEMETRY_ROUNDS rounds per run.
 bench: bench-gen
-	cd $(BENCH_DIR) && ADCP_SPEC_DIR=$(abspath $(SPEC_DIR)) $(GO) test -tags adcpgen_bench -run 'TestDecodersAgree' -bench . -skip 'SellerCreateMediaBuy' -benchmem -count $(BENCH_COUNT) . | tee $(abspath $(BENCH_OUT))
+	cd $(BENCH_DIR) && ADCP_SPEC_DIR=$(abspath $(SPEC_DIR)) $(GO) test -tags adcpgen_bench -run 'TestDecodersAgree' -bench . -skip 'SellerCreateMediaBuy|Telemetry' -benchmem -count $(BENCH_COUNT) . | tee $(abspath $(BENCH_OUT))
+	cd $(BENCH_DIR) && ADCP_SPEC_DIR=$(abspath $(SPEC_DIR)) $(GO) test -tags adcpgen_bench -run '^$$' -bench 'Telemetry' -benchtime $(TELEMETRY_ROUNDS)x -benchmem -count $(BENCH_COUNT) . | tee -a $(abspath $(BENCH_OUT))
 	cd $(BENCH_DIR) && for i in $$(seq $(BENCH_COUNT)); do \
 	  ADCP_SPEC_DIR=$(abspath $(SPEC_DIR)) $(GO) test -tags adcpgen_bench -run '^$$' -bench 'SellerCreateMediaBuy' -benchtime 2s -count 1 . || exit 1; \
 	done | tee -a $(abspath $(BENCH_OUT))

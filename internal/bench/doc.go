@@ -14,7 +14,10 @@
 // each call a fresh idempotency key, on the memory store and on PostgreSQL
 // (pgstore, a throwaway cluster from internal/pgtest or $ADCPGEN_TEST_PG)
 // with pgx's default pool and with 16 connections: calls/s and p99
-// (store_bench_test.go; ratios prints PostgreSQL's share of memory's).
+// (store_bench_test.go; ratios prints PostgreSQL's share of memory's);
+// and what telemetry (runtime/oteladcp) costs a call, with no provider and
+// with the SDK recording, as ratios of the uninstrumented call's CPU time
+// in the same rounds (telemetry_bench_test.go).
 // The seller under load, adcpgen beside bare go-sdk and a2a-go servers in
 // processes of their own, is ./load (make bench-load, see README.md).
 //

@@ -48,3 +48,18 @@ BenchmarkSellerCreateMediaBuy/postgres-pool16-2               	    1185	   30810
 		t.Fatalf("pool16 %+v", pg)
 	}
 }
+
+func TestTelemetryMetrics(t *testing.T) {
+	const out = `BenchmarkTelemetry/create_media_buy/memory-2     	      40	  76713937 ns/op	    419906 off-ns/call	         1.022 x-aa-off	         1.078 x-noprovider	         1.186 x-recording	26478764 B/op	   28491 allocs/op
+BenchmarkTelemetry/create_media_buy/memory-2     	      40	  28472848 ns/op	    366188 off-ns/call	         1.007 x-aa-off	         1.001 x-noprovider	         1.122 x-recording	26466226 B/op	   28422 allocs/op
+BenchmarkTelemetry/create_media_buy/memory-2     	      40	  28472848 ns/op	    366188 off-ns/call	         1.007 x-aa-off	         1.011 x-noprovider	         1.150 x-recording	26466226 B/op	   28422 allocs/op
+`
+	runs, _, err := parse(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := median(runs["Telemetry/create_media_buy/memory"])
+	if m.extra["x-noprovider"] != 1.011 || m.extra["x-recording"] != 1.150 || m.extra["x-aa-off"] != 1.007 || m.extra["off-ns/call"] != 366188 {
+		t.Fatalf("median %+v", m)
+	}
+}
