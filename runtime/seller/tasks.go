@@ -276,7 +276,7 @@ func newMemoryTasks(now func() time.Time) *memoryTasks {
 }
 
 // workingOn marks a context whose goroutine holds a task's work.
-type workingOn struct{ id string }
+type workingOn struct{}
 
 // Work implements TaskWorker: one goroutine at a time per task.
 func (m *memoryTasks) Work(ctx context.Context, principal, id string, fn func(ctx context.Context) error) error {
