@@ -171,8 +171,8 @@ func TestSellerReplayAndNothingChanged(t *testing.T) {
 
 // get_adcp_capabilities advertises request_signing as each version's schema
 // defines it (protocol methods from 3.1, covers_content_digest "required"
-// in 3.2) and identity.brand_json_url where the version has it (3.1 and
-// later); a seller without SignedRequests advertises neither.
+// in 3.2) and identity.brand_json_url where the version admits it (3.0.5
+// and later); a seller without SignedRequests advertises neither.
 func TestSellerAdvertises(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v.version, func(t *testing.T) {
@@ -214,7 +214,7 @@ func TestSellerAdvertises(t *testing.T) {
 				}
 				hasMethods := wire.Lenient(caps).Get("request_signing").Get("protocol_methods_supported_for").Present()
 				since31 := !strings.HasPrefix(v.version, "3.0.")
-				if hasMethods != since31 || (brand != "") != since31 {
+				if hasMethods != since31 || brand == "" {
 					t.Fatalf("protocol methods %v, brand_json_url %q: %s", hasMethods, brand, caps)
 				}
 			}

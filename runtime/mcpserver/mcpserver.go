@@ -83,7 +83,8 @@ func newServer(srv *seller.Server, opts Options) (*mcp.Server, map[string]bool, 
 		impl = &mcp.Implementation{Name: "adcp-seller", Version: srv.Spec().Version()}
 	}
 	server := mcp.NewServer(impl, opts.Server)
-	server.AddReceivingMiddleware(unknownTools(srv, opts))
+	server.AddReceivingMiddleware(unknownTools(srv))
+	addUnservedTool(server, srv, opts)
 	added := map[string]bool{}
 	for _, r := range srv.Releases() {
 		var proj *projection

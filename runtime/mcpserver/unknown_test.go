@@ -1,6 +1,9 @@
 package mcpserver_test
 
 import (
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,4 +53,60 @@ func TestUnknownTool(t *testing.T) {
 	if resp := rawPOST(t, url, "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_signals","arguments":{}}}`); resp.StatusCode != 401 {
 		t.Errorf("anonymous call of an unknown tool: HTTP %d, want 401", resp.StatusCode)
 	}
+}
+
+// A client of MCP 2026-07-28, which names its protocol version in every
+// request's _meta and requires every tool result to say its resultType,
+// gets "complete" on the answer to a tool the seller does not serve, as
+// on any other result (the official compliance fuzzer refuses a result
+// without it); tools/list names no tool the seller does not serve.
+func TestUnknownToolResultType(t *testing.T) {
+	s := sellertest.NewSeller(t, seller.Options{Authenticator: seller.APIKeys("https://seller.example/mcp", keys)})
+	url := start(t, s, mcpserver.Options{Stateless: true, JSONResponse: true})
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"buyer","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	for _, tc := range []struct{ name, tool, params string }{
+		{"an unknown tool", "tasks_get", `{"name":"tasks_get","arguments":{"task_id":" ","context":{"c":1}},` + meta + `}`},
+		{"without arguments", "get_signals", `{"name":"get_signals",` + meta + `}`},
+		{"a tool it serves", "list_creatives", `{"name":"list_creatives","arguments":{},` + meta + `}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := post20260728(t, url, "tools/call", tc.tool, `{"jsonrpc":"2.0","id":104,"method":"tools/call","params":`+tc.params+`}`)
+			result := wire.Lenient(body).Get("result")
+			if !result.Get("resultType").StringIs("complete") {
+				t.Fatalf("HTTP %d, no resultType \"complete\": %s", resp.StatusCode, body)
+			}
+			if tc.name != "a tool it serves" && !result.Get("structuredContent").Get("adcp_error").Get("code").StringIs("UNSUPPORTED_FEATURE") {
+				t.Fatalf("not UNSUPPORTED_FEATURE: %s", body)
+			}
+		})
+	}
+	if _, body := post20260728(t, url, "tools/list", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+meta+`}}`); !strings.Contains(string(body), `"list_creatives"`) || strings.Contains(string(body), "unserved") {
+		t.Fatalf("tools/list: %s", body)
+	}
+}
+
+// post20260728 POSTs a JSON-RPC request as an MCP 2026-07-28 client does
+// (the protocol version, the method and the tool's name in headers too),
+// with alice's key.
+func post20260728(t *testing.T, url, method, tool, body string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if tool != "" {
+		req.Header.Set("Mcp-Name", tool)
+	}
+	req.Header.Set("Authorization", "Bearer key-alice")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, data
 }

@@ -263,7 +263,7 @@ func SignerFrom(ctx context.Context) (*signing.VerifiedSigner, bool) {
 
 // signingCapabilities adds to the automatic get_adcp_capabilities answer
 // what the server verifies (request_signing) and where its keys are found
-// (identity.brand_json_url, from 3.1), each where the base has none.
+// (identity.brand_json_url, from 3.0.5), each where the base has none.
 func (s *Server) signingCapabilities(out []byte) ([]byte, error) {
 	v := wire.Lenient(out)
 	var err error
@@ -276,7 +276,7 @@ func (s *Server) signingCapabilities(out []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if u := s.cfg.BrandJSONURL; u != "" && s.identityHasBrandJSONURL() {
+	if u := s.cfg.BrandJSONURL; u != "" && identityHasBrandJSONURL(s.spec.Version()) {
 		id := []byte(wire.Lenient(out).Get("identity"))
 		if id == nil {
 			id = []byte("{}")
@@ -293,12 +293,20 @@ func (s *Server) signingCapabilities(out []byte) ([]byte, error) {
 	return out, nil
 }
 
-// identityHasBrandJSONURL reports a version whose capabilities schema has
-// identity.brand_json_url (3.1 and later).
-func (s *Server) identityHasBrandJSONURL() bool {
-	var major, minor int
-	if _, err := fmt.Sscanf(s.spec.Version(), "%d.%d", &major, &minor); err != nil {
+// identityHasBrandJSONURL reports a version whose capabilities admit
+// identity.brand_json_url: declared from 3.1; from 3.0.5 the 3.0 identity
+// block is open (additionalProperties) so that 3.0 agents advertise it
+// ahead of the schema (3.0.5's changelog), and the 3.0 compliance
+// storyboards (webhook_emission) find the keys there.
+// A release without its patch ("3.0") is its latest.
+func identityHasBrandJSONURL(version string) bool {
+	var major, minor, patch int
+	n, _ := fmt.Sscanf(version, "%d.%d.%d", &major, &minor, &patch)
+	switch {
+	case n < 2:
 		return false
+	case n == 2:
+		patch = 5
 	}
-	return major > 3 || major == 3 && minor >= 1
+	return major > 3 || major == 3 && (minor >= 1 || patch >= 5)
 }
