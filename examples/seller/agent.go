@@ -59,6 +59,12 @@ type config struct {
 	BaseURL string
 	// APIKey is the buyers' bearer key.
 	APIKey string
+	// LiveAPIKey, when set, is the key of a second buyer whose accounts
+	// are live (production) accounts: with Sandbox, comply_test_controller
+	// refuses it FORBIDDEN, as AdCP's controller gate requires
+	// (comply_controller_mode_gate). Everything else serves it as any
+	// buyer.
+	LiveAPIKey string
 	// OAuthClientID and OAuthClientSecret are the buyers' OAuth client
 	// credentials at the seller's own authorization server (issuer.go),
 	// the other way in: the tokens stand for the same principal as
@@ -95,9 +101,12 @@ type config struct {
 	Observer observe.Observer
 }
 
-// principal is the one buyer this seller knows, by API key or OAuth
-// client.
-const principal = "buyer"
+// principal is the buyer this seller knows, by API key or OAuth client;
+// livePrincipal the one of LiveAPIKey.
+const (
+	principal     = "buyer"
+	livePrincipal = "live-buyer"
+)
 
 // agent is the running seller: the handler serving /mcp, /a2a and the
 // agent card, and the task manager to drain on shutdown.
@@ -189,7 +198,7 @@ func newAgent(cfg config) (*agent, error) {
 		// metadata, where OAuth clients find the issuer.
 		Authenticator: seller.FirstOf(
 			mcpserver.OAuth(mcpserver.OAuthOptions{Verifier: oauth.verify, ResourceMetadataURLFor: oauth.metadataURL}),
-			seller.APIKeys(cfg.BaseURL, map[string]string{cfg.APIKey: principal}),
+			seller.APIKeys(cfg.BaseURL, apiKeys(cfg)),
 		),
 		Tasks: tasks,
 		// Synchronous results are posted to the request's webhook too, as
@@ -249,16 +258,30 @@ func newAgent(cfg config) (*agent, error) {
 	return &agent{handler: mux, store: store, tasks: tasks, sales: s, oauth: oauth}, nil
 }
 
+// apiKeys maps the buyers' keys to their principals.
+func apiKeys(cfg config) map[string]string {
+	keys := map[string]string{cfg.APIKey: principal}
+	if cfg.LiveAPIKey != "" {
+		keys[cfg.LiveAPIKey] = livePrincipal
+	}
+	return keys
+}
+
 // capabilities is the base of the automatic get_adcp_capabilities answer:
 // the idempotency layer's replay window, what a media-buy seller must
 // declare beside it, and how its webhooks are signed; the server adds
-// major_versions, supported_protocols and request_signing.
+// major_versions, supported_protocols and request_signing. Two
+// declarations of AdCP 3.1 are made on 3.0 too (3.0's media_buy block
+// admits more members), as the compliance storyboards gate on them:
+// supports_proposals (briefs get proposals, finalize commits them, a buy
+// accepts one) and creative_approval_mode "auto_approve" (a synced
+// creative is approved at once, so no review holds a buy).
 func capabilities(layer *idempotency.Layer, webhookSigning json.RawMessage) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteString(`{"adcp":{"idempotency":`)
 	b.Write(layer.Capabilities())
 	b.WriteString(`},"account":{"supported_billing":["operator"]},`)
-	b.WriteString(`"media_buy":{"supported_pricing_models":["cpm"]},`)
+	b.WriteString(`"media_buy":{"supported_pricing_models":["cpm"],"supports_proposals":true,"creative_approval_mode":"auto_approve"},`)
 	b.WriteString(`"webhook_signing":`)
 	b.Write(webhookSigning)
 	b.WriteString(`}`)

@@ -90,6 +90,7 @@ type catalog struct {
 	pricing  map[string][]string
 	prices   map[string]map[string]price // product → pricing option → price
 	seeded   map[string]*seed            // sandbox products, by id
+	raw      map[string][]byte           // each product as added (JSON)
 	check    func(product []byte) error
 }
 
@@ -105,7 +106,8 @@ type seed struct {
 // sandbox); check validates a product (JSON) the sandbox seeds against the
 // spec's Product schema.
 func loadCatalog(sandbox bool, check func(product []byte) error) (*catalog, error) {
-	c := &catalog{byID: map[string]int{}, pricing: map[string][]string{}, prices: map[string]map[string]price{}, seeded: map[string]*seed{}, check: check}
+	c := &catalog{byID: map[string]int{}, pricing: map[string][]string{}, prices: map[string]map[string]price{}, seeded: map[string]*seed{},
+		raw: map[string][]byte{}, check: check}
 	products := catalogJSON
 	if sandbox {
 		products = append(slices.Clone(products), storyboardFixtures...)
@@ -139,6 +141,7 @@ func (c *catalog) add(raw []byte) error {
 	if err := json.Unmarshal(raw, &ids); err != nil {
 		return err
 	}
+	c.raw[p.ProductID] = raw
 	c.pricing[p.ProductID] = nil
 	c.prices[p.ProductID] = map[string]price{}
 	for _, o := range ids.PricingOptions {
@@ -233,11 +236,20 @@ var renamedChannels = map[string]string{"video": "olv", "audio": "streaming_audi
 // seedProduct records the sandbox product id from the runner's fixture
 // (seed_product). Seeding an id again replaces its description, keeping
 // its pricing options. It joins get_products once it has a pricing option.
+// Seeding one of the seller's own ids (the storyboards seed test-product,
+// which they also buy unseeded) takes it over with its pricing options,
+// so it sells throughout.
 func (c *catalog) seedProduct(id string, fixture map[string]json.RawMessage) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, own := c.byID[id]; own && c.seeded[id] == nil {
-		return fmt.Errorf("product %q is one of this seller's own", id)
+		var p struct {
+			PricingOptions []json.RawMessage `json:"pricing_options"`
+		}
+		if err := json.Unmarshal(c.raw[id], &p); err != nil {
+			return err
+		}
+		c.seeded[id] = &seed{pricing: p.PricingOptions, ids: slices.Clone(c.pricing[id])}
 	}
 	members := maps.Clone(sandboxDefaults)
 	members["name"], _ = json.Marshal(id)

@@ -82,6 +82,7 @@ func randomHex() string {
 func run() error {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (host:port; port 0 picks a free one)")
 	apiKey := flag.String("api-key", "", "the buyers' API key (default: a random one, printed)")
+	liveKey := flag.String("live-api-key", "", "the API key of a buyer whose accounts are live, not sandbox: with -sandbox, comply_test_controller refuses it (the compliance runner's live-mode test kit)")
 	clientID := flag.String("oauth-client-id", "buyer", "the buyers' OAuth client id at the built-in authorization server")
 	clientSecret := flag.String("oauth-client-secret", "", "the buyers' OAuth client secret, 16 characters or more (default: a random one, printed)")
 	sandbox := flag.Bool("sandbox", false, "serve comply_test_controller, the compliance test controller, for sandbox accounts (never in production)")
@@ -182,7 +183,11 @@ func run() error {
 		}
 	}
 	logger := slog.New(tel.logHandler(slog.NewTextHandler(os.Stderr, nil)))
-	a, err := newAgent(config{BaseURL: base, APIKey: key, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback,
+	if *liveKey != "" && *liveKey == key {
+		ln.Close()
+		return errors.New("-live-api-key: the same key as -api-key")
+	}
+	a, err := newAgent(config{BaseURL: base, APIKey: key, LiveAPIKey: *liveKey, OAuthClientID: *clientID, OAuthClientSecret: secret, WebhookLoopback: allowLoopback,
 		WebhookLoopbackOnly: *loopback == "only", Sandbox: *sandbox, Store: store, Signing: sg, Governance: gov, Logger: logger, Now: now,
 		Observer: tel.obs})
 	if err != nil {

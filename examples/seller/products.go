@@ -27,7 +27,16 @@ import (
 
 // getProducts answers the catalog for a brief (with a proposal) or
 // wholesale, and for a refine the products and proposals it names.
+//
+// A property_list filter is refused: this seller does not resolve
+// property lists (it does not declare media_buy.features
+// .property_list_filtering), and answering the unfiltered catalog to a
+// buyer who asked for a filter would mislead it (buyers built on the
+// JavaScript SDK fail such an answer).
 func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (*adcp.GetProductsResult, error) {
+	if req.PropertyList != nil {
+		return nil, refuse("UNSUPPORTED_FEATURE", "This seller does not filter products by property list", "property_list")
+	}
 	p, _ := seller.PrincipalFrom(ctx)
 	products := s.catalog.all()
 	resp := &adcp.GetProductsResponse{Products: products}

@@ -35,15 +35,16 @@ import (
 //     create_media_buy answer submitted under the task id it names (the
 //     task completes on the first status poll, as any async buy here).
 //
-// The controller refuses a call that asserts a production account
-// (account.sandbox: false): this whole seller is a sandbox, and over MCP
-// AdCP 3.0's controller schema declares no account, so buyers built on
-// the JavaScript SDK send none.
+// The controller refuses the live buyer (-live-api-key), whose accounts
+// are production accounts, and a call that asserts a production account
+// (account.sandbox: false): every other account here is a sandbox, and
+// over MCP AdCP 3.0's controller schema declares no account, so buyers
+// built on the JavaScript SDK send none.
 
 // newController serves comply_test_controller on srv with the sales hooks.
 func newController(srv *seller.Server, s *sales) error {
 	ctl, err := testcontroller.New(srv, testcontroller.Options{Sandbox: func(_ context.Context, c *seller.Call) bool {
-		return string(wire.Lenient(c.Member("account")).Get("sandbox")) != "false"
+		return c.Principal.ID != livePrincipal && string(wire.Lenient(c.Member("account")).Get("sandbox")) != "false"
 	}})
 	if err != nil {
 		return err

@@ -10,12 +10,15 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
+// liveKey is the live buyer's key in tests.
+const liveKey = "live-key-0123456789abcdef"
+
 // The sandbox's comply_test_controller, driven over MCP through go-sdk's
 // client as the compliance runner drives it: seeding a product the
 // catalog then sells, forcing the next create_media_buy into the submitted
 // arm under a chosen task id, simulating delivery, and what it refuses.
 func TestSandboxController(t *testing.T) {
-	base, _ := startAgentOf(t, func(c *config) { c.Sandbox = true })
+	base, _ := startAgentOf(t, func(c *config) { c.Sandbox = true; c.LiveAPIKey = liveKey })
 	cs := mcpBuyer(t, base, testKey)
 	ctrl := func(args string) (string, *wire.Lenient) {
 		t.Helper()
@@ -48,13 +51,29 @@ func TestSandboxController(t *testing.T) {
 		{"pricing for no product", `{"scenario":"seed_pricing_option","params":{"product_id":"nope","pricing_option_id":"p","fixture":{}}}`, "NOT_FOUND"},
 		{"a bad pricing option", `{"scenario":"seed_product","params":{"product_id":"bad_q2","fixture":{"delivery_type":"guaranteed","format_ids":[{"id":"display_300x250"}]}}}`, ""},
 		{"a bad pricing option", `{"scenario":"seed_pricing_option","params":{"product_id":"bad_q2","pricing_option_id":"p","fixture":{"pricing_model":"cpm"}}}`, "INVALID_PARAMS"},
-		{"a seller's own product", `{"scenario":"seed_product","params":{"product_id":"test-product","fixture":{}}}`, "INVALID_PARAMS"},
+		{"a seller's own product, as the storyboards seed it", `{"scenario":"seed_product","params":{"product_id":"test-product","fixture":` +
+			`{"delivery_type":"non_guaranteed","channels":["display"],"format_ids":[{"id":"display_300x250"}]}}}`, ""},
+		{"its pricing option again", `{"scenario":"seed_pricing_option","params":{"product_id":"test-product","pricing_option_id":"test-pricing",` +
+			`"fixture":{"pricing_model":"cpm","currency":"USD","floor_price":1.0}}}`, ""},
 		{"the input-required arm", `{"scenario":"force_create_media_buy_arm","params":{"arm":"input-required"}}`, "INVALID_PARAMS"},
 		{"delivery of an unknown buy", `{"scenario":"simulate_delivery","params":{"media_buy_id":"mb_404","impressions":1}}`, "NOT_FOUND"},
 	} {
 		if code, v := ctrl(c.args); code != c.code {
 			t.Errorf("%s: %q, want %q (%s)", c.name, code, c.code, *v)
 		}
+	}
+
+	// The live buyer may call the seller's tools but not the controller:
+	// FORBIDDEN in the controller's own error shape, context echoed
+	// (comply_controller_mode_gate).
+	live := mcpBuyer(t, base, liveKey)
+	if r := call(t, live, "list_creatives", `{}`); r.Error != nil {
+		t.Fatalf("list_creatives as the live buyer: %+v", r.Error)
+	}
+	denied := call(t, live, "comply_test_controller", `{"scenario":"force_creative_status","params":{"creative_id":"comply-live-mode-probe-000","status":"approved"},"context":{"correlation_id":"gate"}}`)
+	if v := wire.Lenient(denied.Data); denied.Error != nil || string(v.Get("success")) != "false" || !v.Get("error").StringIs("FORBIDDEN") ||
+		!v.Get("context").Get("correlation_id").StringIs("gate") {
+		t.Fatalf("the controller to the live buyer: %+v %s", denied.Error, denied.Data)
 	}
 
 	// Seeding: the runner's fixture, as its storyboards write it (AdCP 2's

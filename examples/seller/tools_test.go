@@ -127,6 +127,16 @@ func TestProposals(t *testing.T) {
 	}
 }
 
+// A property_list filter, which this seller does not resolve, is refused
+// rather than answered with the unfiltered catalog.
+func TestPropertyListFilterRefused(t *testing.T) {
+	cs := mcpBuyer(t, startAgent(t), testKey)
+	r := call(t, cs, "get_products", `{"buying_mode":"brief","brief":"video","property_list":{"agent_url":"https://lists.example","list_id":"l1"}}`)
+	if r.Error == nil || r.Error.Code != "UNSUPPORTED_FEATURE" || r.Error.Field != "property_list" {
+		t.Fatalf("get_products with a property list: %s %+v", r.Data, r.Error)
+	}
+}
+
 // Accounts are upserted by brand and operator and listed a page at a time;
 // a tool of a protocol this seller does not declare is UNSUPPORTED_FEATURE
 // over MCP, not a JSON-RPC error.
