@@ -1,25 +1,27 @@
 .PHONY: conformance
 
-# conformance: the official AdCP compliance runner against a seller, over
-# MCP and A2A: per transport the full assessment (no storyboard named: the
-# agent's capabilities decide), the storyboards issue 12 named and the
-# signing ones (signed_requests, webhook_emission: on the real clock), the
-# governance storyboards routed to a governance agent on loopback TLS,
-# and `adcp fuzz` with a fixed seed; then `adcp grade request-signing`. The runner is the @adcp/sdk that
-# internal/jsinterop pins (installed into its git-ignored node_modules on
-# first use; it runs offline from the package's storyboard cache, its
-# clock started before the storyboards' fixed dates). Prints
-# passed/failed/skipped/known steps per run, the failed steps, the skipped
-# ones by storyboard and reason, and the fuzzer's findings; exits 1 on any
-# failed step but the known failures (internal/conformance/known.go) or any
-# fuzz finding. The seller is examples/seller with -sandbox on a loopback
-# port, a fresh one per run (its bindings generated from the published
-# bundles in $$ADCP_SPEC_DIR), or a running one:
-# CONFORMANCE_AGENT=http://HOST:PORT (MCP at /mcp, A2A at /a2a) with
-# CONFORMANCE_AUTH=KEY. CONFORMANCE_FLAGS passes more flags (-seller js:
-# the JavaScript SDK's own seller; -full=false, -governance=false,
-# -fuzz=false, -grade=false: leave a part out; -v: skip reasons of every
-# run). What the storyboards need from a seller:
-# internal/conformance/README.md.
+# conformance: the official AdCP compliance runner, the newest the kit in
+# $$ADCP_CONFORMANCE_DIR (default ../shared/conformance) holds (@adcp/sdk
+# 14.0.0-beta.7, installed once with npm ci into the git-ignored
+# .cache/conformance/runner), against a seller: for each compliance bundle
+# of a release the seller serves (its get_adcp_capabilities says which),
+# over MCP and A2A, the full assessment, webhook_emission and idempotency
+# with the runner contracts the CLI cannot configure, the governance
+# storyboards routed to a governance agent on loopback TLS, and `adcp
+# fuzz`; then `adcp grade request-signing`. Three runs at a time, each
+# against a fresh seller. Prints passed/failed/skipped/known steps per
+# bundle, transport and run, the failed steps, the known failures with
+# their upstream issues (internal/conformance/known.go), the skipped steps
+# by storyboard and reason, and what the fuzzer and the grader found;
+# exits 1 on any failed step but the known ones or any fuzz or grader
+# finding. The seller is examples/seller with -sandbox on a loopback port
+# (its bindings generated from the published bundles in $$ADCP_SPEC_DIR),
+# or a running one: CONFORMANCE_AGENT=http://HOST:PORT (MCP at /mcp, A2A at
+# /a2a) with CONFORMANCE_AUTH=KEY. CONFORMANCE_FLAGS passes more flags
+# (-bundles, -protocols, -storyboards ID,...; -seller js: the JavaScript
+# SDK's own seller; -full=false, -contracts=false, -governance=false,
+# -fuzz=false, -grade=false: leave a part out; -parallel N; -v). What the
+# storyboards need from a seller: internal/conformance/README.md.
+CONFORMANCE_DIR ?= ../shared/conformance
 conformance:
-	ADCP_SPEC_DIR="$${ADCP_SPEC_DIR:-$(abspath $(SPEC_DIR))}" $(GO) run ./internal/conformance $(CONFORMANCE_FLAGS)
+	ADCP_SPEC_DIR="$${ADCP_SPEC_DIR:-$(abspath $(SPEC_DIR))}" ADCP_CONFORMANCE_DIR="$${ADCP_CONFORMANCE_DIR:-$(abspath $(CONFORMANCE_DIR))}" $(GO) run ./internal/conformance $(CONFORMANCE_FLAGS)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -33,11 +34,17 @@ func (a *agent) url(protocol string) string { return a.BaseURL + "/" + protocol 
 type sellers struct {
 	// Name says which seller it is.
 	Name string
-	// start starts a seller with flags (examples/seller's).
-	start func(ctx context.Context, flags ...string) (*agent, error)
+	// liveKey is the API key of a live-mode (non-sandbox) buyer the
+	// seller knows, which the runs' test kit declares: the
+	// comply_controller_mode_gate storyboard wants the controller to
+	// refuse it, security_baseline its protected task to serve it.
+	liveKey string
+	// start starts a seller with flags (examples/seller's), its log going
+	// to the file log ("" for standard error).
+	start func(ctx context.Context, log string, flags ...string) (*agent, error)
 	// governance starts examples/seller's governance agent on TLS with
 	// the certificate and key given, nil for other sellers.
-	governance func(ctx context.Context, cert, key string, flags ...string) (*agent, error)
+	governance func(ctx context.Context, log, cert, key string, flags ...string) (*agent, error)
 	close      func()
 }
 
@@ -47,7 +54,11 @@ type sellers struct {
 func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers, error) {
 	if cfg.agentURL != "" {
 		a := &agent{BaseURL: strings.TrimRight(cfg.agentURL, "/"), APIKey: cfg.auth, stop: func() {}}
-		return &sellers{Name: cfg.agentURL, start: func(context.Context, ...string) (*agent, error) { return a, nil }, close: func() {}}, nil
+		live := cfg.liveAuth
+		if live == "" {
+			live = cfg.auth
+		}
+		return &sellers{Name: cfg.agentURL, liveKey: live, start: func(context.Context, string, ...string) (*agent, error) { return a, nil }, close: func() {}}, nil
 	}
 	key := cfg.auth
 	if key == "" {
@@ -59,7 +70,7 @@ func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers,
 		if cfg.jsCapabilitiesSkill {
 			name += " with get_adcp_capabilities in its card"
 		}
-		start := func(ctx context.Context, _ ...string) (*agent, error) {
+		start := func(ctx context.Context, _ string, _ ...string) (*agent, error) {
 			s, err := jsinterop.StartSellerProcess(ctx, env, jsinterop.SellerOptions{
 				APIKey:                key,
 				CardCapabilitiesSkill: cfg.jsCapabilitiesSkill,
@@ -69,7 +80,7 @@ func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers,
 			}
 			return &agent{BaseURL: s.BaseURL, APIKey: key, stop: func() { s.Close() }}, nil
 		}
-		return &sellers{Name: name, start: start, close: func() {}}, nil
+		return &sellers{Name: name, liveKey: key, start: start, close: func() {}}, nil
 	case "go":
 		specDir := os.Getenv("ADCP_SPEC_DIR")
 		if specDir == "" {
@@ -82,28 +93,55 @@ func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers,
 		if err != nil {
 			return nil, err
 		}
-		start := func(ctx context.Context, flags ...string) (*agent, error) {
+		// The live-mode buyer of the bundles' acme-outdoor-live test kit.
+		live := randomKey()
+		if cfg.liveAuth != "" {
+			live = cfg.liveAuth
+		}
+		start := func(ctx context.Context, log string, flags ...string) (*agent, error) {
+			w, closeLog, err := logFile(log)
+			if err != nil {
+				return nil, err
+			}
 			// -sandbox: comply_test_controller, which the storyboards'
 			// controller-driven phases need.
-			s, err := build.Start(ctx, key, os.Stderr, append([]string{"-sandbox"}, flags...)...)
+			s, err := build.Start(ctx, key, w, append([]string{"-sandbox", "-live-api-key", live}, flags...)...)
 			if err != nil {
+				closeLog()
 				return nil, err
 			}
-			a := &agent{BaseURL: s.BaseURL, APIKey: s.APIKey, stop: s.Close}
+			a := &agent{BaseURL: s.BaseURL, APIKey: s.APIKey, stop: func() { s.Close(); closeLog() }}
 			return a, ready(ctx, a, nil)
 		}
-		governance := func(ctx context.Context, cert, certKey string, flags ...string) (*agent, error) {
-			// The buyer's key (sync_plans) and the credential the
-			// storyboards register for the seller (check_governance).
-			s, err := build.Start(ctx, key+","+governanceCredential, os.Stderr, append([]string{"-governance-agent", "-tls-cert", cert, "-tls-key", certKey}, flags...)...)
+		governance := func(ctx context.Context, log, cert, certKey string, flags ...string) (*agent, error) {
+			w, closeLog, err := logFile(log)
 			if err != nil {
 				return nil, err
 			}
-			return &agent{BaseURL: s.BaseURL, APIKey: key, stop: s.Close}, nil
+			// The buyer's key (sync_plans) and the credential the
+			// storyboards register for the seller (check_governance).
+			s, err := build.Start(ctx, key+","+governanceCredential, w, append([]string{"-governance-agent", "-tls-cert", cert, "-tls-key", certKey}, flags...)...)
+			if err != nil {
+				closeLog()
+				return nil, err
+			}
+			return &agent{BaseURL: s.BaseURL, APIKey: key, stop: func() { s.Close(); closeLog() }}, nil
 		}
-		return &sellers{Name: "examples/seller", start: start, governance: governance, close: build.Remove}, nil
+		return &sellers{Name: "examples/seller", liveKey: live, start: start, governance: governance, close: build.Remove}, nil
 	}
 	return nil, fmt.Errorf("-seller %q: want go or js", cfg.seller)
+}
+
+// logFile opens the file a seller logs to: path, else standard error.
+func logFile(path string) (io.Writer, func(), error) {
+	if path == "" {
+		return os.Stderr, func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
 }
 
 func randomKey() string {

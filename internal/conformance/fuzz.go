@@ -10,12 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/adcpgen/adcpgen/internal/jsinterop"
 )
 
 // fuzzResult is one `adcp fuzz` run over one protocol.
 type fuzzResult struct {
+	Bundle   string
 	Protocol string
 	Seed     int64
 	Runs     int
@@ -61,18 +60,19 @@ type fuzzReport struct {
 	} `json:"uniformError"`
 }
 
-// runFuzz runs the SDK's property-based fuzzer against the agent over
-// protocol: every tool of the tiers it knows, schema-valid inputs, each
-// answer checked (a valid response or a well-formed AdCP error), the
-// uniform-error probes, and with -auto-seed the update tier on entities it
-// creates first. A fixed seed makes runs repeatable.
-func runFuzz(ctx context.Context, env *jsinterop.Env, a *agent, protocol string, seed int64, budget int, outDir string) *fuzzResult {
-	res := &fuzzResult{Protocol: protocol, Seed: seed}
-	args := []string{cli, "fuzz", a.url(protocol), "--protocol", protocol, "--auth-token", a.APIKey,
+// runFuzz runs the runner's property-based fuzzer against the agent over
+// protocol, with bundle's schemas: every tool of the tiers it knows,
+// schema-valid inputs, each answer checked (a valid response or a
+// well-formed AdCP error), the uniform-error probes, and with --auto-seed
+// the update tier on entities it creates first. A fixed seed makes runs
+// repeatable.
+func runFuzz(ctx context.Context, k *kit, a *agent, bundle, protocol string, seed int64, budget int, outDir string) *fuzzResult {
+	res := &fuzzResult{Bundle: bundle, Protocol: protocol, Seed: seed}
+	args := []string{cli, "fuzz", a.url(protocol), "--protocol", protocol, "--schema-version", bundle, "--auth-token", a.APIKey,
 		"--seed", strconv.FormatInt(seed, 10), "--turn-budget", strconv.Itoa(budget), "--auto-seed", "--format", "json"}
-	stdout, stderr, elapsed, runErr := node(ctx, env, "", nil, args)
+	stdout, stderr, elapsed, runErr := node(ctx, k, "", nil, args)
 	res.Duration = elapsed
-	base := filepath.Join(outDir, protocol+"-fuzz")
+	base := filepath.Join(outDir, bundle+"-"+protocol+"-fuzz")
 	res.Output = base + ".json"
 	os.WriteFile(res.Output, stdout, 0o644)
 	os.WriteFile(base+".stderr", stderr, 0o644)

@@ -14,8 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/adcpgen/adcpgen/internal/jsinterop"
 )
 
 // governanceStoryboards are the storyboards that need a governance agent
@@ -66,21 +64,59 @@ func testCA(dir string) (certFile, keyFile string, err error) {
 	return certFile, keyFile, os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
 }
 
-// runGovernance runs the governance storyboards over protocol with
-// multi-agent routing, as `adcp storyboard run --agents-map` does: the
-// governance protocol's tools (sync_plans) to the governance agent (over
-// MCP, the only transport it serves), everything else to the seller over
-// protocol, and the agent's URL in the run context
-// ($context.governance_agent_url, for sync_governance). The runner does
-// not seed fixtures in routed runs; routed.mjs seeds them through the
-// seller's controller.
-func runGovernance(ctx context.Context, env *jsinterop.Env, seller, gov *agent, caFile string, spec runSpec) *result {
-	res := &result{Protocol: spec.protocol, Storyboard: governanceRun, Kind: kindGovernance}
+// runGovernanceStoryboards starts a governance agent on TLS and a seller
+// that trusts it, and runs the governance storyboards of spec's bundle
+// against both.
+func runGovernanceStoryboards(ctx context.Context, cfg *config, k *kit, src *sellers, spec runSpec) (*result, error) {
+	dir, err := os.MkdirTemp("", "adcpgen-conformance-ca-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	cert, key, err := testCA(dir)
+	if err != nil {
+		return nil, err
+	}
+	log := filepath.Join(spec.outDir, spec.bundle+"-"+spec.protocol+"-governance")
+	gov, err := src.governance(ctx, log+".governance-agent.log", cert, key, sellerClock(cfg, spec.clock)...)
+	if err != nil {
+		return nil, err
+	}
+	defer gov.stop()
+	s, err := src.start(ctx, log+".seller.log", append([]string{"-governance-loopback", "only", "-governance-ca", cert}, sellerClock(cfg, spec.clock)...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer s.stop()
+	runCtx, cancel := context.WithTimeout(ctx, cfg.timeout)
+	defer cancel()
+	return runGovernance(runCtx, k, s, gov, cert, spec), ctx.Err()
+}
+
+// routedScript runs storyboards routed to several agents; it runs in the
+// kit's folder, where it finds the kit's @adcp/sdk.
+const routedScript = "routed.mjs"
+
+// runGovernance runs the governance storyboards of spec's bundle over
+// spec's protocol with multi-agent routing, as `adcp storyboard run
+// --agents-map` does: the governance protocol's tools (sync_plans) to the
+// governance agent (over MCP, the only transport it serves), everything
+// else to the seller over the protocol, and the agent's URL in the run
+// context ($context.governance_agent_url, for sync_governance). The
+// runner does not seed fixtures in routed runs; routed.mjs seeds them
+// through the seller's controller.
+func runGovernance(ctx context.Context, k *kit, seller, gov *agent, caFile string, spec runSpec) *result {
+	res := &result{Bundle: spec.bundle, Protocol: spec.protocol, Storyboard: governanceRun, Kind: kindGovernance}
+	if err := copyFile(filepath.Join(k.Scripts, routedScript), filepath.Join(k.Dir, routedScript)); err != nil {
+		res.Err = err
+		return res
+	}
 	opts, err := json.Marshal(map[string]any{
 		"agents":        map[string]any{"seller": map[string]string{"url": seller.url(spec.protocol)}, "governance": map[string]string{"url": gov.BaseURL + "/mcp", "transport": "mcp"}},
 		"default_agent": "seller",
 		"seed_mcp":      seller.BaseURL + "/mcp",
 		"protocol":      spec.protocol,
+		"version":       spec.bundle,
 		"auth":          seller.APIKey,
 		"context":       map[string]string{"governance_agent_url": gov.BaseURL + "/mcp"},
 		"storyboards":   governanceStoryboards,
@@ -89,7 +125,7 @@ func runGovernance(ctx context.Context, env *jsinterop.Env, seller, gov *agent, 
 		res.Err = err
 		return res
 	}
-	stdout, stderr, elapsed, runErr := node(ctx, env, spec.clock, []string{"NODE_EXTRA_CA_CERTS=" + caFile}, []string{"routed.mjs", string(opts)})
+	stdout, stderr, elapsed, runErr := node(ctx, k, spec.clock, []string{"NODE_EXTRA_CA_CERTS=" + caFile}, []string{routedScript, string(opts)})
 	res.Duration = elapsed
-	return res.read(ctx, spec.outDir, spec.protocol+"-governance", stdout, stderr, runErr)
+	return res.read(ctx, spec.outDir, spec.bundle+"-"+spec.protocol+"-governance", stdout, stderr, runErr)
 }

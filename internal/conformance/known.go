@@ -1,59 +1,128 @@
 package main
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // knownFailure is a step that fails for a reason outside the seller under
-// test, named so that it does not fail the run: each is printed, with its
-// reason, on every run that meets it, and an entry no run meets any more
-// is reported as stale.
+// test: a defect of the runner or the storyboards, filed upstream, which
+// no agent can pass in that runner, or a caveat of the kit itself. Each is
+// printed, with its reason, on every run that meets it and not counted as
+// failed; an entry no run of its kind meets any more is reported as stale.
 type knownFailure struct {
-	// kind is the run it applies to (kindFull, kindNamed, kindGovernance,
+	// kind is the kind of run it applies to (kindFull, kindGovernance,
 	// or "" for any).
 	kind string
+	// bundles are the bundles it applies to (none: every one); protocol
+	// the transport ("" for both).
+	bundles  []string
+	protocol string
 	// storyboard and step identify the step; step "*" is every step of
 	// the storyboard.
 	storyboard, step string
-	// errorHas, when set, must be in the failure's error too.
+	// errorHas, when set, must be in the failure's error, or its
+	// validation's description or actual value.
 	errorHas string
-	why      string
+	// issue is the upstream report ("adcontextprotocol/adcp-client#2993");
+	// kitCaveat marks a failure the kit causes (its README's caveats).
+	issue     string
+	kitCaveat bool
+	why       string
+}
+
+// applies reports whether the entry covers runs of kind over protocol on
+// bundle.
+func (k knownFailure) applies(kind, bundle, protocol string) bool {
+	return (k.kind == "" || k.kind == kind) && (len(k.bundles) == 0 || slices.Contains(k.bundles, bundle)) &&
+		(k.protocol == "" || k.protocol == protocol)
 }
 
 // The reasons shared by entries.
 const (
-	whyDeniedFull = "no governance agent in a full assessment: the runner sends sync_plans to the seller and has no " +
-		"$context.governance_agent_url, and the buy names no plan_id (adcontextprotocol/adcp#7547); nothing can deny it"
-	whyDeniedRouted = "the buy names no plan_id, which check_governance needs (adcontextprotocol/adcp#7547): " +
-		"the seller consults the agent for buys that name their plan"
-	whyUngradable = "6.11's storyboard mode cannot grade it on any agent, and the CLI cannot skip it " +
-		"(adcontextprotocol/adcp-client#2993: 007 and 018 assert opposite covers_content_digest postures on one URL; " +
-		"#2955: 025 is graded in the SDK's library, HTTP 0 to a step expecting 401); the named signed_requests run " +
-		"skips it and the request-signing grader passes it"
+	whyDigestPosture = "007 and 018 assert opposite covers_content_digest postures against one URL and the storyboard's " +
+		"vector dispatch never forwards the agent's (it declares \"either\"), so one of them fails on any agent; " +
+		"the request-signing grader runs grade both"
+	whyLibraryVector = "025 ships its own JWK and is graded in the runner's own library, never reaching the agent, " +
+		"which reports HTTP 0 to a step expecting 401; the request-signing grader passes it"
+	whyA2ASigning = "the request-signing probe has no A2A transport: on an A2A run it sends an MCP initialize to the A2A " +
+		"endpoint, which answers in A2A, and every vector throws before it is graded; the MCP runs and the grader grade them"
+	whyA2AAuthProbe = "steps that override authentication are sent as raw MCP tools/call requests even on an A2A run, " +
+		"so the A2A endpoint answers JSON-RPC \"method not found\" where the step wants the tool's answer; the MCP run " +
+		"grades them"
+	whyControllerSchema = "the runner validates against the bundle's schemas, and the schemas it ships have no " +
+		"compliance/comply-test-controller-response.json, so every comply_test_controller response_schema check fails " +
+		"\"no_schema_registered\" whatever the agent answers (the seller's FORBIDDEN, success false, context echoed, is " +
+		"checked by examples/seller's tests)"
+	whyDeniedRouted = "the buy names no plan_id, which check_governance needs: the seller consults the governance " +
+		"agent for buys that name their plan (examples/seller's TestGovernance denies one for real)"
+	whyDenied = "no governance agent in a full assessment: the runner sends sync_plans to the seller and has no " +
+		"$context.governance_agent_url, and the buy names no plan_id, which check_governance needs; nothing can deny it"
 )
 
-// knownFailures are the steps of @adcp/sdk 6.11's storyboards that
-// examples/seller cannot pass today, and why. The first entry a failure
-// matches is the one it is counted under.
-var knownFailures = []knownFailure{
-	{kindFull, "signed_requests", "negative-007-missing-content-digest", "", whyUngradable},
-	{kindFull, "signed_requests", "negative-018-digest-covered-when-forbidden", "", whyUngradable},
-	{kindFull, "signed_requests", "negative-025-jwk-alg-crv-mismatch", "", whyUngradable},
-	{kindFull, "media_buy_seller/governance_denied", "create_media_buy_denied", "", whyDeniedFull},
-	{kindFull, "media_buy_seller/governance_denied_recovery", "create_media_buy_denied", "", whyDeniedFull},
-	{kindGovernance, "media_buy_seller/governance_denied", "create_media_buy_denied", "", whyDeniedRouted},
-	{kindGovernance, "media_buy_seller/governance_denied_recovery", "create_media_buy_denied", "", whyDeniedRouted},
+// knownFailures are, per runner version, the steps examples/seller cannot
+// pass in that runner, and why. The first entry a failure matches is the
+// one it is counted under. A runner version with no list has none known.
+var knownFailures = map[string][]knownFailure{
+	"14.0.0-beta.7": {
+		{kind: kindFull, protocol: "a2a", storyboard: "signed_requests", step: "*", errorHas: "MCP initialize precondition failed",
+			issue: "adcontextprotocol/adcp-client#2954", why: whyA2ASigning},
+		{kind: kindFull, storyboard: "signed_requests", step: "negative-007-missing-content-digest",
+			issue: "adcontextprotocol/adcp-client#2993", why: whyDigestPosture},
+		{kind: kindFull, storyboard: "signed_requests", step: "negative-018-digest-covered-when-forbidden",
+			issue: "adcontextprotocol/adcp-client#2993", why: whyDigestPosture},
+		{kind: kindFull, storyboard: "signed_requests", step: "negative-025-jwk-alg-crv-mismatch",
+			issue: "adcontextprotocol/adcp-client#2955", why: whyLibraryVector},
+		{kind: kindFull, protocol: "a2a", storyboard: "comply_controller_mode_gate", step: "deny_live_caller",
+			issue: "adcontextprotocol/adcp-client#2878", why: whyA2AAuthProbe},
+		{kind: kindFull, storyboard: "comply_controller_mode_gate", step: "deny_live_caller", errorHas: "no_schema_registered",
+			issue: "adcontextprotocol/adcp-client#2867", why: whyControllerSchema},
+		{kind: kindFull, storyboard: "media_buy_seller/governance_denied", step: "create_media_buy_denied",
+			issue: "adcontextprotocol/adcp#7547", why: whyDenied},
+		{kind: kindFull, storyboard: "media_buy_seller/governance_denied_recovery", step: "create_media_buy_denied",
+			issue: "adcontextprotocol/adcp#7547", why: whyDenied},
+		{kind: kindGovernance, storyboard: "media_buy_seller/governance_denied", step: "create_media_buy_denied",
+			issue: "adcontextprotocol/adcp#7547", why: whyDeniedRouted},
+		{kind: kindGovernance, storyboard: "media_buy_seller/governance_denied_recovery", step: "create_media_buy_denied",
+			issue: "adcontextprotocol/adcp#7547", why: whyDeniedRouted},
+	},
 }
 
-// known returns the entry a failed step of a run of kind matches.
-func known(kind string, f failure) (knownFailure, bool) { return knownIn(knownFailures, kind, f) }
-
 // knownIn returns the first entry of list a failed step of a run of kind
-// matches.
-func knownIn(list []knownFailure, kind string, f failure) (knownFailure, bool) {
-	for _, k := range list {
-		if (k.kind == "" || k.kind == kind) && k.storyboard == f.StoryboardID && (k.step == "*" || k.step == f.StepID) &&
-			(k.errorHas == "" || strings.Contains(f.Error, k.errorHas)) {
-			return k, true
-		}
+// over protocol on bundle matches.
+func knownIn(list []knownFailure, kind, bundle, protocol string, f failure) (knownFailure, bool) {
+	if i := knownIndex(list, kind, bundle, protocol, f); i >= 0 {
+		return list[i], true
 	}
 	return knownFailure{}, false
+}
+
+// knownIndex is the index in list of the entry knownIn returns, -1 for
+// none.
+func knownIndex(list []knownFailure, kind, bundle, protocol string, f failure) int {
+	for i, k := range list {
+		if k.applies(kind, bundle, protocol) && k.storyboard == f.StoryboardID && (k.step == "*" || k.step == f.StepID) &&
+			(k.errorHas == "" || f.has(k.errorHas)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// has reports whether s is in the failure's error, its validation's
+// description or its actual value.
+func (f failure) has(s string) bool {
+	v := f.Validation
+	return strings.Contains(f.Error, s) || v != nil && (strings.Contains(v.Description, s) || strings.Contains(string(v.Actual), s))
+}
+
+// source says where the entry comes from: the upstream issue, or the kit.
+func (k knownFailure) source() string {
+	switch {
+	case k.kitCaveat:
+		return "the kit's own caveat (../shared/conformance/README.md)"
+	case k.issue != "":
+		return k.issue
+	}
+	return "no upstream issue"
 }

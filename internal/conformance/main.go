@@ -1,75 +1,78 @@
-// Command conformance runs the official AdCP compliance storyboards against
-// a seller agent over MCP and A2A and prints, per storyboard, how many steps
-// passed, failed and were skipped. The runner is `adcp storyboard run`, the
-// command of the @adcp/sdk package that internal/jsinterop pins and installs
-// (git-ignored); it runs offline from the package's own storyboard cache.
-// The exit status is 1 when any step failed or a run broke, 2 for bad usage.
+// Command conformance grades a seller agent with the official AdCP
+// compliance runner (`adcp`, of @adcp/sdk), the newest the kit in
+// ../shared/conformance holds: per compliance bundle it carries and per
+// transport (MCP, A2A), the full assessment (no storyboard named: the
+// agent's capabilities decide what runs), `adcp fuzz` against that
+// bundle's schemas, and `adcp grade request-signing`. It prints how many
+// steps passed, failed and were skipped per bundle and transport, every
+// failed step and why, the known failures (known.go), the skipped steps by
+// storyboard and reason, and what the fuzzer and the grader found. The
+// exit status is 1 when any step failed but the known ones, a run broke,
+// or the fuzzer or the grader found anything; 2 for bad usage.
 //
 //	go run ./internal/conformance [flags]
 //
 // The seller is a running agent (-agent BASE_URL, serving MCP at /mcp and
-// A2A at /a2a), else examples/seller started on a loopback port (-seller
-// go, the default), else the JavaScript SDK's seller of internal/jsinterop
-// (-seller js). README.md says what each storyboard needs from a seller.
+// A2A at /a2a), else examples/seller started on a loopback port for each
+// run (-seller go, the default), else the JavaScript SDK's seller of
+// internal/jsinterop (-seller js). README.md says what the storyboards
+// need from a seller.
 package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
-	"text/tabwriter"
+	"sync"
 	"time"
 
 	"github.com/adcpgen/adcpgen/internal/jsinterop"
 )
 
-// defaultStoryboards are the storyboards issue 12 asks a seller to pass.
-var defaultStoryboards = []string{
-	"capability_discovery",
-	"error_compliance",
-	"idempotency",
-	"schema_validation",
-	"security_baseline",
-	"v3_envelope_integrity",
-	"media_buy_seller",
-	"media_buy_seller/create_media_buy_async",
-	// Issue 20: signed agents (signing.go).
-	"signed_requests",
-	"webhook_emission",
-}
-
 type config struct {
-	// full runs the full assessment (no storyboard named) per protocol.
+	// kitDir is the runner kit: a folder holding adcp-sdk-*, or one.
+	kitDir string
+	// bundles are the compliance bundles graded (none: those of the
+	// releases the seller serves, of every one the kit carries).
+	bundles []string
+	// storyboards, when set, runs those storyboards instead of the full
+	// assessment.
+	storyboards []string
+	// full runs the full assessment per bundle and protocol.
 	full bool
 	// governance runs the governance storyboards routed to a governance
 	// agent on loopback (examples/seller only).
 	governance bool
-	// fuzz runs `adcp fuzz` per protocol, with fuzzSeed and fuzzBudget
-	// iterations per tool.
-	fuzz                bool
-	fuzzSeed            int64
-	fuzzBudget          int
+	// contracts runs contractsStoryboards with the runner contracts the
+	// CLI cannot configure (examples/seller only: its brand.json).
+	contracts bool
+	// fuzz runs `adcp fuzz` per bundle and protocol, with fuzzSeed and
+	// fuzzBudget iterations per tool.
+	fuzz       bool
+	fuzzSeed   int64
+	fuzzBudget int
+	// grade runs the request-signing grader (gradeRuns), against the
+	// started examples/seller only.
+	grade               bool
 	agentURL            string
 	auth                string
+	liveAuth            string
 	seller              string
 	jsCapabilitiesSkill bool
-	probeTask           string
 	runnerClock         string
 	protocols           []string
-	storyboards         []string
 	out                 string
 	timeout             time.Duration
-	verbose             bool
-	// grade runs the SDK's request-signing grader too (gradeRuns), against
-	// the started examples/seller only.
-	grade bool
-	root  string
+	// parallel is how many runs go at once, each against its own seller.
+	parallel int
+	verbose  bool
+	root     string
 }
 
 func main() {
@@ -93,23 +96,27 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := &config{}
+	fs.StringVar(&cfg.kitDir, "kit", os.Getenv("ADCP_CONFORMANCE_DIR"), "the compliance runner kit: a folder holding adcp-sdk-*/ (default $ADCP_CONFORMANCE_DIR, else ../shared/conformance beside the module)")
+	bundles := fs.String("bundles", "", "comma-separated compliance bundles to grade (default: those of the releases the seller's get_adcp_capabilities lists, of every one the kit carries)")
+	storyboards := fs.String("storyboards", "", "comma-separated storyboard or bundle ids to run instead of the full assessment")
 	fs.StringVar(&cfg.agentURL, "agent", os.Getenv("CONFORMANCE_AGENT"), "base URL of a running seller (MCP at /mcp, A2A at /a2a); default $CONFORMANCE_AGENT")
 	fs.StringVar(&cfg.auth, "auth", os.Getenv("CONFORMANCE_AUTH"), "API key sent as a bearer token; default $CONFORMANCE_AUTH (a started seller gets a random one)")
+	fs.StringVar(&cfg.liveAuth, "live-auth", os.Getenv("CONFORMANCE_LIVE_AUTH"), "with -agent, the API key of a live-mode (non-sandbox) buyer, for the security and controller-gate probes; default $CONFORMANCE_LIVE_AUTH, else -auth")
 	fs.StringVar(&cfg.seller, "seller", "go", "seller to start when -agent is empty: go (examples/seller) or js (the JavaScript SDK's seller)")
 	fs.BoolVar(&cfg.jsCapabilitiesSkill, "js-capabilities-skill", false, "with -seller js, list get_adcp_capabilities among the agent card's skills")
-	fs.StringVar(&cfg.probeTask, "probe-task", "", "run through the SDK's comply() with a test kit declaring the API key and this protected, read-only probe task (list_creatives, get_media_buy_delivery, ...), which the CLI cannot pass")
-	fs.StringVar(&cfg.runnerClock, "runner-clock", DefaultRunnerClock, `where the runner's clock starts (ISO 8601), before the storyboards' fixed flight dates; "" keeps the real clock (the seller always has it)`)
-	fs.BoolVar(&cfg.full, "full", true, "run the full assessment (no storyboard named: the agent's capabilities decide) over each protocol")
+	fs.StringVar(&cfg.runnerClock, "runner-clock", DefaultRunnerClock, `where the runner's clock starts (ISO 8601), before the storyboards' fixed flight dates; "" keeps the real clock`)
+	fs.BoolVar(&cfg.full, "full", true, "run the full assessment (or -storyboards) per bundle and protocol")
 	fs.BoolVar(&cfg.governance, "governance", true, "run the governance storyboards with multi-agent routing to a governance agent on loopback (examples/seller)")
-	fs.BoolVar(&cfg.fuzz, "fuzz", true, "run `adcp fuzz` over each protocol")
+	fs.BoolVar(&cfg.contracts, "contracts", true, "run webhook_emission and idempotency with the runner contracts the CLI cannot configure (webhook signature verification, parallel dispatch), per bundle and protocol (examples/seller)")
+	fs.BoolVar(&cfg.fuzz, "fuzz", true, "run `adcp fuzz` per bundle and protocol")
 	fs.Int64Var(&cfg.fuzzSeed, "fuzz-seed", 42, "the fuzzer's seed")
 	fs.IntVar(&cfg.fuzzBudget, "fuzz-budget", 50, "the fuzzer's iterations per tool")
-	protocols := fs.String("protocols", "mcp,a2a", "comma-separated transports")
-	storyboards := fs.String("storyboards", strings.Join(defaultStoryboards, ","), "comma-separated storyboard or bundle ids")
-	fs.StringVar(&cfg.out, "out", "", "directory for each run's JSON report (default .cache/conformance in the module)")
-	fs.DurationVar(&cfg.timeout, "timeout", 15*time.Minute, "limit for one storyboard run (the full assessment included)")
-	fs.BoolVar(&cfg.verbose, "v", false, "also list why steps were skipped")
 	fs.BoolVar(&cfg.grade, "grade", true, "with the started examples/seller, also run `adcp grade request-signing` (every RFC 9421 request-signing vector)")
+	protocols := fs.String("protocols", "mcp,a2a", "comma-separated transports")
+	fs.StringVar(&cfg.out, "out", "", "directory for each run's JSON report (default .cache/conformance/reports in the module)")
+	fs.DurationVar(&cfg.timeout, "timeout", 15*time.Minute, "limit for one run (a full assessment included)")
+	fs.IntVar(&cfg.parallel, "parallel", 3, "runs at once, each against a seller of its own (1 with -agent): most of a run is waiting for webhooks")
+	fs.BoolVar(&cfg.verbose, "v", false, "also list why steps of named runs were skipped")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -125,12 +132,17 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		}
 	}
 	cfg.protocols = split(*protocols)
+	cfg.bundles = split(*bundles)
 	cfg.storyboards = split(*storyboards)
 	for _, p := range cfg.protocols {
 		if p != "mcp" && p != "a2a" {
 			fmt.Fprintf(stderr, "conformance: -protocols: %q is not mcp or a2a\n", p)
 			return nil, flag.ErrHelp
 		}
+	}
+	if cfg.parallel < 1 {
+		fmt.Fprintf(stderr, "conformance: -parallel %d: want 1 or more\n", cfg.parallel)
+		return nil, flag.ErrHelp
 	}
 	return cfg, nil
 }
@@ -145,32 +157,101 @@ func split(s string) []string {
 	return out
 }
 
-// run starts the agent, runs every storyboard over every protocol and
-// writes the report to w. ok is false when a step failed or a run broke.
-func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
-	env, err := jsinterop.Setup(ctx, func(format string, args ...any) {
+// moduleRoot finds the module root above the working directory (make runs
+// in the root, tests in their package's directory).
+func moduleRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "internal", "conformance", runnerClockScript)); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("internal/conformance not found above %s", wd)
+		}
+	}
+}
+
+// setupKit installs the runner kit cfg names and checks the bundles asked
+// for are in it.
+func setupKit(ctx context.Context, cfg *config) (*kit, error) {
+	dir := cfg.kitDir
+	if dir == "" {
+		dir = filepath.Join(cfg.root, "..", "shared", "conformance")
+	}
+	src, err := kitSource(dir)
+	if err != nil {
+		return nil, err
+	}
+	k, err := installKit(ctx, src, filepath.Join(cfg.root, ".cache", "conformance", "runner"), func(format string, args ...any) {
 		fmt.Fprintf(os.Stderr, format+"\n", args...)
 	})
 	if err != nil {
+		return nil, err
+	}
+	k.Scripts = filepath.Join(cfg.root, "internal", "conformance")
+	for _, b := range cfg.bundles {
+		if !slices.Contains(k.Bundles, b) {
+			return nil, fmt.Errorf("-bundles: the runner %s has no bundle %s (it has %s)", k.Version, b, strings.Join(k.Bundles, ", "))
+		}
+	}
+	return k, nil
+}
+
+// run installs the runner, then grades the seller: per bundle and
+// protocol the full assessment (or the storyboards named), the routed
+// governance storyboards and the fuzzer, then the request-signing grader;
+// it writes the report to w. ok is false when a step failed (but the
+// known ones), a run broke, or the fuzzer or the grader found anything.
+func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
+	if cfg.root, err = moduleRoot(); err != nil {
 		return false, err
 	}
-	cfg.root = filepath.Dir(filepath.Dir(env.Dir))
+	k, err := setupKit(ctx, cfg)
+	if err != nil {
+		return false, err
+	}
 	if cfg.out == "" {
-		cfg.out = filepath.Join(cfg.root, ".cache", "conformance")
+		cfg.out = filepath.Join(cfg.root, ".cache", "conformance", "reports")
 	}
 	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
 		return false, err
+	}
+	var env *jsinterop.Env
+	if cfg.agentURL == "" && cfg.seller == "js" {
+		// The JavaScript SDK's seller is internal/jsinterop's.
+		if env, err = jsinterop.Setup(ctx, func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }); err != nil {
+			return false, err
+		}
 	}
 	src, err := newSellers(ctx, cfg, env)
 	if err != nil {
 		return false, err
 	}
 	defer src.close()
-
-	fmt.Fprintf(w, "conformance: %s against %s\n", sdkVersion(env), src.Name)
-	if cfg.probeTask != "" {
-		fmt.Fprintf(w, "conformance: through comply() with a test kit: the API key and probe task %s\n", cfg.probeTask)
+	parallel := cfg.parallel
+	if cfg.agentURL != "" {
+		parallel = 1 // one seller: runs would meet each other's records
 	}
+	caps, err := sellerCapabilities(ctx, src, cfg.out)
+	if err != nil {
+		return false, err
+	}
+	fmt.Fprintf(w, "conformance: @adcp/sdk %s (bundles %s) against %s, serving AdCP %s; %d run(s) at a time\n",
+		k.Version, strings.Join(k.Bundles, ", "), src.Name, strings.Join(caps.Releases, ", "), parallel)
+	if len(cfg.bundles) == 0 {
+		var not []string
+		cfg.bundles, not = servedBundles(k.Bundles, caps)
+		if len(not) > 0 {
+			fmt.Fprintf(w, "conformance: not graded: bundles %s, of releases the seller does not list in get_adcp_capabilities\n", strings.Join(not, ", "))
+		}
+		if len(cfg.bundles) == 0 {
+			return false, fmt.Errorf("the seller serves none of the releases of the bundles %s", strings.Join(k.Bundles, ", "))
+		}
+	}
+	fmt.Fprintf(w, "conformance: grading bundles %s\n", strings.Join(cfg.bundles, ", "))
 	if cfg.runnerClock != "" {
 		who := "the runner's clock starts"
 		if startsExampleSeller(cfg) {
@@ -178,16 +259,23 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 		}
 		fmt.Fprintf(w, "conformance: %s at %s\n", who, cfg.runnerClock)
 	}
-	start := time.Now()
-	var results []*result
-	var fuzzes []*fuzzResult
-	spec := func(protocol, storyboard string) runSpec {
-		return runSpec{protocol: protocol, storyboard: storyboard, probeTask: cfg.probeTask, clock: cfg.runnerClock, outDir: cfg.out, timeout: cfg.timeout}
+	known := knownFailures[k.Version]
+	if known == nil {
+		fmt.Fprintf(w, "conformance: no known failures are listed for runner %s (known.go)\n", k.Version)
 	}
-	// each runs f against a fresh seller (started with flags) within the
-	// run timeout.
-	each := func(f func(ctx context.Context, a *agent), flags ...string) error {
-		a, err := src.start(ctx, flags...)
+
+	start := time.Now()
+	var (
+		mu      sync.Mutex
+		results = make([]*result, 0)
+		fuzzes  = make([]*fuzzResult, 0)
+		grades  = make([]*gradeResult, 0)
+		jobs    []func(ctx context.Context) error
+	)
+	// each runs f against a fresh seller (started with flags, logging to
+	// the reports' folder under name) within the run timeout.
+	each := func(ctx context.Context, name string, f func(ctx context.Context, a *agent), flags ...string) error {
+		a, err := src.start(ctx, filepath.Join(cfg.out, name+".seller.log"), flags...)
 		if err != nil {
 			return err
 		}
@@ -197,52 +285,141 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 		a.stop()
 		return ctx.Err()
 	}
-	for _, protocol := range cfg.protocols {
-		var runs []string
-		if cfg.full {
-			runs = append(runs, fullAssessment)
-		}
-		for _, sb := range append(runs, cfg.storyboards...) {
-			s := spec(protocol, sb)
-			err := each(func(ctx context.Context, a *agent) {
-				if cfg.verbose {
-					fmt.Fprintf(w, "conformance: %s %s at %s\n", protocol, sb, a.url(protocol))
-				}
-				if startsExampleSeller(cfg) {
-					s.options = storyboardOptions(sb, a)
-				}
-				results = append(results, runStoryboard(ctx, env, a, s))
-			}, sellerClock(cfg, s.clock)...)
-			if err != nil {
-				return false, err
+	testKit := filepath.Join(cfg.out, "test-kit.yaml")
+	if err := writeTestKit(testKit, src.liveKey); err != nil {
+		return false, err
+	}
+	for _, bundle := range cfg.bundles {
+		for _, protocol := range cfg.protocols {
+			spec := runSpec{bundle: bundle, protocol: protocol, storyboards: cfg.storyboards, clock: cfg.runnerClock,
+				outDir: cfg.out, timeout: cfg.timeout, testKit: testKit}
+			if cfg.full {
+				jobs = append(jobs, func(ctx context.Context) error {
+					return each(ctx, bundle+"-"+protocol+"-"+fileName(spec.name()), func(ctx context.Context, a *agent) {
+						r := runStoryboards(ctx, k, a, spec)
+						r.known = known
+						mu.Lock()
+						results = append(results, r)
+						mu.Unlock()
+					}, sellerClock(cfg, spec.clock)...)
+				})
 			}
-		}
-		if cfg.governance && src.governance != nil {
-			r, err := runGovernanceStoryboards(ctx, cfg, env, src, spec(protocol, governanceRun))
-			if err != nil {
-				return false, err
+			if cfg.governance && src.governance != nil {
+				jobs = append(jobs, func(ctx context.Context) error {
+					r, err := runGovernanceStoryboards(ctx, cfg, k, src, spec)
+					if r != nil {
+						r.known = known
+						mu.Lock()
+						results = append(results, r)
+						mu.Unlock()
+					}
+					return err
+				})
 			}
-			results = append(results, r)
-		}
-		if cfg.fuzz {
-			err := each(func(ctx context.Context, a *agent) {
-				fuzzes = append(fuzzes, runFuzz(ctx, env, a, protocol, cfg.fuzzSeed, cfg.fuzzBudget, cfg.out))
-			})
-			if err != nil {
-				return false, err
+			if cfg.contracts && startsExampleSeller(cfg) && len(cfg.storyboards) == 0 {
+				jobs = append(jobs, func(ctx context.Context) error {
+					return each(ctx, bundle+"-"+protocol+"-contracts", func(ctx context.Context, a *agent) {
+						r := runContracts(ctx, k, a, spec, src.liveKey)
+						r.known = known
+						mu.Lock()
+						results = append(results, r)
+						mu.Unlock()
+					}, sellerClock(cfg, spec.clock)...)
+				})
+			}
+			if cfg.fuzz {
+				jobs = append(jobs, func(ctx context.Context) error {
+					return each(ctx, bundle+"-"+protocol+"-fuzz", func(ctx context.Context, a *agent) {
+						f := runFuzz(ctx, k, a, bundle, protocol, cfg.fuzzSeed, cfg.fuzzBudget, cfg.out)
+						mu.Lock()
+						fuzzes = append(fuzzes, f)
+						mu.Unlock()
+					})
+				})
 			}
 		}
 	}
-	ok = printResults(w, results, cfg, time.Since(start))
-	ok = printFuzz(w, fuzzes) && ok
+	var skips []string
 	if cfg.grade && startsExampleSeller(cfg) {
-		grades, err := gradeAll(ctx, env, src, cfg)
-		if err != nil {
-			return false, err
+		var why []string
+		skips, why = capabilitySkips(k, caps)
+		for _, y := range why {
+			fmt.Fprintf(w, "conformance: the grader skips %s\n", y)
 		}
-		ok = printGrades(w, grades) && ok
+		for i, gr := range gradeRuns {
+			gr.Args = withSkips(gr.Args, skips)
+			jobs = append(jobs, func(ctx context.Context) error {
+				// Each on a fresh seller: vector 020 fills the runner
+				// key's replay cap.
+				return each(ctx, fmt.Sprintf("grade-request-signing-%d", i+1), func(ctx context.Context, a *agent) {
+					g := runGrader(ctx, k, a, gr, cfg.out, i+1)
+					mu.Lock()
+					grades = append(grades, g)
+					mu.Unlock()
+				})
+			})
+		}
 	}
+	if err := runJobs(ctx, parallel, jobs); err != nil {
+		return false, err
+	}
+	sortResults(results, cfg.bundles)
+	sortFuzzes(fuzzes, cfg.bundles)
+	slices.SortFunc(grades, func(a, b *gradeResult) int { return strings.Compare(a.Output, b.Output) })
+	ok = printResults(w, results, cfg, time.Since(start))
+	if len(fuzzes) > 0 {
+		ok = printFuzz(w, fuzzes) && ok
+	}
+	if len(grades) > 0 {
+		ok = printGrades(w, grades, skips) && ok
+	}
+	fmt.Fprintf(w, "\nconformance: %s in all\n", time.Since(start).Round(time.Second))
 	return ok, nil
+}
+
+// sellerCapabilities starts a seller and reads its capabilities.
+func sellerCapabilities(ctx context.Context, src *sellers, out string) (*sellerCaps, error) {
+	a, err := src.start(ctx, filepath.Join(out, "capabilities.seller.log"))
+	if err != nil {
+		return nil, err
+	}
+	defer a.stop()
+	return readCaps(ctx, a)
+}
+
+// runJobs runs jobs, at most parallel at once, and returns the first
+// error (an interrupt, a seller that did not start).
+func runJobs(parent context.Context, parallel int, jobs []func(context.Context) error) error {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	sem := make(chan struct{}, parallel)
+	var (
+		wg       sync.WaitGroup
+		once     sync.Once
+		firstErr error
+	)
+	for _, job := range jobs {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := job(ctx); err != nil {
+				once.Do(func() { firstErr = err; cancel() })
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr == nil {
+		firstErr = parent.Err()
+	}
+	return firstErr
 }
 
 // sellerClock is the flag that starts examples/seller's clock where the
@@ -260,166 +437,3 @@ func sellerClock(cfg *config, clock string) []string {
 // startsExampleSeller reports a run against examples/seller started here,
 // whose sandbox is the signed-requests runner's counterparty.
 func startsExampleSeller(cfg *config) bool { return cfg.agentURL == "" && cfg.seller == "go" }
-
-// runGovernanceStoryboards starts a governance agent on TLS and a seller that trusts
-// it, and runs the governance storyboards against both.
-func runGovernanceStoryboards(ctx context.Context, cfg *config, env *jsinterop.Env, src *sellers, spec runSpec) (*result, error) {
-	dir, err := os.MkdirTemp("", "adcpgen-conformance-ca-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	cert, key, err := testCA(dir)
-	if err != nil {
-		return nil, err
-	}
-	gov, err := src.governance(ctx, cert, key, sellerClock(cfg, spec.clock)...)
-	if err != nil {
-		return nil, err
-	}
-	defer gov.stop()
-	s, err := src.start(ctx, append([]string{"-governance-loopback", "only", "-governance-ca", cert}, sellerClock(cfg, spec.clock)...)...)
-	if err != nil {
-		return nil, err
-	}
-	defer s.stop()
-	runCtx, cancel := context.WithTimeout(ctx, cfg.timeout)
-	defer cancel()
-	return runGovernance(runCtx, env, s, gov, cert, spec), ctx.Err()
-}
-
-// printResults writes the table of counts, then the failed steps (known
-// ones apart, with why), the skipped steps of the full assessments and
-// the routed runs (of every run with -v), and the broken runs; it reports
-// whether everything passed but the known failures.
-func printResults(w io.Writer, results []*result, cfg *config, elapsed time.Duration) bool {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "protocol\tstoryboard\tpassed\tfailed\tskipped\tknown\ttime\t")
-	var passed, failed, skipped, knownN int
-	ok := true
-	for _, r := range results {
-		if r.Err != nil {
-			ok = false
-			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t%.1fs\t(run failed)\n", r.Protocol, r.Storyboard, r.Duration.Seconds())
-			continue
-		}
-		s := r.Report.Summary
-		k := r.knownCount()
-		passed, failed, skipped, knownN = passed+s.StepsPassed, failed+s.StepsFailed-k, skipped+s.StepsSkipped, knownN+k
-		if r.failed() {
-			ok = false
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%.1fs\t\n", r.Protocol, r.Storyboard, s.StepsPassed, s.StepsFailed-k, s.StepsSkipped, k, r.Duration.Seconds())
-	}
-	fmt.Fprintf(tw, "\ttotal\t%d\t%d\t%d\t%d\t%.1fs\t\n", passed, failed, skipped, knownN, elapsed.Seconds())
-	tw.Flush()
-
-	for _, r := range results {
-		switch {
-		case r.Err != nil:
-			fmt.Fprintf(w, "\n%s %s: run failed: %v\n  output: %s\n", r.Protocol, r.Storyboard, r.Err, r.Output)
-			continue
-		case r.failed():
-			fmt.Fprintf(w, "\n%s %s: %d failed (report: %s)\n", r.Protocol, r.Storyboard, len(r.unexpected()), r.Output)
-			for _, f := range r.unexpected() {
-				fmt.Fprintf(w, "  %s\n", f)
-			}
-		}
-		printKnown(w, r)
-		if r.Kind != kindNamed || cfg.verbose {
-			if skips := r.Report.skipsByStoryboard(); len(skips) > 0 {
-				fmt.Fprintf(w, "%s %s: skipped: %s\n", r.Protocol, r.Storyboard, strings.Join(skips, "; "))
-			}
-		}
-	}
-	printStale(w, results)
-	return ok
-}
-
-// printKnown lists a run's known failures, one line per entry.
-func printKnown(w io.Writer, r *result) {
-	counts := map[knownFailure]int{}
-	var order []knownFailure
-	for _, f := range r.Report.Failures {
-		if k, ok := known(r.Kind, f); ok {
-			if counts[k] == 0 {
-				order = append(order, k)
-			}
-			counts[k]++
-		}
-	}
-	for _, k := range order {
-		fmt.Fprintf(w, "%s %s: known, not counted: %s %s (%d): %s\n", r.Protocol, r.Storyboard, k.storyboard, k.step, counts[k], k.why)
-	}
-}
-
-// printStale reports known failures no run of their kind met: passing
-// now, they should be taken off the list.
-func printStale(w io.Writer, results []*result) {
-	ran, met := map[string]bool{}, map[knownFailure]bool{}
-	for _, r := range results {
-		if r.Err != nil {
-			continue
-		}
-		ran[r.Kind] = true
-		for _, f := range r.Report.Failures {
-			if k, ok := known(r.Kind, f); ok {
-				met[k] = true
-			}
-		}
-	}
-	for _, k := range knownFailures {
-		kind := k.kind
-		if kind == "" {
-			kind = kindFull
-		}
-		if ran[kind] && !met[k] {
-			fmt.Fprintf(w, "stale known failure (it passes now: remove it from known.go): %s %s\n", k.storyboard, k.step)
-		}
-	}
-}
-
-// printFuzz writes each fuzz run's counts and findings; it reports whether
-// none found anything.
-func printFuzz(w io.Writer, fuzzes []*fuzzResult) bool {
-	ok := true
-	for _, f := range fuzzes {
-		switch {
-		case f.Err != nil:
-			ok = false
-			fmt.Fprintf(w, "\nfuzz %s: run failed: %v\n  output: %s\n", f.Protocol, f.Err, f.Output)
-		case f.failed():
-			ok = false
-			fmt.Fprintf(w, "\nfuzz %s: %d runs, %d failures, %d uniform-error probes failed (seed %d, %.1fs; report: %s)\n",
-				f.Protocol, f.Runs, len(f.Failures), len(f.Uniform), f.Seed, f.Duration.Seconds(), f.Output)
-			for _, l := range append(f.Failures, f.Uniform...) {
-				fmt.Fprintf(w, "  %s\n", l)
-			}
-		default:
-			fmt.Fprintf(w, "fuzz %s: %d runs, 0 failures (seed %d, %.1fs)\n", f.Protocol, f.Runs, f.Seed, f.Duration.Seconds())
-		}
-		if f.Err == nil {
-			if len(f.Skipped) > 0 {
-				fmt.Fprintf(w, "fuzz %s: tools not fuzzed: %s\n", f.Protocol, strings.Join(f.Skipped, ", "))
-			}
-			if len(f.SeedWarnings) > 0 {
-				fmt.Fprintf(w, "fuzz %s: not seeded: %s\n", f.Protocol, strings.Join(f.SeedWarnings, "; "))
-			}
-		}
-	}
-	return ok
-}
-
-// sdkVersion names the installed runner: "@adcp/sdk 6.11.0 (AdCP 3.0.6)".
-func sdkVersion(env *jsinterop.Env) string {
-	dir := filepath.Join(env.Dir, "node_modules", "@adcp", "sdk")
-	var pkg struct {
-		Version     string `json:"version"`
-		AdcpVersion string `json:"adcp_version"`
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
-	if err != nil || json.Unmarshal(data, &pkg) != nil {
-		return "@adcp/sdk (version unknown)"
-	}
-	return fmt.Sprintf("@adcp/sdk %s (AdCP %s)", pkg.Version, pkg.AdcpVersion)
-}

@@ -13,14 +13,25 @@ import (
 // ComplianceResult) this program reads.
 type report struct {
 	Summary *struct {
-		TotalSteps   int `json:"total_steps"`
-		StepsPassed  int `json:"steps_passed"`
-		StepsFailed  int `json:"steps_failed"`
-		StepsSkipped int `json:"steps_skipped"`
+		TotalSteps       int `json:"total_steps"`
+		StepsPassed      int `json:"steps_passed"`
+		StepsFailed      int `json:"steps_failed"`
+		StepsSkipped     int `json:"steps_skipped"`
+		StepsNotSelected int `json:"steps_not_selected"`
+		// NotSelected are the steps the runner left out of the agent's
+		// profile (a vector the transport cannot grade, a phase for a
+		// specialism not claimed), each with its storyboard and reason.
+		NotSelected []struct {
+			Reason       string `json:"reason"`
+			StoryboardID string `json:"storyboard_id"`
+		} `json:"not_selected"`
 	} `json:"summary"`
-	OverallStatus       string   `json:"overall_status"`
-	StoryboardsExecuted []string `json:"storyboards_executed"`
-	Tracks              []struct {
+	// StoryboardsMissingTools are the storyboards that apply to the
+	// agent's protocols but need tools it does not serve.
+	StoryboardsMissingTools []string `json:"storyboards_missing_tools"`
+	OverallStatus           string   `json:"overall_status"`
+	StoryboardsExecuted     []string `json:"storyboards_executed"`
+	Tracks                  []struct {
 		Scenarios []struct {
 			Scenario string `json:"scenario"`
 			Steps    []struct {

@@ -111,7 +111,9 @@ func TestPrintResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	withSigned, err := parseReport([]byte(`{"summary": {"total_steps": 3, "steps_passed": 1, "steps_failed": 2}, "failures": [
+	withSigned, err := parseReport([]byte(`{"summary": {"total_steps": 3, "steps_passed": 1, "steps_failed": 2,
+		"not_selected": [{"reason": "profile_excluded", "storyboard_id": "signed_requests"}, {"reason": "profile_excluded", "storyboard_id": "signed_requests"}]},
+		"storyboards_missing_tools": ["get_signals_pagination_integrity"], "failures": [
 		{"storyboard_id": "signed_requests", "step_id": "negative-007-missing-content-digest", "error": "got 200"},
 		{"storyboard_id": "signed_requests", "step_id": "negative-025-jwk-alg-crv-mismatch", "error": "Probe validations failed."}]}`))
 	if err != nil {
@@ -123,44 +125,69 @@ func TestPrintResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deniedNamed, err := parseReport([]byte(`{"summary": {"total_steps": 1, "steps_failed": 1}, "failures": [
-		{"storyboard_id": "media_buy_seller/governance_denied", "step_id": "create_media_buy_denied", "error": "x"}]}`))
+	a2aSigned, err := parseReport([]byte(`{"summary": {"total_steps": 1, "steps_failed": 1}, "failures": [
+		{"storyboard_id": "signed_requests", "step_id": "positive-001-basic-post", "error": "request_signing_probe threw: MCP initialize precondition failed: text/plain"}]}`))
 	if err != nil {
 		t.Fatal(err)
+	}
+	list := []knownFailure{
+		{kind: kindFull, protocol: "a2a", storyboard: "signed_requests", step: "*", errorHas: "MCP initialize precondition failed", issue: "o/r#3", why: "no A2A"},
+		{kind: kindFull, storyboard: "signed_requests", step: "negative-007-missing-content-digest", issue: "o/r#1", why: "digest"},
+		{kind: kindFull, bundles: []string{"3.0.25"}, storyboard: "signed_requests", step: "negative-025-jwk-alg-crv-mismatch", issue: "o/r#2", why: "library"},
+		{kind: kindFull, storyboard: "signed_requests", step: "negative-018-digest-covered-when-forbidden", issue: "o/r#1", why: "digest"},
+		{kind: kindFull, bundles: []string{"3.1.18"}, storyboard: "x", step: "y", kitCaveat: true, why: "kit"},
+	}
+	run := func(bundle, protocol, kind string, rep *report) *result {
+		name := fullAssessment
+		if kind == kindNamed {
+			name = "capability_discovery"
+		}
+		return &result{Bundle: bundle, Protocol: protocol, Kind: kind, Storyboard: name, Report: rep, known: list}
 	}
 	for _, tc := range []struct {
 		name    string
 		results []*result
 		ok      bool
 		want    []string
+		wantNot []string
 	}{
-		{"all passed", []*result{{Protocol: "mcp", Storyboard: "capability_discovery", Report: good}}, true,
-			[]string{"mcp       capability_discovery  2       0       0"}},
+		{"all passed", []*result{run("3.0.25", "mcp", kindNamed, good)}, true,
+			[]string{"3.0.25  mcp       capability_discovery  2       0       0        0"}, nil},
 		{"a failed step", []*result{
-			{Protocol: "mcp", Storyboard: "capability_discovery", Report: good},
-			{Protocol: "a2a", Storyboard: "error_compliance", Report: bad, Output: "a2a-error_compliance.json"},
-		}, false, []string{"total                 3       1       3", "a2a error_compliance: 1 failed (report: a2a-error_compliance.json)",
-			"  error_compliance/nonexistent_product (create_media_buy)", "a2a error_compliance: skipped: error_compliance: missing_tool 2, prerequisite_failed 1"}},
-		// A full assessment's known failures are listed, not counted, and
-		// do not fail the run; the known failures of its kind it did not
-		// meet are stale.
-		{"known failures", []*result{{Protocol: "mcp", Storyboard: fullAssessment, Kind: kindFull, Report: withSigned}}, true, []string{
-			"mcp       (full assessment)  1       0       0        2",
-			"mcp (full assessment): known, not counted: signed_requests negative-007-missing-content-digest (1): 6.11's storyboard mode",
-			"mcp (full assessment): known, not counted: signed_requests negative-025-jwk-alg-crv-mismatch (1): 6.11's storyboard mode",
-			"stale known failure (it passes now: remove it from known.go): signed_requests negative-018-digest-covered-when-forbidden",
-			"stale known failure (it passes now: remove it from known.go): media_buy_seller/governance_denied create_media_buy_denied",
-		}},
-		// The same failures in a named run of a kind the entry does not
-		// cover are failures.
-		{"known only in its kind", []*result{{Protocol: "mcp", Storyboard: "media_buy_seller", Kind: kindNamed, Report: deniedNamed}}, false, []string{
-			"mcp media_buy_seller: 1 failed",
-		}},
-		{"known only for its error", []*result{{Protocol: "mcp", Storyboard: fullAssessment, Kind: kindFull, Report: signedOther}}, false, []string{
-			"mcp (full assessment): 1 failed",
-		}},
-		{"a broken run", []*result{{Protocol: "a2a", Storyboard: "idempotency", Err: errNoSummary, Output: "x.json"}}, false,
-			[]string{"(run failed)", "a2a idempotency: run failed: no summary"}},
+			run("3.0.25", "mcp", kindNamed, good),
+			{Bundle: "3.0.25", Protocol: "a2a", Kind: kindNamed, Storyboard: "error_compliance", Report: bad, Output: "a2a-error_compliance.json", known: list},
+		}, false, []string{"total                 3       1       3", "3.0.25 a2a error_compliance: 1 failed (report: a2a-error_compliance.json)",
+			"  error_compliance/nonexistent_product (create_media_buy)", "3.0.25 a2a error_compliance: skipped: error_compliance: missing_tool 2, prerequisite_failed 1"}, nil},
+		// A full assessment's known failures are listed with their
+		// upstream issue, not counted, and do not fail the run; the
+		// entries of its bundle and protocol it did not meet are stale;
+		// those of another bundle are not.
+		{"known failures", []*result{run("3.0.25", "mcp", kindFull, withSigned)}, true, []string{
+			"3.0.25  mcp       (full assessment)  1       0       0        2",
+			"3.0.25 mcp (full assessment): known, not counted: signed_requests negative-007-missing-content-digest (1) [o/r#1]: digest",
+			"3.0.25 mcp (full assessment): known, not counted: signed_requests negative-025-jwk-alg-crv-mismatch (1) [o/r#2]: library",
+			"stale known failure (no run it applies to failed it: remove it from known.go): signed_requests negative-018-digest-covered-when-forbidden [o/r#1]",
+			"3.0.25 mcp (full assessment): not run, tools the seller does not serve: get_signals_pagination_integrity",
+			"3.0.25 mcp (full assessment): not selected: signed_requests: profile_excluded 2",
+		}, []string{"stale known failure (no run it applies to failed it: remove it from known.go): x y", "signed_requests * "}},
+		// An entry of another bundle does not apply.
+		{"known only in its bundles", []*result{run("3.2.0-beta.5", "mcp", kindFull, withSigned)}, false, []string{
+			"3.2.0-beta.5 mcp (full assessment): 1 failed",
+			"  signed_requests/negative-025-jwk-alg-crv-mismatch",
+		}, nil},
+		// An entry with a text of the error explains only the failures
+		// whose error has it, over its protocol only.
+		{"known only for its error", []*result{run("3.0.25", "mcp", kindFull, signedOther)}, false, []string{
+			"3.0.25 mcp (full assessment): 1 failed",
+		}, nil},
+		{"known on its protocol", []*result{run("3.0.25", "a2a", kindFull, a2aSigned)}, true, []string{
+			"3.0.25 a2a (full assessment): known, not counted: signed_requests * (1) [o/r#3]: no A2A",
+		}, nil},
+		{"known only on its protocol", []*result{run("3.0.25", "mcp", kindFull, a2aSigned)}, false, []string{
+			"3.0.25 mcp (full assessment): 1 failed",
+		}, nil},
+		{"a broken run", []*result{{Bundle: "3.0.25", Protocol: "a2a", Kind: kindFull, Storyboard: fullAssessment, Err: errNoSummary, Output: "x.json"}}, false,
+			[]string{"(run failed)", "3.0.25 a2a (full assessment): run failed: no summary"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
@@ -173,26 +200,53 @@ func TestPrintResults(t *testing.T) {
 					t.Errorf("output lacks %q:\n%s", w, out.String())
 				}
 			}
+			for _, w := range tc.wantNot {
+				if strings.Contains(out.String(), w) {
+					t.Errorf("output has %q:\n%s", w, out.String())
+				}
+			}
 		})
+	}
+}
+
+// The kit's caveats say so instead of naming an issue.
+func TestKnownSource(t *testing.T) {
+	if got := (knownFailure{issue: "o/r#1"}).source(); got != "o/r#1" {
+		t.Errorf("issue: %s", got)
+	}
+	if got := (knownFailure{kitCaveat: true}).source(); !strings.Contains(got, "kit") {
+		t.Errorf("kit caveat: %s", got)
+	}
+	// Every entry of every runner version names its issue or is a caveat
+	// of the kit, and says why.
+	for version, list := range knownFailures {
+		for _, k := range list {
+			if (k.issue == "" && !k.kitCaveat) || k.why == "" || k.storyboard == "" || k.step == "" {
+				t.Errorf("%s: entry %+v lacks its issue, reason or step", version, k)
+			}
+		}
 	}
 }
 
 func TestParseFlags(t *testing.T) {
 	t.Setenv("CONFORMANCE_AGENT", "http://127.0.0.1:9/")
 	t.Setenv("CONFORMANCE_AUTH", "k")
+	t.Setenv("ADCP_CONFORMANCE_DIR", "/kits")
 	cfg, err := parseFlags(nil, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.agentURL != "http://127.0.0.1:9/" || cfg.auth != "k" || cfg.seller != "go" || !cfg.full || !cfg.governance || !cfg.fuzz || cfg.fuzzSeed != 42 ||
-		strings.Join(cfg.protocols, ",") != "mcp,a2a" || len(cfg.storyboards) != len(defaultStoryboards) {
+	if cfg.agentURL != "http://127.0.0.1:9/" || cfg.auth != "k" || cfg.kitDir != "/kits" || cfg.seller != "go" || !cfg.full || !cfg.governance ||
+		!cfg.fuzz || !cfg.grade || cfg.fuzzSeed != 42 || cfg.parallel != 3 || strings.Join(cfg.protocols, ",") != "mcp,a2a" ||
+		len(cfg.storyboards) != 0 || len(cfg.bundles) != 0 {
 		t.Errorf("defaults: %+v", cfg)
 	}
-	cfg, err = parseFlags([]string{"-protocols", " a2a ", "-storyboards", "idempotency,,security_baseline"}, io.Discard)
-	if err != nil || strings.Join(cfg.protocols, ",") != "a2a" || strings.Join(cfg.storyboards, ",") != "idempotency,security_baseline" {
+	cfg, err = parseFlags([]string{"-protocols", " a2a ", "-storyboards", "idempotency,,security_baseline", "-bundles", "3.0.25"}, io.Discard)
+	if err != nil || strings.Join(cfg.protocols, ",") != "a2a" || strings.Join(cfg.storyboards, ",") != "idempotency,security_baseline" ||
+		strings.Join(cfg.bundles, ",") != "3.0.25" {
 		t.Errorf("lists: %+v, %v", cfg, err)
 	}
-	for _, args := range [][]string{{"-protocols", "mcp,grpc"}, {"extra"}, {"-nope"}} {
+	for _, args := range [][]string{{"-protocols", "mcp,grpc"}, {"extra"}, {"-nope"}, {"-parallel", "0"}, {"-runner-clock", "March"}} {
 		if _, err := parseFlags(args, io.Discard); err == nil {
 			t.Errorf("%q: no error", args)
 		}
@@ -224,33 +278,13 @@ func TestParseFuzz(t *testing.T) {
 		t.Error("not failed")
 	}
 	var out bytes.Buffer
-	if printFuzz(&out, []*fuzzResult{&f}) || !strings.Contains(out.String(), "fuzz : 241 runs, 3 failures, 1 uniform-error probes failed") {
+	f.Bundle, f.Protocol = "3.0.25", "mcp"
+	if printFuzz(&out, []*fuzzResult{&f}) || !strings.Contains(out.String(), "fuzz 3.0.25 mcp: 241 runs, 3 failures, 1 uniform-error probes failed") {
 		t.Errorf("printed:\n%s", out.String())
 	}
 	for _, bad := range []string{`{"failures": []}`, "Error: fetch failed"} {
 		if err := new(fuzzResult).parse([]byte(bad)); err == nil {
 			t.Errorf("%s: no error", bad)
-		}
-	}
-}
-
-// TestKnownByError: an entry that names a text of the step's error
-// explains only the failures whose error has it; its wildcard step any
-// step of the storyboard; its kind only runs of that kind.
-func TestKnownByError(t *testing.T) {
-	list := []knownFailure{{kindFull, "signed_requests", "*", "request_signature_window_invalid", "clock"}}
-	for _, tc := range []struct {
-		kind, step, err string
-		want            bool
-	}{
-		{kindFull, "positive-001-basic-post", `got 401 with error="request_signature_window_invalid"`, true},
-		{kindFull, "negative-008-unknown-keyid", `got error="request_signature_window_invalid"`, true},
-		{kindFull, "positive-001-basic-post", `got 401 with error="request_signature_key_unknown"`, false},
-		{kindNamed, "positive-001-basic-post", `got 401 with error="request_signature_window_invalid"`, false},
-	} {
-		f := failure{StoryboardID: "signed_requests", StepID: tc.step, Error: tc.err}
-		if _, got := knownIn(list, tc.kind, f); got != tc.want {
-			t.Errorf("%s %s %q: known = %v, want %v", tc.kind, tc.step, tc.err, got, tc.want)
 		}
 	}
 }

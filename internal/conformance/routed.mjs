@@ -6,8 +6,12 @@
 //
 //   node routed.mjs '<options JSON>'
 //
+// It runs in the runner kit's folder (internal/conformance copies it
+// there), so that @adcp/sdk is the kit's.
+//
 // Options: agents ({key: {url}}), default_agent, storyboards (ids),
-// protocol, auth (bearer token, every agent's), context (object), seed_mcp
+// version (the compliance bundle), protocol, auth (bearer token, every
+// agent's), context (object), seed_mcp
 // (the MCP URL of the agent whose comply_test_controller takes the
 // storyboards' fixtures). The runner does not seed fixtures in routed runs
 // ("not yet supported"; it says to seed out of band), so this script does,
@@ -15,7 +19,8 @@
 // per fixture. It prints one JSON report shaped as comply()'s (summary,
 // tracks, failures), with each step's agent.
 
-import { runStoryboard, getComplianceStoryboardById, setAgentTesterLogger } from '@adcp/sdk/testing';
+import { runStoryboard, getComplianceStoryboardById, setAgentTesterLogger, withExternalSchemaRoot } from '@adcp/sdk/testing';
+import { getExternalSchemaRootForCompliance, loadComplianceIndex } from './node_modules/@adcp/sdk/dist/lib/testing/storyboard/index.js'; // the CLI's own import: not exported
 
 console.log = console.error;
 console.info = console.error;
@@ -36,11 +41,14 @@ async function seed(scenario, params) {
     throw new Error(`seeding ${scenario} ${JSON.stringify(params)}: ${JSON.stringify(body)}`);
   }
 }
+const selection = { version: options.version };
+const index = loadComplianceIndex(selection);
+const schemaRoot = getExternalSchemaRootForCompliance(selection, index.adcp_version);
 const summary = { steps_passed: 0, steps_failed: 0, steps_skipped: 0, total_steps: 0 };
 const scenarios = [];
 const failures = [];
 for (const id of options.storyboards) {
-  const sb = getComplianceStoryboardById(id);
+  const sb = getComplianceStoryboardById(id, selection);
   if (!sb) throw new Error(`unknown storyboard ${id}`);
   if (sb.prerequisites?.controller_seeding) {
     for (const { product_id, ...fixture } of sb.fixtures?.products ?? []) await seed('seed_product', { product_id, fixture });
@@ -48,7 +56,7 @@ for (const id of options.storyboards) {
       await seed('seed_pricing_option', { product_id, pricing_option_id, fixture });
     }
   }
-  const result = await runStoryboard('', sb, {
+  const result = await withExternalSchemaRoot(index.adcp_version, schemaRoot, () => runStoryboard('', sb, {
     protocol: options.protocol,
     ...(options.auth && { auth: { type: 'bearer', token: options.auth } }),
     allow_http: true,
@@ -58,7 +66,7 @@ for (const id of options.storyboards) {
     webhook_receiver: { mode: 'loopback_mock' },
     contracts: ['webhook_receiver_runner'],
     skip_controller_seeding: true,
-  });
+  }));
   for (const phase of result.phases ?? []) {
     const steps = [];
     for (const step of phase.steps ?? []) {

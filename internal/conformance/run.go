@@ -12,11 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/adcpgen/adcpgen/internal/jsinterop"
 )
 
-// cli is the runner's entry point inside the pinned package.
+// cli is the runner's entry point inside the kit.
 const cli = "node_modules/@adcp/sdk/bin/adcp.js"
 
 // The kinds of run.
@@ -24,7 +22,7 @@ const (
 	// kindFull is the full assessment: no storyboard named, the agent's
 	// capabilities decide which run.
 	kindFull = "full"
-	// kindNamed is one storyboard or bundle named.
+	// kindNamed is storyboards or bundles named (-storyboards).
 	kindNamed = "named"
 	// kindGovernance is the governance storyboards with multi-agent
 	// routing and a governance agent on loopback.
@@ -34,8 +32,9 @@ const (
 // fullAssessment is what a full assessment's result is called.
 const fullAssessment = "(full assessment)"
 
-// result is one storyboard's run over one protocol.
+// result is one run of storyboards over one protocol on one bundle.
 type result struct {
+	Bundle     string
 	Protocol   string
 	Kind       string
 	Storyboard string
@@ -44,6 +43,8 @@ type result struct {
 	Duration   time.Duration
 	// Output is where the runner's JSON (and stderr) were kept.
 	Output string
+	// known lists the known failures the run is checked against.
+	known []knownFailure
 }
 
 // failed reports whether the run failed or any of its steps did, known
@@ -54,11 +55,16 @@ func (r *result) failed() bool { return r.Err != nil || len(r.unexpected()) > 0 
 func (r *result) unexpected() []failure {
 	var out []failure
 	for _, f := range r.Report.Failures {
-		if _, ok := known(r.Kind, f); !ok {
+		if _, ok := r.match(f); !ok {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// match is the known failure f is counted under.
+func (r *result) match(f failure) (knownFailure, bool) {
+	return knownIn(r.known, r.Kind, r.Bundle, r.Protocol, f)
 }
 
 // knownCount counts the failed steps known failures explain.
@@ -73,92 +79,83 @@ func (r *result) knownCount() int {
 // runner's clock at $ADCP_RUNNER_CLOCK, next to this program's sources.
 const runnerClockScript = "runnerclock.mjs"
 
-// DefaultRunnerClock is where the runner's clock starts: before every
-// flight date the storyboards of @adcp/sdk 6.11 carry (the earliest starts
-// on 2026-04-01), so the runner sends them as written. On a clock past a
-// step's start_time the runner makes up "now + 1 day" at each call, and an
-// idempotent replay differs from its first call by the milliseconds
-// between them (README.md, idempotency).
+// DefaultRunnerClock is where the runner's clock starts: before the flight
+// dates the storyboards carry (the earliest 2026-03-15; the 2020 and 2024
+// ones are past on purpose), so the runner sends them as written. On a
+// clock past a step's start_time the runner makes up "now + 1 day" at
+// each call, and an idempotent replay differs from its first call by the
+// milliseconds between them (README.md, idempotency).
 const DefaultRunnerClock = "2026-03-01T00:00:00Z"
 
-// runSpec is one storyboard run over one protocol.
+// runSpec is one run of the runner.
 type runSpec struct {
-	protocol, storyboard string
-	// probeTask, when set, runs storyboard.mjs with a test kit.
-	probeTask string
+	bundle, protocol string
+	// storyboards are the ids named; none is the full assessment.
+	storyboards []string
 	// clock is where the runner's clock starts ("" keeps the real one).
 	clock  string
 	outDir string
-	// timeout is the runner's own limit for a full assessment.
+	// timeout is the runner's own budget for the run.
 	timeout time.Duration
-	// options are comply() options the CLI cannot pass (storyboardOptions);
-	// with any, storyboard.mjs runs the storyboard.
-	options map[string]any
+	// testKit is the test kit file the run loads ("" for none).
+	testKit string
 }
 
-// runStoryboard runs `adcp storyboard run` for one storyboard over one
-// protocol and reads its JSON report. The runner's exit status is not
-// used: it is 0 for some runs with failed steps. With a probe task, it runs
-// storyboard.mjs instead: the same comply() call plus a test kit declaring
-// the API key and that protected probe task, which the CLI cannot pass.
-// With a clock, node preloads runnerclock.mjs, which starts the runner's
-// Date there.
-func runStoryboard(ctx context.Context, env *jsinterop.Env, a *agent, spec runSpec) *result {
-	protocol, storyboard, probeTask, outDir := spec.protocol, spec.storyboard, spec.probeTask, spec.outDir
-	res := &result{Protocol: protocol, Storyboard: storyboard, Kind: kindNamed}
-	args := []string{cli, "storyboard", "run", a.url(protocol)}
-	if storyboard == fullAssessment {
-		// No storyboard named: the agent's capabilities decide, as the
-		// assessment an agent is listed by runs; the runner's own limit
-		// (120 s by default) would cut it short.
-		res.Kind = kindFull
-		args = append(args, "--timeout", strconv.Itoa(int(spec.timeout.Seconds())))
-	} else {
-		args = append(args, storyboard)
+// name is the run's name in the report.
+func (s runSpec) name() string {
+	if len(s.storyboards) == 0 {
+		return fullAssessment
+	}
+	return strings.Join(s.storyboards, ",")
+}
+
+// runStoryboards runs `adcp storyboard run` over one protocol on one
+// bundle and reads its JSON report. With no storyboard named it is the
+// full assessment: the agent's get_adcp_capabilities decides what runs,
+// as the assessment an agent is listed by does. The runner's exit status
+// is not used: it is 0 for some runs with failed steps.
+func runStoryboards(ctx context.Context, k *kit, a *agent, spec runSpec) *result {
+	res := &result{Bundle: spec.bundle, Protocol: spec.protocol, Kind: kindFull, Storyboard: spec.name()}
+	args := []string{cli, "storyboard", "run", a.url(spec.protocol)}
+	if len(spec.storyboards) > 0 {
+		res.Kind = kindNamed
+		args = append(args, "--storyboards", strings.Join(spec.storyboards, ","))
 	}
 	args = append(args,
-		"--protocol", protocol,
-		"--allow-http",       // loopback agent
+		"--compliance-version", spec.bundle,
+		"--protocol", spec.protocol,
+		// The runner's own budget (10 s a storyboard by default) would
+		// cut a full assessment short.
+		"--timeout", strconv.Itoa(int(spec.timeout.Seconds())),
+		"--allow-http",       // a loopback agent
 		"--json",             // the report on stdout
 		"--webhook-receiver", // a loopback receiver, so webhook steps are graded, not skipped
 	)
 	if a.APIKey != "" {
 		args = append(args, "--auth", a.APIKey)
 	}
-	if probeTask != "" || len(spec.options) > 0 {
-		o := map[string]any{"agent": a.url(protocol), "storyboard": storyboard, "protocol": protocol, "auth": a.APIKey}
-		if probeTask != "" {
-			o["test_kit"] = map[string]any{"auth": map[string]string{"api_key": a.APIKey, "probe_task": probeTask}}
-		}
-		for k, v := range spec.options {
-			o[k] = v
-		}
-		opts, err := json.Marshal(o)
-		if err != nil {
-			res.Err = err
-			return res
-		}
-		args = []string{"storyboard.mjs", string(opts)}
+	if spec.testKit != "" {
+		args = append(args, "--test-kit", spec.testKit)
 	}
-	stdout, stderr, elapsed, runErr := node(ctx, env, spec.clock, nil, args)
+	stdout, stderr, elapsed, runErr := node(ctx, k, spec.clock, nil, args)
 	res.Duration = elapsed
-	return res.read(ctx, outDir, protocol+"-"+fileName(storyboard), stdout, stderr, runErr)
+	return res.read(ctx, spec.outDir, spec.bundle+"-"+spec.protocol+"-"+fileName(res.Storyboard), stdout, stderr, runErr)
 }
 
 // fileName is a run's name as a file name.
 func fileName(name string) string {
-	return strings.NewReplacer("/", "_", "(", "", ")", "", " ", "-").Replace(name)
+	return strings.NewReplacer("/", "_", "(", "", ")", "", " ", "-", ",", "+").Replace(name)
 }
 
-// node runs node with args in the package directory, the runner's clock
+// node runs node with args in the kit's directory, the runner's clock
 // started at clock (unless ""), env added to the environment.
-func node(ctx context.Context, env *jsinterop.Env, clock string, extraEnv []string, args []string) (stdout, stderr []byte, elapsed time.Duration, err error) {
-	cmd := exec.CommandContext(ctx, env.Node, args...)
-	cmd.Dir = env.Dir
+func node(ctx context.Context, k *kit, clock string, extraEnv []string, args []string) (stdout, stderr []byte, elapsed time.Duration, err error) {
+	cmd := exec.CommandContext(ctx, k.Node, args...)
+	cmd.Dir = k.Dir
 	cmd.Env = append(os.Environ(), extraEnv...)
 	if clock != "" {
-		script := filepath.Join(filepath.Dir(env.Dir), "conformance", runnerClockScript)
-		cmd.Args = append([]string{env.Node, "--import", (&url.URL{Scheme: "file", Path: script}).String()}, args...)
+		script := filepath.Join(k.Scripts, runnerClockScript)
+		cmd.Args = append([]string{k.Node, "--import", (&url.URL{Scheme: "file", Path: script}).String()}, args...)
 		cmd.Env = append(cmd.Env, "ADCP_RUNNER_CLOCK="+clock)
 	}
 	cmd.WaitDelay = 5 * time.Second
@@ -200,4 +197,44 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " | ")
+}
+
+// contractsScript runs storyboards with the runner contracts the CLI
+// cannot configure; it runs in the kit's folder, where it finds the
+// kit's @adcp/sdk.
+const contractsScript = "contracts.mjs"
+
+// contractsStoryboards are the storyboards whose phases need a contract
+// the CLI cannot configure: webhook_emission's signature_validity
+// (webhook_signing, the seller's keys from its brand.json) and
+// idempotency's concurrent_retry (parallel_dispatch_runner). The full
+// assessment skips those phases (unsatisfied_contract, not_applicable).
+var contractsStoryboards = []string{"webhook_emission", "idempotency"}
+
+// runContracts runs contractsStoryboards over spec's protocol on spec's
+// bundle through contracts.mjs, with the runner contracts the full
+// assessment lacks.
+func runContracts(ctx context.Context, k *kit, a *agent, spec runSpec, liveKey string) *result {
+	res := &result{Bundle: spec.bundle, Protocol: spec.protocol, Kind: kindNamed, Storyboard: "(runner contracts) " + strings.Join(contractsStoryboards, ",")}
+	if err := copyFile(filepath.Join(k.Scripts, contractsScript), filepath.Join(k.Dir, contractsScript)); err != nil {
+		res.Err = err
+		return res
+	}
+	opts, err := json.Marshal(map[string]any{
+		"agent":          a.url(spec.protocol),
+		"storyboards":    contractsStoryboards,
+		"version":        spec.bundle,
+		"protocol":       spec.protocol,
+		"auth":           a.APIKey,
+		"timeout_ms":     spec.timeout.Milliseconds(),
+		"brand_json_url": a.BaseURL + "/.well-known/brand.json",
+		"test_kit":       map[string]any{"auth": map[string]string{"api_key": liveKey, "probe_task": "list_creatives"}},
+	})
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	stdout, stderr, elapsed, runErr := node(ctx, k, spec.clock, nil, []string{contractsScript, string(opts)})
+	res.Duration = elapsed
+	return res.read(ctx, spec.outDir, spec.bundle+"-"+spec.protocol+"-contracts", stdout, stderr, runErr)
 }

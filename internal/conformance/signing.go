@@ -9,43 +9,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
-
-	"github.com/adcpgen/adcpgen/internal/jsinterop"
 )
 
-// Signed agents (issue 20): the signing storyboards, and the SDK's grader
-// of request-signing verifiers.
-
-// storyboardUngradable are the signed_requests vectors @adcp/sdk 6.11's
-// storyboard dispatch cannot grade against one agent URL, which the grader
-// runs grade instead (gradeRuns):
-//   - 007 and 018 assert opposite covers_content_digest postures on the
-//     same URL, and the dispatch never forwards the agent's
-//     (adcontextprotocol/adcp-client#2993): one of them fails on any
-//     agent;
-//   - 025 ships its own JWK and is graded in the SDK's library, never
-//     reaching the agent, which reports HTTP 0 to a step expecting 401
-//     (adcontextprotocol/adcp-client#2955): it fails on any agent.
-var storyboardUngradable = []string{"007-missing-content-digest", "018-digest-covered-when-forbidden", "025-jwk-alg-crv-mismatch"}
-
-// storyboardOptions are the comply() options a storyboard needs that the
-// CLI cannot pass (storyboard.mjs runs it then): signed_requests skips
-// storyboardUngradable; webhook_emission verifies webhook signatures with
-// the key the seller's brand.json names (without, its signature phase is
-// not applicable and skipped).
-func storyboardOptions(storyboard string, a *agent) map[string]any {
-	switch storyboard {
-	case "signed_requests":
-		return map[string]any{"request_signing": map[string]any{"skipVectors": storyboardUngradable}}
-	case "webhook_emission":
-		return map[string]any{"webhook_brand_json_url": a.BaseURL + "/.well-known/brand.json"}
-	}
-	return nil
-}
+// Signed agents (issue 20): the runner's grader of request-signing
+// verifiers, beside the full assessment's signed_requests storyboard.
 
 // gradeRun is one run of `adcp grade request-signing`.
 type gradeRun struct {
@@ -64,10 +36,59 @@ type gradeRun struct {
 // postures, which the /signing/required and /signing/forbidden endpoints
 // grade; and the MCP transport, through the MCP endpoint's own gate.
 var gradeRuns = []gradeRun{
-	{"raw transport, every vector but 007 and 018 (\"either\")", "/mcp", []string{"--skip", "007-missing-content-digest,018-digest-covered-when-forbidden"}},
-	{"raw transport, 007 (covers_content_digest \"required\")", "/signing/required", []string{"--only", "007-missing-content-digest,002-post-with-content-digest"}},
-	{"raw transport, 018 (covers_content_digest \"forbidden\")", "/signing/forbidden", []string{"--only", "018-digest-covered-when-forbidden,001-basic-post"}},
+	{"raw transport, every vector but 007 and 018 (\"either\")", "/mcp", []string{"--transport", "raw", "--skip", "007-missing-content-digest,018-digest-covered-when-forbidden"}},
+	{"raw transport, 007 (covers_content_digest \"required\")", "/signing/required", []string{"--transport", "raw", "--only", "007-missing-content-digest,002-post-with-content-digest"}},
+	{"raw transport, 018 (covers_content_digest \"forbidden\")", "/signing/forbidden", []string{"--transport", "raw", "--only", "018-digest-covered-when-forbidden,001-basic-post"}},
 	{"MCP transport, the /mcp endpoint's gate", "/mcp", []string{"--transport", "mcp", "--skip", "007-missing-content-digest,018-digest-covered-when-forbidden"}},
+}
+
+// capabilitySkips are the request-signing vectors whose verifier posture
+// the seller does not declare, which the grader would skip as
+// capability_profile_mismatch could the CLI tell it the seller's
+// capability (only its covers_content_digest can be), and why: a vector
+// that needs protocol methods the seller does not require signed (028,
+// tasks/cancel, where request_signing.protocol_methods_required_for
+// exists: AdCP 3.1 and later).
+func capabilitySkips(k *kit, caps *sellerCaps) (ids, why []string) {
+	dir := filepath.Join(k.cacheDir(k.Bundles[len(k.Bundles)-1]), "test-vectors", "request-signing", "negative")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var v struct {
+			Capability struct {
+				ProtocolMethodsRequiredFor []string `json:"protocol_methods_required_for"`
+			} `json:"verifier_capability"`
+		}
+		if json.Unmarshal(data, &v) != nil {
+			continue
+		}
+		for _, m := range v.Capability.ProtocolMethodsRequiredFor {
+			if !slices.Contains(caps.ProtocolMethodsRequiredFor, m) {
+				id := strings.TrimSuffix(filepath.Base(f), ".json")
+				ids = append(ids, id)
+				why = append(why, fmt.Sprintf("%s: it needs %s in request_signing.protocol_methods_required_for, which the seller does not declare", id, m))
+				break
+			}
+		}
+	}
+	return ids, why
+}
+
+// withSkips adds ids to a grade run's --skip list, or to none when the
+// run names its vectors (--only).
+func withSkips(args, ids []string) []string {
+	if len(ids) == 0 || slices.Contains(args, "--only") {
+		return args
+	}
+	out := slices.Clone(args)
+	if i := slices.Index(out, "--skip"); i >= 0 && i+1 < len(out) {
+		out[i+1] += "," + strings.Join(ids, ",")
+		return out
+	}
+	return append(out, "--skip", strings.Join(ids, ","))
 }
 
 // gradeReport is the grader's --json report.
@@ -100,11 +121,11 @@ type gradeResult struct {
 }
 
 // runGrader runs one grade against a.
-func runGrader(ctx context.Context, env *jsinterop.Env, a *agent, run gradeRun, outDir string, n int) *gradeResult {
+func runGrader(ctx context.Context, k *kit, a *agent, run gradeRun, outDir string, n int) *gradeResult {
 	res := &gradeResult{Run: run}
 	args := append([]string{cli, "grade", "request-signing", a.BaseURL + run.Path, "--allow-http", "--json"}, run.Args...)
-	cmd := exec.CommandContext(ctx, env.Node, args...)
-	cmd.Dir = env.Dir
+	cmd := exec.CommandContext(ctx, k.Node, args...)
+	cmd.Dir = k.Dir
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -128,30 +149,12 @@ func runGrader(ctx context.Context, env *jsinterop.Env, a *agent, run gradeRun, 
 	return res
 }
 
-// gradeAll runs gradeRuns, each on a fresh seller from src.
-func gradeAll(ctx context.Context, env *jsinterop.Env, src *sellers, cfg *config) ([]*gradeResult, error) {
-	var out []*gradeResult
-	for i, run := range gradeRuns {
-		a, err := src.start(ctx)
-		if err != nil {
-			return nil, err
-		}
-		runCtx, cancel := context.WithTimeout(ctx, cfg.timeout)
-		out = append(out, runGrader(runCtx, env, a, run, cfg.out, i+1))
-		cancel()
-		a.stop()
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-	}
-	return out, nil
-}
-
 // printGrades writes the grader's counts per run, the vectors no run
 // passed (beside those the grader cannot send, 026: a U-label host never
-// leaves an HTTP client as one), and each failed vector; it reports
-// whether every run passed and every vector passed in one.
-func printGrades(w io.Writer, results []*gradeResult) bool {
+// leaves an HTTP client as one, and the notApplicable ones the runs
+// skipped, capabilitySkips), and each failed vector; it reports whether
+// every run passed and every vector passed in one.
+func printGrades(w io.Writer, results []*gradeResult, notApplicable []string) bool {
 	fmt.Fprintln(w, "\nadcp grade request-signing against examples/seller -sandbox:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "run\tpassed\tfailed\tskipped\ttime\t")
@@ -185,10 +188,12 @@ func printGrades(w io.Writer, results []*gradeResult) bool {
 		}
 	}
 	tw.Flush()
-	var missing, notSent []string
+	var missing, notSent, notApplied []string
 	for id := range all {
 		switch {
 		case passed[id]:
+		case slices.Contains(notApplicable, strings.TrimPrefix(strings.TrimPrefix(id, "negative/"), "positive/")):
+			notApplied = append(notApplied, id)
 		case ungradable[id] != "":
 			notSent = append(notSent, id)
 		default:
@@ -197,6 +202,7 @@ func printGrades(w io.Writer, results []*gradeResult) bool {
 	}
 	sort.Strings(missing)
 	sort.Strings(notSent)
+	sort.Strings(notApplied)
 	var inLibrary []string
 	for id := range library {
 		inLibrary = append(inLibrary, id)
@@ -208,6 +214,9 @@ func printGrades(w io.Writer, results []*gradeResult) bool {
 	}
 	if len(inLibrary) > 0 {
 		fmt.Fprintf(w, "; %s graded in the SDK's own verifier (the vector brings its own JWK)", strings.Join(inLibrary, ", "))
+	}
+	if len(notApplied) > 0 {
+		fmt.Fprintf(w, "; not applicable to the seller's capabilities: %s", strings.Join(notApplied, ", "))
 	}
 	fmt.Fprintln(w)
 	if len(missing) > 0 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,22 +30,33 @@ func TestPrintGrades(t *testing.T) {
 		}
 		return &gradeResult{Run: gradeRuns[1], Report: r}
 	}
+	// A vector skipped as not applicable to the seller's capabilities
+	// (028 to a seller requiring no protocol method signed) is said so.
+	withProtocolMethod := &gradeResult{Run: gradeRuns[0], Report: &gradeReport{Passed: true, PassedCount: 3, SkippedCount: 4,
+		Positive: main.Report.Positive, Negative: append(main.Report.Negative[:len(main.Report.Negative):len(main.Report.Negative)],
+			v("negative", "028-unsigned-protocol-method-required", true, true, "operator_skip", 0))}}
 	for _, tc := range []struct {
-		name    string
-		results []*gradeResult
-		ok      bool
-		want    []string
+		name          string
+		results       []*gradeResult
+		notApplicable []string
+		ok            bool
+		want          []string
 	}{
-		{"every vector in some run", []*gradeResult{main, strict("007-missing-content-digest", true), strict("018-digest-covered-when-forbidden", true)}, true,
+		{"every vector in some run", []*gradeResult{main, strict("007-missing-content-digest", true), strict("018-digest-covered-when-forbidden", true)}, nil, true,
 			[]string{"5 of 6", "cannot send negative/026-non-ascii-host", "negative/025-jwk-alg-crv-mismatch graded in the SDK's own verifier"}},
-		{"a vector no run passed", []*gradeResult{main, strict("007-missing-content-digest", true)}, false,
+		{"a vector no run passed", []*gradeResult{main, strict("007-missing-content-digest", true)}, nil, false,
 			[]string{"vectors no run passed: negative/018-digest-covered-when-forbidden"}},
-		{"a failed run", []*gradeResult{main, strict("007-missing-content-digest", false), strict("018-digest-covered-when-forbidden", true)}, false,
+		{"a failed run", []*gradeResult{main, strict("007-missing-content-digest", false), strict("018-digest-covered-when-forbidden", true)}, nil, false,
 			[]string{"1 failed", "negative/007-missing-content-digest"}},
+		{"a vector not applicable", []*gradeResult{withProtocolMethod, strict("007-missing-content-digest", true), strict("018-digest-covered-when-forbidden", true)},
+			[]string{"028-unsigned-protocol-method-required"}, true,
+			[]string{"5 of 7", "not applicable to the seller's capabilities: negative/028-unsigned-protocol-method-required"}},
+		{"a vector skipped otherwise", []*gradeResult{withProtocolMethod, strict("007-missing-content-digest", true), strict("018-digest-covered-when-forbidden", true)},
+			nil, false, []string{"vectors no run passed: negative/028-unsigned-protocol-method-required"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if ok := printGrades(&b, tc.results); ok != tc.ok {
+			if ok := printGrades(&b, tc.results, tc.notApplicable); ok != tc.ok {
 				t.Fatalf("ok %v, want %v:\n%s", ok, tc.ok, b.String())
 			}
 			for _, s := range tc.want {
@@ -53,5 +65,20 @@ func TestPrintGrades(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// withSkips adds the vectors to a run's --skip list, and leaves a run
+// that names its vectors (--only) as it is.
+func TestWithSkips(t *testing.T) {
+	for _, tc := range []struct{ args, ids, want []string }{
+		{[]string{"--transport", "raw", "--skip", "007,018"}, []string{"028"}, []string{"--transport", "raw", "--skip", "007,018,028"}},
+		{[]string{"--transport", "mcp"}, []string{"028", "029"}, []string{"--transport", "mcp", "--skip", "028,029"}},
+		{[]string{"--only", "007,002"}, []string{"028"}, []string{"--only", "007,002"}},
+		{[]string{"--skip", "007"}, nil, []string{"--skip", "007"}},
+	} {
+		if got := withSkips(tc.args, tc.ids); !slices.Equal(got, tc.want) {
+			t.Errorf("withSkips(%q, %q) = %q, want %q", tc.args, tc.ids, got, tc.want)
+		}
 	}
 }

@@ -32,12 +32,6 @@
 //     (signRequest, signWebhook, verifyRequestSignature,
 //     verifyWebhookSignature) on cases a test hands it; signing_test.go
 //     checks runtime/signing against them in both directions.
-//   - storyboard.mjs runs a compliance storyboard as `adcp storyboard run`
-//     does, with a test kit; routed.mjs runs storyboards with multi-agent
-//     routing (a governance agent beside the seller), the run context the
-//     CLI has no flag for, and the fixtures seeded through the seller's
-//     comply_test_controller, which the runner does not do in routed runs
-//     (internal/conformance uses both).
 //   - BuildExampleSeller builds examples/seller to start, which
 //     example_test.go drives with buyer.mjs over MCP and A2A and
 //     internal/conformance with the compliance runner.
