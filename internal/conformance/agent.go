@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -22,6 +24,8 @@ type agent struct {
 	BaseURL string
 	APIKey  string
 	stop    func()
+	// client calls the agent (it trusts the run's certificate).
+	client *http.Client
 }
 
 func (a *agent) url(protocol string) string { return a.BaseURL + "/" + protocol }
@@ -39,12 +43,16 @@ type sellers struct {
 	// comply_controller_mode_gate storyboard wants the controller to
 	// refuse it, security_baseline its protected task to serve it.
 	liveKey string
+	// caFile is the certificate the started sellers serve HTTPS with (the
+	// runner trusts it through NODE_EXTRA_CA_CERTS), "" for sellers on
+	// plain HTTP.
+	caFile, caKey string
 	// start starts a seller with flags (examples/seller's), its log going
 	// to the file log ("" for standard error).
 	start func(ctx context.Context, log string, flags ...string) (*agent, error)
 	// governance starts examples/seller's governance agent on TLS with
-	// the certificate and key given, nil for other sellers.
-	governance func(ctx context.Context, log, cert, key string, flags ...string) (*agent, error)
+	// the sellers' certificate, nil for other sellers.
+	governance func(ctx context.Context, log string, flags ...string) (*agent, error)
 	close      func()
 }
 
@@ -93,10 +101,23 @@ func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers,
 		if err != nil {
 			return nil, err
 		}
-		// The live-mode buyer of the bundles' acme-outdoor-live test kit.
+		// The live-mode buyer of the runs' test kit.
 		live := randomKey()
 		if cfg.liveAuth != "" {
 			live = cfg.liveAuth
+		}
+		// HTTPS, as sellers are reached: AdCP 3.1 and later advertise an
+		// https brand.json (identity.brand_json_url), where the runner
+		// finds the keys the webhooks verify with.
+		cert, certKey, err := testCA(cfg.out)
+		if err != nil {
+			build.Remove()
+			return nil, err
+		}
+		client, err := trusting(cert)
+		if err != nil {
+			build.Remove()
+			return nil, err
 		}
 		start := func(ctx context.Context, log string, flags ...string) (*agent, error) {
 			w, closeLog, err := logFile(log)
@@ -105,15 +126,15 @@ func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers,
 			}
 			// -sandbox: comply_test_controller, which the storyboards'
 			// controller-driven phases need.
-			s, err := build.Start(ctx, key, w, append([]string{"-sandbox", "-live-api-key", live}, flags...)...)
+			s, err := build.Start(ctx, key, w, append([]string{"-sandbox", "-live-api-key", live, "-tls-cert", cert, "-tls-key", certKey}, flags...)...)
 			if err != nil {
 				closeLog()
 				return nil, err
 			}
-			a := &agent{BaseURL: s.BaseURL, APIKey: s.APIKey, stop: func() { s.Close(); closeLog() }}
-			return a, ready(ctx, a, nil)
+			a := &agent{BaseURL: s.BaseURL, APIKey: s.APIKey, stop: func() { s.Close(); closeLog() }, client: client}
+			return a, ready(ctx, a)
 		}
-		governance := func(ctx context.Context, log, cert, certKey string, flags ...string) (*agent, error) {
+		governance := func(ctx context.Context, log string, flags ...string) (*agent, error) {
 			w, closeLog, err := logFile(log)
 			if err != nil {
 				return nil, err
@@ -125,9 +146,9 @@ func newSellers(ctx context.Context, cfg *config, env *jsinterop.Env) (*sellers,
 				closeLog()
 				return nil, err
 			}
-			return &agent{BaseURL: s.BaseURL, APIKey: key, stop: func() { s.Close(); closeLog() }}, nil
+			return &agent{BaseURL: s.BaseURL, APIKey: key, stop: func() { s.Close(); closeLog() }, client: client}, nil
 		}
-		return &sellers{Name: "examples/seller", liveKey: live, start: start, governance: governance, close: build.Remove}, nil
+		return &sellers{Name: "examples/seller", liveKey: live, caFile: cert, caKey: certKey, start: start, governance: governance, close: build.Remove}, nil
 	}
 	return nil, fmt.Errorf("-seller %q: want go or js", cfg.seller)
 }
@@ -150,12 +171,37 @@ func randomKey() string {
 	return "sk_conformance_" + hex.EncodeToString(b)
 }
 
+// trusting is an HTTP client that trusts the PEM certificate certFile
+// (and the system's).
+func trusting(certFile string) (*http.Client, error) {
+	pem, err := os.ReadFile(certFile)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%s: no PEM certificate", certFile)
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.TLSClientConfig = &tls.Config{RootCAs: pool}
+	return &http.Client{Transport: t, Timeout: 30 * time.Second}, nil
+}
+
+// httpClient is the client that calls a.
+func (a *agent) httpClient() *http.Client {
+	if a.client != nil {
+		return a.client
+	}
+	return &http.Client{Timeout: 30 * time.Second}
+}
+
 // ready waits until the agent answers its public agent card (at most 10
 // seconds), so a run never starts against a server still coming up.
-func ready(ctx context.Context, a *agent, hc *http.Client) error {
-	if hc == nil {
-		hc = &http.Client{Timeout: 2 * time.Second}
-	}
+func ready(ctx context.Context, a *agent) error {
+	hc := a.httpClient()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.BaseURL+"/.well-known/agent-card.json", nil)

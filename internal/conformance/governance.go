@@ -35,9 +35,10 @@ const governanceRun = "(governance storyboards, routed)"
 const governanceCredential = "gov-token-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 
 // testCA writes a self-signed certificate for 127.0.0.1 and its key into
-// dir: sync_governance takes https:// agent URLs only, so the loopback
-// governance agent serves TLS, trusted by the seller (-governance-ca) and
-// the runner (NODE_EXTRA_CA_CERTS) alone.
+// dir: the sellers and the governance agent serve TLS with it (AdCP wants
+// https brand.json and governance agent URLs), trusted by the seller
+// (-governance-ca), this program and the runner (NODE_EXTRA_CA_CERTS)
+// alone.
 func testCA(dir string) (certFile, keyFile string, err error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -57,40 +58,31 @@ func testCA(dir string) (certFile, keyFile string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	certFile, keyFile = filepath.Join(dir, "governance.crt"), filepath.Join(dir, "governance.key")
+	certFile, keyFile = filepath.Join(dir, "agent.crt"), filepath.Join(dir, "agent.key")
 	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
 		return "", "", err
 	}
 	return certFile, keyFile, os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
 }
 
-// runGovernanceStoryboards starts a governance agent on TLS and a seller
-// that trusts it, and runs the governance storyboards of spec's bundle
-// against both.
+// runGovernanceStoryboards starts a governance agent and a seller that
+// trusts it, both on TLS with the sellers' certificate, and runs the
+// governance storyboards of spec's bundle against both.
 func runGovernanceStoryboards(ctx context.Context, cfg *config, k *kit, src *sellers, spec runSpec) (*result, error) {
-	dir, err := os.MkdirTemp("", "adcpgen-conformance-ca-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	cert, key, err := testCA(dir)
-	if err != nil {
-		return nil, err
-	}
 	log := filepath.Join(spec.outDir, spec.bundle+"-"+spec.protocol+"-governance")
-	gov, err := src.governance(ctx, log+".governance-agent.log", cert, key, sellerClock(cfg, spec.clock)...)
+	gov, err := src.governance(ctx, log+".governance-agent.log", sellerClock(cfg, spec.clock)...)
 	if err != nil {
 		return nil, err
 	}
 	defer gov.stop()
-	s, err := src.start(ctx, log+".seller.log", append([]string{"-governance-loopback", "only", "-governance-ca", cert}, sellerClock(cfg, spec.clock)...)...)
+	s, err := src.start(ctx, log+".seller.log", append([]string{"-governance-loopback", "only", "-governance-ca", src.caFile}, sellerClock(cfg, spec.clock)...)...)
 	if err != nil {
 		return nil, err
 	}
 	defer s.stop()
 	runCtx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
-	return runGovernance(runCtx, k, s, gov, cert, spec), ctx.Err()
+	return runGovernance(runCtx, k, s, gov, spec), ctx.Err()
 }
 
 // routedScript runs storyboards routed to several agents; it runs in the
@@ -105,7 +97,7 @@ const routedScript = "routed.mjs"
 // context ($context.governance_agent_url, for sync_governance). The
 // runner does not seed fixtures in routed runs; routed.mjs seeds them
 // through the seller's controller.
-func runGovernance(ctx context.Context, k *kit, seller, gov *agent, caFile string, spec runSpec) *result {
+func runGovernance(ctx context.Context, k *kit, seller, gov *agent, spec runSpec) *result {
 	res := &result{Bundle: spec.bundle, Protocol: spec.protocol, Storyboard: governanceRun, Kind: kindGovernance}
 	if err := copyFile(filepath.Join(k.Scripts, routedScript), filepath.Join(k.Dir, routedScript)); err != nil {
 		res.Err = err
@@ -125,7 +117,7 @@ func runGovernance(ctx context.Context, k *kit, seller, gov *agent, caFile strin
 		res.Err = err
 		return res
 	}
-	stdout, stderr, elapsed, runErr := node(ctx, k, spec.clock, []string{"NODE_EXTRA_CA_CERTS=" + caFile}, []string{routedScript, string(opts)})
+	stdout, stderr, elapsed, runErr := node(ctx, k, spec.clock, nil, []string{routedScript, string(opts)})
 	res.Duration = elapsed
 	return res.read(ctx, spec.outDir, spec.bundle+"-"+spec.protocol+"-governance", stdout, stderr, runErr)
 }

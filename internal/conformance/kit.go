@@ -42,6 +42,9 @@ type kit struct {
 	// Scripts is where this program's node scripts are (its source
 	// folder): runnerclock.mjs.
 	Scripts string
+	// ExtraCA is a PEM certificate the runner trusts beside the system's
+	// (NODE_EXTRA_CA_CERTS): the one the sellers serve HTTPS with.
+	ExtraCA string
 }
 
 // errNoKit says the kit folder is missing.

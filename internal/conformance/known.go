@@ -11,8 +11,8 @@ import (
 // printed, with its reason, on every run that meets it and not counted as
 // failed; an entry no run of its kind meets any more is reported as stale.
 type knownFailure struct {
-	// kind is the kind of run it applies to (kindFull, kindGovernance,
-	// or "" for any).
+	// kind is the kind of run it applies to (kindFull, kindNamed,
+	// kindGovernance, or "" for any).
 	kind string
 	// bundles are the bundles it applies to (none: every one); protocol
 	// the transport ("" for both).
@@ -65,26 +65,26 @@ const (
 // one it is counted under. A runner version with no list has none known.
 var knownFailures = map[string][]knownFailure{
 	"14.0.0-beta.7": {
-		{kind: kindFull, protocol: "a2a", storyboard: "signed_requests", step: "*", errorHas: "MCP initialize precondition failed",
+		{protocol: "a2a", storyboard: "signed_requests", step: "*", errorHas: "MCP initialize precondition failed",
 			issue: "adcontextprotocol/adcp-client#2954", why: whyA2ASigning},
-		{kind: kindFull, storyboard: "signed_requests", step: "negative-007-missing-content-digest",
+		{storyboard: "signed_requests", step: "negative-007-missing-content-digest",
 			issue: "adcontextprotocol/adcp-client#2993", why: whyDigestPosture},
-		{kind: kindFull, storyboard: "signed_requests", step: "negative-018-digest-covered-when-forbidden",
+		{storyboard: "signed_requests", step: "negative-018-digest-covered-when-forbidden",
 			issue: "adcontextprotocol/adcp-client#2993", why: whyDigestPosture},
-		{kind: kindFull, storyboard: "signed_requests", step: "negative-025-jwk-alg-crv-mismatch",
+		{storyboard: "signed_requests", step: "negative-025-jwk-alg-crv-mismatch",
 			issue: "adcontextprotocol/adcp-client#2955", why: whyLibraryVector},
-		{kind: kindFull, protocol: "a2a", storyboard: "comply_controller_mode_gate", step: "deny_live_caller",
+		{protocol: "a2a", storyboard: "comply_controller_mode_gate", step: "deny_live_caller",
 			issue: "adcontextprotocol/adcp-client#2878", why: whyA2AAuthProbe},
-		{kind: kindFull, storyboard: "comply_controller_mode_gate", step: "deny_live_caller", errorHas: "no_schema_registered",
+		{storyboard: "comply_controller_mode_gate", step: "deny_live_caller", errorHas: "no_schema_registered",
 			issue: "adcontextprotocol/adcp-client#2867", why: whyControllerSchema},
-		{kind: kindFull, storyboard: "media_buy_seller/governance_denied", step: "create_media_buy_denied",
-			issue: "adcontextprotocol/adcp#7547", why: whyDenied},
-		{kind: kindFull, storyboard: "media_buy_seller/governance_denied_recovery", step: "create_media_buy_denied",
-			issue: "adcontextprotocol/adcp#7547", why: whyDenied},
 		{kind: kindGovernance, storyboard: "media_buy_seller/governance_denied", step: "create_media_buy_denied",
 			issue: "adcontextprotocol/adcp#7547", why: whyDeniedRouted},
 		{kind: kindGovernance, storyboard: "media_buy_seller/governance_denied_recovery", step: "create_media_buy_denied",
 			issue: "adcontextprotocol/adcp#7547", why: whyDeniedRouted},
+		{storyboard: "media_buy_seller/governance_denied", step: "create_media_buy_denied",
+			issue: "adcontextprotocol/adcp#7547", why: whyDenied},
+		{storyboard: "media_buy_seller/governance_denied_recovery", step: "create_media_buy_denied",
+			issue: "adcontextprotocol/adcp#7547", why: whyDenied},
 	},
 }
 

@@ -231,6 +231,7 @@ func run(ctx context.Context, cfg *config, w io.Writer) (ok bool, err error) {
 		return false, err
 	}
 	defer src.close()
+	k.ExtraCA = src.caFile
 	parallel := cfg.parallel
 	if cfg.agentURL != "" {
 		parallel = 1 // one seller: runs would meet each other's records

@@ -153,6 +153,9 @@ func node(ctx context.Context, k *kit, clock string, extraEnv []string, args []s
 	cmd := exec.CommandContext(ctx, k.Node, args...)
 	cmd.Dir = k.Dir
 	cmd.Env = append(os.Environ(), extraEnv...)
+	if k.ExtraCA != "" {
+		cmd.Env = append(cmd.Env, "NODE_EXTRA_CA_CERTS="+k.ExtraCA)
+	}
 	if clock != "" {
 		script := filepath.Join(k.Scripts, runnerClockScript)
 		cmd.Args = append([]string{k.Node, "--import", (&url.URL{Scheme: "file", Path: script}).String()}, args...)

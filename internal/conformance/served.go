@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 )
 
 // A seller is graded on the bundles of the releases it serves: what its
@@ -40,7 +39,7 @@ func readCaps(ctx context.Context, a *agent) (*sellerCaps, error) {
 	if a.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+a.APIKey)
 	}
-	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	resp, err := a.httpClient().Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("get_adcp_capabilities: %w", err)
 	}

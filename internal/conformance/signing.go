@@ -126,6 +126,9 @@ func runGrader(ctx context.Context, k *kit, a *agent, run gradeRun, outDir strin
 	args := append([]string{cli, "grade", "request-signing", a.BaseURL + run.Path, "--allow-http", "--json"}, run.Args...)
 	cmd := exec.CommandContext(ctx, k.Node, args...)
 	cmd.Dir = k.Dir
+	if k.ExtraCA != "" {
+		cmd.Env = append(os.Environ(), "NODE_EXTRA_CA_CERTS="+k.ExtraCA)
+	}
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
