@@ -16,6 +16,9 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/webhook"
 )
 
+// hookSecret is the buyers' HMAC secret in the webhook tests.
+const hookSecret = "7f3e9b2c4d5a6e8f0a1b2c3d4e5f6a7b8c9d0e1f"
+
 // A buyer's webhook receivers on two replicas (and a third, started
 // later) share their dedup state in PostgreSQL: a redelivery to another
 // replica, or after a restart, is answered 200 without being handled

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,7 +17,10 @@ import (
 
 	"github.com/adcpgen/adcpgen/internal/pgtest"
 	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	"github.com/adcpgen/adcpgen/runtime/a2aserver"
+	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/idempotency"
+	"github.com/adcpgen/adcpgen/runtime/mcpserver"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
 	"github.com/adcpgen/adcpgen/runtime/sellertask"
@@ -330,6 +336,21 @@ func TestRestartUnderLoad(t *testing.T) {
 	}
 }
 
+// mcpCall posts a tools/call to a stateless MCP endpoint; it returns the
+// result's bytes, or an error when the connection broke.
+func mcpCall(url, tool, args string) ([]byte, error) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return io.ReadAll(resp.Body)
+}
+
 // waitFor polls cond until it holds, failing after a minute.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -372,6 +393,37 @@ func TestOutagePacesBuyers(t *testing.T) {
 	}
 	if first.Error.RetryAfter < time.Second || later.Error.RetryAfter < 4*time.Second || later.Error.RetryAfter > 30*time.Second {
 		t.Fatalf("retry_after %v then %v: want 1 s growing past 2.5 s of outage to 4 s", first.Error.RetryAfter, later.Error.RetryAfter)
+	}
+	// The same on the wire, over MCP and A2A: the adcp_error carries it.
+	mcpH, err := mcpserver.NewStreamableHandler(srv, mcpserver.Options{Stateless: true, JSONResponse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcpTS := httptest.NewServer(mcpH)
+	defer mcpTS.Close()
+	a2aTS := httptest.NewServer(a2aserver.NewHandler(srv, a2aserver.Options{URL: "http://127.0.0.1/a2a"}))
+	defer a2aTS.Close()
+	x := extract.New(adcpt.Spec())
+	args := `{"idempotency_key":"k-down-3-0123456789","packages":[{"product_id":"ctv","budget":5}]}`
+	mcpOut, err := mcpCall(mcpTS.URL, "create_media_buy", args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2aBody := `{"jsonrpc":"2.0","id":"r1","method":"message/send","params":{"message":{"kind":"message","messageId":"m1","role":"user",` +
+		`"parts":[{"kind":"data","data":{"skill":"create_media_buy","input":` + args + `}}]}}}`
+	resp, err := http.Post(a2aTS.URL, "application/json", strings.NewReader(a2aBody))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2aOut, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, w := range []struct {
+		name string
+		r    *extract.Result
+	}{{"MCP", x.MCP(mcpOut)}, {"A2A", x.A2A(a2aOut)}} {
+		if e := w.r.Error; e == nil || e.Code != "SERVICE_UNAVAILABLE" || e.RetryAfter < 4*time.Second {
+			t.Fatalf("%s while down: %+v (%v)", w.name, e, w.r.Failure())
+		}
 	}
 	if err := cluster.Start(); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -129,21 +128,6 @@ func waitLine(t *testing.T, lines <-chan string, prefix string) string {
 	}
 }
 
-// mcpCall posts a tools/call to a stateless MCP endpoint; it returns the
-// result's bytes, or an error when the connection broke.
-func mcpCall(url, tool, args string) ([]byte, error) {
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	return io.ReadAll(resp.Body)
-}
-
 func kill9(t *testing.T, cmd *exec.Cmd) {
 	t.Helper()
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -239,8 +223,6 @@ func testSender() *webhook.Sender {
 	return webhook.NewSender(webhook.SenderOptions{Policy: untrusted.PushURLPolicy{AllowLoopback: true},
 		Retry: retry.Policy{InitialBackoff: 100 * time.Millisecond, MaxBackoff: 500 * time.Millisecond}})
 }
-
-const hookSecret = "7f3e9b2c4d5a6e8f0a1b2c3d4e5f6a7b8c9d0e1f"
 
 // The issue's lost webhooks, with the sender killed: a replica whose
 // receiver is down records ten notifications (each with its buy, in one
