@@ -92,6 +92,9 @@
 //   - proposal: media plan proposals from get_products to
 //     create_media_buy.
 //   - sellergov: governance checks before a buy (check_governance).
+//   - notifyconfig: the webhook subscribers of notification_configs[]
+//     (account-level, sync_accounts, 3.1+; agent-level, 3.2+): the rules,
+//     declarative replacement, proof of control before activation.
 //   - webhook, sending: the Sender signs with RFC 9421 by default (HMAC
 //     only when the buyer's push_notification_config asks for it),
 //     retries and never posts to internal addresses.
