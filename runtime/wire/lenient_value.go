@@ -381,19 +381,38 @@ func skipValue(b []byte, i int) int {
 				i++
 				continue
 			}
-			switch c {
-			case '"':
-				i = skipString(b, i)
-				continue
-			case '{', '[':
-				depth++
-			default:
-				depth--
-				if depth == 0 {
+			if c != '"' {
+				if c == '{' || c == '[' {
+					depth++
+				} else if depth--; depth == 0 {
 					return i + 1
 				}
+				i++
+				continue
 			}
-			i++
+			// A string, a word at a time up to its closing quote.
+			for i++; ; {
+				if i+8 <= len(b) {
+					if m := jsonscan.EndMask(jsonscan.Load(b, i)); m == 0 {
+						i += 8
+						continue
+					} else {
+						i += jsonscan.First(m)
+					}
+				} else {
+					for i < len(b) && b[i] != '"' && b[i] != '\\' {
+						i++
+					}
+					if i >= len(b) {
+						return len(b)
+					}
+				}
+				if b[i] == '"' {
+					i++
+					break
+				}
+				i += 2 // an escape
+			}
 		}
 		return len(b)
 	default:

@@ -48,16 +48,27 @@ func First(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
 
 // QuoteMask marks the bytes of x a string encoder must look at: control
 // bytes, '"', '\\' and bytes of multi-byte sequences; with html, '<', '>'
-// and '&' too ('"' and '&' are 0x26 with bit 2 set, '<' and '>' 0x3E with
-// bit 1).
+// and '&' too (HTMLQuoteMask).
 func QuoteMask(x uint64, html bool) uint64 {
-	a, b := x^(ones*'\\'), x^(ones*'"')
 	if html {
-		b = (x | ones*0x04) ^ (ones * 0x26)
-		c := (x | ones*0x02) ^ (ones * 0x3E)
-		return ((x-ones*0x20)&^x | (a-ones)&^a | (b-ones)&^b | (c-ones)&^c | x) & highs
+		return HTMLQuoteMask(x)
 	}
+	return StringMask(x)
+}
+
+// StringMask marks the bytes of x a JSON string encoder must look at:
+// control bytes, '"', '\\' and bytes of multi-byte sequences.
+func StringMask(x uint64) uint64 {
+	a, b := x^(ones*'\\'), x^(ones*'"')
 	return ((x-ones*0x20)&^x | (a-ones)&^a | (b-ones)&^b | x) & highs
+}
+
+// HTMLQuoteMask is StringMask with '<', '>' and '&' ('"' and '&' are 0x26
+// with bit 2 set, '<' and '>' 0x3E with bit 1).
+func HTMLQuoteMask(x uint64) uint64 {
+	a, b := x^(ones*'\\'), (x|ones*0x04)^(ones*0x26)
+	c := (x | ones*0x02) ^ (ones * 0x3E)
+	return ((x-ones*0x20)&^x | (a-ones)&^a | (b-ones)&^b | (c-ones)&^c | x) & highs
 }
 
 // EndMask marks the bytes of x that end a run of a string's text: '"' and
@@ -103,10 +114,20 @@ func StringEnd(s []byte, i int) int {
 func Plain[S []byte | string](str S, i int, html bool) int {
 	s := bytesOf(str)
 	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
-		if m := QuoteMask(x, html); m != 0 {
+		if m := quoteMask(binary.LittleEndian.Uint64(s[i:]), html); m != 0 {
 			return i + first(m)
 		}
+	}
+	if i < len(s) && len(s) >= 8 {
+		// The last word, overlapping bytes before i, which are made plain
+		// ('a') so that none is marked, nor marks another by its borrow.
+		k := uint(i - (len(s) - 8))
+		low := uint64(1)<<(8*k) - 1
+		x := binary.LittleEndian.Uint64(s[len(s)-8:])&^low | ones*'a'&low
+		if m := quoteMask(x, html); m != 0 {
+			return len(s) - 8 + first(m)
+		}
+		return len(s)
 	}
 	for ; i < len(s); i++ {
 		c := s[i]
@@ -115,6 +136,13 @@ func Plain[S []byte | string](str S, i int, html bool) int {
 		}
 	}
 	return len(s)
+}
+
+func quoteMask(x uint64, html bool) uint64 {
+	if html {
+		return HTMLQuoteMask(x)
+	}
+	return StringMask(x)
 }
 
 // HTMLEnd returns the index of the first byte of a string's text at or

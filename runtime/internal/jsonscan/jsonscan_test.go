@@ -85,3 +85,21 @@ func FuzzFinders(f *testing.F) {
 		}
 	})
 }
+
+// A byte to handle before the start, in the last word read, neither counts
+// nor makes the bytes after it look like ones to handle (a borrow).
+func TestPlainAfterAHandledByte(t *testing.T) {
+	for n := 8; n < 24; n++ {
+		for at := range n - 1 {
+			for _, c := range []byte{0x00, 0x1f, '"', '\\', 0x80, 0xff, '<'} {
+				s := []byte(strings.Repeat(" ", n))
+				s[at] = c
+				for _, html := range []bool{false, true} {
+					if got := Plain(s, at+1, html); got != n {
+						t.Fatalf("Plain(%q, %d, %v) = %d, want %d", s, at+1, html, got, n)
+					}
+				}
+			}
+		}
+	}
+}
