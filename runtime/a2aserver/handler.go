@@ -6,6 +6,7 @@ import (
 	"errors"
 	"iter"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/a2aproject/a2a-go/a2a"
@@ -51,7 +52,12 @@ type Options struct {
 // call, then refused with HTTP 400 and a correctable INVALID_REQUEST (where
 // a2a-go would answer a bare parse error). Mount it at opts.URL's path.
 func NewHandler(srv *seller.Server, opts Options) http.Handler {
-	h := &handler{srv: srv, opts: opts}
+	return newHandler(&handler{srv: srv, opts: opts, direct: true})
+}
+
+// newHandler is NewHandler's, with or without the direct path (h.direct).
+func newHandler(h *handler) http.Handler {
+	srv := h.srv
 	rpc := a2asrv.NewJSONRPCHandler(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, ok := srv.ReadRPCBody(w, r)
@@ -71,6 +77,9 @@ func NewHandler(srv *seller.Server, opts Options) http.Handler {
 			return
 		}
 		ctx := context.WithValue(r.Context(), requestKey{}, &request{body: body, principal: adm.Principal, signer: adm.Signer, header: r.Header})
+		if h.direct && h.serveDirect(w, ctx, body) {
+			return
+		}
 		rpc.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
@@ -144,6 +153,10 @@ func writeAuthFailure(w http.ResponseWriter, fail *seller.AuthFailure, body []by
 type handler struct {
 	srv  *seller.Server
 	opts Options
+	// direct answers message/send itself (serveDirect); served counts the
+	// calls it answered (tests read it).
+	direct bool
+	served atomic.Int64
 }
 
 var _ a2asrv.RequestHandler = (*handler)(nil)
@@ -174,8 +187,15 @@ func (h *handler) OnSendMessageStream(ctx context.Context, params *a2a.MessageSe
 }
 
 func (h *handler) send(ctx context.Context, params *a2a.MessageSendParams) *a2a.Task {
+	a, contextID, legacy := h.answer(ctx, params)
+	return TaskOf(a, contextID, h.now(), h.opts.TaskStates.allCompleted(legacy))
+}
+
+// answer serves the call a message makes: the seller's answer, the
+// conversation it belongs to, and whether the message used the legacy
+// dialect.
+func (h *handler) answer(ctx context.Context, params *a2a.MessageSendParams) (a *seller.Answer, contextID string, legacy bool) {
 	req := requestFrom(ctx)
-	contextID := ""
 	if params != nil && params.Message != nil {
 		contextID = params.Message.ContextID
 	}
@@ -183,15 +203,12 @@ func (h *handler) send(ctx context.Context, params *a2a.MessageSendParams) *a2a.
 		contextID = a2a.NewContextID()
 	}
 	c := &seller.Call{Principal: req.principal, Signer: req.signer, Transport: seller.TransportA2A, ContextID: contextID, Header: req.header}
-	var a *seller.Answer
 	skill, input, legacy, err := skillInput(req.body)
 	c.Arguments = input // a refusal echoes its context too, as over MCP
 	if err != nil {
-		a = h.srv.Refuse(c, err)
-	} else {
-		a = h.srv.Serve(ctx, skill, c)
+		return h.srv.Refuse(c, err), contextID, legacy
 	}
-	return TaskOf(a, contextID, h.now(), h.opts.TaskStates.allCompleted(legacy))
+	return h.srv.Serve(ctx, skill, c), contextID, legacy
 }
 
 // skillInput reads the skill and the raw input of a message/send body;
@@ -291,6 +308,13 @@ var states = map[task.Status]a2a.TaskState{
 // with that artifact, interim and error answers included, and no
 // status.message. The task's id is the AdCP task id when there is one.
 func TaskOf(a *seller.Answer, contextID string, at time.Time, allCompleted bool) *a2a.Task {
+	return taskOf(a, contextID, at, allCompleted, a.Error == nil && ownStatus(a), members)
+}
+
+// taskOf is TaskOf, told whether the answer has a status of its own
+// (ownStatus), with data making each DataPart's data of the JSON object it
+// holds.
+func taskOf(a *seller.Answer, contextID string, at time.Time, allCompleted, own bool, data func(obj []byte) map[string]any) *a2a.Task {
 	id := a2a.TaskID(a.TaskID)
 	if id == "" {
 		id = a2a.NewTaskID()
@@ -312,22 +336,22 @@ func TaskOf(a *seller.Answer, contextID string, at time.Time, allCompleted bool)
 		if !allCompleted {
 			t.Status.State = a2a.TaskStateFailed
 		}
-		data, err := seller.ErrorObject(a)
+		obj, err := seller.ErrorObject(a)
 		if err != nil { // unreachable: Serve checked the error
-			data = []byte(`{"adcp_error":{"code":"SERVICE_UNAVAILABLE","message":"Service temporarily unavailable","recovery":"transient"}}`)
+			obj = []byte(`{"adcp_error":{"code":"SERVICE_UNAVAILABLE","message":"Service temporarily unavailable","recovery":"transient"}}`)
 		}
 		t.Artifacts = []*a2a.Artifact{{ID: "error-result", Metadata: taskMeta(a), Parts: a2a.ContentParts{
 			a2a.TextPart{Text: seller.TerseText(a.Error)},
-			a2a.DataPart{Data: members(data), Metadata: map[string]any{"mimeType": seller.ErrorMIMEType}},
+			a2a.DataPart{Data: data(obj), Metadata: map[string]any{"mimeType": seller.ErrorMIMEType}},
 		}}}
 		return t
 	}
-	data := members(a.Body)
-	parts := a2a.ContentParts{a2a.DataPart{Data: data}}
+	body := data(a.Body)
+	parts := a2a.ContentParts{a2a.DataPart{Data: body}}
 	if a.Message != "" {
 		parts = append(parts, a2a.TextPart{Text: a.Message})
 	}
-	if ownStatus(a) {
+	if own {
 		// The payload's status is its own (AdCP 3.0's media buy status)
 		// and reads as a task status other than the task's: the text
 		// leads, so a client that takes the first DataPart's status for
@@ -338,7 +362,7 @@ func TaskOf(a *seller.Answer, contextID string, at time.Time, allCompleted bool)
 		if text == "" {
 			text = "Task " + string(a.Status) + "."
 		}
-		parts = a2a.ContentParts{a2a.TextPart{Text: text}, a2a.DataPart{Data: data}}
+		parts = a2a.ContentParts{a2a.TextPart{Text: text}, a2a.DataPart{Data: body}}
 	}
 	t.Artifacts = []*a2a.Artifact{{ID: "result", Metadata: taskMeta(a), Parts: parts}}
 	if a.Status.Interim() && !allCompleted {
@@ -350,8 +374,11 @@ func TaskOf(a *seller.Answer, contextID string, at time.Time, allCompleted bool)
 // ownStatus reports a response whose payload has a status member of its
 // own that names a task status other than the answer's (a media buy
 // "canceled" in a completed update_media_buy answer).
-func ownStatus(a *seller.Answer) bool {
-	st, ok := wire.Lenient(a.Body).Get("status").AsString()
+func ownStatus(a *seller.Answer) bool { return ownStatusIs(a, wire.Lenient(a.Body).Get("status")) }
+
+// ownStatusIs is ownStatus given the body's status member.
+func ownStatusIs(a *seller.Answer, status wire.Lenient) bool {
+	st, ok := status.AsString()
 	if !ok || task.Status(st) == a.Status {
 		return false
 	}

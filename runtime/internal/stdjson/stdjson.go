@@ -39,7 +39,7 @@ func AppendString[S []byte | string](dst []byte, str S) []byte {
 		if i+8 <= len(s) {
 			x := jsonscan.Load(s, i)
 			jsonscan.Store(out, n, x) // ahead: kept up to the first byte to handle
-			m := jsonscan.QuoteMask(x, true)
+			m := jsonscan.HTMLQuoteMask(x)
 			if m == 0 {
 				i, n = i+8, n+8
 				continue
@@ -261,41 +261,62 @@ func AppendCompactText(dst, src []byte) []byte {
 	return out[:n+1]
 }
 
-// AppendMembers appends what json.Marshal writes for a map[string]any
-// holding the members of obj (a JSON object a reader accepted), each value
-// a json.RawMessage of its bytes, the last one of a repeated name: the
-// names sorted, each quoted by AppendString, each value by AppendRaw.
-func AppendMembers(dst, obj []byte) []byte {
-	type member struct {
-		name  string
-		value []byte
-	}
-	var buf [32]member
-	ms := buf[:0]
+// Member is a member of a JSON object: its name, unescaped, and its value
+// as written.
+type Member struct {
+	Name  string
+	Value []byte
+}
+
+// Members are the members of obj (a JSON object a reader accepted) in the
+// order json.Marshal writes a map of them: sorted by name, the last of a
+// repeated name kept (a map's).
+func Members(obj []byte) []Member {
+	var ms []Member
 	wire.Lenient(obj).Members(func(k, v wire.Lenient) bool {
 		name, _ := k.AsString()
-		ms = append(ms, member{name, v})
+		ms = append(ms, Member{name, v})
 		return true
 	})
-	// Sorted by name, document order kept among equal names, of which the
-	// last is the map's.
-	slices.SortStableFunc(ms, func(a, b member) int { return strings.Compare(a.name, b.name) })
+	// Sorted by name, document order kept among equal names.
+	slices.SortStableFunc(ms, func(a, b Member) int { return strings.Compare(a.Name, b.Name) })
 	kept := ms[:0]
 	for i, m := range ms {
-		if i+1 < len(ms) && ms[i+1].name == m.name {
+		if i+1 < len(ms) && ms[i+1].Name == m.Name {
 			continue
 		}
 		kept = append(kept, m)
 	}
-	ms = kept
+	return kept
+}
+
+// Get is the value of the member named name of ms (Members), nil without.
+func Get(ms []Member, name string) []byte {
+	i, ok := slices.BinarySearchFunc(ms, name, func(m Member, name string) int { return strings.Compare(m.Name, name) })
+	if !ok {
+		return nil
+	}
+	return ms[i].Value
+}
+
+// AppendMembers appends what json.Marshal writes for a map[string]any
+// holding the members ms (Members of an object), each value a
+// json.RawMessage of its bytes: each name quoted by AppendString, each
+// value by AppendRaw (by AppendCompact when the caller knows the object to
+// be compact JSON in valid UTF-8).
+func AppendMembers(dst []byte, ms []Member, compact bool) []byte {
 	dst = append(dst, '{')
 	for i, m := range ms {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = AppendString(dst, m.name)
+		dst = AppendString(dst, m.Name)
 		dst = append(dst, ':')
-		dst = AppendRaw(dst, m.value)
+		if compact {
+			dst = AppendCompact(dst, m.Value)
+		} else {
+			dst = AppendRaw(dst, m.Value)
+		}
 	}
 	return append(dst, '}')
 }

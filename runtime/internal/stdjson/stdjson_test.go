@@ -83,8 +83,13 @@ func checkMembers(t *testing.T, obj wire.Lenient) {
 	if err != nil {
 		t.Fatalf("%s: %v", obj, err)
 	}
-	if got := AppendMembers(nil, obj); string(got) != string(want) {
+	if got := AppendMembers(nil, Members(obj), false); string(got) != string(want) {
 		t.Errorf("AppendMembers(%s) = %s, want %s", obj, got, want)
+	}
+	if c := obj.AppendCompact(nil); utf8.Valid(c) {
+		if got := AppendMembers(nil, Members(c), true); string(got) != string(want) {
+			t.Errorf("AppendMembers(%s, compact) = %s, want %s", c, got, want)
+		}
 	}
 }
 
@@ -139,6 +144,15 @@ func TestHTMLSafe(t *testing.T) {
 		{"\u202a\xe2", true}, {"\xe2\x80", true}} {
 		if got := HTMLSafe([]byte(c.in)); got != c.want {
 			t.Errorf("HTMLSafe(%q) = %v, want %v", c.in, got, c.want)
+		}
+	}
+}
+
+func TestGet(t *testing.T) {
+	ms := Members([]byte(`{"b":1,"a":2,"b":3,"\u0063":"x"}`))
+	for name, want := range map[string]string{"a": "2", "b": "3", "c": `"x"`, "d": ""} {
+		if got := string(Get(ms, name)); got != want {
+			t.Errorf("Get(%q) = %s, want %s", name, got, want)
 		}
 	}
 }
