@@ -64,13 +64,16 @@ const (
 	// UpdateTask records a task's progress or final answer. Start: Tool,
 	// TaskID, Status, and Code and Recovery for a failure. End: Err.
 	UpdateTask
-	// DeliverWebhook is one push notification, from the update that made
-	// it until it was delivered or given up. Start: Tool, TaskID, Status
-	// (the one notified), Since. End: Outcome (delivered, failed),
-	// Attempts, HTTPStatus (the last), Err.
+	// DeliverWebhook is one attempt at a push notification the seller's
+	// outbox holds, on whichever replica claimed it. Start: Tool, TaskID,
+	// Status (the one notified), Since (when the notification was made),
+	// Attempts (this attempt's number, from 1), Peer (the trace context of
+	// the update that made it, kept with the notification). End: Outcome
+	// (delivered; retrying: it failed and is tried again later; failed:
+	// given up), HTTPStatus, Err.
 	DeliverWebhook
-	// PostWebhook is one attempt of a delivery: one HTTP POST. Start:
-	// Attempt, Host. End: HTTPStatus, Err.
+	// PostWebhook is one HTTP POST of a webhook. Start: Attempt (0 when
+	// unknown), Host. End: HTTPStatus, Err.
 	PostWebhook
 	// VerifySignature checks a request's RFC 9421 signature, at the HTTP
 	// gate before any call is read. Start: Tool (the one the body calls,
@@ -85,10 +88,15 @@ const (
 	// PollTask is one poll of a task's state by a buyer. Start: Tool,
 	// TaskID, Transport, Release. End: Status, Code.
 	PollTask
+	// EnqueueWebhook writes the push notification of a task update into
+	// the seller's outbox, with the update; the trace context the
+	// Observer injects in it is kept with the notification. Start: Tool,
+	// TaskID, Status. End: Err.
+	EnqueueWebhook
 )
 
 var kindNames = [...]string{"", "serve_call", "validate_request", "run_handler", "apply_idempotency", "call_store",
-	"create_task", "update_task", "deliver_webhook", "post_webhook", "verify_signature", "send_call", "poll_task"}
+	"create_task", "update_task", "deliver_webhook", "post_webhook", "verify_signature", "send_call", "poll_task", "enqueue_webhook"}
 
 func (k OpKind) String() string {
 	if int(k) < len(kindNames) {
@@ -113,7 +121,8 @@ type Op struct {
 	// ("3.0.26").
 	Release string
 	// Peer reads the trace context the caller sent (ServeCall,
-	// VerifySignature), nil when none can be.
+	// VerifySignature), or the one a notification was made in
+	// (DeliverWebhook); nil when none can be.
 	Peer Carrier
 	// Signature is the verdict on the request's signature a served call
 	// came with: "verified", "unsigned", or "" when the seller verifies
@@ -149,7 +158,7 @@ type Op struct {
 	Outcome string
 	// HTTPStatus is the HTTP status of a webhook post; 0 when none came.
 	HTTPStatus int
-	// Attempts counts a call's or a delivery's attempts.
+	// Attempts counts a call's attempts; a delivery attempt's number.
 	Attempts int
 	// Err is a failure other than an AdCP error: a transport or store
 	// error, a delivery that failed. Observers should record its type, not

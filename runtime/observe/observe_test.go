@@ -54,7 +54,12 @@ func (r *recorder) Start(ctx context.Context, op *observe.Op) (context.Context, 
 	r.mu.Lock()
 	rec := &record{id: len(r.ops) + 1, parent: parent, op: op}
 	if op.Peer != nil {
+		// A trace context received continues that operation, unless the
+		// context continues one already.
 		rec.remote = op.Peer("traceparent")
+		if n, err := strconv.Atoi(strings.TrimPrefix(rec.remote, "op-")); err == nil && parent == 0 {
+			rec.parent = n
+		}
 	}
 	r.ops = append(r.ops, rec)
 	r.mu.Unlock()
@@ -312,10 +317,19 @@ func TestOperationsOfOneCall(t *testing.T) {
 			inside(observe.CallStore, func(op *observe.Op) bool { return op.Operation == "claim" && op.Outcome == "claimed" })
 			inside(observe.CallStore, func(op *observe.Op) bool { return op.Operation == "complete" && op.Err == nil })
 			inside(observe.CreateTask, func(op *observe.Op) bool { return op.Tool == "create_media_buy" && op.Err == nil })
-			inside(observe.UpdateTask, func(op *observe.Op) bool { return op.Status == "completed" })
+			update := inside(observe.UpdateTask, func(op *observe.Op) bool { return op.Status == "completed" })
+			enqueued := inside(observe.EnqueueWebhook, func(op *observe.Op) bool { return op.Status == "completed" && op.Err == nil })
+			if update != nil && enqueued != nil && !rec.within(enqueued, update.id) {
+				t.Error("the webhook was not enqueued inside the task's update")
+			}
+			// Posted by the outbox's dispatcher, continuing the trace
+			// context kept with the notification.
 			d := inside(observe.DeliverWebhook, func(op *observe.Op) bool {
-				return op.Outcome == "delivered" && op.Status == "completed" && !op.Since.IsZero() && op.Err == nil
+				return op.Outcome == "delivered" && op.Status == "completed" && !op.Since.IsZero() && op.Err == nil && op.Attempts == 1
 			})
+			if d != nil && enqueued != nil && d.remote != "op-"+strconv.Itoa(enqueued.id) {
+				t.Errorf("the delivery continues %q, want the enqueue's op-%d", d.remote, enqueued.id)
+			}
 			post := inside(observe.PostWebhook, func(op *observe.Op) bool {
 				return op.Attempt == 1 && op.HTTPStatus == http.StatusNoContent && op.Host == strings.TrimPrefix(receiver.URL, "http://")
 			})

@@ -62,9 +62,9 @@ func newInstruments(m metric.Meter) (instruments, error) {
 	in.idempotency = count("adcp.idempotency.requests", "{request}", "Mutating calls the idempotency layer acted on, by outcome (claimed, replay, conflict, ...).")
 	in.signatures = count("adcp.signature.verifications", "{request}", "RFC 9421 request signatures checked, by verdict.")
 	in.pendingTasks = gauge("adcp.task.pending", "{task}", "Async tasks created and not yet final (this process's creations less its final updates).")
-	in.deliveries = count("adcp.webhook.deliveries", "{delivery}", "Webhook deliveries ended, by outcome (delivered, failed).")
-	in.deliveryAge = hist("adcp.webhook.delivery.age", "Age of a webhook's notification when its delivery ended.", ageBuckets)
-	in.pendingDeliveries = gauge("adcp.webhook.pending", "{delivery}", "Webhook deliveries under way (queued or posting).")
+	in.deliveries = count("adcp.webhook.deliveries", "{attempt}", "Webhook delivery attempts, by outcome (delivered; retrying: failed, tried again later; failed: given up).")
+	in.deliveryAge = hist("adcp.webhook.delivery.age", "Age of a webhook's notification at the end of a delivery attempt.", ageBuckets)
+	in.pendingDeliveries = gauge("adcp.webhook.pending", "{delivery}", "Webhooks in the outbox, neither delivered nor given up (this process's enqueues less its final attempts).")
 	in.store = hist("adcp.store.operation.duration", "Duration of the seller store's calls.", storeBuckets)
 	return in, errors.Join(errs...)
 }
@@ -82,19 +82,14 @@ func (in *instruments) enabled(ctx context.Context, kind observe.OpKind) bool {
 		return in.pendingTasks.Enabled(ctx)
 	case observe.DeliverWebhook:
 		return in.deliveries.Enabled(ctx) || in.deliveryAge.Enabled(ctx) || in.pendingDeliveries.Enabled(ctx)
+	case observe.EnqueueWebhook:
+		return in.pendingDeliveries.Enabled(ctx)
 	case observe.CallStore:
 		return in.store.Enabled(ctx)
 	}
 	return false
 }
 
-// started records what an operation changes as it starts: a delivery is
-// pending until it ends.
-func (o *observer) started(ctx context.Context, op *observe.Op) {
-	if op.Kind == observe.DeliverWebhook {
-		o.m.pendingDeliveries.Add(ctx, 1)
-	}
-}
 
 // record records an ended operation's metrics.
 func (o *observer) record(ctx context.Context, op *observe.Op, d time.Duration) {
@@ -154,8 +149,14 @@ func (o *observer) record(ctx context.Context, op *observe.Op, d time.Duration) 
 			k := setKey{kind: observe.CreateTask, tool: toolName(op)}
 			m.pendingTasks.Add(ctx, delta, o.sets.get(k, func() []attribute.KeyValue { return []attribute.KeyValue{keyTool.String(k.tool)} }))
 		}
+	case observe.EnqueueWebhook:
+		if op.Err == nil {
+			m.pendingDeliveries.Add(ctx, 1)
+		}
 	case observe.DeliverWebhook:
-		m.pendingDeliveries.Add(ctx, -1)
+		if op.Outcome != "retrying" {
+			m.pendingDeliveries.Add(ctx, -1)
+		}
 		k := setKey{kind: op.Kind, tool: toolName(op), status: status(op.Status), code: op.Outcome}
 		attrs := o.sets.get(k, func() []attribute.KeyValue {
 			return []attribute.KeyValue{keyWebhook.String(k.code), keyTool.String(k.tool), keyStatus.String(k.status)}

@@ -91,7 +91,6 @@ func (o *observer) Start(ctx context.Context, op *observe.Op) (context.Context, 
 	if !span.IsRecording() && !o.m.enabled(ctx, op.Kind) {
 		return ctx, nothing // no provider, or sampled out with no meter: nothing to record
 	}
-	o.started(ctx, op)
 	return ctx, func() { o.end(ctx, op, span, kind, start) }
 }
 
@@ -133,6 +132,8 @@ var kindOptions = map[trace.SpanKind]trace.SpanStartOption{
 	trace.SpanKindInternal: trace.WithSpanKind(trace.SpanKindInternal),
 	trace.SpanKindServer:   trace.WithSpanKind(trace.SpanKindServer),
 	trace.SpanKindClient:   trace.WithSpanKind(trace.SpanKindClient),
+	trace.SpanKindProducer: trace.WithSpanKind(trace.SpanKindProducer),
+	trace.SpanKindConsumer: trace.WithSpanKind(trace.SpanKindConsumer),
 }
 
 // end closes op's span with its outcome and records its metrics. The

@@ -157,9 +157,10 @@ type rig struct {
 	tasks   *sellertask.Manager
 	signs   bool // the release has a request-signing profile
 
-	hook    *httptest.Server
-	mu      sync.Mutex
-	hookHdr []http.Header // the headers of each webhook post
+	hook     *httptest.Server
+	mu       sync.Mutex
+	hookHdr  []http.Header // the headers of each webhook post
+	hookFail int           // posts to refuse with 503 first
 }
 
 // buyerKey is the buyer's request-signing key, and its JWKS as the seller
@@ -196,8 +197,13 @@ func newRig(t *testing.T, r release) *rig {
 	obs := g.seller.obs
 	g.hook = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.hookFail > 0 {
+			g.hookFail--
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
 		g.hookHdr = append(g.hookHdr, req.Header.Clone())
-		g.mu.Unlock()
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	t.Cleanup(g.hook.Close)

@@ -41,8 +41,12 @@ func spanName(op *observe.Op) (string, trace.SpanKind) {
 		return "adcp.task.create", trace.SpanKindInternal
 	case observe.UpdateTask:
 		return "adcp.task.update", trace.SpanKindInternal
+	case observe.EnqueueWebhook:
+		// The outbox is a queue: a notification is produced with the
+		// update, consumed by each attempt.
+		return "adcp.webhook.enqueue", trace.SpanKindProducer
 	case observe.DeliverWebhook:
-		return "adcp.webhook.deliver", trace.SpanKindInternal
+		return "adcp.webhook.deliver", trace.SpanKindConsumer
 	case observe.PostWebhook:
 		return http.MethodPost, trace.SpanKindClient
 	case observe.VerifySignature:
@@ -100,12 +104,18 @@ func startAttrs(op *observe.Op, out []attribute.KeyValue) []attribute.KeyValue {
 		if op.Tool != "" {
 			out = append(out, keyTool.String(op.Tool))
 		}
-	case observe.UpdateTask, observe.DeliverWebhook:
+	case observe.UpdateTask, observe.EnqueueWebhook, observe.DeliverWebhook:
 		out = append(out, keyTool.String(toolName(op)), keyTaskID.String(op.TaskID), keyStatus.String(status(op.Status)))
+		if op.Kind == observe.DeliverWebhook {
+			out = append(out, keyAttempts.Int(op.Attempts))
+		}
 	case observe.CallStore:
 		out = append(out, keyStoreOp.String(op.Operation))
 	case observe.PostWebhook:
-		out = append(out, keyHTTPMethod.String(http.MethodPost), keyAttempt.Int(op.Attempt))
+		out = append(out, keyHTTPMethod.String(http.MethodPost))
+		if op.Attempt > 0 {
+			out = append(out, keyAttempt.Int(op.Attempt))
+		}
 		host, port, err := net.SplitHostPort(op.Host)
 		if err != nil {
 			host, port = op.Host, ""
@@ -142,12 +152,9 @@ func endAttrs(op *observe.Op, out []attribute.KeyValue) []attribute.KeyValue {
 		if op.Outcome != "" {
 			out = append(out, keyIdempotency.String(op.Outcome))
 		}
-	case observe.UpdateTask:
+	case observe.UpdateTask, observe.EnqueueWebhook:
 	case observe.DeliverWebhook:
 		out = append(out, keyWebhook.String(op.Outcome))
-		if op.Attempts > 0 {
-			out = append(out, keyAttempts.Int(op.Attempts))
-		}
 		if op.HTTPStatus != 0 {
 			out = append(out, keyHTTPStatus.Int(op.HTTPStatus))
 		}

@@ -245,7 +245,13 @@ func checkTrace(t *testing.T, g *rig, b *buyerSide, transport string) {
 	if !update.SpanContext.IsValid() || !under(update, polls[0].SpanContext.SpanID()) {
 		t.Fatalf("sync_creatives' task update is not inside the buyer's first poll")
 	}
-	deliver := inside("adcp.webhook.deliver", update.SpanContext.SpanID())
+	enqueue := inside("adcp.webhook.enqueue", update.SpanContext.SpanID())
+	deliver := inside("adcp.webhook.deliver", enqueue.SpanContext.SpanID())
+	if enqueue.SpanKind != trace.SpanKindProducer || deliver.SpanKind != trace.SpanKindConsumer ||
+		deliver.Parent.SpanID() != enqueue.SpanContext.SpanID() || !deliver.Parent.IsRemote() {
+		t.Errorf("the outbox's spans: enqueue %v, deliver %v with parent %s (remote %v), want the enqueue's %s", enqueue.SpanKind,
+			deliver.SpanKind, deliver.Parent.SpanID(), deliver.Parent.IsRemote(), enqueue.SpanContext.SpanID())
+	}
 	post := inside("POST", deliver.SpanContext.SpanID())
 	checkPost(t, post, deliver, hooks[len(hooks)-1], traceID)
 }
@@ -254,7 +260,7 @@ func checkTrace(t *testing.T, g *rig, b *buyerSide, transport string) {
 // receiver got.
 func checkPost(t *testing.T, post, deliver tracetest.SpanStub, hook http.Header, traceID trace.TraceID) {
 	t.Helper()
-	want(t, deliver, map[string]string{"adcp.webhook.outcome": "delivered", "adcp.task.status": "completed"})
+	want(t, deliver, map[string]string{"adcp.webhook.outcome": "delivered", "adcp.task.status": "completed", "adcp.attempts": "1"})
 	want(t, post, map[string]string{"http.request.method": "POST", "adcp.webhook.attempt": "1", "http.response.status_code": "204",
 		"server.address": "127.0.0.1"})
 	if post.SpanKind != trace.SpanKindClient {
@@ -401,4 +407,51 @@ func checkBuyerMetrics(t *testing.T, g *rig, b *buyerSide, transport string) {
 	if got := sum(calls, map[string]string{"gen_ai.tool.name": "get_products", "adcp.error.code": code}); got != 1 {
 		t.Errorf("%s{get_products, %s}: %v, want 1", duration, code, got)
 	}
+}
+
+// A webhook the receiver refuses once (503) is tried again (the outbox's
+// retry): two attempts,
+// each a span continuing the update's trace, the first retrying (its
+// error.type the status), the second delivered as attempt 2; the metrics
+// count one of each, and nothing is left pending.
+func TestWebhookRetried(t *testing.T) {
+	for _, r := range releases(t) {
+		if r.version != "3.1.19" {
+			continue
+		}
+		g := newRig(t, r)
+		g.hookFail = 1 // create_media_buy's first post
+		b := g.buyer(t, "mcp")
+		g.scenario(t, b)
+		var attempts []tracetest.SpanStub
+		for _, s := range named(g.seller.spans.GetSpans(), "adcp.webhook.deliver") {
+			if attrs(s.Attributes)["gen_ai.tool.name"].AsString() == "create_media_buy" {
+				attempts = append(attempts, s)
+			}
+		}
+		if len(attempts) != 2 {
+			for _, s := range named(g.seller.spans.GetSpans(), "adcp.webhook.deliver") {
+				t.Log(kvs(s.Attributes))
+			}
+			t.Fatalf("%d attempts at create_media_buy's webhook, want 2", len(attempts))
+		}
+		want(t, attempts[0], map[string]string{"adcp.webhook.outcome": "retrying", "adcp.attempts": "1", "http.response.status_code": "503", "error.type": "503"})
+		want(t, attempts[1], map[string]string{"adcp.webhook.outcome": "delivered", "adcp.attempts": "2"})
+		if attempts[0].Status.Code != codes.Error || attempts[0].Parent.SpanID() != attempts[1].Parent.SpanID() ||
+			attempts[0].SpanContext.TraceID() != attempts[1].SpanContext.TraceID() {
+			t.Errorf("the attempts: status %v, parents %s and %s", attempts[0].Status.Code, attempts[0].Parent.SpanID(), attempts[1].Parent.SpanID())
+		}
+		rm := g.seller.metrics(t)
+		deliveries := points(t, rm, "adcp.webhook.deliveries")
+		for outcome, n := range map[string]float64{"retrying": 1, "delivered": 2, "failed": 0} {
+			if got := sum(deliveries, map[string]string{"adcp.webhook.outcome": outcome}); got != n {
+				t.Errorf("adcp.webhook.deliveries{%s}: %v, want %v", outcome, got, n)
+			}
+		}
+		if got := sum(points(t, rm, "adcp.webhook.pending"), nil); got != 0 {
+			t.Errorf("adcp.webhook.pending: %v", got)
+		}
+		return
+	}
+	t.Fatal("no release 3.1.19")
 }

@@ -53,6 +53,11 @@ type Delivery struct {
 	Attempts int
 	// Token is the claim's (ClaimDue), for Settle.
 	Token string
+	// Trace is the trace context of the update that made the delivery, as
+	// the seller's Observer injected it (propagation fields, query-encoded:
+	// "traceparent=00-...-01"), so that its posts continue that trace on
+	// whichever replica makes them; "" for none. It holds no credential.
+	Trace string
 }
 
 // Attempt is the outcome of one post of a claimed delivery.
@@ -77,7 +82,7 @@ func (d Delivery) ValidateNew() error {
 			return err
 		}
 	}
-	for _, f := range [...]struct{ what, s string }{{"tool", d.Tool}, {"status", d.Status}} {
+	for _, f := range [...]struct{ what, s string }{{"tool", d.Tool}, {"status", d.Status}, {"trace", d.Trace}} {
 		if err := storekit.CheckText(f.what, f.s, false); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package sellertask
 import (
 	"context"
 	"errors"
+	"net/url"
 	"sync"
 	"time"
 
@@ -72,11 +73,21 @@ func (m *Manager) notification(t sellerstore.Task, a *seller.Answer, status task
 
 // enqueue writes the notification of an update in ctx's unit of work; once
 // the unit commits this Manager owes it (Wait) and the dispatcher runs.
-func (m *Manager) enqueue(ctx context.Context, t sellerstore.Task, a *seller.Answer, status task.Status) error {
+func (m *Manager) enqueue(ctx context.Context, t sellerstore.Task, a *seller.Answer, status task.Status) (err error) {
 	d, err := m.notification(t, a, status)
 	if err != nil {
 		m.log.ErrorContext(ctx, "adcp: task webhook not sent", "task", t.ID, "err", err.Error())
 		return nil // the update stands; its webhook cannot be made
+	}
+	if m.obs != nil {
+		op := &observe.Op{Kind: observe.EnqueueWebhook, Tool: t.Tool, TaskID: t.ID, Status: string(status)}
+		var end func()
+		ctx, end = m.obs.Start(ctx, op)
+		defer func() { op.Err = err; end() }()
+		// The posts, on whichever replica, continue this trace.
+		trace := url.Values{}
+		m.obs.Inject(ctx, trace.Set)
+		d.Trace = trace.Encode()
 	}
 	if d, err = m.outbox.Enqueue(ctx, d); err != nil {
 		return err
@@ -163,13 +174,13 @@ func (m *Manager) dispatch() {
 
 // post makes one attempt at d and records its outcome.
 func (m *Manager) post(d sellerstore.Delivery) {
-	ctx, delivered := m.deliveryContext(m.ctx, sellerstore.Task{ID: d.TaskID, Tool: d.Tool}, task.Status(d.Status), d.CreatedAt)
+	ctx, delivered := m.deliveryContext(d)
 	a := sellerstore.Attempt{}
 	cfg, err := webhook.ParsePushConfig(d.PushConfig)
 	var derr *webhook.DeliveryError
 	if err != nil {
 		a.GiveUp, a.Error = true, err.Error()
-	} else if derr = m.sender.Attempt(ctx, webhook.Push{Config: cfg, Body: d.Body}); derr == nil {
+	} else if derr = m.sender.Attempt(ctx, webhook.Push{Config: cfg, Body: d.Body, Attempt: d.Attempts + 1}); derr == nil {
 		a.Delivered = true
 	} else {
 		a.Status, a.Error = derr.Status, derr.Error()
@@ -183,11 +194,7 @@ func (m *Manager) post(d sellerstore.Delivery) {
 			a.GiveUp = true
 		}
 	}
-	if derr != nil {
-		delivered(derr)
-	} else {
-		delivered(nil)
-	}
+	delivered(a, derr)
 	switch {
 	case a.Delivered:
 	case a.GiveUp:
@@ -214,29 +221,38 @@ func (m *Manager) post(d sellerstore.Delivery) {
 	}
 }
 
-// deliveryContext is the context an attempt runs in, and the function
-// called with its result. Unobserved, it is the Manager's, which Close
-// cancels. Observed, it also keeps the values of ctx without its
-// cancellation or deadline, and the attempt is a DeliverWebhook operation.
-func (m *Manager) deliveryContext(ctx context.Context, t sellerstore.Task, status task.Status, made time.Time) (context.Context, func(error)) {
+// deliveryContext is the context an attempt at d runs in, and the
+// function called with its outcome. Unobserved, it is the Manager's, which
+// Close cancels. Observed, the attempt is a DeliverWebhook operation that
+// continues the trace of the update that made d (d.Trace).
+func (m *Manager) deliveryContext(d sellerstore.Delivery) (context.Context, func(sellerstore.Attempt, *webhook.DeliveryError)) {
 	if m.obs == nil {
-		return m.ctx, func(error) {}
+		return m.ctx, func(sellerstore.Attempt, *webhook.DeliveryError) {}
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(m.ctx, cancel)
-	op := &observe.Op{Kind: observe.DeliverWebhook, Tool: t.Tool, TaskID: t.ID, Status: string(status), Since: made}
-	ctx, end := m.obs.Start(ctx, op)
-	return ctx, func(err error) {
-		op.Outcome, op.Err = "delivered", err
-		var de *webhook.DeliveryError
+	op := &observe.Op{Kind: observe.DeliverWebhook, Tool: d.Tool, TaskID: d.TaskID, Status: d.Status, Since: d.CreatedAt, Attempts: d.Attempts + 1}
+	if v, err := url.ParseQuery(d.Trace); err == nil && len(v) > 0 {
+		meta := make(map[string]any, len(v))
+		for k := range v {
+			meta[k] = v.Get(k)
+		}
+		op.Peer = observe.PeerOf(meta, nil)
+	}
+	ctx, end := m.obs.Start(m.ctx, op)
+	return ctx, func(a sellerstore.Attempt, derr *webhook.DeliveryError) {
 		switch {
-		case errors.As(err, &de):
-			op.Outcome, op.Attempts, op.HTTPStatus = "failed", de.Attempts, de.Status
-		case err != nil:
+		case a.Delivered:
+			op.Outcome = "delivered"
+		case a.GiveUp:
 			op.Outcome = "failed"
+		default:
+			op.Outcome = "retrying"
+		}
+		op.HTTPStatus = a.Status
+		if derr != nil {
+			op.Err = derr
+		} else if a.Error != "" {
+			op.Err = errors.New("the push configuration cannot be read")
 		}
 		end()
-		stop()
-		cancel()
 	}
 }

@@ -138,6 +138,9 @@ func NewSender(opts SenderOptions) *Sender {
 type Push struct {
 	Config PushConfig
 	Body   []byte
+	// Attempt is the number of the attempt an Attempt call makes, from 1,
+	// for the Observer (an outbox counts them); Send numbers its own.
+	Attempt int
 }
 
 // DeliveryError is a delivery that did not succeed: how many posts were
@@ -377,7 +380,7 @@ func (s *Sender) Attempt(ctx context.Context, p Push) *DeliveryError {
 	default:
 		return fail(0, true, 0, fmt.Errorf("unknown authentication scheme %q", p.Config.Scheme))
 	}
-	status, retryAfter, err := s.post(ctx, u.String(), p, signer)
+	status, retryAfter, err := s.attempt(ctx, p.Attempt, u.Host, u.String(), p, signer)
 	if err == nil {
 		return nil
 	}

@@ -95,6 +95,8 @@ var migrations = []string{
 		lease_until timestamptz
 	);
 	CREATE INDEX adcp_webhook_dedup_expires ON adcp_webhook_dedup (expires_at);`,
+	// 7: the trace context a delivery's posts continue (Delivery.Trace).
+	`ALTER TABLE adcp_webhook_outbox ADD COLUMN trace text NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the schema version this package migrates to.

@@ -23,9 +23,9 @@ func (s *Store) Enqueue(ctx context.Context, d sellerstore.Delivery) (sellerstor
 	d.CreatedAt, d.Attempts, d.Token = now, 0, ""
 	d.Deadline = storekit.Timestamp(d.Deadline)
 	err := s.run(ctx, func(q querier) error {
-		return q.QueryRow(ctx, `INSERT INTO adcp_webhook_outbox (task_id, principal, tool, status, push_config, body, created_at, deadline, next_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $7) RETURNING id`,
-			d.TaskID, d.Principal, d.Tool, d.Status, d.PushConfig, d.Body, now, d.Deadline).Scan(&d.ID)
+		return q.QueryRow(ctx, `INSERT INTO adcp_webhook_outbox (task_id, principal, tool, status, push_config, body, created_at, deadline, next_at, trace)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $7, $9) RETURNING id`,
+			d.TaskID, d.Principal, d.Tool, d.Status, d.PushConfig, d.Body, now, d.Deadline, d.Trace).Scan(&d.ID)
 	})
 	if err != nil {
 		return sellerstore.Delivery{}, s.fail(fmt.Sprintf("enqueue a webhook of task %q", d.TaskID), err)
@@ -51,14 +51,14 @@ func (s *Store) ClaimDue(ctx context.Context, lease time.Duration, limit int) ([
 			  AND NOT EXISTS (SELECT 1 FROM adcp_webhook_outbox e WHERE e.task_id = p.task_id AND e.id < p.id AND e.done_at IS NULL)
 			ORDER BY p.next_at, p.id LIMIT $3 FOR UPDATE SKIP LOCKED) due
 		WHERE o.id = due.id
-		RETURNING o.id, o.task_id, o.principal, o.tool, o.status, o.push_config, o.body, o.created_at, o.deadline, o.attempts, o.claim_token`,
+		RETURNING o.id, o.task_id, o.principal, o.tool, o.status, o.push_config, o.body, o.created_at, o.deadline, o.attempts, o.claim_token, o.trace`,
 		now, now.Add(lease), limit)
 	if err != nil {
 		return nil, s.fail("claim due webhooks", err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (sellerstore.Delivery, error) {
 		var d sellerstore.Delivery
-		err := r.Scan(&d.ID, &d.TaskID, &d.Principal, &d.Tool, &d.Status, &d.PushConfig, &d.Body, &d.CreatedAt, &d.Deadline, &d.Attempts, &d.Token)
+		err := r.Scan(&d.ID, &d.TaskID, &d.Principal, &d.Tool, &d.Status, &d.PushConfig, &d.Body, &d.CreatedAt, &d.Deadline, &d.Attempts, &d.Token, &d.Trace)
 		d.CreatedAt, d.Deadline = d.CreatedAt.UTC(), d.Deadline.UTC()
 		return d, err
 	})

@@ -10,9 +10,12 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 )
 
+// trace is a delivery's trace context, which a claim hands back as it was.
+const trace = "traceparent=00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01&tracestate=rojo%3D00f067aa0ba902b7"
+
 func delivery(taskID string) sellerstore.Delivery {
 	return sellerstore.Delivery{TaskID: taskID, Principal: "p1", Tool: "create_media_buy", Status: "completed",
-		PushConfig: []byte(`{"url":"https://buyer.example/hook"}`), Body: body, Deadline: Start.Add(24 * time.Hour)}
+		PushConfig: []byte(`{"url":"https://buyer.example/hook"}`), Body: body, Deadline: Start.Add(24 * time.Hour), Trace: trace}
 }
 
 func enqueue(t *testing.T, s sellerstore.Outbox, d sellerstore.Delivery) sellerstore.Delivery {
@@ -51,7 +54,7 @@ var outboxTests = []storeTest{
 			t.Fatalf("enqueued %+v", a1)
 		}
 		due := claimDue(t, s, 10)
-		if len(due) != 2 || due[0].ID != a1.ID || due[1].ID != b1.ID || due[0].Token == "" || string(due[0].Body) != string(body) {
+		if len(due) != 2 || due[0].ID != a1.ID || due[1].ID != b1.ID || due[0].Token == "" || string(due[0].Body) != string(body) || due[0].Trace != trace {
 			t.Fatalf("due %s, want task-a's first and task-b's (task-a's second waits for its first)", deliveryTasks(due))
 		}
 		if again := claimDue(t, s, 10); len(again) != 0 {
