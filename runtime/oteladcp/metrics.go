@@ -90,7 +90,6 @@ func (in *instruments) enabled(ctx context.Context, kind observe.OpKind) bool {
 	return false
 }
 
-
 // record records an ended operation's metrics.
 func (o *observer) record(ctx context.Context, op *observe.Op, d time.Duration) {
 	m := &o.m
