@@ -38,10 +38,12 @@
 //   - retry: retrying transient errors within AdCP's retry ceiling.
 //   - untrusted: sanitising seller strings and checking seller URLs.
 //   - signing: RFC 9421 signed requests and webhooks, both ends (the AdCP
-//     profile of each version, signer, the verifier checklist, keys, the
-//     replay store, revocation, CallSigner signing a buyer's calls as the
-//     seller asks); signing/discovery finds an agent's keys;
-//     signing/replaytest is the replay stores' conformance suite.
+//     profile of each version, signer, the verifier checklist, CallSigner
+//     signing a buyer's calls as the seller asks); signing/keys an agent's
+//     keys (JWK, JWKS, key pairs, the sources a keyid is resolved with);
+//     signing/discovery finds an agent's keys from its operator;
+//     signing/replay the (keyid, nonce) ledger, signing/replay/replaytest
+//     its conformance suite; signing/revocation revoked keys.
 //   - rawrpc: one JSON-RPC response exactly as the peer sent it, which the
 //     transports keep so the strict decoders see duplicates and escapes.
 //   - observe: the telemetry hook both sides report their operations to

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/runtime/signing"
 )
 
@@ -31,7 +33,7 @@ func callSigner(path, v string) (*signing.CallSigner, error) {
 
 // readPrivateJWK reads a private JWK (an OKP Ed25519 or EC P-256 key with
 // d) from path.
-func readPrivateJWK(path string) (crypto.Signer, *signing.JWK, error) {
+func readPrivateJWK(path string) (crypto.Signer, *keys.JWK, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -44,7 +46,7 @@ func readPrivateJWK(path string) (crypto.Signer, *signing.JWK, error) {
 	if len(data) > maxJWKFile {
 		return nil, nil, fmt.Errorf("%s: over %d bytes, too large for a JWK", path, maxJWKFile)
 	}
-	key, jwk, err := signing.ParsePrivateJWK(data)
+	key, jwk, err := keys.ParsePrivateJWK(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/adcpgen/adcpgen/runtime/signing"
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
 )
 
 const keygenSynopsis = "adcpgen keygen --kid ID --private FILE [--alg ed25519|ecdsa-p256-sha256] [--adcp-use request-signing|webhook-signing] [--jwks FILE]"
@@ -24,7 +24,7 @@ from AdCP 3.1, webhooks too; "webhook-signing" is the deprecated purpose an
 AdCP 3.0 webhook receiver requires of a seller's webhook key. Publish it at
 the jwks_uri of your agent's brand.json agents[] entry (default
 /.well-known/jwks.json at the agent's origin). The private JWK is what
-adcpgen call --signing-key reads (and runtime/signing.ParsePrivateJWK); keep
+adcpgen call --signing-key reads (and runtime/signing/keys.ParsePrivateJWK); keep
 it out of version control, or in a key manager (runtime/signing signs with
 any crypto.Signer).
 
@@ -34,8 +34,8 @@ func runKeygen(e *env, args []string) int {
 	fs := newFlagSet("keygen", keygenSynopsis, keygenDescription)
 	kid := fs.String("kid", "", "the key's `ID` in the JWKS, unique there (required)")
 	private := fs.String("private", "", "where to write the private JWK, a new `FILE` (required)")
-	alg := fs.String("alg", string(signing.Ed25519), "the RFC 9421 `ALGORITHM`: ed25519 or ecdsa-p256-sha256")
-	use := fs.String("adcp-use", signing.UseRequestSigning, "the key's adcp_use `PURPOSE`: request-signing or webhook-signing")
+	alg := fs.String("alg", string(keys.Ed25519), "the RFC 9421 `ALGORITHM`: ed25519 or ecdsa-p256-sha256")
+	use := fs.String("adcp-use", keys.UseRequestSigning, "the key's adcp_use `PURPOSE`: request-signing or webhook-signing")
 	jwksOut := fs.String("jwks", "", "write the JWKS to `FILE` instead of stdout")
 	rest, done, code := parseArgs(e, "keygen", fs, args)
 	if done {
@@ -48,9 +48,9 @@ func runKeygen(e *env, args []string) int {
 		return usageError(e, "keygen", "missing --kid ID")
 	case *private == "":
 		return usageError(e, "keygen", "missing --private FILE")
-	case !signing.Algorithm(*alg).Allowed():
+	case !keys.Algorithm(*alg).Allowed():
 		return usageError(e, "keygen", "--alg %q: want ed25519 or ecdsa-p256-sha256", *alg)
-	case *use != signing.UseRequestSigning && *use != signing.UseWebhookSigning:
+	case *use != keys.UseRequestSigning && *use != keys.UseWebhookSigning:
 		return usageError(e, "keygen", "--adcp-use %q: want request-signing or webhook-signing", *use)
 	}
 	if *jwksOut != "" {
@@ -58,16 +58,16 @@ func runKeygen(e *env, args []string) int {
 			return usageError(e, "keygen", "--jwks: %s exists; keygen never overwrites a key", *jwksOut)
 		}
 	}
-	key, pub, err := signing.GenerateKey(signing.Algorithm(*alg), *kid, nil)
+	key, pub, err := keys.GenerateKey(keys.Algorithm(*alg), *kid, nil)
 	if err != nil {
 		return usageError(e, "keygen", "%v", err)
 	}
 	pub.AdCPUse = *use
-	priv, err := signing.MarshalPrivateJWK(key, pub)
+	priv, err := keys.MarshalPrivateJWK(key, pub)
 	if err != nil {
 		return usageError(e, "keygen", "%v", err)
 	}
-	jwks, err := json.MarshalIndent(&signing.JWKS{Keys: []*signing.JWK{pub}}, "", "  ")
+	jwks, err := json.MarshalIndent(&keys.JWKS{Keys: []*keys.JWK{pub}}, "", "  ")
 	if err != nil {
 		return usageError(e, "keygen", "%v", err)
 	}

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/internal/testseller"
 	"github.com/adcpgen/adcpgen/internal/testspec"
 	"github.com/adcpgen/adcpgen/runtime/signing"
@@ -53,12 +55,12 @@ func TestKeygen(t *testing.T) {
 				t.Fatalf("private JWK %v, mode %v", err, st.Mode())
 			}
 			data, _ := os.ReadFile(priv)
-			key, pub, err := signing.ParsePrivateJWK(data)
+			key, pub, err := keys.ParsePrivateJWK(data)
 			if err != nil {
 				t.Fatal(err)
 			}
 			raw, _ := os.ReadFile(jwksPath)
-			set, err := signing.ParseJWKS(raw)
+			set, err := keys.ParseJWKS(raw)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +86,7 @@ func TestKeygen(t *testing.T) {
 			if err := s.Sign(m); err != nil {
 				t.Fatal(err)
 			}
-			v, _ := signing.NewVerifier(signing.VerifierOptions{Profile: wp, Keys: signing.StaticKeys{Set: set}})
+			v, _ := signing.NewVerifier(signing.VerifierOptions{Profile: wp, Keys: keys.Static{Set: set}})
 			if _, err := v.Verify(context.Background(), m); err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +111,7 @@ func TestKeygen(t *testing.T) {
 	}
 	// stdout when no --jwks.
 	r := runCmd(t, "keygen", "--kid", "k", "--private", filepath.Join(dir, "d"))
-	if _, err := signing.ParseJWKS([]byte(r.stdout)); r.code != 0 || err != nil {
+	if _, err := keys.ParseJWKS([]byte(r.stdout)); r.code != 0 || err != nil {
 		t.Fatalf("exit %d, %v: %s", r.code, err, r.stdout)
 	}
 }
@@ -125,7 +127,7 @@ func TestCallSigningKey(t *testing.T) {
 		t.Fatal(r.stderr)
 	}
 	raw, _ := os.ReadFile(jwksPath)
-	set, err := signing.ParseJWKS(raw)
+	set, err := keys.ParseJWKS(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func TestCallSigningKey(t *testing.T) {
 			t.Cleanup(s.Close)
 			p, _ := signing.RequestProfile(version)
 			p, _ = p.WithDigest(signing.DigestRequired)
-			v, err := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: signing.StaticKeys{Set: set}, Scheme: "http"})
+			v, err := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: keys.Static{Set: set}, Scheme: "http"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/a2aserver"
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
 )
 
 // The README's buyer calls the README's seller on loopback: both snippets
@@ -147,5 +149,33 @@ func TestOpenEmbedded(t *testing.T) {
 	}
 	if tree.Version != adcp.SpecVersion {
 		t.Fatalf("tree version %q, want %q", tree.Version, adcp.SpecVersion)
+	}
+}
+
+// docs/signing.md's buyer signs get_products as docs/signing.md's seller
+// requires; the README's unsigned buyer is refused.
+func TestSignedBuyerCallsSignedSeller(t *testing.T) {
+	key, jwk, err := keys.GenerateKey(keys.Ed25519, "buyer-2026", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var agent string
+	h, err := SignedSeller(&keys.JWKS{Keys: []*keys.JWK{jwk}}, "http", func(a string, _ *adcp.GetProductsRequest) *adcp.GetProductsResponse {
+		agent = a
+		return &adcp.GetProductsResponse{Products: []adcp.Product{{ProductID: "ctv-1", Name: "CTV, prime time"}}}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	name, err := SignedBuyer(context.Background(), srv.URL+"/mcp", "buyer-2026", key)
+	if err != nil || name != "CTV, prime time" || agent != "https://buyer.example/mcp" {
+		t.Fatalf("the signed buyer read %q (%v), the seller saw agent %q", name, err, agent)
+	}
+	if _, err := Buyer(context.Background(), srv.URL+"/mcp"); err == nil || !strings.Contains(err.Error(), "AUTH_REQUIRED") {
+		t.Fatalf("an unsigned get_products: %v, want AUTH_REQUIRED (the 401 challenge says request_signature_required)", err)
 	}
 }

@@ -30,14 +30,15 @@ var releases = []struct{ version, source string }{
 }
 
 // checks is how many "ok" lines testdata/releases/main.go.txt prints.
-const checks = 6
+const checks = 7
 
 // TestExamplesOnEveryRelease compiles this package (the README's and
 // docs/' snippets) against the package adcpgen generates from each
 // published release, get_products' schemas and what they refer to, and
 // runs them: the README's buyer calls the README's seller and
-// docs/seller.md's seller, which validates requests and answers against the
-// release's schemas; extraction, validation and the embedded tree too.
+// docs/seller.md's seller, which validates requests against the release's
+// schemas; docs/signing.md's buyer signs for its seller with the release's
+// profile; extraction, validation and the embedded tree too.
 // The seller's catalogue (testdata/releases/catalog.json) is one
 // get_products response valid in every release.
 func TestExamplesOnEveryRelease(t *testing.T) {
@@ -86,7 +87,8 @@ func writeReleaseModule(t *testing.T, mod, root, source string) {
 		t.Fatal(err)
 	}
 	res, err := generator.Generate(generator.Options{Tree: tree, Package: "adcp", Source: filepath.Base(source),
-		Include: []string{"media-buy/get-products-request.json", "media-buy/get-products-response.json"},
+		Include: []string{"media-buy/get-products-request.json", "media-buy/get-products-response.json",
+			"protocol/get-adcp-capabilities-request.json", "protocol/get-adcp-capabilities-response.json"},
 		Command: "go test ./docs/examples (generated for tests; never committed)"})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,10 @@ import (
 	"path"
 	"strings"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+	"github.com/adcpgen/adcpgen/runtime/signing/replay"
+	"github.com/adcpgen/adcpgen/runtime/signing/revocation"
+
 	"example.com/seller/adcp"
 
 	"github.com/adcpgen/adcpgen/runtime/seller"
@@ -80,7 +84,7 @@ func newSigningSetup(cfg config, tree *spec.Tree, store sellerstore.Store) (*sig
 	}
 	id := &seller.Identity{
 		BrandJSONURL: cfg.BaseURL + "/.well-known/brand.json",
-		Keys:         &signing.JWKS{Keys: []*signing.JWK{jwk}},
+		Keys:         &keys.JWKS{Keys: []*keys.JWK{jwk}},
 		Agents: []seller.IdentityAgent{
 			{Type: "sales", URL: cfg.BaseURL + "/mcp", ID: "example_seller_mcp", JWKSURI: cfg.BaseURL + "/.well-known/adcp-signing-keys.json"},
 			{Type: "sales", URL: cfg.BaseURL + "/a2a", ID: "example_seller_a2a", JWKSURI: cfg.BaseURL + "/.well-known/adcp-signing-keys.json"},
@@ -90,23 +94,23 @@ func newSigningSetup(cfg config, tree *spec.Tree, store sellerstore.Store) (*sig
 		return nil, err
 	}
 
-	var sources signing.KeySources
+	var sources keys.Resolvers
 	if cfg.Signing.BuyerJWKS != "" {
 		set, err := readJWKS(cfg.Signing.BuyerJWKS)
 		if err != nil {
 			return nil, fmt.Errorf("-buyer-jwks: %w", err)
 		}
-		sources = append(sources, signing.StaticKeys{Set: set})
+		sources = append(sources, keys.Static{Set: set})
 	}
-	var revoked signing.StaticRevocations
+	var revoked revocation.Fixed
 	if cfg.Sandbox {
 		runner, err := runnerKeys(tree)
 		if err != nil {
 			return nil, err
 		}
-		sources = append(sources, signing.StaticKeys{Set: runner, AgentURL: "https://runner.test.adcontextprotocol.org"})
+		sources = append(sources, keys.Static{Set: runner, AgentURL: "https://runner.test.adcontextprotocol.org"})
 		// test-kits/signed-requests-runner.yaml: the revoked keyid.
-		revoked = signing.StaticRevocations{"test-revoked-2026": true}
+		revoked = revocation.Fixed{"test-revoked-2026": true}
 	}
 	if len(sources) == 0 {
 		return s, nil
@@ -115,7 +119,7 @@ func newSigningSetup(cfg config, tree *spec.Tree, store sellerstore.Store) (*sig
 	if err != nil {
 		return nil, err
 	}
-	var replay signing.ReplayStore
+	var replay replay.Ledger
 	if pg, ok := store.(*pgstore.Store); ok {
 		replay = pg.Nonces() // replicas share it
 	}
@@ -154,20 +158,20 @@ func newSigningSetup(cfg config, tree *spec.Tree, store sellerstore.Store) (*sig
 
 // sellerKey reads the seller's private JWK, or makes one: an AdCP 3.0
 // webhook key (adcp_use "webhook-signing").
-func sellerKey(file string) (crypto.Signer, *signing.JWK, error) {
+func sellerKey(file string) (crypto.Signer, *keys.JWK, error) {
 	if file == "" {
-		key, jwk, err := signing.GenerateKey(signing.Ed25519, "example-seller-"+randomHex()[:8], nil)
+		key, jwk, err := keys.GenerateKey(keys.Ed25519, "example-seller-"+randomHex()[:8], nil)
 		if err != nil {
 			return nil, nil, err
 		}
-		jwk.AdCPUse = signing.UseWebhookSigning
+		jwk.AdCPUse = keys.UseWebhookSigning
 		return key, jwk, nil
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-signing-key: %w", err)
 	}
-	key, jwk, err := signing.ParsePrivateJWK(data)
+	key, jwk, err := keys.ParsePrivateJWK(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-signing-key %s: %w", file, err)
 	}
@@ -177,18 +181,18 @@ func sellerKey(file string) (crypto.Signer, *signing.JWK, error) {
 	return key, jwk, nil
 }
 
-func readJWKS(file string) (*signing.JWKS, error) {
+func readJWKS(file string) (*keys.JWKS, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	return signing.ParseJWKS(data)
+	return keys.ParseJWKS(data)
 }
 
 // runnerKeys are the signed-requests runner's public keys, from the
 // bundle's compliance test vectors (keys.json: the private parts there are
 // the runner's, never read here).
-func runnerKeys(tree *spec.Tree) (*signing.JWKS, error) {
+func runnerKeys(tree *spec.Tree) (*keys.JWKS, error) {
 	if tree.Bundle == nil {
 		return nil, fmt.Errorf("the spec tree is not a bundle: no compliance test vectors for the sandbox's runner keys")
 	}
@@ -197,7 +201,7 @@ func runnerKeys(tree *spec.Tree) (*signing.JWKS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: the runner's keys: %w", err)
 	}
-	set, err := signing.ParseJWKS(data)
+	set, err := keys.ParseJWKS(data)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %s: %w", name, err)
 	}

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"example.com/seller/adcp"
 
 	"github.com/adcpgen/adcpgen/runtime/signing"
@@ -56,13 +58,13 @@ func TestWebhookSignedWithPublishedKey(t *testing.T) {
 	}
 	brand := get(t, base+"/.well-known/brand.json")
 	jwksURI, _ := wire.Lenient(brand).Get("agents").Index(0).Get("jwks_uri").AsString()
-	set, err := signing.ParseJWKS(get(t, jwksURI))
-	if err != nil || len(set.Keys) != 1 || set.Keys[0].AdCPUse != signing.UseWebhookSigning {
+	set, err := keys.ParseJWKS(get(t, jwksURI))
+	if err != nil || len(set.Keys) != 1 || set.Keys[0].AdCPUse != keys.UseWebhookSigning {
 		t.Fatalf("JWKS at %s: %+v %v", jwksURI, set, err)
 	}
 
 	wp, _ := signing.WebhookProfile(adcp.SpecVersion)
-	v, err := signing.NewVerifier(signing.VerifierOptions{Profile: wp, Keys: signing.StaticKeys{Set: set, AgentURL: base + "/mcp"}, Scheme: "http"})
+	v, err := signing.NewVerifier(signing.VerifierOptions{Profile: wp, Keys: keys.Static{Set: set, AgentURL: base + "/mcp"}, Scheme: "http"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +123,7 @@ func runnerKey(t *testing.T, kid string) crypto.Signer {
 		k["d"] = k["_private_d_for_test_only"]
 		delete(k, "_private_d_for_test_only")
 		b, _ := json.Marshal(k)
-		key, _, err := signing.ParsePrivateJWK(b)
+		key, _, err := keys.ParsePrivateJWK(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,12 +254,12 @@ func signerKeyID(all map[string]*signing.Signer, s *signing.Signer) string {
 // -buyer-jwks lists, requires none, and knows no runner key or grading
 // endpoint.
 func TestBuyerJWKS(t *testing.T) {
-	key, jwk, err := signing.GenerateKey(signing.ECDSAP256, "buyer-onboarded", nil)
+	key, jwk, err := keys.GenerateKey(keys.ECDSAP256, "buyer-onboarded", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	file := t.TempDir() + "/buyers.jwks"
-	data, _ := (&signing.JWKS{Keys: []*signing.JWK{jwk}}).MarshalJSON()
+	data, _ := (&keys.JWKS{Keys: []*keys.JWK{jwk}}).MarshalJSON()
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}

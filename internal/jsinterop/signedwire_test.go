@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/generator"
 	"github.com/adcpgen/adcpgen/internal/jsinterop"
 	"github.com/adcpgen/adcpgen/internal/testspec"
@@ -55,11 +57,11 @@ const signedBuy = `{"account":{"account_id":"acc_test"},"brand":{"domain":"acme.
 // same call unsigned with request_signature_required.
 func TestGoBuyerSignsForJSSeller(t *testing.T) {
 	sp := spec3026(t)
-	key, jwk, err := signing.GenerateKey(signing.Ed25519, "go-buyer-2026", nil)
+	key, jwk, err := keys.GenerateKey(keys.Ed25519, "go-buyer-2026", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	jwks, _ := (&signing.JWKS{Keys: []*signing.JWK{jwk}}).MarshalJSON()
+	jwks, _ := (&keys.JWKS{Keys: []*keys.JWK{jwk}}).MarshalJSON()
 	s := jsinterop.StartSeller(t, jsinterop.SellerOptions{SignedRequests: &jsinterop.SellerSignedRequests{
 		JWKS: jwks, RequiredFor: []string{"create_media_buy"}}})
 	capab := signing.Capability{Supported: true, CoversContentDigest: signing.DigestEither,
@@ -110,14 +112,14 @@ func TestGoBuyerSignsForJSSeller(t *testing.T) {
 func TestGoSellerWebhooksToJSReceiver(t *testing.T) {
 	sp := spec3026(t)
 	// @adcp/sdk 6.11's webhook verifier is 3.0's: adcp_use "webhook-signing".
-	key, jwk, err := signing.GenerateKey(signing.ECDSAP256, "go-seller-webhooks", nil)
+	key, jwk, err := keys.GenerateKey(keys.ECDSAP256, "go-seller-webhooks", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	jwk.AdCPUse = signing.UseWebhookSigning
-	jwks, _ := (&signing.JWKS{Keys: []*signing.JWK{jwk}}).MarshalJSON()
+	jwk.AdCPUse = keys.UseWebhookSigning
+	jwks, _ := (&keys.JWKS{Keys: []*keys.JWK{jwk}}).MarshalJSON()
 	rcv := jsinterop.StartWebhookReceiver(t, jwks)
-	other, _, _ := signing.GenerateKey(signing.Ed25519, "not-published", nil)
+	other, _, _ := keys.GenerateKey(keys.Ed25519, "not-published", nil)
 	wp, _ := signing.WebhookProfile("3.0.26")
 	for _, tc := range []struct {
 		name, kid string

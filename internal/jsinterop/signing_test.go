@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/runtime/signing"
 )
 
@@ -64,18 +66,18 @@ func runSigning(t *testing.T, cases []jsCase) []jsResult {
 
 type interopKey struct {
 	signer crypto.Signer
-	pub    *signing.JWK
+	pub    *keys.JWK
 	priv   json.RawMessage
 }
 
-func newInteropKey(t *testing.T, alg signing.Algorithm, kid, use string) interopKey {
+func newInteropKey(t *testing.T, alg keys.Algorithm, kid, use string) interopKey {
 	t.Helper()
-	k, pub, err := signing.GenerateKey(alg, kid, nil)
+	k, pub, err := keys.GenerateKey(alg, kid, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pub.AdCPUse = use
-	priv, err := signing.MarshalPrivateJWK(k, pub)
+	priv, err := keys.MarshalPrivateJWK(k, pub)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +85,7 @@ func newInteropKey(t *testing.T, alg signing.Algorithm, kid, use string) interop
 }
 
 func (k interopKey) jwks(t *testing.T) json.RawMessage {
-	b, err := (&signing.JWKS{Keys: []*signing.JWK{k.pub}}).MarshalJSON()
+	b, err := (&keys.JWKS{Keys: []*keys.JWK{k.pub}}).MarshalJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,25 +129,25 @@ func TestSigningInterop(t *testing.T) {
 		tampered bool
 	}
 	var expect []goSigned
-	keys := map[signing.Algorithm]interopKey{}
-	for _, alg := range []signing.Algorithm{signing.Ed25519, signing.ECDSAP256} {
-		keys[alg] = newInteropKey(t, alg, "go-"+string(alg), signing.UseRequestSigning)
+	requestKeys := map[keys.Algorithm]interopKey{}
+	for _, alg := range []keys.Algorithm{keys.Ed25519, keys.ECDSAP256} {
+		requestKeys[alg] = newInteropKey(t, alg, "go-"+string(alg), keys.UseRequestSigning)
 	}
-	webhookKeys := map[signing.Algorithm]interopKey{}
-	for _, alg := range []signing.Algorithm{signing.Ed25519, signing.ECDSAP256} {
+	webhookKeys := map[keys.Algorithm]interopKey{}
+	for _, alg := range []keys.Algorithm{keys.Ed25519, keys.ECDSAP256} {
 		// @adcp/sdk 6.11's webhook verifier is 3.0's: it takes only
 		// adcp_use "webhook-signing" keys.
-		webhookKeys[alg] = newInteropKey(t, alg, "go-wh-"+string(alg), signing.UseWebhookSigning)
+		webhookKeys[alg] = newInteropKey(t, alg, "go-wh-"+string(alg), keys.UseWebhookSigning)
 	}
 
 	// adcpgen signs, @adcp/sdk verifies.
-	for _, alg := range []signing.Algorithm{signing.Ed25519, signing.ECDSAP256} {
+	for _, alg := range []keys.Algorithm{keys.Ed25519, keys.ECDSAP256} {
 		for _, pv := range []struct {
 			version string
 			digest  bool
 		}{{"3.1.19", false}, {"3.1.19", true}, {"3.0.26", true}, {"3.2.0-beta.5", true}} {
 			p, _ := signing.RequestProfile(pv.version)
-			s, err := signing.NewSigner(signing.SignerOptions{Profile: p, KeyID: keys[alg].pub.KeyID, Key: keys[alg].signer, CoverDigest: pv.digest, Now: clock})
+			s, err := signing.NewSigner(signing.SignerOptions{Profile: p, KeyID: requestKeys[alg].pub.KeyID, Key: requestKeys[alg].signer, CoverDigest: pv.digest, Now: clock})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +162,7 @@ func TestSigningInterop(t *testing.T) {
 						continue // nothing binds the body
 					}
 				}
-				cases = append(cases, jsCase{Op: "verify-request", Request: toJS(m), JWKS: keys[alg].jwks(t), Now: interopNow, Capability: capability, Operation: "create_media_buy"})
+				cases = append(cases, jsCase{Op: "verify-request", Request: toJS(m), JWKS: requestKeys[alg].jwks(t), Now: interopNow, Capability: capability, Operation: "create_media_buy"})
 				expect = append(expect, goSigned{what: "request " + pv.version + " " + string(alg), tampered: tamper})
 			}
 		}
@@ -183,14 +185,14 @@ func TestSigningInterop(t *testing.T) {
 	// @adcp/sdk signs, adcpgen verifies.
 	type jsSigned struct {
 		op, what string
-		alg      signing.Algorithm
+		alg      keys.Algorithm
 		req      jsRequest
 	}
 	var signedByJS []jsSigned
-	for _, alg := range []signing.Algorithm{signing.Ed25519, signing.ECDSAP256} {
+	for _, alg := range []keys.Algorithm{keys.Ed25519, keys.ECDSAP256} {
 		for _, digest := range []bool{false, true} {
 			req := jsRequest{Method: "POST", URL: interopURL, Headers: map[string]string{"Content-Type": "application/json"}, Body: body}
-			cases = append(cases, jsCase{Op: "sign-request", Request: req, Key: &jsKey{KeyID: keys[alg].pub.KeyID, Alg: string(alg), PrivateJWK: keys[alg].priv}, Now: interopNow, CoverDigest: digest})
+			cases = append(cases, jsCase{Op: "sign-request", Request: req, Key: &jsKey{KeyID: requestKeys[alg].pub.KeyID, Alg: string(alg), PrivateJWK: requestKeys[alg].priv}, Now: interopNow, CoverDigest: digest})
 			signedByJS = append(signedByJS, jsSigned{op: "request", what: "digest=" + map[bool]string{false: "no", true: "yes"}[digest], alg: alg, req: req})
 		}
 		req := jsRequest{Method: "POST", URL: "https://buyer.example.com/adcp/webhook/create_media_buy/op_1", Headers: map[string]string{"Content-Type": "application/json"}, Body: `{"task_id":"t1","status":"completed"}`}
@@ -217,7 +219,7 @@ func TestSigningInterop(t *testing.T) {
 		}
 		m := fromJS(js.req, r.Headers)
 		verify := func(p signing.Profile, k interopKey) error {
-			v, err := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{k.pub}}}, Now: clock})
+			v, err := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{k.pub}}}, Now: clock})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -237,7 +239,7 @@ func TestSigningInterop(t *testing.T) {
 		}
 		for _, version := range []string{"3.0.26", "3.1.19"} {
 			p, _ := signing.RequestProfile(version)
-			if err := verify(p, keys[js.alg]); err != nil {
+			if err := verify(p, requestKeys[js.alg]); err != nil {
 				t.Errorf("adcpgen (%s) refused @adcp/sdk's request (%s, %s): %v", version, js.what, js.alg, err)
 			}
 		}
@@ -246,7 +248,7 @@ func TestSigningInterop(t *testing.T) {
 		// (a value without "-" or "_" is standard base64 as well).
 		p32, _ := signing.RequestProfile("3.2.0-beta.5")
 		if strings.ContainsAny(r.Headers["Signature"][len("sig1=:"):], "-_") {
-			if err := verify(p32, keys[js.alg]); signing.CodeOf(err) != signing.CodeHeaderMalformed {
+			if err := verify(p32, requestKeys[js.alg]); signing.CodeOf(err) != signing.CodeHeaderMalformed {
 				t.Errorf("a 3.2 endpoint on @adcp/sdk's legacy request (%s, %s): %v", js.what, js.alg, err)
 			}
 		}

@@ -3,6 +3,8 @@ package sellertest
 import (
 	"testing"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/signing"
@@ -20,7 +22,7 @@ const SignedAgent = "https://buyer.example/mcp"
 // signature-only seller: signatures are its only credential.
 func Signed(t testing.TB) (*seller.SignedRequests, *signing.Signer) {
 	t.Helper()
-	key, jwk, err := signing.GenerateKey(signing.Ed25519, "buyer-1", nil)
+	key, jwk, err := keys.GenerateKey(keys.Ed25519, "buyer-1", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func Signed(t testing.TB) (*seller.SignedRequests, *signing.Signer) {
 			ProtocolMethodsSupportedFor: []string{"tasks/cancel"},
 			ProtocolMethodsRequiredFor:  []string{"tasks/cancel"},
 		},
-		Keys:   signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{jwk}}, AgentURL: SignedAgent},
+		Keys:   keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}, AgentURL: SignedAgent},
 		Scheme: "http",
 	}, sg
 }

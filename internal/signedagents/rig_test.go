@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/generator"
 	"github.com/adcpgen/adcpgen/internal/testspec"
 	"github.com/adcpgen/adcpgen/runtime/a2aserver"
@@ -66,13 +68,13 @@ const (
 // was given them at onboarding.
 var buyerKeys = func() (k struct {
 	key  crypto.Signer
-	jwks *signing.JWKS
+	jwks *keys.JWKS
 }) {
-	key, jwk, err := signing.GenerateKey(signing.Ed25519, keyID, nil)
+	key, jwk, err := keys.GenerateKey(keys.Ed25519, keyID, nil)
 	if err != nil {
 		panic(err)
 	}
-	k.key, k.jwks = key, &signing.JWKS{Keys: []*signing.JWK{jwk}}
+	k.key, k.jwks = key, &keys.JWKS{Keys: []*keys.JWK{jwk}}
 	return k
 }()
 
@@ -122,7 +124,7 @@ func newRig(t *testing.T, version, source string, configure func(*seller.Options
 		Authenticator: seller.APIKeys("https://seller.example", map[string]string{buyerKey: "buyer"}),
 		SignedRequests: &seller.SignedRequests{
 			Policy: policy(version),
-			Keys:   signing.StaticKeys{Set: buyerKeys.jwks, AgentURL: buyerAgent},
+			Keys:   keys.Static{Set: buyerKeys.jwks, AgentURL: buyerAgent},
 			Scheme: "http",
 		},
 		BrandJSONURL: "https://seller.example/.well-known/brand.json",

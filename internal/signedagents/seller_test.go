@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -256,7 +258,7 @@ func TestSellerRefusesBadSigningConfig(t *testing.T) {
 		"an unknown digest policy":    func(s *seller.SignedRequests) { s.CoversContentDigest = "sometimes" },
 	} {
 		t.Run(name, func(t *testing.T) {
-			sr := &seller.SignedRequests{Policy: policy(v.version), Keys: signing.StaticKeys{Set: buyerKeys.jwks}}
+			sr := &seller.SignedRequests{Policy: policy(v.version), Keys: keys.Static{Set: buyerKeys.jwks}}
 			edit(sr)
 			if _, err := seller.New(specOf(t, v.version, v.source), seller.Options{SignedRequests: sr}); err == nil {
 				t.Fatal("accepted")
@@ -264,7 +266,7 @@ func TestSellerRefusesBadSigningConfig(t *testing.T) {
 		})
 	}
 	v = versions[3]
-	sr := &seller.SignedRequests{Policy: policy(v.version), Keys: signing.StaticKeys{Set: buyerKeys.jwks}, CoversContentDigest: signing.DigestEither}
+	sr := &seller.SignedRequests{Policy: policy(v.version), Keys: keys.Static{Set: buyerKeys.jwks}, CoversContentDigest: signing.DigestEither}
 	if _, err := seller.New(specOf(t, v.version, v.source), seller.Options{SignedRequests: sr}); err == nil {
 		t.Fatal("a 3.2 seller accepted covers_content_digest either")
 	}

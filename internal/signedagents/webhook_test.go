@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellertask"
 	"github.com/adcpgen/adcpgen/runtime/signing"
@@ -31,30 +33,30 @@ func TestTaskWebhooksSignedAndVerified(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v.version, func(t *testing.T) {
 			sp := specOf(t, v.version, v.source)
-			key, jwk, err := signing.GenerateKey(signing.ECDSAP256, "seller-webhooks-2026", nil)
+			key, jwk, err := keys.GenerateKey(keys.ECDSAP256, "seller-webhooks-2026", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if strings.HasPrefix(v.version, "3.0.") {
-				jwk.AdCPUse = signing.UseWebhookSigning
+				jwk.AdCPUse = keys.UseWebhookSigning
 			}
 			// The seller's published identity, over TLS.
-			keys := httptest.NewUnstartedServer(nil)
-			keys.StartTLS()
-			t.Cleanup(keys.Close)
+			brand := httptest.NewUnstartedServer(nil)
+			brand.StartTLS()
+			t.Cleanup(brand.Close)
 			sellerURL := "https://seller.example/mcp"
-			id := &seller.Identity{BrandJSONURL: keys.URL + "/.well-known/brand.json", Keys: &signing.JWKS{Keys: []*signing.JWK{jwk}},
-				Agents: []seller.IdentityAgent{{Type: "sales", URL: sellerURL, ID: "seller", JWKSURI: keys.URL + "/.well-known/jwks.json"}}}
+			id := &seller.Identity{BrandJSONURL: brand.URL + "/.well-known/brand.json", Keys: &keys.JWKS{Keys: []*keys.JWK{jwk}},
+				Agents: []seller.IdentityAgent{{Type: "sales", URL: sellerURL, ID: "seller", JWKSURI: brand.URL + "/.well-known/jwks.json"}}}
 			h, err := id.Handler()
 			if err != nil {
 				t.Fatal(err)
 			}
-			keys.Config.Handler = h
+			brand.Config.Handler = h
 
 			// The buyer's receiver: keys from the seller's jwks_uri.
 			roots := x509.NewCertPool()
-			roots.AddCert(keys.Certificate())
-			src := discovery.NewJWKSEndpoint(keys.URL+"/.well-known/jwks.json", sellerURL,
+			roots.AddCert(brand.Certificate())
+			src := discovery.NewJWKSEndpoint(brand.URL+"/.well-known/jwks.json", sellerURL,
 				discovery.JWKSOptions{Fetcher: &discovery.Fetcher{AllowLoopback: true, TLSConfig: &tls.Config{RootCAs: roots}}})
 			wp, err := signing.WebhookProfile(v.version)
 			if err != nil {

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/internal/buyertest/tinyadcp"
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
@@ -23,7 +25,7 @@ func ExampleWithRequestSigning() {
 	if err != nil {
 		panic(err)
 	}
-	key, pub, err := signing.ParsePrivateJWK(jwk)
+	key, pub, err := keys.ParsePrivateJWK(jwk)
 	if err != nil {
 		panic(err)
 	}

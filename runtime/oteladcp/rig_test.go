@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -167,14 +169,14 @@ type rig struct {
 // was given it.
 var buyerKey = func() (k struct {
 	key  crypto.Signer
-	jwks *signing.JWKS
+	jwks *keys.JWKS
 	d    string
 }) {
-	key, jwk, err := signing.GenerateKey(signing.Ed25519, keyID, nil)
+	key, jwk, err := keys.GenerateKey(keys.Ed25519, keyID, nil)
 	if err != nil {
 		panic(err)
 	}
-	k.key, k.jwks = key, &signing.JWKS{Keys: []*signing.JWK{jwk}}
+	k.key, k.jwks = key, &keys.JWKS{Keys: []*keys.JWK{jwk}}
 	k.d = base64.RawURLEncoding.EncodeToString(key.(ed25519.PrivateKey).Seed())
 	return k
 }()
@@ -237,7 +239,7 @@ func newRig(t *testing.T, r release) *rig {
 		g.signs = true
 		cfg.SignedRequests = &seller.SignedRequests{
 			Policy: signing.OperationPolicy{SupportedFor: []string{"create_media_buy"}},
-			Keys:   signing.StaticKeys{Set: buyerKey.jwks, AgentURL: buyerAgent},
+			Keys:   keys.Static{Set: buyerKey.jwks, AgentURL: buyerAgent},
 			Scheme: "http",
 		}
 	}

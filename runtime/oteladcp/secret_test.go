@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -77,7 +79,7 @@ func fullRun(t *testing.T, r release, transport string) (*rig, *buyerSide) {
 // under the known key id.
 func (g *rig) forgedBuyer(t *testing.T, transport string) *buyerSide {
 	t.Helper()
-	key, _, err := signing.GenerateKey(signing.Ed25519, keyID, nil)
+	key, _, err := keys.GenerateKey(keys.Ed25519, keyID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,8 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/adcpgen/adcpgen/runtime/signing"
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
@@ -25,8 +26,8 @@ type Identity struct {
 	Agents []IdentityAgent
 	// Keys is the JWKS served at the agents' JWKSURI: public keys only
 	// (its JSON form has no private member), each with the purpose
-	// members signing.GenerateKey sets.
-	Keys *signing.JWKS
+	// members keys.GenerateKey sets.
+	Keys *keys.JWKS
 }
 
 // IdentityAgent is one agents[] entry of brand.json.
@@ -65,7 +66,7 @@ func (id *Identity) Handler() (http.Handler, error) {
 		docs[u.Path] = brand
 	}
 	if id.Keys != nil {
-		keys, err := id.Keys.MarshalJSON()
+		jwks, err := id.Keys.MarshalJSON()
 		if err != nil {
 			return nil, fmt.Errorf("seller: Identity.Keys: %w", err)
 		}
@@ -74,7 +75,7 @@ func (id *Identity) Handler() (http.Handler, error) {
 			if err != nil {
 				return nil, fmt.Errorf("seller: Identity agent %s: jwks_uri: %w", a.URL, err)
 			}
-			docs[u.Path] = keys
+			docs[u.Path] = jwks
 		}
 	}
 	if len(docs) == 0 {

@@ -8,6 +8,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+	"github.com/adcpgen/adcpgen/runtime/signing/replay"
+	"github.com/adcpgen/adcpgen/runtime/signing/revocation"
+
 	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -30,21 +34,21 @@ type SignedRequests struct {
 	// ("" means "either"); 3.2 requires content-digest, and takes nothing
 	// else.
 	CoversContentDigest signing.DigestPolicy
-	// Keys resolves a signature's keyid: signing.StaticKeys for
+	// Keys resolves a signature's keyid: keys.Static for
 	// counterparties onboarded with their JWKS, discovery's JWKS and
 	// brand_json_url sources for keys found from an agent's URL.
-	Keys signing.KeySource
+	Keys keys.Resolver
 	// Replay remembers the (keyid, nonce) of every accepted signature;
-	// nil keeps them in this process (signing.MemoryReplay). Replicas
+	// nil keeps them in this process (replay.Local). Replicas
 	// behind one address must share one (pgstore's Nonces), or a request
 	// replayed to another replica is accepted.
-	Replay signing.ReplayStore
+	Replay replay.Ledger
 	// ReplayLimit is the per-keyid cap of live pairs, past which a signer
 	// is refused with request_signature_rate_abuse; 0 is 1,000,000.
 	ReplayLimit int
 	// Revocation answers whether a keyid is revoked (checklist step 9);
 	// nil revokes nothing.
-	Revocation signing.RevocationSource
+	Revocation revocation.Source
 	// Scheme is the scheme buyers use when TLS ends before this server
 	// (the @target-uri they sign); "" is "https".
 	Scheme string

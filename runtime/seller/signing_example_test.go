@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/mcpserver"
 	"github.com/adcpgen/adcpgen/runtime/seller"
@@ -17,13 +19,13 @@ import (
 // required_for, so a caller with no other credential must sign it; the
 // handler sees the verified signer (its keyid, and the agent its key
 // source names) beside the principal. The buyer's key was registered at
-// onboarding (signing.StaticKeys); discovery's sources find keys from an
+// onboarding (keys.Static); discovery's sources find keys from an
 // agent's URL instead. Replicas share a replay store (pgstore's Nonces).
 func ExampleSignedRequests() {
-	buyerKey, jwk, _ := signing.GenerateKey(signing.Ed25519, "buyer-2026", nil)
+	buyerKey, jwk, _ := keys.GenerateKey(keys.Ed25519, "buyer-2026", nil)
 	srv, err := seller.New(adcpt.Spec(), seller.Options{SignedRequests: &seller.SignedRequests{
 		Policy: signing.OperationPolicy{SupportedFor: []string{"create_media_buy"}, RequiredFor: []string{"create_media_buy"}},
-		Keys:   signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{jwk}}, AgentURL: "https://buyer.example/mcp"},
+		Keys:   keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}, AgentURL: "https://buyer.example/mcp"},
 		Scheme: "http", // this test server's; buyers sign https:// URLs in production
 	}})
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/internal/sellerrig"
 	"github.com/adcpgen/adcpgen/internal/specseller"
 	"github.com/adcpgen/adcpgen/runtime/extract"
@@ -38,7 +40,7 @@ func TestWebhooksPerVersion(t *testing.T) {
 	for _, v := range specseller.Versions {
 		t.Run(v.Version, func(t *testing.T) {
 			tree, sp := specseller.Open(t, v.Version)
-			key, jwk, err := signing.GenerateKey(signing.Ed25519, "seller-webhook-2026", nil)
+			key, jwk, err := keys.GenerateKey(keys.Ed25519, "seller-webhook-2026", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,7 +48,7 @@ func TestWebhooksPerVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			jwk.AdCPUse = signing.UseWebhookSigning // 3.0's webhook keys; 3.1 and later accept it still
+			jwk.AdCPUse = keys.UseWebhookSigning // 3.0's webhook keys; 3.1 and later accept it still
 			signer, err := signing.NewSigner(signing.SignerOptions{Profile: profile, KeyID: jwk.KeyID, Key: key})
 			if err != nil {
 				t.Fatal(err)
@@ -88,7 +90,7 @@ func TestWebhooksPerVersion(t *testing.T) {
 
 			// The buyer's receiver, of the version, down until the task is done.
 			verifier, err := signing.NewVerifier(signing.VerifierOptions{Profile: profile,
-				Keys: signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{jwk}}, AgentURL: "https://seller.example/mcp"}, Scheme: "http"})
+				Keys: keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}, AgentURL: "https://seller.example/mcp"}, Scheme: "http"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,11 +7,13 @@ import (
 	"crypto/sha256"
 	"math/big"
 	"net/http"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+	"github.com/adcpgen/adcpgen/runtime/signing/replay"
 
 	"github.com/adcpgen/adcpgen/runtime/signing"
 )
@@ -37,9 +39,9 @@ var createMediaBuy2K = func() []byte {
 // bench-signing prints the ratio; issue 20 wants it at most 1.3 for
 // Ed25519.
 func BenchmarkVerify(b *testing.B) {
-	for _, alg := range []signing.Algorithm{signing.Ed25519, signing.ECDSAP256} {
+	for _, alg := range []keys.Algorithm{keys.Ed25519, keys.ECDSAP256} {
 		p, _ := signing.RequestProfile("3.2.0-beta.5")
-		key, jwk, _ := signing.GenerateKey(alg, "bench", nil)
+		key, jwk, _ := keys.GenerateKey(alg, "bench", nil)
 		now := time.Unix(1776520800, 0)
 		s, _ := signing.NewSigner(signing.SignerOptions{Profile: p, KeyID: "bench", Key: key, Now: func() time.Time { return now }})
 		sign := func() *signing.Message {
@@ -64,8 +66,8 @@ func BenchmarkVerify(b *testing.B) {
 			}
 		})
 		b.Run(string(alg)+"/checklist", func(b *testing.B) {
-			v, _ := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{jwk}}},
-				Replay: signing.NewMemoryReplay(0), ReplayLimit: 1 << 30, Now: func() time.Time { return now }})
+			v, _ := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}},
+				Replay: replay.NewLocal(0), ReplayLimit: 1 << 30, Now: func() time.Time { return now }})
 			ctx := context.Background()
 			const batch = 512
 			msgs := make([]*signing.Message, batch)
@@ -92,15 +94,15 @@ func BenchmarkVerify(b *testing.B) {
 // other load on the machine affects alike; issue 20 wants it at most 1.3
 // for Ed25519. ns/op covers both; bare-ns/op the bare check alone.
 func BenchmarkVerifyRatio(b *testing.B) {
-	for _, alg := range []signing.Algorithm{signing.Ed25519, signing.ECDSAP256} {
+	for _, alg := range []keys.Algorithm{keys.Ed25519, keys.ECDSAP256} {
 		b.Run(string(alg), func(b *testing.B) {
 			p, _ := signing.RequestProfile("3.2.0-beta.5")
-			key, jwk, _ := signing.GenerateKey(alg, "bench", nil)
+			key, jwk, _ := keys.GenerateKey(alg, "bench", nil)
 			pub, _ := jwk.PublicKey()
 			now := time.Unix(1776520800, 0)
 			s, _ := signing.NewSigner(signing.SignerOptions{Profile: p, KeyID: "bench", Key: key, Now: func() time.Time { return now }})
-			v, _ := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{jwk}}},
-				Replay: signing.NewMemoryReplay(0), ReplayLimit: 1 << 30, Now: func() time.Time { return now }})
+			v, _ := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}},
+				Replay: replay.NewLocal(0), ReplayLimit: 1 << 30, Now: func() time.Time { return now }})
 			ctx := context.Background()
 			const batch = 256
 			type signed struct {
@@ -150,8 +152,8 @@ func decodeSig(b *testing.B, h string) []byte {
 	return sig
 }
 
-func bareVerify(alg signing.Algorithm, pub any, base, sig []byte) bool {
-	if alg == signing.Ed25519 {
+func bareVerify(alg keys.Algorithm, pub any, base, sig []byte) bool {
+	if alg == keys.Ed25519 {
 		return ed25519.Verify(pub.(ed25519.PublicKey), base, sig)
 	}
 	h := sha256.Sum256(base)
@@ -159,10 +161,10 @@ func bareVerify(alg signing.Algorithm, pub any, base, sig []byte) bool {
 }
 
 func BenchmarkSign(b *testing.B) {
-	for _, alg := range []signing.Algorithm{signing.Ed25519, signing.ECDSAP256} {
+	for _, alg := range []keys.Algorithm{keys.Ed25519, keys.ECDSAP256} {
 		b.Run(string(alg), func(b *testing.B) {
 			p, _ := signing.RequestProfile("3.2.0-beta.5")
-			key, _, _ := signing.GenerateKey(alg, "bench", nil)
+			key, _, _ := keys.GenerateKey(alg, "bench", nil)
 			s, _ := signing.NewSigner(signing.SignerOptions{Profile: p, KeyID: "bench", Key: key})
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
@@ -173,62 +175,4 @@ func BenchmarkSign(b *testing.B) {
 			}
 		})
 	}
-}
-
-// BenchmarkMemoryReplay: the cost of an insert and of a lookup (Check) in
-// a store already holding 1,000,000 pairs of one keyid.
-func BenchmarkMemoryReplay(b *testing.B) {
-	ctx := context.Background()
-	now := time.Unix(1776520800, 0)
-	exp := now.Add(6 * time.Minute)
-	r := signing.NewMemoryReplay(0)
-	nonces := make([]string, 1_000_000)
-	for i := range nonces {
-		nonces[i] = "nonce-" + strconv.Itoa(i) + "-AAAAAAAAAAAAAAAA"
-		_, _ = r.Insert(ctx, "k", nonces[i], exp, 2_000_000, now)
-	}
-	b.Run("check", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			if c, _ := r.Check(ctx, "k", nonces[i%len(nonces)], 2_000_000, now); !c.Seen {
-				b.Fatal("not seen")
-			}
-		}
-	})
-	b.Run("insert", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			_, _ = r.Insert(ctx, "k2", "fresh-"+strconv.Itoa(i), exp, 1<<30, now)
-		}
-	})
-}
-
-// BenchmarkMemoryReplayMillion reports the heap that 1,000,000 live pairs
-// of one keyid hold (issue 20: at most 128 MB), per store and per entry.
-func BenchmarkMemoryReplayMillion(b *testing.B) {
-	ctx := context.Background()
-	now := time.Unix(1776520800, 0)
-	exp := now.Add(6 * time.Minute)
-	nonces := make([]string, 1_000_000)
-	for i := range nonces {
-		nonces[i] = "nonce-" + strconv.Itoa(i) + "-AAAAAAAAAAAAAAAA"
-	}
-	var held uint64
-	for i := 0; i < b.N; i++ {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		r := signing.NewMemoryReplay(0)
-		for _, n := range nonces {
-			if res, _ := r.Insert(ctx, "k", n, exp, 1_000_000, now); res != signing.ReplayInserted {
-				b.Fatal(res)
-			}
-		}
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		held = after.HeapAlloc - before.HeapAlloc
-		runtime.KeepAlive(r)
-	}
-	b.ReportMetric(float64(held)/(1<<20), "MB/1M-entries")
-	b.ReportMetric(float64(held)/1e6, "B/entry")
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/internal/testspec"
 )
 
@@ -48,7 +50,7 @@ func TestBodyIntegrityPolicyVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	pub, priv, _ := ed25519.GenerateKey(nil)
-	jwk, _ := PublicJWK(pub, "k1")
+	jwk, _ := keys.PublicJWK(pub, "k1")
 	now := time.Unix(1776520800, 0)
 	for _, c := range doc.Cases {
 		t.Run(c.ID, func(t *testing.T) {
@@ -128,7 +130,7 @@ func TestBodyIntegrityPolicyVectors(t *testing.T) {
 					m.Body = other
 				}
 			}
-			v, err := NewVerifier(VerifierOptions{Profile: endpoint, Keys: StaticKeys{Set: &JWKS{Keys: []*JWK{jwk}}}, Now: func() time.Time { return now }})
+			v, err := NewVerifier(VerifierOptions{Profile: endpoint, Keys: keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}}, Now: func() time.Time { return now }})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,7 +18,7 @@ type CallSignerOptions struct {
 	// package's Spec().Version()): it gives the profile and its encoding.
 	Version string
 	// KeyID and Key are the agent's request-signing key, its JWK published
-	// at the agent's jwks_uri (GenerateKey; ParsePrivateJWK reads a stored
+	// at the agent's jwks_uri (keys.GenerateKey; keys.ParsePrivateJWK reads a stored
 	// one; any crypto.Signer, a KMS key included).
 	KeyID string
 	Key   crypto.Signer

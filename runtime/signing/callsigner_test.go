@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/runtime/signing"
 )
 
@@ -17,11 +19,11 @@ import (
 // digest and encoding the seller's version and policy give, and the
 // seller's verifier accepts what it signed.
 func TestCallSigner(t *testing.T) {
-	key, jwk, err := signing.GenerateKey(signing.Ed25519, "buyer-2026", nil)
+	key, jwk, err := keys.GenerateKey(keys.Ed25519, "buyer-2026", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{jwk}}, AgentURL: "https://buyer.example/mcp"}
+	static := keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}, AgentURL: "https://buyer.example/mcp"}
 	var mu sync.Mutex
 	var got []*http.Request
 	var bodies [][]byte
@@ -100,7 +102,7 @@ func TestCallSigner(t *testing.T) {
 			if tc.digest != "" && rp.Digest() != signing.DigestRequired {
 				rp, _ = rp.WithDigest(tc.digest)
 			}
-			v, err := signing.NewVerifier(signing.VerifierOptions{Profile: rp, Keys: keys, Scheme: "http"})
+			v, err := signing.NewVerifier(signing.VerifierOptions{Profile: rp, Keys: static, Scheme: "http"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/internal/jsonread"
+
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
@@ -60,7 +62,7 @@ func ParseCapability(caps []byte) (Capability, error) {
 		}
 	}
 	for _, f := range c.lists() {
-		list, problem := stringArray(rs.Get(f.name))
+		list, problem := jsonread.StringArray(rs.Get(f.name))
 		if problem != "" {
 			return Capability{}, fmt.Errorf("signing: get_adcp_capabilities: /request_signing/%s %s", f.name, problem)
 		}

@@ -32,9 +32,9 @@
 // (Transport). It covers @method, @target-uri, @authority, content-type
 // with a body and content-digest as the profile says, with the six
 // parameters (created, expires 300 s later, a 128-bit nonce, keyid, alg,
-// tag) under the label sig1. GenerateKey makes a key pair and the public
-// JWK to publish; MarshalPrivateJWK and ParsePrivateJWK store the private
-// key.
+// tag) under the label sig1. Package keys makes a key pair and the public
+// JWK to publish (GenerateKey), and stores the private key
+// (MarshalPrivateJWK, ParsePrivateJWK).
 //
 // # Verifying
 //
@@ -55,11 +55,11 @@
 //  4. The algorithm is ed25519 or ecdsa-p256-sha256.
 //  5. The window is at most 300 s and holds now, with 60 s of skew.
 //  6. The covered components are the profile's.
-//  7. The key is found (KeySource: StaticKeys, or package discovery's JWKS
-//     URL and agent sources).
+//  7. The key is found (a keys.Resolver: keys.Static, or package discovery's
+//     JWKS URL and agent sources).
 //  8. Its purpose fits (use, key_ops, adcp_use; alg, kty and crv agree).
-//  9. It is not revoked (RevocationSource), and (9a) its keyid is under the
-//     replay cap: both before any cryptography.
+//  9. It is not revoked (a revocation.Source), and (9a) its keyid is under
+//     the replay cap: both before any cryptography.
 //  10. @target-uri is canonicalized (CanonicalURL: IDNA, one root dot,
 //     default ports, dot segments keeping "//", percent-encoding, the query
 //     byte for byte, IPv6), the request's authority matches it, and the
@@ -78,15 +78,17 @@
 // answers with WriteChallenge: HTTP 401 and WWW-Authenticate: Signature
 // error="<code>", nothing more of the failure.
 //
-// # Replay and revocation
+// # Keys, replay and revocation
 //
-// ReplayStore is the (keyid, nonce) store, with the per-keyid cap (1,000,000
-// for requests, 100,000 for webhooks) reached as a refusal
-// (request_signature_rate_abuse), never by eviction. MemoryReplay is the
-// in-process one (about 43 MB for a million entries); replicas behind one
-// address need a shared store, which an SQL database implements with one
-// insert-if-absent statement counting the keyid's live entries.
-// StaticRevocations revokes by configuration; Revocations holds the
-// operator's polled list (discovery.RevocationPoller) and goes stale after
-// next_update plus four polling intervals.
+// What the verifier consults has a package of its own, along the lines a
+// user meets it: keys (the JWK and JWKS an agent publishes, its key pair,
+// and the Source a keyid is resolved with), replay (the Ledger of (keyid,
+// nonce) pairs, with the per-keyid cap (1,000,000 for requests, 100,000
+// for webhooks) reached as a refusal, request_signature_rate_abuse, never by
+// eviction; replay.Local is the in-process one, about 43 MB for a million
+// entries, and replicas behind one address share an SQL one, pgstore's
+// Nonces) and revocation (revocation.Fixed revokes by configuration;
+// revocation.Feed holds the operator's polled list,
+// discovery.RevocationPoller, and goes stale after next_update plus four
+// polling intervals).
 package signing

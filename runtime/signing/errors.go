@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
 )
 
 // Code is a stable error code of the AdCP transport error taxonomy
@@ -143,6 +145,13 @@ func (e *Rejection) Error() string {
 }
 
 func (e *Rejection) Unwrap() error { return e.Err }
+
+// Is reports a rejection for an unknown keyid as keys.ErrUnknown, so a
+// key source (keys.Resolvers) knows a discovery source's unknown keyid from
+// its other failures.
+func (e *Rejection) Is(target error) bool {
+	return target == keys.ErrUnknown && (e.Code == CodeKeyUnknown || e.Code == CodeWebhookKeyUnknown)
+}
 
 // fail builds an *Rejection with a formatted reason.
 func fail(code Code, step, where, format string, args ...any) *Rejection {

@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"strings"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/runtime/signing"
 )
 
@@ -17,11 +19,11 @@ import (
 func Example() {
 	// The buyer's agent, once: a key pair, and the JWKS to publish at the
 	// jwks_uri of its brand.json agents[] entry.
-	key, pub, err := signing.GenerateKey(signing.Ed25519, "buyer-2026-05", nil)
+	key, pub, err := keys.GenerateKey(keys.Ed25519, "buyer-2026-05", nil)
 	if err != nil {
 		panic(err)
 	}
-	jwks, _ := (&signing.JWKS{Keys: []*signing.JWK{pub}}).MarshalJSON()
+	jwks, _ := (&keys.JWKS{Keys: []*keys.JWK{pub}}).MarshalJSON()
 
 	// Both ends pick the profile of the AdCP version the seller serves.
 	profile, _ := signing.RequestProfile("3.2.0-beta.5")
@@ -38,10 +40,10 @@ func Example() {
 	}
 
 	// The seller, with the buyer's keys.
-	set, _ := signing.ParseJWKS(jwks)
+	set, _ := keys.ParseJWKS(jwks)
 	verifier, _ := signing.NewVerifier(signing.VerifierOptions{
 		Profile: profile,
-		Keys:    signing.StaticKeys{Set: set, AgentURL: "https://buyer.example.com/agent"},
+		Keys:    keys.Static{Set: set, AgentURL: "https://buyer.example.com/agent"},
 	})
 	who, err := verifier.Verify(context.Background(), m)
 	fmt.Println(who.KeyID, who.AgentURL, err)
@@ -57,11 +59,11 @@ func Example() {
 // A seller's HTTP middleware: read the exact body, decide, answer 401 with
 // the code, or hand the verified signer on.
 func ExampleVerifier_Decide() {
-	key, pub, _ := signing.GenerateKey(signing.ECDSAP256, "buyer-1", nil)
+	key, pub, _ := keys.GenerateKey(keys.ECDSAP256, "buyer-1", nil)
 	profile, _ := signing.RequestProfile("3.1.19")
 	verifier, _ := signing.NewVerifier(signing.VerifierOptions{
 		Profile: profile,
-		Keys:    signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{pub}}, AgentURL: "https://buyer.example.com/agent"},
+		Keys:    keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{pub}}, AgentURL: "https://buyer.example.com/agent"},
 		Scheme:  "http", // this test server has no TLS
 	})
 	policy := signing.OperationPolicy{SupportedFor: []string{"create_media_buy"}, RequiredFor: []string{"create_media_buy"}}

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+	"github.com/adcpgen/adcpgen/runtime/signing/replay"
 )
 
 // FuzzParseDictionary: the RFC 8941 parser never panics, and what it
@@ -88,15 +91,9 @@ func FuzzPlainHost(f *testing.F) {
 	})
 }
 
-var revocationKeys = func() KeySource {
-	pub, _, _ := ed25519.GenerateKey(nil)
-	k, _ := PublicJWK(pub, "ops")
-	return StaticKeys{Set: &JWKS{Keys: []*JWK{k}}}
-}()
-
-// FuzzParseJWKS: JWK, JWKS, revocation-list and revocation-JWS parsing
-// never panics; keys that parse can
-// be asked for their public key and purpose.
+// FuzzParseJWKS: JWK and JWKS parsing never panics; keys that parse can
+// be asked for their public key and purpose (revocation's FuzzParseList
+// does revocation lists).
 func FuzzParseJWKS(f *testing.F) {
 	f.Add([]byte(`{"keys":[{"kid":"a","kty":"OKP","crv":"Ed25519","alg":"EdDSA","use":"sig","key_ops":["verify"],"adcp_use":"request-signing","x":"gWUqzATUcUco5Q8fZZXn8aWwb7DQbYGBiqUzLiSDDJo"}]}`))
 	f.Add([]byte(`{"keys":[{"kid":"b","kty":"EC","crv":"P-256","alg":"ES256","x":"vGSQmjzPN1txgDY-oBb108gMsRETA9J5IPxqlBczQOY","y":"JGIbsHoOnHLL_LFqGYUW43BYDAqGYrNRZUylkE7rqSU"}]}`))
@@ -104,18 +101,16 @@ func FuzzParseJWKS(f *testing.F) {
 	f.Add([]byte(`{"payload":"eyJ2ZXJzaW9uIjoxfQ","signatures":[{"protected":"eyJhbGciOiJFZERTQSIsImtpZCI6Im9wcyIsInR5cCI6ImFkY3AtZ292LXJldm9jYXRpb24randzIn0","signature":"AA"}]}`))
 	f.Add([]byte(`eyJhbGciOiJFZERTQSJ9.e30.AA`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		set, err := ParseJWKS(data)
+		set, err := keys.ParseJWKS(data)
 		if err == nil {
 			for _, k := range set.Keys {
 				_, _ = k.PublicKey()
-				_ = k.checkPurpose(Profile{kind: Request, keyUses: []string{UseRequestSigning}}, Ed25519)
+				_ = checkPurpose(k, Profile{kind: Request, keyUses: []string{keys.UseRequestSigning}}, keys.Ed25519)
 				_, _ = k.MarshalJSON()
 			}
 		}
-		_, _ = ParseJWK(data)
-		_, _, _ = ParsePrivateJWK(data)
-		_, _ = ParseRevocationList(data)
-		_, _ = VerifyRevocationJWS(context.Background(), data, revocationKeys, "")
+		_, _ = keys.ParseJWK(data)
+		_, _, _ = keys.ParsePrivateJWK(data)
 	})
 }
 
@@ -123,7 +118,7 @@ func FuzzParseJWKS(f *testing.F) {
 // and nothing it refuses reaches the replay store.
 func FuzzVerify(f *testing.F) {
 	pub, priv, _ := ed25519.GenerateKey(nil)
-	jwk, _ := PublicJWK(pub, "k")
+	jwk, _ := keys.PublicJWK(pub, "k")
 	now := time.Unix(1776520800, 0)
 	p, _ := RequestProfile("3.1.19")
 	s, _ := NewSigner(SignerOptions{Profile: p, KeyID: "k", Key: priv, Now: func() time.Time { return now }})
@@ -132,8 +127,8 @@ func FuzzVerify(f *testing.F) {
 	f.Add(m.Header.Get("Signature-Input"), m.Header.Get("Signature"), m.Header.Get("Content-Digest"), "s.example", `{"a":1}`)
 	f.Add(`sig1=("@method");created=1`, `sig1=:AA:`, "", "s.example", "")
 	f.Fuzz(func(t *testing.T, input, sig, digest, host, body string) {
-		r := NewMemoryReplay(0)
-		v, _ := NewVerifier(VerifierOptions{Profile: p, Keys: StaticKeys{Set: &JWKS{Keys: []*JWK{jwk}}}, Replay: r, Now: func() time.Time { return now }})
+		r := replay.NewLocal(0)
+		v, _ := NewVerifier(VerifierOptions{Profile: p, Keys: keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}}, Replay: r, Now: func() time.Time { return now }})
 		h := http.Header{"Content-Type": {"application/json"}, "Signature-Input": {input}, "Signature": {sig}}
 		if digest != "" {
 			h.Set("Content-Digest", digest)

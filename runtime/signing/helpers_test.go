@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/adcpgen/adcpgen/runtime/signing"
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
 )
 
 // privateKey reads a keys.json entry, whose private part is in
 // _private_d_for_test_only, as a private JWK.
-func privateKey(t testing.TB, entry json.RawMessage) (crypto.Signer, *signing.JWK) {
+func privateKey(t testing.TB, entry json.RawMessage) (crypto.Signer, *keys.JWK) {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(entry, &m); err != nil {
@@ -21,7 +21,7 @@ func privateKey(t testing.TB, entry json.RawMessage) (crypto.Signer, *signing.JW
 	delete(m, "_private_d_for_test_only")
 	delete(m, "$comment")
 	b, _ := json.Marshal(m)
-	key, pub, err := signing.ParsePrivateJWK(b)
+	key, pub, err := keys.ParsePrivateJWK(b)
 	if err != nil {
 		t.Fatal(err)
 	}

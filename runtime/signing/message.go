@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
 )
 
 // Message is one HTTP request as a signature covers it: the raw parts a
@@ -71,7 +73,7 @@ func outgoingMessage(r *http.Request, body []byte) *Message {
 type VerifiedSigner struct {
 	KeyID      string
 	AgentURL   string
-	Algorithm  Algorithm
+	Algorithm  keys.Algorithm
 	Label      string
 	Nonce      string
 	Created    time.Time

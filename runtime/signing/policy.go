@@ -2,6 +2,7 @@ package signing
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -54,7 +55,7 @@ func (p *OperationPolicy) Validate() error {
 	}
 	subset := func(field string, names, of []string, ofName string) error {
 		for _, n := range names {
-			if !containsString(of, n) {
+			if !slices.Contains(of, n) {
 				return fmt.Errorf("signing: policy %s lists %q, which %s does not", field, n, ofName)
 			}
 		}
@@ -74,7 +75,7 @@ func (p *OperationPolicy) Validate() error {
 	}
 	for _, pair := range [][2][]string{{p.WarnFor, p.RequiredFor}, {p.ProtocolMethodsWarnFor, p.ProtocolMethodsRequiredFor}} {
 		for _, n := range pair[0] {
-			if containsString(pair[1], n) {
+			if slices.Contains(pair[1], n) {
 				return fmt.Errorf("signing: policy lists %q both as warn and as required", n)
 			}
 		}
@@ -124,11 +125,11 @@ func (p *OperationPolicy) Mode(c Invocation) Mode {
 	switch {
 	case name == "":
 		return ModeNone
-	case containsString(req, name):
+	case slices.Contains(req, name):
 		return ModeRequired
-	case containsString(warn, name):
+	case slices.Contains(warn, name):
 		return ModeWarn
-	case containsString(sup, name):
+	case slices.Contains(sup, name):
 		return ModeSupported
 	}
 	return ModeNone

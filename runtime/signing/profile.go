@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
 )
 
 // ProfileKind says which of AdCP's two RFC 9421 profiles a Profile is.
@@ -33,14 +35,6 @@ func (k ProfileKind) String() string {
 const (
 	RequestTag = "adcp/request-signing/v1"
 	WebhookTag = "adcp/webhook-signing/v1"
-)
-
-// JWK adcp_use values a signing key may carry.
-const (
-	UseRequestSigning = "request-signing"
-	// UseWebhookSigning is deprecated: webhooks are signed with a
-	// request-signing key since AdCP 3.1; verifiers still accept it.
-	UseWebhookSigning = "webhook-signing"
 )
 
 // Encoding is how the binary values of Signature and Content-Digest are
@@ -104,7 +98,7 @@ func RequestProfile(v string) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
-	p := Profile{kind: Request, minor: minor, version: v, encoding: EncodingLegacy, digest: DigestEither, keyUses: []string{UseRequestSigning}}
+	p := Profile{kind: Request, minor: minor, version: v, encoding: EncodingLegacy, digest: DigestEither, keyUses: []string{keys.UseRequestSigning}}
 	if minor >= 2 {
 		p.encoding, p.digest = EncodingStructured, DigestRequired
 	}
@@ -120,9 +114,9 @@ func WebhookProfile(v string) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
-	p := Profile{kind: Webhook, minor: minor, version: v, encoding: EncodingLegacy, digest: DigestRequired, keyUses: []string{UseWebhookSigning}}
+	p := Profile{kind: Webhook, minor: minor, version: v, encoding: EncodingLegacy, digest: DigestRequired, keyUses: []string{keys.UseWebhookSigning}}
 	if minor >= 1 {
-		p.keyUses = []string{UseRequestSigning, UseWebhookSigning}
+		p.keyUses = []string{keys.UseRequestSigning, keys.UseWebhookSigning}
 	}
 	return p, nil
 }

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
 )
 
 // SignerOptions configure a Signer.
@@ -41,7 +43,7 @@ type SignerOptions struct {
 // for concurrent use.
 type Signer struct {
 	o   SignerOptions
-	alg Algorithm
+	alg keys.Algorithm
 }
 
 // NewSigner checks the options and returns a Signer.
@@ -52,7 +54,7 @@ func NewSigner(o SignerOptions) (*Signer, error) {
 	if o.KeyID == "" || o.Key == nil {
 		return nil, errors.New("signing: SignerOptions needs KeyID and Key")
 	}
-	alg, err := algorithmOf(o.Key.Public())
+	alg, err := keys.AlgorithmOf(o.Key.Public())
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +71,7 @@ func NewSigner(o SignerOptions) (*Signer, error) {
 }
 
 // Algorithm is the alg the signer's key signs with.
-func (s *Signer) Algorithm() Algorithm { return s.alg }
+func (s *Signer) Algorithm() keys.Algorithm { return s.alg }
 
 // Profile is the profile the signer signs for.
 func (s *Signer) Profile() Profile { return s.o.Profile }
@@ -140,7 +142,7 @@ func (s *Signer) Sign(m *Message) error {
 	}
 	paramsText := appendItem(nil, params)
 	base := appendBase(make([]byte, 0, 512), components, values, paramsText)
-	sig, err := sign(s.o.Key, s.alg, s.o.Rand, base)
+	sig, err := s.alg.Sign(s.o.Key, s.o.Rand, base)
 	if err != nil {
 		return fmt.Errorf("signing: %w", err)
 	}

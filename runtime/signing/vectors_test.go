@@ -16,6 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+	"github.com/adcpgen/adcpgen/runtime/signing/replay"
+	"github.com/adcpgen/adcpgen/runtime/signing/revocation"
+
 	"github.com/adcpgen/adcpgen/internal/testspec"
 	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/spec"
@@ -96,7 +100,7 @@ func bundleSets(t *testing.T) []vectorSet {
 func TestVectors(t *testing.T) {
 	counts := map[string]int{}
 	for _, set := range append(looseSets(t), bundleSets(t)...) {
-		keys := readKeys(t, set.fsys, path.Join(set.dir, "keys.json"))
+		vkeys := readKeys(t, set.fsys, path.Join(set.dir, "keys.json"))
 		for _, sub := range set.subdirs {
 			dir := path.Join(set.dir, sub)
 			names, err := fs.Glob(set.fsys, dir+"/*.json")
@@ -117,7 +121,7 @@ func TestVectors(t *testing.T) {
 					if err := json.Unmarshal(data, &vec); err != nil {
 						t.Fatal(err)
 					}
-					runVector(t, set.kind, version, keys, &vec)
+					runVector(t, set.kind, version, vkeys, &vec)
 				})
 				counts[set.name+"/"+sub]++
 			}
@@ -160,10 +164,10 @@ func readKeys(t *testing.T, fsys fs.FS, name string) map[string]json.RawMessage 
 // vectorJWKS builds the verifier's view of the signer's JWKS: jwks_ref
 // entries of keys.json, replaced by jwks_override ({"keys": [...]} or, in
 // the webhook vectors, {kid: jwk}).
-func vectorJWKS(t *testing.T, keys map[string]json.RawMessage, vec *vector) *signing.JWKS {
+func vectorJWKS(t *testing.T, vkeys map[string]json.RawMessage, vec *vector) *keys.JWKS {
 	var entries []json.RawMessage
 	for _, kid := range vec.JWKSRef {
-		k, ok := keys[kid]
+		k, ok := vkeys[kid]
 		if !ok {
 			t.Fatalf("jwks_ref names %q, which keys.json does not hold", kid)
 		}
@@ -185,13 +189,13 @@ func vectorJWKS(t *testing.T, keys map[string]json.RawMessage, vec *vector) *sig
 				if o, ok := byKid[kid]; ok {
 					entries = append(entries, o)
 				} else {
-					entries = append(entries, keys[kid])
+					entries = append(entries, vkeys[kid])
 				}
 			}
 		}
 	}
 	doc, _ := json.Marshal(map[string]any{"keys": entries})
-	set, err := signing.ParseJWKS(doc)
+	set, err := keys.ParseJWKS(doc)
 	if err != nil {
 		t.Fatalf("JWKS: %v", err)
 	}
@@ -229,7 +233,7 @@ func vectorMessage(vec *vector) *signing.Message {
 	return &signing.Message{Method: vec.Request.Method, URL: vec.Request.URL, Header: h, Body: []byte(vec.Request.Body)}
 }
 
-func runVector(t *testing.T, kind signing.ProfileKind, version string, keys map[string]json.RawMessage, vec *vector) {
+func runVector(t *testing.T, kind signing.ProfileKind, version string, vkeys map[string]json.RawMessage, vec *vector) {
 	ctx := context.Background()
 	now := time.Unix(vec.ReferenceNow, 0)
 	if vec.ReferenceNow == 0 {
@@ -252,10 +256,10 @@ func runVector(t *testing.T, kind signing.ProfileKind, version string, keys map[
 		t.Fatal(err)
 	}
 
-	replay := signing.NewMemoryReplay(0)
+	replay := replay.NewLocal(0)
 	opts := signing.VerifierOptions{
 		Profile:     profile,
-		Keys:        signing.StaticKeys{Set: vectorJWKS(t, keys, vec), AgentURL: "https://agent.example.com"},
+		Keys:        keys.Static{Set: vectorJWKS(t, vkeys, vec), AgentURL: "https://agent.example.com"},
 		Replay:      replay,
 		ReplayLimit: harnessCap,
 		Now:         func() time.Time { return now },
@@ -292,15 +296,15 @@ func runVector(t *testing.T, kind signing.ProfileKind, version string, keys map[
 		}
 		switch {
 		case len(st.RevocationList) > 0:
-			l, err := signing.ParseRevocationList(st.RevocationList)
+			l, err := revocation.ParseList(st.RevocationList)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &signing.Revocations{}
+			r := &revocation.Feed{}
 			r.Update(l, now)
 			opts.Revocation = r
 		case st.RevokedKids != nil:
-			r := signing.StaticRevocations{}
+			r := revocation.Fixed{}
 			for _, k := range st.RevokedKids {
 				r[k] = true
 			}
@@ -311,8 +315,8 @@ func runVector(t *testing.T, kind signing.ProfileKind, version string, keys map[
 			// before now.
 			fetched := now.Add(-time.Duration(st.RevocationListStaleSeconds) * time.Second)
 			interval := time.Duration(st.RevocationListStaleSeconds) * time.Second / 10
-			r := &signing.Revocations{}
-			r.Update(&signing.RevocationList{Updated: fetched, NextUpdate: fetched.Add(interval)}, fetched)
+			r := &revocation.Feed{}
+			r.Update(&revocation.List{Updated: fetched, NextUpdate: fetched.Add(interval)}, fetched)
 			opts.Revocation = r
 		}
 	}
@@ -362,7 +366,7 @@ func runVector(t *testing.T, kind signing.ProfileKind, version string, keys map[
 		if d.Signer.AgentURL != "https://agent.example.com" {
 			t.Errorf("agent URL %q", d.Signer.AgentURL)
 		}
-		resignVector(t, profile, keys, vec, m)
+		resignVector(t, profile, vkeys, vec, m)
 		return
 	}
 	if d.Verdict != signing.Reject {
@@ -394,10 +398,10 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-func mustInsert(t *testing.T, r signing.ReplayStore, keyID, nonce string, exp, now time.Time) {
+func mustInsert(t *testing.T, r replay.Ledger, keyID, nonce string, exp, now time.Time) {
 	t.Helper()
 	res, err := r.Insert(context.Background(), keyID, nonce, exp, harnessCap, now)
-	if err != nil || res != signing.ReplayInserted {
+	if err != nil || res != replay.Inserted {
 		t.Fatalf("preloading the replay cache: %v %v", res, err)
 	}
 }
@@ -406,7 +410,7 @@ func mustInsert(t *testing.T, r signing.ReplayStore, keyID, nonce string, exp, n
 // keys.json private key, its created time and nonce, and checks the
 // Signature bytes (Ed25519 is deterministic; ECDSA is checked by
 // verifying our signature instead) and Content-Digest.
-func resignVector(t *testing.T, p signing.Profile, keys map[string]json.RawMessage, vec *vector, received *signing.Message) {
+func resignVector(t *testing.T, p signing.Profile, vkeys map[string]json.RawMessage, vec *vector, received *signing.Message) {
 	t.Helper()
 	base, _ := signing.SignatureBase(received)
 	params := base[strings.LastIndex(base, "\n")+1:]
@@ -415,7 +419,7 @@ func resignVector(t *testing.T, p signing.Profile, keys map[string]json.RawMessa
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, _ := privateKey(t, keys[kid])
+	key, _ := privateKey(t, vkeys[kid])
 	if strings.Contains(received.Header.Get("Signature-Input"), `"content-digest"`) && p.Kind() == signing.Request && p.Encoding() == signing.EncodingLegacy {
 		p, _ = p.WithDigest(signing.DigestRequired)
 	}
@@ -441,7 +445,7 @@ func resignVector(t *testing.T, p signing.Profile, keys map[string]json.RawMessa
 	}
 	got := firstLabel(m.Header.Get("Signature"))
 	want := firstLabel(received.Header.Get("Signature"))
-	if s.Algorithm() == signing.Ed25519 && got != want {
+	if s.Algorithm() == keys.Ed25519 && got != want {
 		t.Errorf("Signature %q, the vector's %q", got, want)
 	}
 	if gotBase, _ := signing.SignatureBase(m); gotBase != base {

@@ -6,9 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+	"github.com/adcpgen/adcpgen/runtime/signing/replay"
+	"github.com/adcpgen/adcpgen/runtime/signing/revocation"
 
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -40,16 +45,16 @@ var ErrUnsigned = errors.New("signing: the message is not signed")
 type VerifierOptions struct {
 	// Profile is the endpoint's profile (RequestProfile, WebhookProfile).
 	Profile Profile
-	// Keys resolves keyids (StaticKeys, or discovery's JWKS and agent
+	// Keys resolves keyids (keys.Static, or discovery's JWKS and agent
 	// sources).
-	Keys KeySource
-	// Replay is the replay store; nil is a new MemoryReplay for this
+	Keys keys.Resolver
+	// Replay is the replay ledger; nil is a new replay.Local for this
 	// verifier alone (webhook profile: with the 10,000,000 aggregate cap).
-	Replay ReplayStore
+	Replay replay.Ledger
 	// ReplayLimit is the per-keyid cap; 0 is Profile.DefaultReplayLimit().
 	ReplayLimit int
 	// Revocation answers step 9; nil revokes nothing and is never stale.
-	Revocation RevocationSource
+	Revocation revocation.Source
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 	// MaxHeaderBytes caps each signature header; 0 is
@@ -83,7 +88,7 @@ func NewVerifier(o VerifierOptions) (*Verifier, error) {
 		if o.Profile.kind == Webhook {
 			total = 10_000_000
 		}
-		o.Replay = NewMemoryReplay(total)
+		o.Replay = replay.NewLocal(total)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -119,7 +124,7 @@ type sigParams struct {
 	expires    int64
 	nonce      string
 	keyID      string
-	alg        Algorithm
+	alg        keys.Algorithm
 	tag        string
 	have       [6]bool // created, expires, nonce, keyid, alg, tag
 	sig        []byte
@@ -211,7 +216,7 @@ func (v *Verifier) Verify(ctx context.Context, m *Message) (*VerifiedSigner, err
 	}
 	// Step 4: alg allowlist.
 	if !sp.alg.Allowed() {
-		return nil, fail(code(CodeAlgNotAllowed), "4", "alg", "alg %q is not %s or %s", sp.alg, Ed25519, ECDSAP256)
+		return nil, fail(code(CodeAlgNotAllowed), "4", "alg", "alg %q is not %s or %s", sp.alg, keys.Ed25519, keys.ECDSAP256)
 	}
 	// Step 5: window.
 	created, expires := time.Unix(sp.created, 0), time.Unix(sp.expires, 0)
@@ -239,7 +244,7 @@ func (v *Verifier) Verify(ctx context.Context, m *Message) (*VerifiedSigner, err
 		return nil, fail(code(CodeKeyUnknown), "7", "keyid", "the key source did not resolve keyid %q", sp.keyID)
 	}
 	// Step 8: its purpose.
-	if e := key.JWK.checkPurpose(p, sp.alg); e != nil {
+	if e := checkPurpose(key.JWK, p, sp.alg); e != nil {
 		return nil, e
 	}
 	// Step 9: revocation, before any cryptography.
@@ -248,7 +253,7 @@ func (v *Verifier) Verify(ctx context.Context, m *Message) (*VerifiedSigner, err
 		switch {
 		case revoked:
 			return nil, fail(code(CodeKeyRevoked), "9", "keyid", "keyid %q is in revoked_kids", sp.keyID)
-		case errors.Is(err, ErrRevocationStale):
+		case errors.Is(err, revocation.ErrStale):
 			return nil, &Rejection{Code: code(CodeRevocationStale), Step: "9", Where: "revocation list", Err: err}
 		case err != nil:
 			return nil, fmt.Errorf("signing: revocation source: %w", err)
@@ -272,7 +277,7 @@ func (v *Verifier) Verify(ctx context.Context, m *Message) (*VerifiedSigner, err
 	if err != nil { // checkPurpose has refused such a key already
 		return nil, fail(code(CodeKeyPurposeInvalid), "8", "keyid", "%v", err)
 	}
-	if !verifySignature(sp.alg, pub, base, sp.sig) {
+	if !sp.alg.Verify(pub, base, sp.sig) {
 		return nil, fail(code(CodeInvalid), "10", "Signature", "the signature does not verify over the signature base with keyid %q", sp.keyID)
 	}
 	// Step 11: the body's digest.
@@ -289,9 +294,9 @@ func (v *Verifier) Verify(ctx context.Context, m *Message) (*VerifiedSigner, err
 		return nil, fmt.Errorf("signing: replay store: %w", err)
 	}
 	switch res {
-	case ReplaySeen:
+	case replay.Seen:
 		return nil, fail(code(CodeReplayed), "13", "nonce", "(keyid %q, nonce) was admitted concurrently", sp.keyID)
-	case ReplayLimited:
+	case replay.Limited:
 		return nil, fail(code(CodeRateAbuse), "13", "keyid", "keyid %q reached its cap of %d live nonces", sp.keyID, v.limit)
 	}
 	// Step 14: no duplicate keys in the body (after the nonce is burned).
@@ -465,7 +470,7 @@ func (v *Verifier) parseInput(input string) (*sigParams, error) {
 			case "keyid":
 				sp.keyID, sp.have[3] = prm.val.text, true
 			case "alg":
-				sp.alg, sp.have[4] = Algorithm(prm.val.text), true
+				sp.alg, sp.have[4] = keys.Algorithm(prm.val.text), true
 			case "tag":
 				sp.tag, sp.have[5] = prm.val.text, true
 			}
@@ -478,7 +483,7 @@ func (v *Verifier) parseInput(input string) (*sigParams, error) {
 // checkComponents is step 6.
 func (v *Verifier) checkComponents(components []string, m *Message) error {
 	p := v.o.Profile
-	has := func(c string) bool { return containsString(components, c) }
+	has := func(c string) bool { return slices.Contains(components, c) }
 	for _, c := range components {
 		if c[0] == '@' && c != compMethod && c != compTargetURI && c != compAuthority {
 			return fail(p.code(CodeComponentsUnexpected), "6", c, "derived component %s is not part of the profile", c)
@@ -513,7 +518,11 @@ func (v *Verifier) checkComponents(components []string, m *Message) error {
 // webhook_signature_key_unknown, wrapping the discovery error.
 func (v *Verifier) keyError(keyID string, err error) error {
 	var e *Rejection
-	if !errors.As(err, &e) {
+	switch {
+	case errors.As(err, &e):
+	case errors.Is(err, keys.ErrUnknown):
+		e = &Rejection{Code: CodeKeyUnknown, Step: "7", Where: "keyid", Err: err}
+	default:
 		e = &Rejection{Code: CodeJWKSUnavailable, Step: "7", Where: "keyid " + strconv.Quote(keyID), Err: err}
 	}
 	if v.o.Profile.kind == Webhook {
@@ -552,4 +561,56 @@ func hasTopLevelComma(s string) bool {
 		}
 	}
 	return false
+}
+
+// checkPurpose is checklist step 8: the key is a signing key (use "sig",
+// key_ops holding "verify"), scoped to the profile (adcp_use), its alg
+// declared and equal to the signature's, and its kty and crv the ones
+// that alg names (RFC 8037, RFC 7518).
+func checkPurpose(k *keys.JWK, p Profile, alg keys.Algorithm) *Rejection {
+	bad := func(format string, args ...any) *Rejection {
+		return fail(p.code(CodeKeyPurposeInvalid), "8", "keyid "+strconv.Quote(k.KeyID), format, args...)
+	}
+	if k.Use != "sig" {
+		return bad("JWK use is %q, not \"sig\"", k.Use)
+	}
+	hasVerify := false
+	for _, op := range k.KeyOps {
+		hasVerify = hasVerify || op == "verify"
+	}
+	if !hasVerify {
+		return bad("JWK key_ops does not hold \"verify\"")
+	}
+	if !p.acceptsUse(k.AdCPUse) {
+		if k.AdCPUse == "" {
+			return bad("JWK has no adcp_use; the %s profile accepts %q", p.kind, p.keyUses)
+		}
+		return bad("JWK adcp_use is %q; the %s profile accepts %q", k.AdCPUse, p.kind, p.keyUses)
+	}
+	if k.Algorithm == "" {
+		return bad("JWK declares no alg to bind to the signature's alg %q", alg)
+	}
+	if k.Algorithm != alg.JOSE() {
+		return bad("JWK alg is %q but the signature's alg %q is %s", k.Algorithm, alg, alg.JOSE())
+	}
+	switch {
+	case alg == keys.Ed25519 && (k.KeyType != "OKP" || k.Curve != "Ed25519"):
+		return bad("JWK alg EdDSA with kty %q and crv %q is impossible", k.KeyType, k.Curve)
+	case alg == keys.ECDSAP256 && (k.KeyType != "EC" || k.Curve != "P-256"):
+		return bad("JWK alg ES256 with kty %q and crv %q is impossible", k.KeyType, k.Curve)
+	}
+	if problem := k.Problem(); problem != "" {
+		return bad("%s", problem)
+	}
+	return nil
+}
+
+// replayTTL is how long a pair stays live: (expires − now) + 60 s, the
+// skew tolerance of the window check (security.mdx "Transport replay
+// dedup"), and never less than the 60 s.
+func replayExpiry(expires, now time.Time) time.Time {
+	if exp := expires.Add(skew); exp.After(now.Add(skew)) {
+		return exp
+	}
+	return now.Add(skew)
 }

@@ -15,6 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+	"github.com/adcpgen/adcpgen/runtime/signing/replay"
+	"github.com/adcpgen/adcpgen/runtime/signing/revocation"
+
 	"github.com/adcpgen/adcpgen/runtime/signing"
 )
 
@@ -27,36 +31,36 @@ var profileVersions = []string{"3.0.26", "3.1.19", "3.2.0-beta.3", "3.2.0-beta.5
 
 type fixture struct {
 	key    crypto.Signer
-	jwk    *signing.JWK
+	jwk    *keys.JWK
 	signer *signing.Signer
 	v      *signing.Verifier
 	keys   *countingKeys
-	replay *signing.MemoryReplay
+	replay *replay.Local
 }
 
-// countingKeys is a StaticKeys that counts lookups, to show a refusal came
+// countingKeys is a keys.Static that counts lookups, to show a refusal came
 // before the key was looked at.
 type countingKeys struct {
-	signing.StaticKeys
+	keys.Static
 	n atomic.Int32
 }
 
-func (c *countingKeys) LookupKey(ctx context.Context, kid string) (*signing.Key, error) {
+func (c *countingKeys) LookupKey(ctx context.Context, kid string) (*keys.Key, error) {
 	c.n.Add(1)
-	return c.StaticKeys.LookupKey(ctx, kid)
+	return c.Static.LookupKey(ctx, kid)
 }
 
-func newFixture(t testing.TB, p signing.Profile, alg signing.Algorithm, vo func(*signing.VerifierOptions)) *fixture {
+func newFixture(t testing.TB, p signing.Profile, alg keys.Algorithm, vo func(*signing.VerifierOptions)) *fixture {
 	t.Helper()
-	key, jwk, err := signing.GenerateKey(alg, "kid-1", nil)
+	key, jwk, err := keys.GenerateKey(alg, "kid-1", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.Kind() == signing.Webhook && p.Version() == "3.0.26" {
-		jwk.AdCPUse = signing.UseWebhookSigning
+		jwk.AdCPUse = keys.UseWebhookSigning
 	}
-	f := &fixture{key: key, jwk: jwk, replay: signing.NewMemoryReplay(0)}
-	f.keys = &countingKeys{StaticKeys: signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{jwk}}, AgentURL: "https://buyer.example/mcp"}}
+	f := &fixture{key: key, jwk: jwk, replay: replay.NewLocal(0)}
+	f.keys = &countingKeys{Static: keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}, AgentURL: "https://buyer.example/mcp"}}
 	if f.signer, err = signing.NewSigner(signing.SignerOptions{Profile: p, KeyID: "kid-1", Key: key, Now: clock}); err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +106,7 @@ func webhookProfile(t testing.TB, v string) signing.Profile {
 func TestRoundTrip(t *testing.T) {
 	for _, v := range profileVersions {
 		for _, kind := range []signing.ProfileKind{signing.Request, signing.Webhook} {
-			for _, alg := range []signing.Algorithm{signing.Ed25519, signing.ECDSAP256} {
+			for _, alg := range []keys.Algorithm{keys.Ed25519, keys.ECDSAP256} {
 				t.Run(v+"/"+kind.String()+"/"+string(alg), func(t *testing.T) {
 					p := requestProfile(t, v)
 					if kind == signing.Webhook {
@@ -158,7 +162,7 @@ func TestCryptoSignerKeys(t *testing.T) {
 	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	for _, p1363 := range []bool{false, true} {
 		key := derSigner{k: k, p1363: p1363}
-		jwk, err := signing.PublicJWK(key.Public(), "kms-1")
+		jwk, err := keys.PublicJWK(key.Public(), "kms-1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +171,7 @@ func TestCryptoSignerKeys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, _ := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{jwk}}}, Now: clock})
+		v, _ := signing.NewVerifier(signing.VerifierOptions{Profile: p, Keys: keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}}, Now: clock})
 		m := &signing.Message{Method: "POST", URL: "https://s.example/mcp", Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{}`)}
 		if err := s.Sign(m); err != nil {
 			t.Fatal(err)
@@ -250,9 +254,9 @@ func TestVerifierRejects(t *testing.T) {
 		{name: "Host differs from the target URI's authority", mutate: func(f *fixture, m *signing.Message) { m.Authority = "other.example.com" },
 			code: signing.CodeTargetURIMalformed, step: "10"},
 		{name: "Host with the default port matches", mutate: func(f *fixture, m *signing.Message) { m.Authority = "Seller.Example.com:443" }},
-		{name: "revoked", vo: func(o *signing.VerifierOptions) { o.Revocation = signing.StaticRevocations{"kid-1": true} },
+		{name: "revoked", vo: func(o *signing.VerifierOptions) { o.Revocation = revocation.Fixed{"kid-1": true} },
 			code: signing.CodeKeyRevoked, step: "9"},
-		{name: "revocation list never fetched is stale", vo: func(o *signing.VerifierOptions) { o.Revocation = &signing.Revocations{} },
+		{name: "revocation list never fetched is stale", vo: func(o *signing.VerifierOptions) { o.Revocation = &revocation.Feed{} },
 			code: signing.CodeRevocationStale, step: "9"},
 		{name: "body with a duplicate key", mutate: func(f *fixture, m *signing.Message) {
 			m.Body = []byte(`{"budget":1,"budget":1000000}`)
@@ -285,7 +289,7 @@ func TestVerifierRejects(t *testing.T) {
 			if c.kind == signing.Webhook {
 				p = webhookProfile(t, c.version)
 			}
-			f := newFixture(t, p, signing.Ed25519, c.vo)
+			f := newFixture(t, p, keys.Ed25519, c.vo)
 			m := f.signed(t, `{"plan_id":"p1"}`)
 			if c.mutate != nil {
 				c.mutate(f, m)
@@ -330,7 +334,7 @@ func setNonce(m *signing.Message, nonce string) {
 // TestReplayAndCap: a replay is refused after the signature checks, a
 // keyid at its cap is refused before them, and neither changes the store.
 func TestReplayAndCap(t *testing.T) {
-	f := newFixture(t, requestProfile(t, "3.2.0-beta.5"), signing.Ed25519, func(o *signing.VerifierOptions) { o.ReplayLimit = 2 })
+	f := newFixture(t, requestProfile(t, "3.2.0-beta.5"), keys.Ed25519, func(o *signing.VerifierOptions) { o.ReplayLimit = 2 })
 	ctx := context.Background()
 	m1 := f.signed(t, `{"a":1}`)
 	if _, err := f.v.Verify(ctx, m1); err != nil {
@@ -357,7 +361,7 @@ func TestReplayAndCap(t *testing.T) {
 // TestConcurrentCopies: 50 concurrent copies of one signed request, one
 // accepted, 49 replays (run with -race).
 func TestConcurrentCopies(t *testing.T) {
-	f := newFixture(t, requestProfile(t, "3.2.0-beta.5"), signing.Ed25519, nil)
+	f := newFixture(t, requestProfile(t, "3.2.0-beta.5"), keys.Ed25519, nil)
 	m := f.signed(t, `{"plan_id":"p1"}`)
 	var ok, replayed atomic.Int32
 	var wg sync.WaitGroup
@@ -387,7 +391,7 @@ func TestConcurrentCopies(t *testing.T) {
 // TestCrossProfile: a signature is only good on its own profile.
 func TestCrossProfile(t *testing.T) {
 	ctx := context.Background()
-	legacy := newFixture(t, requestProfile(t, "3.1.19"), signing.Ed25519, nil)
+	legacy := newFixture(t, requestProfile(t, "3.1.19"), keys.Ed25519, nil)
 	m := legacy.signed(t, `{"a":1}`)
 	// A 3.2 endpoint never reads the legacy encoding (a value without "-"
 	// or "_" is standard base64 too, and fails for its missing digest).
@@ -409,7 +413,7 @@ func TestCrossProfile(t *testing.T) {
 		version string
 		code    signing.Code
 	}{{"3.0.26", signing.CodeWebhookKeyPurposeInvalid}, {"3.1.19", ""}} {
-		f := newFixture(t, webhookProfile(t, "3.1.19"), signing.Ed25519, nil)
+		f := newFixture(t, webhookProfile(t, "3.1.19"), keys.Ed25519, nil)
 		m := f.signed(t, `{"status":"completed"}`)
 		v, _ := signing.NewVerifier(signing.VerifierOptions{Profile: webhookProfile(t, c.version), Keys: f.keys, Now: clock})
 		if _, err := v.Verify(ctx, m); signing.CodeOf(err) != c.code {
@@ -420,7 +424,7 @@ func TestCrossProfile(t *testing.T) {
 
 // TestDecide covers the composition rules beyond body-integrity-policy.json.
 func TestDecide(t *testing.T) {
-	f := newFixture(t, requestProfile(t, "3.1.19"), signing.Ed25519, nil)
+	f := newFixture(t, requestProfile(t, "3.1.19"), keys.Ed25519, nil)
 	unsigned := func(body string) *signing.Message {
 		return &signing.Message{Method: "POST", URL: "https://s.example/mcp", Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(body)}
 	}
@@ -459,10 +463,10 @@ func TestDecide(t *testing.T) {
 
 type failingReplay struct{}
 
-func (failingReplay) Check(context.Context, string, string, int, time.Time) (signing.ReplayCheck, error) {
-	return signing.ReplayCheck{}, errors.New("database is down")
+func (failingReplay) Check(context.Context, string, string, int, time.Time) (replay.Found, error) {
+	return replay.Found{}, errors.New("database is down")
 }
-func (failingReplay) Insert(context.Context, string, string, time.Time, int, time.Time) (signing.ReplayResult, error) {
+func (failingReplay) Insert(context.Context, string, string, time.Time, int, time.Time) (replay.InsertResult, error) {
 	return 0, errors.New("database is down")
 }
 

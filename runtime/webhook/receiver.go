@@ -46,7 +46,7 @@ type ReceiverOptions struct {
 	// signing.WebhookProfile for the receiver's spec version, with the
 	// seller's keys (discovery.NewAgent(sellerURL, caps,
 	// discovery.AgentOptions{Surface: discovery.WebhookSigning}) finds them
-	// from the seller's URL; signing.StaticKeys holds configured ones). A
+	// from the seller's URL; keys.Static holds configured ones). A
 	// post without a valid signature is refused with 401 and
 	// WWW-Authenticate: Signature error="webhook_...".
 	Verifier *signing.Verifier

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/generator/testdata/golden/manifest"
 	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/task"
@@ -20,11 +22,11 @@ import (
 // public keys (here given; discovery.NewAgent finds them from the seller's
 // URL through its brand.json) before the handler sees the payload.
 func ExampleReceiver_rfc9421() {
-	key, jwk, _ := signing.GenerateKey(signing.Ed25519, "seller-2026", nil) // published in the seller's JWKS
+	key, jwk, _ := keys.GenerateKey(keys.Ed25519, "seller-2026", nil) // published in the seller's JWKS
 	profile, _ := signing.WebhookProfile("3.1.19")
 
 	verifier, _ := signing.NewVerifier(signing.VerifierOptions{Profile: profile,
-		Keys:   signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{jwk}}, AgentURL: "https://seller.example/mcp"},
+		Keys:   keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}, AgentURL: "https://seller.example/mcp"},
 		Scheme: "http"}) // this test server's; webhook URLs are https:// in production
 	rc := webhook.NewReceiver(manifest.Spec(), webhook.ReceiverOptions{Verifier: verifier})
 	done := make(chan struct{})

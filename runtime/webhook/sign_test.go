@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/generator/testdata/golden/manifest"
 	"github.com/adcpgen/adcpgen/runtime/signing"
 	"github.com/adcpgen/adcpgen/runtime/webhook"
@@ -27,14 +29,14 @@ const sellerURL = "https://seller.example/mcp"
 // signer with the same key, and the public JWKS.
 var testKeys = func() (k struct {
 	key                   crypto.Signer
-	jwks                  *signing.JWKS
+	jwks                  *keys.JWKS
 	signer, requestSigner *signing.Signer
 }) {
-	key, jwk, err := signing.GenerateKey(signing.Ed25519, "seller-webhook-2026", nil)
+	key, jwk, err := keys.GenerateKey(keys.Ed25519, "seller-webhook-2026", nil)
 	if err != nil {
 		panic(err)
 	}
-	k.key, k.jwks = key, &signing.JWKS{Keys: []*signing.JWK{jwk}}
+	k.key, k.jwks = key, &keys.JWKS{Keys: []*keys.JWK{jwk}}
 	wp, _ := signing.WebhookProfile("3.1.19")
 	rp, _ := signing.RequestProfile("3.1.19")
 	if k.signer, err = signing.NewSigner(signing.SignerOptions{Profile: wp, KeyID: jwk.KeyID, Key: key}); err != nil {
@@ -51,7 +53,7 @@ var testKeys = func() (k struct {
 func webhookVerifier(t testing.TB) *signing.Verifier {
 	t.Helper()
 	wp, _ := signing.WebhookProfile("3.1.19")
-	v, err := signing.NewVerifier(signing.VerifierOptions{Profile: wp, Keys: signing.StaticKeys{Set: testKeys.jwks, AgentURL: sellerURL}, Scheme: "http"})
+	v, err := signing.NewVerifier(signing.VerifierOptions{Profile: wp, Keys: keys.Static{Set: testKeys.jwks, AgentURL: sellerURL}, Scheme: "http"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@
 // (NTP); a lease must be much longer than the skew between them.
 //
 // Its tests run the sellerstore conformance suite (storetest) and the
-// replay-store suite (signing/replaytest) against a real server, and two
+// replay ledger suite (signing/replay/replaytest) against a real server, and two
 // signed seller replicas behind one loopback address: the one $ADCPGEN_TEST_PG names (a role that may CREATE
 // DATABASE; the tests use and drop a database of their own), else a
 // throwaway cluster they start with initdb and pg_ctl on a unix socket

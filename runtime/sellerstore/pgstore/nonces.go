@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/adcpgen/adcpgen/runtime/signing"
+	"github.com/adcpgen/adcpgen/runtime/signing/replay"
+
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Nonces is the replay store of signed requests (signing.ReplayStore) in
+// Nonces is the replay store of signed requests (replay.Ledger) in
 // the seller's database, so that replicas behind one address share it: a
 // signed request replayed to another replica is refused with
 // request_signature_replayed, and a keyid's cap holds across them
@@ -24,7 +25,7 @@ type Nonces struct {
 	pool *pgxpool.Pool
 }
 
-var _ signing.ReplayStore = (*Nonces)(nil)
+var _ replay.Ledger = (*Nonces)(nil)
 
 // Nonces is the store's replay store for request signatures, on the same
 // pool. Migrate creates its table.
@@ -61,22 +62,22 @@ const insertSQL = `WITH seen AS (
 	)
 	SELECT (SELECT count(*) FROM ins), (SELECT live FROM seen)`
 
-// Check implements signing.ReplayStore.
-func (n *Nonces) Check(ctx context.Context, keyID, nonce string, limit int, now time.Time) (signing.ReplayCheck, error) {
+// Check implements replay.Ledger.
+func (n *Nonces) Check(ctx context.Context, keyID, nonce string, limit int, now time.Time) (replay.Found, error) {
 	var live int
 	var seen bool
 	if err := n.pool.QueryRow(ctx, checkSQL, keyID, nonce, now.UTC(), limit).Scan(&live, &seen); err != nil {
-		return signing.ReplayCheck{}, fmt.Errorf("pgstore: nonces: check %q: %w", keyID, err)
+		return replay.Found{}, fmt.Errorf("pgstore: nonces: check %q: %w", keyID, err)
 	}
-	return signing.ReplayCheck{AtLimit: live >= limit, Seen: seen}, nil
+	return replay.Found{AtLimit: live >= limit, Seen: seen}, nil
 }
 
-// Insert implements signing.ReplayStore: one transaction takes the keyid's
+// Insert implements replay.Ledger: one transaction takes the keyid's
 // advisory lock (pg_advisory_xact_lock, held to the commit) and runs the
 // one insert statement, so concurrent inserts for one keyid, from any
 // replica, are counted one after the other.
-func (n *Nonces) Insert(ctx context.Context, keyID, nonce string, expires time.Time, limit int, now time.Time) (signing.ReplayResult, error) {
-	var res signing.ReplayResult
+func (n *Nonces) Insert(ctx context.Context, keyID, nonce string, expires time.Time, limit int, now time.Time) (replay.InsertResult, error) {
+	var res replay.InsertResult
 	err := pgx.BeginFunc(ctx, n.pool, func(tx pgx.Tx) error {
 		b := &pgx.Batch{}
 		b.Queue(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(nonceLockClass), keyID)
@@ -94,11 +95,11 @@ func (n *Nonces) Insert(ctx context.Context, keyID, nonce string, expires time.T
 		}
 		switch {
 		case inserted == 1:
-			res = signing.ReplayInserted
+			res = replay.Inserted
 		case seen:
-			res = signing.ReplaySeen
+			res = replay.Seen
 		default:
-			res = signing.ReplayLimited
+			res = replay.Limited
 		}
 		return br.Close()
 	})

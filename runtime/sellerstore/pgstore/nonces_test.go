@@ -5,19 +5,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/replay"
+
 	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
-	"github.com/adcpgen/adcpgen/runtime/signing"
-	"github.com/adcpgen/adcpgen/runtime/signing/replaytest"
+	"github.com/adcpgen/adcpgen/runtime/signing/replay/replaytest"
 )
 
 // The replay store passes the suite the in-memory one passes, and its
 // shared tests on two pools (two replicas): what one admits the other
 // refuses, 50 racing copies of a pair admit one, a cap holds across both.
 func TestNonces(t *testing.T) {
-	replaytest.Conformance(t, func(t *testing.T) signing.ReplayStore {
+	replaytest.Conformance(t, func(t *testing.T) replay.Ledger {
 		return freshStore(t, pool(t), nil).Nonces()
 	})
-	replaytest.ConformanceShared(t, func(t *testing.T) (a, b signing.ReplayStore) {
+	replaytest.ConformanceShared(t, func(t *testing.T) (a, b replay.Ledger) {
 		return freshStore(t, pool(t), nil).Nonces(), pgstore.New(pool(t), nil).Nonces()
 	})
 }
@@ -28,7 +29,7 @@ func TestNoncesPurge(t *testing.T) {
 	n := s.Nonces()
 	now := time.Date(2026, 4, 18, 12, 0, 0, 0, time.UTC)
 	for i, exp := range []time.Time{now.Add(-time.Hour), now.Add(-time.Minute), now.Add(time.Minute)} {
-		if res, err := n.Insert(t.Context(), "k", string(rune('a'+i)), exp, 10, now.Add(-2*time.Hour)); err != nil || res != signing.ReplayInserted {
+		if res, err := n.Insert(t.Context(), "k", string(rune('a'+i)), exp, 10, now.Add(-2*time.Hour)); err != nil || res != replay.Inserted {
 			t.Fatalf("insert %d: %v %v", i, res, err)
 		}
 	}
@@ -65,7 +66,7 @@ func BenchmarkNonces(b *testing.B) {
 	b.Run("Insert", func(b *testing.B) {
 		run := strconv.FormatInt(time.Now().UnixNano(), 36) // each run its own nonces
 		for i := 0; b.Loop(); i++ {
-			if res, err := n.Insert(b.Context(), "bench-key", run+"-"+strconv.Itoa(i), exp, 1_000_000, now); err != nil || res != signing.ReplayInserted {
+			if res, err := n.Insert(b.Context(), "bench-key", run+"-"+strconv.Itoa(i), exp, 1_000_000, now); err != nil || res != replay.Inserted {
 				b.Fatal(res, err)
 			}
 		}

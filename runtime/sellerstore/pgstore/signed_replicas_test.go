@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
@@ -22,11 +24,11 @@ import (
 
 // signedReplica is one seller process verifying request signatures with
 // the replay store in the shared database.
-func signedReplica(t *testing.T, store *pgstore.Store, keys *signing.JWKS, runs *atomic.Int64) *httptest.Server {
+func signedReplica(t *testing.T, store *pgstore.Store, set *keys.JWKS, runs *atomic.Int64) *httptest.Server {
 	t.Helper()
 	srv, err := seller.New(adcpt.Spec(), seller.Options{SignedRequests: &seller.SignedRequests{
 		Policy: signing.OperationPolicy{SupportedFor: []string{"create_media_buy"}, RequiredFor: []string{"create_media_buy"}},
-		Keys:   signing.StaticKeys{Set: keys, AgentURL: "https://buyer.example/mcp"},
+		Keys:   keys.Static{Set: set, AgentURL: "https://buyer.example/mcp"},
 		Replay: store.Nonces(),
 		Scheme: "http",
 	}})
@@ -70,14 +72,14 @@ func signedReplica(t *testing.T, store *pgstore.Store, keys *signing.JWKS, runs 
 // concurrent copies of one signed request are accepted exactly once.
 func TestSignedRequestsAcrossReplicas(t *testing.T) {
 	p := pool(t)
-	key, jwk, err := signing.GenerateKey(signing.Ed25519, "buyer-2026", nil)
+	key, jwk, err := keys.GenerateKey(keys.Ed25519, "buyer-2026", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := &signing.JWKS{Keys: []*signing.JWK{jwk}}
+	set := &keys.JWKS{Keys: []*keys.JWK{jwk}}
 	var runs atomic.Int64
-	a := signedReplica(t, freshStore(t, p, nil), keys, &runs)
-	b := signedReplica(t, pgstore.New(pool(t), nil), keys, &runs)
+	a := signedReplica(t, freshStore(t, p, nil), set, &runs)
+	b := signedReplica(t, pgstore.New(pool(t), nil), set, &runs)
 	var next atomic.Int64
 	var proxies []*httputil.ReverseProxy
 	for _, s := range []*httptest.Server{a, b} {

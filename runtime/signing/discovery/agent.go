@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/adcpgen/adcpgen/runtime/signing"
@@ -66,7 +68,7 @@ type Resolution struct {
 	Delegated bool
 }
 
-// Agent is a signing.KeySource for one agent's keys, found from its URL
+// Agent is a keys.Resolver for one agent's keys, found from its URL
 // alone by the chain of security.mdx "Discovering an agent's signing keys
 // via brand_json_url": get_adcp_capabilities → identity.brand_json_url →
 // brand.json (its eTLD+1 the agent's, or delegating it in
@@ -112,8 +114,8 @@ func NewAgent(agentURL string, caps Capabilities, o AgentOptions) *Agent {
 	return &Agent{agentURL: agentURL, caps: caps, o: o}
 }
 
-// LookupKey implements signing.KeySource.
-func (a *Agent) LookupKey(ctx context.Context, kid string) (*signing.Key, error) {
+// LookupKey implements keys.Resolver.
+func (a *Agent) LookupKey(ctx context.Context, kid string) (*keys.Key, error) {
 	_, jwks, err := a.resolve(ctx)
 	if err != nil {
 		return nil, err

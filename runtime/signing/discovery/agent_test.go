@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+	"github.com/adcpgen/adcpgen/runtime/signing/revocation"
+
 	"github.com/adcpgen/adcpgen/runtime/signing"
 )
 
@@ -134,7 +137,7 @@ func TestAgentChain(t *testing.T) {
 func TestRevocationPoller(t *testing.T) {
 	s := newSite(t)
 	opsKey, opsJWK := newKey(t, "ops-1")
-	keys := signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{opsJWK}}}
+	opsKeys := keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{opsJWK}}}
 	now := time.Now().UTC().Truncate(time.Second)
 	list := signedList(t, opsKey, "ops-1", `{"version":1,"issuer":"https://seller.example","updated":"`+now.Format(time.RFC3339)+`","next_update":"`+now.Add(15*time.Minute).Format(time.RFC3339)+`","revoked_kids":["k-bad"],"revoked_jtis":[]}`)
 	served := list
@@ -147,8 +150,8 @@ func TestRevocationPoller(t *testing.T) {
 		_, _ = w.Write([]byte(served))
 	})
 	clk := &fakeClock{t: now}
-	r := &signing.Revocations{}
-	p := &RevocationPoller{URL: s.url("www.seller.example", "/.well-known/revocations.json"), Issuer: "https://seller.example", Keys: keys, Fetcher: s.fetcher, Revocations: r, Now: clk.Now}
+	r := &revocation.Feed{}
+	p := &RevocationPoller{URL: s.url("www.seller.example", "/.well-known/revocations.json"), Issuer: "https://seller.example", Keys: opsKeys, Fetcher: s.fetcher, Revocations: r, Now: clk.Now}
 	ctx := context.Background()
 	if err := p.Poll(ctx); err != nil {
 		t.Fatal(err)
@@ -168,7 +171,7 @@ func TestRevocationPoller(t *testing.T) {
 	if err := p.Poll(ctx); err == nil {
 		t.Fatal("a tampered list was installed")
 	}
-	if _, err := r.Revoked(ctx, "k-ok", clk.Now().Add(3*time.Hour)); !errors.Is(err, signing.ErrRevocationStale) {
+	if _, err := r.Revoked(ctx, "k-ok", clk.Now().Add(3*time.Hour)); !errors.Is(err, revocation.ErrStale) {
 		t.Fatal("the view did not go stale:", err)
 	}
 }

@@ -8,19 +8,19 @@
 //     (no loopback, private, link-local, CGNAT or reserved address, IPv4
 //     inside IPv6 included) and the connection made to the checked address,
 //     5 s to connect, 10 s in all, a body cap per document, no proxy.
-//   - JWKSEndpoint is a signing.KeySource over a jwks_uri: cached (5 minutes by
+//   - JWKSEndpoint is a keys.Resolver over a jwks_uri: cached (5 minutes by
 //     default, at most 30), refetched at once for an unknown kid unless the
 //     last refetch was within 30 s, a failure remembered 10 s. Documents
 //     are read with runtime/wire's strict reader; a duplicate key anywhere
 //     refuses the JWKS.
-//   - Agent is a signing.KeySource for one agent URL: get_adcp_capabilities
+//   - Agent is a keys.Resolver for one agent URL: get_adcp_capabilities
 //     (through the caller's Capabilities, runtime/buyer's clients) →
 //     identity.brand_json_url → brand.json (same eTLD+1 as the agent, by
 //     golang.org/x/net/publicsuffix's pinned list, or delegated in
 //     authorized_operators[]) → the agents[] entry whose url byte-equals the
 //     agent URL → its jwks_uri, checked against identity.key_origins → JWKS.
 //     Each step fails with its request_signature_* code.
-//   - RevocationPoller keeps a signing.Revocations fresh from the
+//   - RevocationPoller keeps a revocation.Feed fresh from the
 //     operator's signed revocation list.
 //
 // Every failure is a *signing.Rejection carrying its code, so a verifier

@@ -7,6 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+	"github.com/adcpgen/adcpgen/runtime/signing/revocation"
+
 	"github.com/adcpgen/adcpgen/runtime/signing"
 )
 
@@ -17,7 +20,7 @@ import (
 // 30 s ago, and a failed fetch is remembered for at most 60 s.
 const (
 	DefaultKeyTTL    = 5 * time.Minute
-	MaxKeyTTL        = signing.MaxRevocationPoll
+	MaxKeyTTL        = revocation.MaxPoll
 	RefetchCooldown  = 30 * time.Second
 	DefaultFailedTTL = 10 * time.Second
 	MaxFailedTTL     = 60 * time.Second
@@ -37,7 +40,7 @@ type JWKSOptions struct {
 	Now func() time.Time
 }
 
-// JWKSEndpoint is a signing.KeySource over a JWKS fetched from an HTTPS URL (an
+// JWKSEndpoint is a keys.Resolver over a JWKS fetched from an HTTPS URL (an
 // agents[] entry's jwks_uri), its keys belonging to AgentURL. It is safe
 // for concurrent use; concurrent lookups share one fetch.
 type JWKSEndpoint struct {
@@ -46,7 +49,7 @@ type JWKSEndpoint struct {
 
 	fetchMu sync.Mutex // one fetch at a time
 	mu      sync.Mutex
-	set     *signing.JWKS
+	set     *keys.JWKS
 	fetched time.Time
 	refetch time.Time // last refetch for an unknown kid
 	failed  time.Time
@@ -80,19 +83,19 @@ func NewJWKSEndpoint(url, agentURL string, o JWKSOptions) *JWKSEndpoint {
 // URL is the JWKS URL.
 func (s *JWKSEndpoint) URL() string { return s.url }
 
-// LookupKey implements signing.KeySource: the cached JWKS (fetched when
+// LookupKey implements keys.Resolver: the cached JWKS (fetched when
 // absent or older than TTL), refetched once for a kid it lacks unless the
 // last such refetch was within RefetchCooldown. Fetch failures carry
 // request_signature_jwks_unavailable (transient) or
 // request_signature_jwks_untrusted (an SSRF refusal, a redirect, a
 // document over 64 KiB or not strict JSON).
-func (s *JWKSEndpoint) LookupKey(ctx context.Context, kid string) (*signing.Key, error) {
+func (s *JWKSEndpoint) LookupKey(ctx context.Context, kid string) (*keys.Key, error) {
 	set, err := s.current(ctx, false)
 	if err != nil {
 		return nil, err
 	}
 	if k := set.Lookup(kid); k != nil {
-		return &signing.Key{JWK: k, AgentURL: s.agentURL}, nil
+		return &keys.Key{JWK: k, AgentURL: s.agentURL}, nil
 	}
 	s.mu.Lock()
 	now := s.o.Now()
@@ -106,7 +109,7 @@ func (s *JWKSEndpoint) LookupKey(ctx context.Context, kid string) (*signing.Key,
 			return nil, err
 		}
 		if k := set.Lookup(kid); k != nil {
-			return &signing.Key{JWK: k, AgentURL: s.agentURL}, nil
+			return &keys.Key{JWK: k, AgentURL: s.agentURL}, nil
 		}
 	}
 	return nil, &signing.Rejection{Code: signing.CodeKeyUnknown, Step: "7", Where: "keyid " + strconv.Quote(kid),
@@ -122,7 +125,7 @@ func (s *JWKSEndpoint) Fetches() int {
 
 // current returns the JWKS, fetching it when it is absent, expired or
 // force is set; a failed refresh of a set already held keeps that set.
-func (s *JWKSEndpoint) current(ctx context.Context, force bool) (*signing.JWKS, error) {
+func (s *JWKSEndpoint) current(ctx context.Context, force bool) (*keys.JWKS, error) {
 	s.mu.Lock()
 	now := s.o.Now()
 	if s.set != nil && !force && now.Sub(s.fetched) < s.o.TTL {
@@ -166,7 +169,7 @@ func (s *JWKSEndpoint) current(ctx context.Context, force bool) (*signing.JWKS, 
 	return set, nil
 }
 
-func (s *JWKSEndpoint) fetch(ctx context.Context) (*signing.JWKS, error) {
+func (s *JWKSEndpoint) fetch(ctx context.Context) (*keys.JWKS, error) {
 	resp, err := s.o.Fetcher.Get(ctx, s.url, MaxJWKSBytes, nil)
 	if err != nil {
 		code := signing.CodeJWKSUnavailable
@@ -176,7 +179,7 @@ func (s *JWKSEndpoint) fetch(ctx context.Context) (*signing.JWKS, error) {
 		}
 		return nil, &signing.Rejection{Code: code, Step: "7", Where: "jwks_uri", Err: err}
 	}
-	set, err := signing.ParseJWKS(resp.Body)
+	set, err := keys.ParseJWKS(resp.Body)
 	if err != nil {
 		return nil, &signing.Rejection{Code: signing.CodeJWKSUntrusted, Step: "7", Where: "jwks_uri", Reason: "not a strict JWKS", Err: err}
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+
 	"github.com/adcpgen/adcpgen/runtime/signing"
 )
 
@@ -24,16 +26,16 @@ func (c *fakeClock) Add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func jwksDoc(t *testing.T, keys ...*signing.JWK) string {
-	b, err := (&signing.JWKS{Keys: keys}).MarshalJSON()
+func jwksDoc(t *testing.T, jwks ...*keys.JWK) string {
+	b, err := (&keys.JWKS{Keys: jwks}).MarshalJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b)
 }
 
-func newKey(t *testing.T, kid string) (crypto.Signer, *signing.JWK) {
-	k, j, err := signing.GenerateKey(signing.Ed25519, kid, nil)
+func newKey(t *testing.T, kid string) (crypto.Signer, *keys.JWK) {
+	k, j, err := keys.GenerateKey(keys.Ed25519, kid, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,10 +7,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/adcpgen/adcpgen/runtime/signing"
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+	"github.com/adcpgen/adcpgen/runtime/signing/revocation"
 )
 
-// RevocationPoller keeps a signing.Revocations fresh from an operator's
+// RevocationPoller keeps a revocation.Feed fresh from an operator's
 // signed revocation list (security.mdx "Transport revocation"): it fetches
 // the list under the Fetcher's rules, checks its JWS against Keys (the
 // operator's JWKS) and its issuer, and installs it; it polls again at the
@@ -23,17 +24,17 @@ type RevocationPoller struct {
 	// Issuer, when set, must be the list's issuer.
 	Issuer string
 	// Keys verifies the list's signature.
-	Keys signing.KeySource
+	Keys keys.Resolver
 	// Fetcher fetches it; nil is a zero Fetcher.
 	Fetcher *Fetcher
 	// Revocations receives each list; a verifier reads it.
-	Revocations *signing.Revocations
+	Revocations *revocation.Feed
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 
 	mu   sync.Mutex
 	etag string
-	last *signing.RevocationList
+	last *revocation.List
 }
 
 // Poll fetches and installs the list once.
@@ -63,7 +64,7 @@ func (p *RevocationPoller) Poll(ctx context.Context) error {
 		p.Revocations.Update(p.last, now())
 		return nil
 	}
-	l, err := signing.VerifyRevocationJWS(ctx, resp.Body, p.Keys, p.Issuer)
+	l, err := revocation.VerifyJWS(ctx, resp.Body, p.Keys, p.Issuer)
 	if err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ func (p *RevocationPoller) Poll(ctx context.Context) error {
 // stale by itself when they last.
 func (p *RevocationPoller) Run(ctx context.Context, report func(error)) {
 	for {
-		wait := signing.MinRevocationPoll
+		wait := revocation.MinPoll
 		if err := p.Poll(ctx); err != nil {
 			if report != nil {
 				report(err)
@@ -85,8 +86,8 @@ func (p *RevocationPoller) Run(ctx context.Context, report func(error)) {
 		} else if next := p.Revocations.NextPoll(); !next.IsZero() {
 			wait = time.Until(next)
 		}
-		if wait < signing.MinRevocationPoll {
-			wait = signing.MinRevocationPoll
+		if wait < revocation.MinPoll {
+			wait = revocation.MinPoll
 		}
 		t := time.NewTimer(wait)
 		select {

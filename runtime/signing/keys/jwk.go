@@ -1,4 +1,4 @@
-package signing
+package keys
 
 import (
 	"bytes"
@@ -7,12 +7,19 @@ import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"strconv"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/internal/jsonread"
 	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// JWK adcp_use values a signing key may carry.
+const (
+	UseRequestSigning = "request-signing"
+	// UseWebhookSigning is deprecated: webhooks are signed with a
+	// request-signing key since AdCP 3.1; verifiers still accept it.
+	UseWebhookSigning = "webhook-signing"
 )
 
 // JWK is one public key of a JWKS as an AdCP agent publishes it
@@ -47,19 +54,9 @@ func (k *JWK) PublicKey() (crypto.PublicKey, error) {
 	return k.pub, nil
 }
 
-// strictJSON reads one document with runtime/wire's strict reader: a
-// duplicate key, a forbidden key or any syntax error anywhere is refused,
-// so every reader of the document sees the same value.
-func strictJSON(data []byte) (wire.Lenient, error) {
-	if err := wire.Valid(data); err != nil {
-		return nil, err
-	}
-	return wire.ParseLenient(data)
-}
-
 // ParseJWK reads one public JWK.
 func ParseJWK(data []byte) (*JWK, error) {
-	v, err := strictJSON(data)
+	v, err := jsonread.Strict(data)
 	if err != nil {
 		return nil, fmt.Errorf("signing: JWK: %w", err)
 	}
@@ -94,7 +91,7 @@ func jwkFrom(v wire.Lenient) *JWK {
 	str("adcp_use", &k.AdCPUse)
 	str("x", &k.X)
 	str("y", &k.Y)
-	ops, problem := stringArray(v.Get("key_ops"))
+	ops, problem := jsonread.StringArray(v.Get("key_ops"))
 	if problem != "" {
 		bad = append(bad, "key_ops "+problem)
 	}
@@ -107,16 +104,12 @@ func jwkFrom(v wire.Lenient) *JWK {
 	return k
 }
 
-func b64url(s string) ([]byte, error) {
-	return base64.RawURLEncoding.DecodeString(s)
-}
-
 // publicKeyOf builds the key from kty, crv, x and y, checking that the
 // point is on the curve.
 func publicKeyOf(k *JWK) (crypto.PublicKey, string) {
 	switch {
 	case k.KeyType == "OKP" && k.Curve == "Ed25519":
-		x, err := b64url(k.X)
+		x, err := jsonread.Base64URL(k.X)
 		if err != nil || len(x) != ed25519.PublicKeySize {
 			return nil, "Ed25519 JWK x is not 32 base64url bytes"
 		}
@@ -125,8 +118,8 @@ func publicKeyOf(k *JWK) (crypto.PublicKey, string) {
 		}
 		return ed25519.PublicKey(x), ""
 	case k.KeyType == "EC" && k.Curve == "P-256":
-		x, err1 := b64url(k.X)
-		y, err2 := b64url(k.Y)
+		x, err1 := jsonread.Base64URL(k.X)
+		y, err2 := jsonread.Base64URL(k.Y)
 		if err1 != nil || err2 != nil || len(x) != 32 || len(y) != 32 {
 			return nil, "P-256 JWK x and y are not 32 base64url bytes each"
 		}
@@ -137,48 +130,6 @@ func publicKeyOf(k *JWK) (crypto.PublicKey, string) {
 		return pub, ""
 	}
 	return nil, fmt.Sprintf("JWK kty %q with crv %q is not an Ed25519 or P-256 key", k.KeyType, k.Curve)
-}
-
-// checkPurpose is checklist step 8: the key is a signing key (use "sig",
-// key_ops holding "verify"), scoped to the profile (adcp_use), its alg
-// declared and equal to the signature's, and its kty and crv the ones
-// that alg names (RFC 8037, RFC 7518).
-func (k *JWK) checkPurpose(p Profile, alg Algorithm) *Rejection {
-	bad := func(format string, args ...any) *Rejection {
-		return fail(p.code(CodeKeyPurposeInvalid), "8", "keyid "+strconv.Quote(k.KeyID), format, args...)
-	}
-	if k.Use != "sig" {
-		return bad("JWK use is %q, not \"sig\"", k.Use)
-	}
-	hasVerify := false
-	for _, op := range k.KeyOps {
-		hasVerify = hasVerify || op == "verify"
-	}
-	if !hasVerify {
-		return bad("JWK key_ops does not hold \"verify\"")
-	}
-	if !p.acceptsUse(k.AdCPUse) {
-		if k.AdCPUse == "" {
-			return bad("JWK has no adcp_use; the %s profile accepts %q", p.kind, p.keyUses)
-		}
-		return bad("JWK adcp_use is %q; the %s profile accepts %q", k.AdCPUse, p.kind, p.keyUses)
-	}
-	if k.Algorithm == "" {
-		return bad("JWK declares no alg to bind to the signature's alg %q", alg)
-	}
-	if k.Algorithm != alg.JOSE() {
-		return bad("JWK alg is %q but the signature's alg %q is %s", k.Algorithm, alg, alg.JOSE())
-	}
-	switch {
-	case alg == Ed25519 && (k.KeyType != "OKP" || k.Curve != "Ed25519"):
-		return bad("JWK alg EdDSA with kty %q and crv %q is impossible", k.KeyType, k.Curve)
-	case alg == ECDSAP256 && (k.KeyType != "EC" || k.Curve != "P-256"):
-		return bad("JWK alg ES256 with kty %q and crv %q is impossible", k.KeyType, k.Curve)
-	}
-	if k.problem != "" {
-		return bad("%s", k.problem)
-	}
-	return nil
 }
 
 // MarshalJSON writes the public JWK: kid, kty, crv, x, y, alg, use,
@@ -237,7 +188,7 @@ type JWKS struct {
 // or with an entry that is not an object is refused; an entry with broken
 // members is kept (see JWK).
 func ParseJWKS(data []byte) (*JWKS, error) {
-	v, err := strictJSON(data)
+	v, err := jsonread.Strict(data)
 	if err != nil {
 		return nil, fmt.Errorf("signing: JWKS: %w", err)
 	}
@@ -290,60 +241,65 @@ func (s *JWKS) MarshalJSON() ([]byte, error) {
 	return append(b, "]}"...), nil
 }
 
-// Key is what a KeySource resolves a keyid to: the JWK, and the agent
-// whose brand.json entry published it (the verified signer's agent URL;
-// "" when the source is not tied to one, as a static set need not be).
+// Key is what a Resolver resolves a keyid to: the JWK, and the agent whose
+// brand.json entry published it (the verified signer's agent URL; "" when
+// the source is not tied to one, as a static set need not be).
 type Key struct {
 	JWK      *JWK
 	AgentURL string
 }
 
-// KeySource resolves a signature's keyid to its key (checklist step 7).
-// An unknown keyid is a *Rejection with CodeKeyUnknown (after the source's one
-// refetch, for sources that fetch); a discovery failure is a *Rejection with
-// the discovery code (request_signature_jwks_unavailable, the
-// request_signature_brand_* codes, ...). The verifier maps codes to the
-// webhook taxonomy on the webhook path.
-type KeySource interface {
+// ErrUnknown is what a Resolver answers for a keyid it does not know, after
+// its one refetch for sources that fetch (checklist step 7): the verifier
+// answers it request_signature_key_unknown (webhook_signature_key_unknown on
+// the webhook path). A Resolver wraps it with the keyid; errors.Is finds it.
+var ErrUnknown = errors.New("signing: keyid unknown")
+
+// Resolver resolves a signature's keyid to its key (checklist step 7). An
+// unknown keyid is ErrUnknown; a discovery failure is the discovery's
+// *signing.Rejection, carrying its code (request_signature_jwks_unavailable,
+// the request_signature_brand_* codes, ...), which the verifier answers as
+// it is (mapped to the webhook taxonomy on the webhook path).
+type Resolver interface {
 	LookupKey(ctx context.Context, keyID string) (*Key, error)
 }
 
-// StaticKeys is a KeySource over a fixed JWKS, every key belonging to
-// AgentURL.
-type StaticKeys struct {
+// Static is a Resolver over a fixed JWKS, every key belonging to AgentURL:
+// keys registered at onboarding, or the tests' own.
+type Static struct {
 	Set      *JWKS
 	AgentURL string
 }
 
-// LookupKey implements KeySource.
-func (s StaticKeys) LookupKey(_ context.Context, keyID string) (*Key, error) {
+// LookupKey implements Resolver.
+func (s Static) LookupKey(_ context.Context, keyID string) (*Key, error) {
 	if s.Set != nil {
 		if k := s.Set.Lookup(keyID); k != nil {
 			return &Key{JWK: k, AgentURL: s.AgentURL}, nil
 		}
 	}
-	return nil, fail(CodeKeyUnknown, "7", "keyid", "keyid %q is not in the JWKS", keyID)
+	return nil, fmt.Errorf("%w: keyid %q is not in the JWKS", ErrUnknown, keyID)
 }
 
-// KeySources asks each source in turn; the first that knows the keyid
+// Resolvers asks each source in turn; the first that knows the keyid
 // answers. A discovery failure of one source is returned only when no
 // later source knows the keyid.
-type KeySources []KeySource
+type Resolvers []Resolver
 
-// LookupKey implements KeySource.
-func (ss KeySources) LookupKey(ctx context.Context, keyID string) (*Key, error) {
+// LookupKey implements Resolver.
+func (ss Resolvers) LookupKey(ctx context.Context, keyID string) (*Key, error) {
 	var firstErr error
 	for _, s := range ss {
 		k, err := s.LookupKey(ctx, keyID)
 		if err == nil {
 			return k, nil
 		}
-		if firstErr == nil || CodeOf(firstErr) == CodeKeyUnknown {
+		if firstErr == nil || errors.Is(firstErr, ErrUnknown) {
 			firstErr = err
 		}
 	}
 	if firstErr == nil {
-		firstErr = fail(CodeKeyUnknown, "7", "keyid", "no key source knows keyid %q", keyID)
+		firstErr = fmt.Errorf("%w: no key source knows keyid %q", ErrUnknown, keyID)
 	}
 	return nil, firstErr
 }

@@ -1,4 +1,4 @@
-package signing
+package keys
 
 import (
 	"crypto"
@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/adcpgen/adcpgen/runtime/signing/internal/jsonread"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
@@ -53,7 +54,7 @@ func GenerateKey(alg Algorithm, kid string, random io.Reader) (crypto.Signer, *J
 // PublicJWK is the JWK an agent publishes for pub under kid, with the
 // request-signing purpose members.
 func PublicJWK(pub crypto.PublicKey, kid string) (*JWK, error) {
-	alg, err := algorithmOf(pub)
+	alg, err := AlgorithmOf(pub)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +102,7 @@ func MarshalPrivateJWK(key crypto.Signer, pub *JWK) ([]byte, error) {
 // d) and returns the key and its public JWK, checking that d belongs to x
 // (and y).
 func ParsePrivateJWK(data []byte) (crypto.Signer, *JWK, error) {
-	v, err := strictJSON(data)
+	v, err := jsonread.Strict(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("signing: private JWK: %w", err)
 	}
@@ -116,7 +117,7 @@ func ParsePrivateJWK(data []byte) (crypto.Signer, *JWK, error) {
 	if !ok {
 		return nil, nil, errors.New("signing: private JWK: no d member")
 	}
-	d, err := b64url(ds)
+	d, err := jsonread.Base64URL(ds)
 	if err != nil {
 		return nil, nil, errors.New("signing: private JWK: d is not base64url")
 	}

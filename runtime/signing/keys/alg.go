@@ -1,4 +1,4 @@
-package signing
+package keys
 
 import (
 	"crypto"
@@ -40,8 +40,9 @@ func (a Algorithm) JOSE() string {
 // Allowed reports whether a is on the profile's allowlist.
 func (a Algorithm) Allowed() bool { return a == Ed25519 || a == ECDSAP256 }
 
-// algorithmOf returns the algorithm a public key signs with.
-func algorithmOf(pub crypto.PublicKey) (Algorithm, error) {
+// AlgorithmOf returns the algorithm a public key signs with: Ed25519, or
+// ECDSAP256 for a P-256 key; other keys are not allowed.
+func AlgorithmOf(pub crypto.PublicKey) (Algorithm, error) {
 	switch k := pub.(type) {
 	case ed25519.PublicKey:
 		if len(k) != ed25519.PublicKeySize {
@@ -57,9 +58,10 @@ func algorithmOf(pub crypto.PublicKey) (Algorithm, error) {
 	return "", fmt.Errorf("signing: %T keys are not allowed; use Ed25519 or ECDSA P-256", pub)
 }
 
-// verifySignature checks sig over base with pub under alg.
-func verifySignature(alg Algorithm, pub crypto.PublicKey, base, sig []byte) bool {
-	switch alg {
+// Verify reports whether sig is a's signature over base by pub (for
+// ECDSAP256, P1363 r‖s).
+func (a Algorithm) Verify(pub crypto.PublicKey, base, sig []byte) bool {
+	switch a {
 	case Ed25519:
 		k, ok := pub.(ed25519.PublicKey)
 		return ok && len(sig) == ed25519.SignatureSize && ed25519.Verify(k, base, sig)
@@ -76,12 +78,12 @@ func verifySignature(alg Algorithm, pub crypto.PublicKey, base, sig []byte) bool
 	return false
 }
 
-// sign signs base with key under alg. A crypto.Signer for ECDSA (an
+// Sign signs base with key under a. A crypto.Signer for ECDSA (an
 // in-memory key or a KMS handle) answers ASN.1 DER, converted here to the
 // P1363 r‖s the profile requires; one that already answers 64 bytes is
 // taken as r‖s.
-func sign(key crypto.Signer, alg Algorithm, rand io.Reader, base []byte) ([]byte, error) {
-	switch alg {
+func (a Algorithm) Sign(key crypto.Signer, rand io.Reader, base []byte) ([]byte, error) {
+	switch a {
 	case Ed25519:
 		sig, err := key.Sign(rand, base, crypto.Hash(0))
 		if err != nil {
@@ -99,7 +101,7 @@ func sign(key crypto.Signer, alg Algorithm, rand io.Reader, base []byte) ([]byte
 		}
 		return p1363(sig)
 	}
-	return nil, fmt.Errorf("signing: algorithm %q is not allowed", alg)
+	return nil, fmt.Errorf("signing: algorithm %q is not allowed", a)
 }
 
 // p1363 converts an ECDSA P-256 signature to r‖s (32 bytes each).

@@ -1,4 +1,4 @@
-package signing
+package replay
 
 import (
 	"context"
@@ -9,16 +9,16 @@ import (
 	"time"
 )
 
-// MemoryReplay is an in-memory ReplayStore for a single process. Each pair
+// Local is an in-memory Ledger for a single process. Each pair
 // costs about 40 bytes (the nonce kept as a 128-bit hash with a 32-bit
-// expiry); see BenchmarkMemoryReplayMillion. Expired pairs are swept per
+// expiry); see BenchmarkLocalMillion. Expired pairs are swept per
 // keyid at most once a second when the keyid is at its cap and otherwise
 // once a minute, so a keyid's count is exact to within a second. It is safe
 // for concurrent use; Insert is atomic per keyid.
 //
 // Several replicas of a verifier behind one address need a shared store
 // (the PostgreSQL one), or a replay sent to the other replica succeeds.
-type MemoryReplay struct {
+type Local struct {
 	seed     maphash.Seed
 	maxTotal int64
 	total    atomic.Int64
@@ -39,18 +39,18 @@ type replayKey struct {
 	lastSweep int64
 }
 
-// NewMemoryReplay returns an empty store. maxEntries caps the pairs of all
+// NewLocal returns an empty store. maxEntries caps the pairs of all
 // keyids together (the webhook profile's aggregate cap; security.mdx
 // recommends at most 10,000,000); 0 means no aggregate cap.
-func NewMemoryReplay(maxEntries int) *MemoryReplay {
-	m := &MemoryReplay{seed: maphash.MakeSeed(), maxTotal: int64(maxEntries)}
+func NewLocal(maxEntries int) *Local {
+	m := &Local{seed: maphash.MakeSeed(), maxTotal: int64(maxEntries)}
 	for i := range m.shards {
 		m.shards[i].keys = make(map[string]*replayKey)
 	}
 	return m
 }
 
-func (m *MemoryReplay) shard(keyID string) *replayShard {
+func (m *Local) shard(keyID string) *replayShard {
 	return &m.shards[maphash.String(m.seed, keyID)%replayShards]
 }
 
@@ -61,8 +61,8 @@ func nonceHash(nonce string) [16]byte {
 	return h
 }
 
-// Check implements ReplayStore.
-func (m *MemoryReplay) Check(_ context.Context, keyID, nonce string, limit int, now time.Time) (ReplayCheck, error) {
+// Check implements Ledger.
+func (m *Local) Check(_ context.Context, keyID, nonce string, limit int, now time.Time) (Found, error) {
 	s := m.shard(keyID)
 	h := nonceHash(nonce)
 	t := now.Unix()
@@ -70,18 +70,18 @@ func (m *MemoryReplay) Check(_ context.Context, keyID, nonce string, limit int, 
 	defer s.mu.Unlock()
 	k := s.keys[keyID]
 	if k == nil {
-		return ReplayCheck{AtLimit: m.maxTotal > 0 && m.total.Load() >= m.maxTotal}, nil
+		return Found{AtLimit: m.maxTotal > 0 && m.total.Load() >= m.maxTotal}, nil
 	}
 	m.maybeSweep(k, limit, t)
 	exp, ok := k.nonces[h]
-	return ReplayCheck{
+	return Found{
 		AtLimit: len(k.nonces) >= limit || (m.maxTotal > 0 && m.total.Load() >= m.maxTotal),
 		Seen:    ok && int64(exp) > t,
 	}, nil
 }
 
-// Insert implements ReplayStore.
-func (m *MemoryReplay) Insert(_ context.Context, keyID, nonce string, expires time.Time, limit int, now time.Time) (ReplayResult, error) {
+// Insert implements Ledger.
+func (m *Local) Insert(_ context.Context, keyID, nonce string, expires time.Time, limit int, now time.Time) (InsertResult, error) {
 	s := m.shard(keyID)
 	h := nonceHash(nonce)
 	t := now.Unix()
@@ -97,13 +97,13 @@ func (m *MemoryReplay) Insert(_ context.Context, keyID, nonce string, expires ti
 	}
 	m.maybeSweep(k, limit, t)
 	if exp, ok := k.nonces[h]; ok && int64(exp) > t {
-		return ReplaySeen, nil
+		return Seen, nil
 	} else if ok {
 		delete(k.nonces, h) // expired: re-admit below
 		m.total.Add(-1)
 	}
 	if len(k.nonces) >= limit || (m.maxTotal > 0 && m.total.Load() >= m.maxTotal) {
-		return ReplayLimited, nil
+		return Limited, nil
 	}
 	exp := expires.Unix()
 	k.nonces[h] = uint32(exp)
@@ -111,12 +111,12 @@ func (m *MemoryReplay) Insert(_ context.Context, keyID, nonce string, expires ti
 		k.minExp = exp
 	}
 	m.total.Add(1)
-	return ReplayInserted, nil
+	return Inserted, nil
 }
 
 // maybeSweep drops the keyid's expired pairs when one is due: at most once
 // a second while the keyid is at its cap, once a minute otherwise.
-func (m *MemoryReplay) maybeSweep(k *replayKey, limit int, t int64) {
+func (m *Local) maybeSweep(k *replayKey, limit int, t int64) {
 	if k.minExp == 0 || t < k.minExp {
 		return
 	}
@@ -130,7 +130,7 @@ func (m *MemoryReplay) maybeSweep(k *replayKey, limit int, t int64) {
 	m.sweepKey(k, t)
 }
 
-func (m *MemoryReplay) sweepKey(k *replayKey, t int64) {
+func (m *Local) sweepKey(k *replayKey, t int64) {
 	k.lastSweep = t
 	var minExp int64
 	removed := 0
@@ -147,7 +147,7 @@ func (m *MemoryReplay) sweepKey(k *replayKey, t int64) {
 }
 
 // sweepShard sweeps every keyid of the shard and forgets the empty ones.
-func (m *MemoryReplay) sweepShard(s *replayShard, t int64) {
+func (m *Local) sweepShard(s *replayShard, t int64) {
 	s.lastSweep = t
 	for id, k := range s.keys {
 		if k.minExp != 0 && t >= k.minExp {
@@ -160,4 +160,4 @@ func (m *MemoryReplay) sweepShard(s *replayShard, t int64) {
 }
 
 // Len is the number of pairs held, expired ones not yet swept included.
-func (m *MemoryReplay) Len() int { return int(m.total.Load()) }
+func (m *Local) Len() int { return int(m.total.Load()) }

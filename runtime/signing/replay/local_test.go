@@ -1,4 +1,4 @@
-package signing_test
+package replay_test
 
 import (
 	"context"
@@ -8,32 +8,32 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adcpgen/adcpgen/runtime/signing"
+	"github.com/adcpgen/adcpgen/runtime/signing/replay"
 )
 
-func TestMemoryReplay(t *testing.T) {
+func TestLocal(t *testing.T) {
 	ctx := context.Background()
-	r := signing.NewMemoryReplay(0)
+	r := replay.NewLocal(0)
 	now := testNow
 	exp := now.Add(6 * time.Minute)
-	step := func(res signing.ReplayResult, err error) signing.ReplayResult {
+	step := func(res replay.InsertResult, err error) replay.InsertResult {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
-	if got := step(r.Insert(ctx, "k", "n1", exp, 2, now)); got != signing.ReplayInserted {
+	if got := step(r.Insert(ctx, "k", "n1", exp, 2, now)); got != replay.Inserted {
 		t.Fatal(got)
 	}
-	if got := step(r.Insert(ctx, "k", "n1", exp, 2, now)); got != signing.ReplaySeen {
+	if got := step(r.Insert(ctx, "k", "n1", exp, 2, now)); got != replay.Seen {
 		t.Fatal(got)
 	}
-	if got := step(r.Insert(ctx, "other", "n1", exp, 2, now)); got != signing.ReplayInserted {
+	if got := step(r.Insert(ctx, "other", "n1", exp, 2, now)); got != replay.Inserted {
 		t.Fatal("a nonce is per keyid")
 	}
 	step(r.Insert(ctx, "k", "n2", exp, 2, now))
-	if got := step(r.Insert(ctx, "k", "n3", exp, 2, now)); got != signing.ReplayLimited {
+	if got := step(r.Insert(ctx, "k", "n3", exp, 2, now)); got != replay.Limited {
 		t.Fatal("past the cap:", got)
 	}
 	c, _ := r.Check(ctx, "k", "n1", 2, now)
@@ -46,15 +46,15 @@ func TestMemoryReplay(t *testing.T) {
 	if c.AtLimit || c.Seen {
 		t.Fatalf("after expiry %+v", c)
 	}
-	if got := step(r.Insert(ctx, "k", "n1", later.Add(time.Minute), 2, later)); got != signing.ReplayInserted {
+	if got := step(r.Insert(ctx, "k", "n1", later.Add(time.Minute), 2, later)); got != replay.Inserted {
 		t.Fatal("an expired pair is admitted again:", got)
 	}
 	// The aggregate cap.
-	agg := signing.NewMemoryReplay(3)
+	agg := replay.NewLocal(3)
 	for i := 0; i < 3; i++ {
 		step(agg.Insert(ctx, "k"+strconv.Itoa(i), "n", exp, 10, now))
 	}
-	if got := step(agg.Insert(ctx, "k9", "n", exp, 10, now)); got != signing.ReplayLimited {
+	if got := step(agg.Insert(ctx, "k9", "n", exp, 10, now)); got != replay.Limited {
 		t.Fatal("aggregate cap:", got)
 	}
 	if c, _ := agg.Check(ctx, "k9", "n", 10, now); !c.AtLimit {
@@ -65,9 +65,9 @@ func TestMemoryReplay(t *testing.T) {
 // TestMemoryReplayConcurrent: goroutines racing to insert the same pairs
 // and to fill one keyid's cap admit each pair once and never pass the cap
 // (run with -race).
-func TestMemoryReplayConcurrent(t *testing.T) {
+func TestLocalConcurrent(t *testing.T) {
 	ctx := context.Background()
-	r := signing.NewMemoryReplay(0)
+	r := replay.NewLocal(0)
 	const limit = 100
 	var inserted, limited atomic.Int32
 	var wg sync.WaitGroup
@@ -81,9 +81,9 @@ func TestMemoryReplayConcurrent(t *testing.T) {
 					t.Error(err)
 				}
 				switch res {
-				case signing.ReplayInserted:
+				case replay.Inserted:
 					inserted.Add(1)
-				case signing.ReplayLimited:
+				case replay.Limited:
 					limited.Add(1)
 				}
 				_, _ = r.Check(ctx, "k", "n"+strconv.Itoa(i), limit, testNow)
@@ -95,3 +95,5 @@ func TestMemoryReplayConcurrent(t *testing.T) {
 		t.Fatalf("%d inserted, %d held; want %d", inserted.Load(), r.Len(), limit)
 	}
 }
+
+var testNow = time.Unix(1776520800, 0)

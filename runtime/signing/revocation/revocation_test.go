@@ -1,4 +1,4 @@
-package signing_test
+package revocation_test
 
 import (
 	"context"
@@ -9,15 +9,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adcpgen/adcpgen/runtime/signing"
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
+	"github.com/adcpgen/adcpgen/runtime/signing/revocation"
 )
 
 // TestRevocationsStaleness: stale after next_update + 4 polling intervals
 // (the interval held within 1 to 30 minutes), and before the first list.
-func TestRevocationsStaleness(t *testing.T) {
+func TestFeedStaleness(t *testing.T) {
 	ctx := context.Background()
-	r := &signing.Revocations{}
-	if _, err := r.Revoked(ctx, "k", testNow); !errors.Is(err, signing.ErrRevocationStale) {
+	r := &revocation.Feed{}
+	if _, err := r.Revoked(ctx, "k", testNow); !errors.Is(err, revocation.ErrStale) {
 		t.Fatal("no list yet must be stale:", err)
 	}
 	fetched := testNow
@@ -31,11 +32,11 @@ func TestRevocationsStaleness(t *testing.T) {
 		{"above the 30 min ceiling", 2 * time.Hour, 150 * time.Minute},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r.Update(&signing.RevocationList{NextUpdate: fetched.Add(c.next), RevokedKids: []string{"bad"}}, fetched)
+			r.Update(&revocation.List{NextUpdate: fetched.Add(c.next), RevokedKids: []string{"bad"}}, fetched)
 			if _, err := r.Revoked(ctx, "k", fetched.Add(c.deadline)); err != nil {
 				t.Fatal("stale at the deadline:", err)
 			}
-			if _, err := r.Revoked(ctx, "k", fetched.Add(c.deadline+time.Second)); !errors.Is(err, signing.ErrRevocationStale) {
+			if _, err := r.Revoked(ctx, "k", fetched.Add(c.deadline+time.Second)); !errors.Is(err, revocation.ErrStale) {
 				t.Fatal("not stale after the deadline:", err)
 			}
 			if ok, err := r.Revoked(ctx, "bad", fetched.Add(c.deadline+time.Hour)); !ok || err != nil {
@@ -47,9 +48,9 @@ func TestRevocationsStaleness(t *testing.T) {
 
 // TestVerifyRevocationJWS signs a list the way an operator publishes it
 // and checks it, and each way a list is refused.
-func TestVerifyRevocationJWS(t *testing.T) {
-	key, jwk, _ := signing.GenerateKey(signing.Ed25519, "ops-1", nil)
-	keys := signing.StaticKeys{Set: &signing.JWKS{Keys: []*signing.JWK{jwk}}}
+func TestVerifyJWS(t *testing.T) {
+	key, jwk, _ := keys.GenerateKey(keys.Ed25519, "ops-1", nil)
+	ops := keys.Static{Set: &keys.JWKS{Keys: []*keys.JWK{jwk}}}
 	payload := `{"version":1,"issuer":"https://ops.example","updated":"2026-04-18T14:00:00Z","next_update":"2026-04-18T14:15:00Z","revoked_kids":["k-old"],"revoked_jtis":[]}`
 	b64 := base64.RawURLEncoding.EncodeToString
 	jws := func(header, body string) (string, string) {
@@ -60,7 +61,7 @@ func TestVerifyRevocationJWS(t *testing.T) {
 	hdr := `{"alg":"EdDSA","kid":"ops-1","typ":"adcp-gov-revocation+jws"}`
 	flat, compact := jws(hdr, payload)
 	for _, doc := range []string{flat, compact} {
-		l, err := signing.VerifyRevocationJWS(context.Background(), []byte(doc), keys, "https://ops.example")
+		l, err := revocation.VerifyJWS(context.Background(), []byte(doc), ops, "https://ops.example")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,8 +82,17 @@ func TestVerifyRevocationJWS(t *testing.T) {
 		if name == "other issuer" {
 			issuer = "https://elsewhere.example"
 		}
-		if _, err := signing.VerifyRevocationJWS(context.Background(), []byte(doc), keys, issuer); err == nil {
+		if _, err := revocation.VerifyJWS(context.Background(), []byte(doc), ops, issuer); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+var testNow = time.Unix(1776520800, 0)
+
+// ParseList names the member a list gets wrong.
+func TestParseListNamesTheMember(t *testing.T) {
+	if _, err := revocation.ParseList([]byte(`{"issuer":"x","updated":"2026-01-01T00:00:00Z","next_update":"2026-01-02T00:00:00Z","revoked_kids":"k"}`)); err == nil || !strings.Contains(err.Error(), "revoked_kids is not an array") {
+		t.Errorf("revoked_kids a string: %v", err)
 	}
 }

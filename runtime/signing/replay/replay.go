@@ -1,11 +1,11 @@
-package signing
+package replay
 
 import (
 	"context"
 	"time"
 )
 
-// ReplayStore remembers the (keyid, nonce) pair of every accepted
+// Ledger remembers the (keyid, nonce) pair of every accepted
 // signature until it can no longer verify (security.mdx "Transport replay
 // dedup"), and caps how many live pairs one keyid may hold: at the cap a
 // keyid's new signatures are refused with request_signature_rate_abuse,
@@ -20,43 +20,32 @@ import (
 // past its cap. An SQL store does it in one statement: insert the pair
 // unless a live one exists, and only while the keyid's live count is below
 // limit.
-type ReplayStore interface {
+type Ledger interface {
 	// Check reports whether keyID holds limit or more live pairs, and
 	// whether (keyID, nonce) is live.
-	Check(ctx context.Context, keyID, nonce string, limit int, now time.Time) (ReplayCheck, error)
+	Check(ctx context.Context, keyID, nonce string, limit int, now time.Time) (Found, error)
 	// Insert records (keyID, nonce) as live until expires, unless it is
-	// live already (ReplaySeen) or keyID holds limit live pairs
-	// (ReplayLimited).
-	Insert(ctx context.Context, keyID, nonce string, expires time.Time, limit int, now time.Time) (ReplayResult, error)
+	// live already (Seen) or keyID holds limit live pairs (Limited).
+	Insert(ctx context.Context, keyID, nonce string, expires time.Time, limit int, now time.Time) (InsertResult, error)
 }
 
-// ReplayCheck is what ReplayStore.Check found.
-type ReplayCheck struct {
+// Found is what Ledger.Check found.
+type Found struct {
 	// AtLimit: the keyid holds its cap of live pairs.
 	AtLimit bool
 	// Seen: the pair is live.
 	Seen bool
 }
 
-// ReplayResult is what ReplayStore.Insert did.
-type ReplayResult uint8
+// InsertResult is what Ledger.Insert did.
+type InsertResult uint8
 
 const (
-	// ReplayInserted: the pair was recorded.
-	ReplayInserted ReplayResult = iota + 1
-	// ReplaySeen: the pair was live already; nothing changed.
-	ReplaySeen
-	// ReplayLimited: the keyid (or the whole store) is at its cap;
-	// nothing changed.
-	ReplayLimited
+	// Inserted: the pair was recorded.
+	Inserted InsertResult = iota + 1
+	// Seen: the pair was live already; nothing changed.
+	Seen
+	// Limited: the keyid (or the whole ledger) is at its cap; nothing
+	// changed.
+	Limited
 )
-
-// replayTTL is how long a pair stays live: (expires − now) + 60 s, the
-// skew tolerance of the window check (security.mdx "Transport replay
-// dedup"), and never less than the 60 s.
-func replayExpiry(expires, now time.Time) time.Time {
-	if exp := expires.Add(skew); exp.After(now.Add(skew)) {
-		return exp
-	}
-	return now.Add(skew)
-}
