@@ -225,7 +225,7 @@ const maxExportedNames = 45
 // overBudget are the packages over maxExportedNames, each with the count
 // it may not exceed while it is being split; the list only shrinks.
 var overBudget = map[string]int{
-	"seller": 53,
+	"seller": 50,
 }
 
 // No runtime package lists more than maxExportedNames names in go doc.

@@ -124,11 +124,6 @@ func (s *Server) entryOf(name string) *entry {
 	return s.tools[name]
 }
 
-// ErrTaskBusy says another worker holds the claim on a task's work
-// (WorkOnTask): the work is being done elsewhere, on another replica or
-// another goroutine.
-var ErrTaskBusy = errors.New("task's work claimed by another worker")
-
 // TaskWorker is a TaskManager that lets one worker at a time, across
 // replicas, do a task's work (runtime/sellertask's Manager, and the
 // server's default in-memory manager).

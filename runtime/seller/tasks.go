@@ -38,13 +38,23 @@ type TaskManager interface {
 	Get(ctx context.Context, principal, id string) (TaskSnapshot, error)
 }
 
-// ErrTaskNotFound is the one error for a task that does not exist or is not
-// the caller's.
-var ErrTaskNotFound = errors.New("task not found")
-
-// ErrTaskEnded says a task is final already and takes no update: another
-// replica, or an earlier call, completed, failed or canceled it.
-var ErrTaskEnded = errors.New("task ended already")
+// What a TaskManager answers for a task it cannot do what was asked with.
+var (
+	// ErrTaskNotFound is the one error for a task that does not exist or
+	// is not the caller's.
+	ErrTaskNotFound = errors.New("task not found")
+	// ErrTaskEnded says a task is final already and takes no update:
+	// another replica, or an earlier call, completed, failed or canceled
+	// it.
+	ErrTaskEnded = errors.New("task ended already")
+	// ErrTaskIDTaken says a task id given to StartTaskWithID names a task
+	// already.
+	ErrTaskIDTaken = errors.New("task id already taken")
+	// ErrTaskBusy says another worker holds the claim on a task's work
+	// (WorkOnTask): the work is being done elsewhere, on another replica
+	// or another goroutine.
+	ErrTaskBusy = errors.New("task's work claimed by another worker")
+)
 
 // TaskIDStarter is a TaskManager that can start a task under an id the
 // seller chose (StartTaskWithID). memoryTasks and runtime/sellertask's
@@ -54,10 +64,6 @@ type TaskIDStarter interface {
 	// by any principal, is an error wrapping ErrTaskIDTaken.
 	StartWithID(ctx context.Context, call *Call, id string) error
 }
-
-// ErrTaskIDTaken says a task id given to StartTaskWithID names a task
-// already.
-var ErrTaskIDTaken = errors.New("task id already taken")
 
 // MaxTaskIDLength bounds a task id given to StartTaskWithID (AdCP's
 // task_id schemas allow 128 characters).
