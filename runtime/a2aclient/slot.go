@@ -16,6 +16,7 @@ type slot struct {
 	reqID    string // IDKey of the request sent
 	status   int    // HTTP status of the response
 	messages [][]byte
+	parsed   map[int]*rawrpc.Response // messages[i] read already
 	requests int
 	// maybeSent: a request may have reached the seller (a round trip
 	// failed after the connection was made, or succeeded).
@@ -40,7 +41,7 @@ func (s *slot) sent(id string, status int) {
 	defer s.mu.Unlock()
 	s.reqID, s.status = id, status
 	s.requests++
-	s.messages = nil // only the last request's answer counts
+	s.messages, s.parsed = nil, nil // only the last request's answer counts
 }
 
 // failed notes a round trip that failed; sent says whether the request may
@@ -65,11 +66,27 @@ func (s *slot) add(msg []byte) {
 	s.messages = append(s.messages, msg)
 }
 
-// parse checks one message against the request it answers.
-func (s *slot) parse(method string, msg []byte) (*rawrpc.Response, error) {
-	r, err := rawrpc.Parse(msg)
-	if err != nil {
-		return nil, fmt.Errorf("a2aclient: %s: %w", method, err)
+// addParsed is add for a message rawrpc.Parse read already as r.
+func (s *slot) addParsed(msg []byte, r *rawrpc.Response) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.parsed == nil {
+		s.parsed = map[int]*rawrpc.Response{}
+	}
+	s.parsed[len(s.messages)] = r
+	s.messages = append(s.messages, msg)
+}
+
+// parse checks message i against the request it answers.
+func (s *slot) parse(method string, i int) (*rawrpc.Response, error) {
+	s.mu.Lock()
+	msg, r := s.messages[i], s.parsed[i]
+	s.mu.Unlock()
+	if r == nil {
+		var err error
+		if r, err = rawrpc.Parse(msg); err != nil {
+			return nil, fmt.Errorf("a2aclient: %s: %w", method, err)
+		}
 	}
 	if r.Error != nil && wire.Lenient(r.ID).IsNull() {
 		// JSON-RPC 2.0: a server that cannot tell the request's id (a body
@@ -100,7 +117,7 @@ func (s *slot) single(ctx context.Context, method string, sdkErr error) (*rawrpc
 		// a2a-go's verdict (a JSON-RPC error without its data, a result it
 		// could not decode, an HTTP status) is in the bytes; the typed step
 		// judges them.
-		return s.parse(method, msgs[0])
+		return s.parse(method, 0)
 	}
 	if sdkErr != nil {
 		return nil, fmt.Errorf("a2aclient: %s: %w", method, sdkErr)
@@ -125,8 +142,8 @@ func (s *slot) stream(ctx context.Context, method string, sdkErr error) ([]*rawr
 		return nil, fmt.Errorf("a2aclient: %s (HTTP %d): %w", method, status, rawrpc.ErrNoResponse)
 	}
 	out := make([]*rawrpc.Response, 0, len(msgs))
-	for i, m := range msgs {
-		r, err := s.parse(method, m)
+	for i := range msgs {
+		r, err := s.parse(method, i)
 		if err != nil {
 			return nil, fmt.Errorf("event %d: %w", i, err)
 		}
