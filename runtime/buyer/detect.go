@@ -71,7 +71,7 @@ func (c *Client) detectA2A(out *Reply) error {
 		return &SellerDataError{Tool: out.Tool, Source: "envelope", Err: err}
 	}
 	r := c.x.A2A(env)
-	t := a2aTask{r.Task}
+	t := readA2ATask(r.Task)
 	state := r.State
 	if state == "" && r.Error == nil && r.Problem == nil && t.isMessage() {
 		// A Message answer: a synchronous reply with no task.
@@ -111,7 +111,7 @@ func (c *Client) detectA2A(out *Reply) error {
 	if out.TaskID == "" {
 		out.TaskID = t.adcpTaskID()
 	}
-	out.ContextID = t.contextID()
+	out.ContextID = t.contextIDString()
 	if out.ContextID == "" {
 		out.ContextID, _ = f[2].AsString()
 	}
@@ -119,7 +119,7 @@ func (c *Client) detectA2A(out *Reply) error {
 	if out.Message == "" {
 		out.Message = t.statusText()
 	}
-	out.remoteTaskID = t.id()
+	out.remoteTaskID = t.taskIDString()
 	return nil
 }
 
@@ -195,13 +195,23 @@ func describeFailure(ex *Exchange) string {
 }
 
 // a2aTask is the task (or message) an A2A answer holds (extract's
-// Result.Task).
-type a2aTask struct{ v wire.Lenient }
+// Result.Task), its members read in one pass: each lookup in the task
+// itself would be a pass over its artifacts, which hold the payload.
+type a2aTask struct {
+	parts, status, kind, role, contextID, taskID, id, artifacts wire.Lenient
+}
+
+var a2aTaskKeys = []string{"parts", "status", "kind", "role", "contextId", "taskId", "id", "artifacts"}
+
+func readA2ATask(v wire.Lenient) a2aTask {
+	var f [8]wire.Lenient
+	v.Fields(a2aTaskKeys, f[:])
+	return a2aTask{parts: f[0], status: f[1], kind: f[2], role: f[3], contextID: f[4], taskID: f[5], id: f[6], artifacts: f[7]}
+}
 
 // isMessage reports an A2A Message: parts and a role, no task status.
 func (t a2aTask) isMessage() bool {
-	return t.v.Get("parts").IsArray() && !t.v.Get("status").Present() &&
-		(t.v.Get("kind").StringIs("message") || t.v.Get("role").Present())
+	return t.parts.IsArray() && !t.status.Present() && (t.kind.StringIs("message") || t.role.Present())
 }
 
 // lastDataPart is a Message's last DataPart, as a final task's artifact
@@ -210,7 +220,7 @@ func (t a2aTask) lastDataPart() (wire.Lenient, string) {
 	var data wire.Lenient
 	path := ""
 	i := -1
-	t.v.Get("parts").Elems(func(p wire.Lenient) bool {
+	t.parts.Elems(func(p wire.Lenient) bool {
 		i++
 		if d := p.Get("data"); d.IsObject() {
 			data, path = d, "result.parts["+strconv.Itoa(i)+"].data"
@@ -220,29 +230,29 @@ func (t a2aTask) lastDataPart() (wire.Lenient, string) {
 	return data, path
 }
 
-func (t a2aTask) contextID() string {
-	s, _ := t.v.Get("contextId").AsString()
+func (t a2aTask) contextIDString() string {
+	s, _ := t.contextID.AsString()
 	return s
 }
 
-// id is the A2A task's own id ("" for a message or status event without
-// one; a status event names its task taskId).
-func (t a2aTask) id() string {
+// taskIDString is the A2A task's own id ("" for a message or status event
+// without one; a status event names its task taskId).
+func (t a2aTask) taskIDString() string {
 	if t.isMessage() {
-		s, _ := t.v.Get("taskId").AsString()
+		s, _ := t.taskID.AsString()
 		return s
 	}
-	if s, ok := t.v.Get("id").AsString(); ok {
+	if s, ok := t.id.AsString(); ok {
 		return s
 	}
-	s, _ := t.v.Get("taskId").AsString()
+	s, _ := t.taskID.AsString()
 	return s
 }
 
 // adcpTaskID is the first artifact metadata adcp_task_id.
 func (t a2aTask) adcpTaskID() string {
 	id := ""
-	t.v.Get("artifacts").Elems(func(a wire.Lenient) bool {
+	t.artifacts.Elems(func(a wire.Lenient) bool {
 		id, _ = a.Get("metadata").Get("adcp_task_id").AsString()
 		return id == ""
 	})
@@ -252,7 +262,7 @@ func (t a2aTask) adcpTaskID() string {
 // statusText joins the text parts of the task's status message.
 func (t a2aTask) statusText() string {
 	var b strings.Builder
-	t.v.Get("status").Get("message").Get("parts").Elems(func(p wire.Lenient) bool {
+	t.status.Get("message").Get("parts").Elems(func(p wire.Lenient) bool {
 		if s, ok := p.Get("text").AsString(); ok {
 			if b.Len() > 0 {
 				b.WriteByte('\n')

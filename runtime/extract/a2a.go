@@ -30,6 +30,8 @@ type a2aTask struct {
 	// taskMembers: a member of a task, an event or a stream envelope is
 	// present.
 	taskMembers bool
+	// parts holds artifactData's reading, shared by the task's copies.
+	parts *[][]wire.Lenient
 }
 
 var a2aTaskKeys = []string{"status", "artifacts", "task", "statusUpdate", "message", "artifactUpdate", "jsonrpc", "result", "error"}
@@ -37,7 +39,7 @@ var a2aTaskKeys = []string{"status", "artifacts", "task", "statusUpdate", "messa
 func readTask(v wire.Lenient) a2aTask {
 	var f [9]wire.Lenient
 	v.Fields(a2aTaskKeys, f[:])
-	t := a2aTask{obj: v, status: f[0], artifacts: f[1], jsonrpc: f[6], rpcResult: f[7], rpcError: f[8]}
+	t := a2aTask{obj: v, status: f[0], artifacts: f[1], jsonrpc: f[6], rpcResult: f[7], rpcError: f[8], parts: new([][]wire.Lenient)}
 	for i, m := range f[:6] {
 		t.envelope = t.envelope || (i >= 2 && m.IsObject())
 		t.taskMembers = t.taskMembers || m.Present()
@@ -111,6 +113,31 @@ func (t a2aTask) state() string {
 	return normalizeState(s)
 }
 
+// artifactData is, for each element of artifacts, the data of each
+// element of its parts (dataPart: nil for a part that is no DataPart),
+// read once for the task: the data extraction and the error search both
+// walk them, and each lookup in an artifact or a part is a pass over the
+// payload it holds.
+func (t a2aTask) artifactData() [][]wire.Lenient {
+	if t.parts == nil {
+		t.parts = new([][]wire.Lenient)
+	}
+	if *t.parts == nil {
+		arts := [][]wire.Lenient{}
+		t.artifacts.Elems(func(a wire.Lenient) bool {
+			var data []wire.Lenient
+			a.Get("parts").Elems(func(p wire.Lenient) bool {
+				data = append(data, dataPart(p))
+				return true
+			})
+			arts = append(arts, data)
+			return true
+		})
+		*t.parts = arts
+	}
+	return *t.parts
+}
+
 // dataPart returns a part's data when the part is a DataPart: any part whose
 // data is a non-null, non-array object, with or without "kind".
 func dataPart(p wire.Lenient) wire.Lenient {
@@ -131,15 +158,15 @@ func a2aData(task a2aTask, prefix string) (data wire.Lenient, path string, err e
 	state := task.state()
 	switch {
 	case isFinalState(state):
-		i, last := -1, -1
+		last := -1
 		var lastData wire.Lenient
-		task.artifacts.Index(0).Get("parts").Elems(func(p wire.Lenient) bool {
-			i++
-			if d := dataPart(p); d != nil {
-				lastData, last = d, i
+		if arts := task.artifactData(); len(arts) > 0 {
+			for i, d := range arts[0] {
+				if d != nil {
+					lastData, last = d, i
+				}
 			}
-			return true
-		})
+		}
 		if lastData != nil {
 			data, path = lastData, prefix+"artifacts[0].parts["+strconv.Itoa(last)+"].data"
 		} else {
@@ -247,24 +274,15 @@ func (x *Extractor) a2aResult(v wire.Lenient, r *Result, prefix string) {
 // a2aError scans every artifact's DataParts, then status.message's, for a
 // truthy adcp_error, and reports whether it found one (valid or not).
 func (x *Extractor) a2aError(task a2aTask, r *Result, f *found, prefix string) bool {
-	done := false
-	ai := -1
-	task.artifacts.Elems(func(a wire.Lenient) bool {
-		ai++
-		pi := -1
-		a.Get("parts").Elems(func(p wire.Lenient) bool {
-			pi++
-			if ae := dataPart(p).Get("adcp_error"); ae.Truthy() {
+	for ai, parts := range task.artifactData() {
+		for pi, d := range parts {
+			if ae := d.Get("adcp_error"); ae.Truthy() {
 				x.setError(r, f, ae, fmt.Sprintf("%sartifacts[%d].parts[%d].data.adcp_error", prefix, ai, pi))
-				done = true
+				return true
 			}
-			return !done
-		})
-		return !done
-	})
-	if done {
-		return true
+		}
 	}
+	done := false
 	pi := -1
 	task.status.Get("message").Get("parts").Elems(func(p wire.Lenient) bool {
 		pi++
