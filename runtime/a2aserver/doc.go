@@ -28,6 +28,12 @@
 // every case, and runtime/extract reads the same error and the same
 // payload from it.
 //
+// NewHandler answers message/send itself, after the same gate and with the
+// same answer and task, and writes the response a2a-go would write for it,
+// byte for byte, without a2a-go's re-encoding of the answer at each layer
+// (internal/bench, make bench-load); message/stream, tasks/* and what
+// a2a-go refuses go to a2a-go.
+//
 // The agent card lists every tool as a skill, get_adcp_capabilities
 // included: the JavaScript buyer treats an agent without that skill as
 // AdCP 2.

@@ -20,6 +20,14 @@
 // not serve is answered the same way, with UNSUPPORTED_FEATURE, as an
 // unknown skill is over A2A (go-sdk alone would send JSON-RPC -32602).
 //
+// With Options.Stateless and Options.JSONResponse (how a seller runs behind
+// a load balancer), NewStreamableHandler answers a tools/call itself, after
+// the same gate and through the same Serve, and writes the response go-sdk
+// would write for it, byte for byte, without go-sdk's session per request
+// and its re-encoding of the answer at each layer: a 36 KB answer costs
+// the server a seventh of go-sdk's CPU (internal/bench, make bench-load).
+// Other requests, and every request in the other modes, go to go-sdk.
+//
 // Gate authenticates every HTTP request before go-sdk sees it: discovery
 // (initialize, tools/list, public tools) passes anonymously, anything else
 // without valid credentials gets HTTP 401 with a WWW-Authenticate

@@ -51,7 +51,9 @@ type Options struct {
 	// request, and a dropped connection cancels its call.
 	Stateless bool
 	// JSONResponse answers POSTs with application/json instead of an SSE
-	// stream.
+	// stream. With Stateless, NewStreamableHandler answers tools/call
+	// itself, as go-sdk would byte for byte, at a fraction of the cost
+	// (see the package doc).
 	JSONResponse bool
 	// AcceptJSONOnly, with JSONResponse, also serves POSTs whose Accept
 	// header lists application/json without text/event-stream (or none),
