@@ -183,6 +183,11 @@ func (e *Encoder) Value(v Encodable) {
 }
 
 func appendFloat(b []byte, f float64) []byte {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 && (f != 0 || !math.Signbit(f)) {
+		// An integer: its digits, as the shortest 'f' formatting writes
+		// them, without its search (-0 keeps its sign there).
+		return strconv.AppendInt(b, int64(f), 10)
+	}
 	abs := math.Abs(f)
 	format := byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
