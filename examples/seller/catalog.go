@@ -329,8 +329,25 @@ func (c *catalog) publish(id string, sd *seed) error {
 }
 
 // normalizeSeed makes a fixture's members fit AdCP 3.0: format ids get
-// the default creative agent, AdCP 2 channel names their AdCP 3 ones.
+// the default creative agent, AdCP 2 channel names their AdCP 3 ones, a
+// reporting_capabilities that names only some members (the storyboards'
+// measurement windows and metrics) the defaults of the others.
 func normalizeSeed(members map[string]json.RawMessage) error {
+	if raw, ok := members["reporting_capabilities"]; ok {
+		var given, defaults map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &given); err != nil {
+			return fmt.Errorf("reporting_capabilities: %w", err)
+		}
+		if err := json.Unmarshal(sandboxDefaults["reporting_capabilities"], &defaults); err != nil {
+			return err
+		}
+		for k, v := range defaults {
+			if _, ok := given[k]; !ok {
+				given[k] = v
+			}
+		}
+		members["reporting_capabilities"], _ = json.Marshal(given)
+	}
 	var formats []map[string]json.RawMessage
 	if err := json.Unmarshal(members["format_ids"], &formats); err != nil {
 		return fmt.Errorf("format_ids: %w", err)

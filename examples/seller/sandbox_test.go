@@ -55,6 +55,11 @@ func TestSandboxController(t *testing.T) {
 			`{"delivery_type":"non_guaranteed","channels":["display"],"format_ids":[{"id":"display_300x250"}]}}}`, ""},
 		{"its pricing option again", `{"scenario":"seed_pricing_option","params":{"product_id":"test-product","pricing_option_id":"test-pricing",` +
 			`"fixture":{"pricing_model":"cpm","currency":"USD","floor_price":1.0}}}`, ""},
+		{"a fixture's partial reporting block", `{"scenario":"seed_product","params":{"product_id":"billing_q3","fixture":{"delivery_type":"guaranteed",` +
+			`"channels":["video"],"format_ids":[{"id":"video_15s"}],"reporting_capabilities":{"available_metrics":["impressions","spend"],` +
+			`"measurement_windows":[{"window_id":"post_sivt","duration_days":0,"expected_availability_days":3,"is_guarantee_basis":true}]}}}}`, ""},
+		{"its pricing", `{"scenario":"seed_pricing_option","params":{"product_id":"billing_q3","pricing_option_id":"cpm_billing","fixture":` +
+			`{"pricing_model":"cpm","currency":"USD","fixed_price":18.0}}}`, ""},
 		{"the input-required arm", `{"scenario":"force_create_media_buy_arm","params":{"arm":"input-required"}}`, "INVALID_PARAMS"},
 		{"delivery of an unknown buy", `{"scenario":"simulate_delivery","params":{"media_buy_id":"mb_404","impressions":1}}`, "NOT_FOUND"},
 	} {
