@@ -43,6 +43,9 @@ const (
 	whyDigestPosture = "007 and 018 assert opposite covers_content_digest postures against one URL and the storyboard's " +
 		"vector dispatch never forwards the agent's (it declares \"either\"), so one of them fails on any agent; " +
 		"the request-signing grader runs grade both"
+	whyProtocolMethod = "028 (3.1 and later) wants an unsigned tasks/cancel refused as a protocol method the verifier " +
+		"requires signed, and the dispatch grades it whatever the agent's protocol_methods_required_for says (the defect " +
+		"of 007 and 018: no capability forwarded); the grader skips it for a seller requiring no protocol method signed"
 	whyLibraryVector = "025 ships its own JWK and is graded in the runner's own library, never reaching the agent, " +
 		"which reports HTTP 0 to a step expecting 401; the request-signing grader passes it"
 	whyA2ASigning = "the request-signing probe has no A2A transport: on an A2A run it sends an MCP initialize to the A2A " +
@@ -71,6 +74,8 @@ var knownFailures = map[string][]knownFailure{
 			issue: "adcontextprotocol/adcp-client#2993", why: whyDigestPosture},
 		{storyboard: "signed_requests", step: "negative-018-digest-covered-when-forbidden",
 			issue: "adcontextprotocol/adcp-client#2993", why: whyDigestPosture},
+		{storyboard: "signed_requests", step: "negative-028-unsigned-protocol-method-required",
+			issue: "adcontextprotocol/adcp-client#2993", why: whyProtocolMethod},
 		{storyboard: "signed_requests", step: "negative-025-jwk-alg-crv-mismatch",
 			issue: "adcontextprotocol/adcp-client#2955", why: whyLibraryVector},
 		{protocol: "a2a", storyboard: "comply_controller_mode_gate", step: "deny_live_caller",

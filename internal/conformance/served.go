@@ -27,9 +27,29 @@ type sellerCaps struct {
 }
 
 // readCaps calls get_adcp_capabilities over MCP (a public tool) at
-// a.url("mcp").
+// a.url("mcp"), then again pinned to the newest release it lists, whose
+// request_signing is the one a buyer of that release reads.
 func readCaps(ctx context.Context, a *agent) (*sellerCaps, error) {
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_adcp_capabilities","arguments":{}}}`
+	caps, err := readCapsAt(ctx, a, "")
+	if err != nil || len(caps.Releases) < 2 {
+		return caps, err
+	}
+	newest, err := readCapsAt(ctx, a, caps.Releases[len(caps.Releases)-1])
+	if err != nil {
+		return nil, err
+	}
+	caps.ProtocolMethodsRequiredFor = newest.ProtocolMethodsRequiredFor
+	return caps, nil
+}
+
+// readCapsAt calls get_adcp_capabilities with adcp_version pin (none when
+// "").
+func readCapsAt(ctx context.Context, a *agent, pin string) (*sellerCaps, error) {
+	args := "{}"
+	if pin != "" {
+		args = `{"adcp_version":` + strconvQuote(pin) + `}`
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_adcp_capabilities","arguments":` + args + `}}`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.url("mcp"), strings.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -94,6 +114,8 @@ func parseCaps(data []byte) (*sellerCaps, error) {
 	}
 	return caps, nil
 }
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 // release is a bundle's release, release precision: "3.0.25" → "3.0",
 // "3.2.0-beta.5" → "3.2-beta.5".
