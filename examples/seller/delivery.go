@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"time"
 
@@ -22,6 +23,11 @@ type deliveryTotals struct {
 	Conversions int64   `json:"conversions"`
 	Spend       float64 `json:"reported_spend"`
 	Currency    string  `json:"currency,omitempty"`
+	// Viewability is the viewability block last simulated, as the
+	// controller received it (measurable_impressions, the shared
+	// denominator, viewable_impressions, viewable_rate, viewed_seconds,
+	// standard); nil when none was.
+	Viewability json.RawMessage `json:"viewability,omitempty"`
 }
 
 // getMediaBuyDelivery reports delivery of the buys named, else of the
@@ -59,6 +65,12 @@ func (b *buy) delivery() adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery {
 	}
 	if d.Impressions > 0 {
 		out.Totals.CTR = ptr(float64(d.Clicks) / float64(d.Impressions))
+	}
+	if d.Viewability != nil {
+		var v adcp.DeliveryMetricsViewability
+		if err := adcp.Decode(d.Viewability, &v); err == nil {
+			out.Totals.Viewability = &v
+		}
 	}
 	total := b.total()
 	for _, pk := range b.packages {

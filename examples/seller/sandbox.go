@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 
+	"example.com/seller/adcp"
+
 	"github.com/adcpgen/adcpgen/runtime/lifecycle"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/testcontroller"
@@ -197,6 +199,13 @@ func (s *sales) simulateDelivery(ctx context.Context, principal string, p testco
 	if rs := p.ReportedSpend; rs != nil {
 		add.Spend, add.Currency = rs.Amount, rs.Currency
 	}
+	if v := wire.Lenient(p.Raw).Get("viewability"); v.IsObject() {
+		var check adcp.DeliveryMetricsViewability
+		if err := adcp.Decode(v.Raw(), &check); err != nil {
+			return nil, testcontroller.InvalidParams("viewability: " + err.Error())
+		}
+		add.Viewability = v.Raw()
+	}
 	var total deliveryTotals
 	err := s.buys.update(ctx, principal, p.MediaBuyID, func(b *buy) error {
 		if add.Currency != "" && add.Currency != b.currency {
@@ -208,6 +217,9 @@ func (s *sales) simulateDelivery(ctx context.Context, principal string, p testco
 		t.Conversions += add.Conversions
 		t.Spend += add.Spend
 		t.Currency = b.currency
+		if add.Viewability != nil {
+			t.Viewability = add.Viewability
+		}
 		total = *t
 		return nil
 	})

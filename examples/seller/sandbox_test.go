@@ -113,6 +113,18 @@ func TestSandboxController(t *testing.T) {
 		t.Fatalf("delivery %s", *v)
 	}
 
+	// A viewability block, viewed_seconds and all (3.1's), is reported as
+	// simulated.
+	ctrl(`{"scenario":"simulate_delivery","params":{"media_buy_id":"` + mediaBuy + `","impressions":80000,"viewability":{"measurable_impressions":74000,` +
+		`"viewable_impressions":59200,"viewable_rate":0.8,"viewed_seconds":4.3,"standard":"mrc"}}}`)
+	if d := call(t, cs, "get_media_buy_delivery", `{"media_buy_ids":["`+mediaBuy+`"]}`); d.Error != nil ||
+		string(wire.Lenient(d.Data).Get("media_buy_deliveries").Index(0).Get("totals").Get("viewability").Get("viewed_seconds")) != "4.3" {
+		t.Fatalf("viewability: %+v %s", d.Error, d.Data)
+	}
+	if code, _ := ctrl(`{"scenario":"simulate_delivery","params":{"media_buy_id":"` + mediaBuy + `","viewability":{"viewable_rate":"high"}}}`); code != "INVALID_PARAMS" {
+		t.Errorf("a malformed viewability block: %q", code)
+	}
+
 	// The forced arm: the next sandbox create_media_buy answers submitted
 	// with the task id named, which tasks/get then knows; a production one
 	// leaves the directive waiting.
