@@ -19,7 +19,7 @@ type knownFailure struct {
 	bundles  []string
 	protocol string
 	// storyboard and step identify the step; step "*" is every step of
-	// the storyboard.
+	// the storyboard, storyboard "*" every storyboard.
 	storyboard, step string
 	// errorHas, when set, must be in the failure's error, or its
 	// validation's description or actual value.
@@ -55,8 +55,8 @@ const (
 		"grades them"
 	whyControllerSchema = "the runner validates against the bundle's schemas, and the schemas it ships have no " +
 		"compliance/comply-test-controller-response.json, so every comply_test_controller response_schema check fails " +
-		"\"no_schema_registered\" whatever the agent answers (the seller's FORBIDDEN, success false, context echoed, is " +
-		"checked by examples/seller's tests)"
+		"\"no_schema_registered\" whatever the agent answers (comply_controller_mode_gate's FORBIDDEN, success false, " +
+		"context echoed, is checked by examples/seller's tests; dependency_impairment's force_creative_status succeeds)"
 	whyDeniedRouted = "the buy names no plan_id, which check_governance needs: the seller consults the governance " +
 		"agent for buys that name their plan (examples/seller's TestGovernance denies one for real)"
 	whyDenied = "no governance agent in a full assessment: the runner sends sync_plans to the seller and has no " +
@@ -80,7 +80,7 @@ var knownFailures = map[string][]knownFailure{
 			issue: "adcontextprotocol/adcp-client#2955", why: whyLibraryVector},
 		{protocol: "a2a", storyboard: "comply_controller_mode_gate", step: "deny_live_caller",
 			issue: "adcontextprotocol/adcp-client#2878", why: whyA2AAuthProbe},
-		{storyboard: "comply_controller_mode_gate", step: "deny_live_caller", errorHas: "no_schema_registered",
+		{storyboard: "*", step: "*", errorHas: "no_schema_registered",
 			issue: "adcontextprotocol/adcp-client#2867", why: whyControllerSchema},
 		{kind: kindGovernance, storyboard: "media_buy_seller/governance_denied", step: "create_media_buy_denied",
 			issue: "adcontextprotocol/adcp#7547", why: whyDeniedRouted},
@@ -106,7 +106,7 @@ func knownIn(list []knownFailure, kind, bundle, protocol string, f failure) (kno
 // none.
 func knownIndex(list []knownFailure, kind, bundle, protocol string, f failure) int {
 	for i, k := range list {
-		if k.applies(kind, bundle, protocol) && k.storyboard == f.StoryboardID && (k.step == "*" || k.step == f.StepID) &&
+		if k.applies(kind, bundle, protocol) && (k.storyboard == "*" || k.storyboard == f.StoryboardID) && (k.step == "*" || k.step == f.StepID) &&
 			(k.errorHas == "" || f.has(k.errorHas)) {
 			return i
 		}

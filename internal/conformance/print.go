@@ -133,7 +133,7 @@ func printStale(w io.Writer, results []*result) {
 			continue
 		}
 		for i, k := range list {
-			if k.applies(r.Kind, r.Bundle, r.Protocol) && (r.Kind != kindNamed || slices.Contains(r.Report.StoryboardsExecuted, k.storyboard)) {
+			if k.applies(r.Kind, r.Bundle, r.Protocol) && (r.Kind != kindNamed || k.storyboard == "*" || slices.Contains(r.Report.StoryboardsExecuted, k.storyboard)) {
 				ran[i] = true
 			}
 		}
