@@ -68,7 +68,11 @@ func (h *handler) serveDirect(w http.ResponseWriter, ctx context.Context, body [
 	var members []stdjson.Member
 	own := false
 	if a.Error == nil {
-		members = stdjson.Members(a.Body)
+		if spans := a.Spans(); spans != nil {
+			members = stdjson.MembersAt(a.Body, spans) // as the seller encoded it: no pass over the body
+		} else {
+			members = stdjson.Members(a.Body)
+		}
 		own = ownStatusIs(a, stdjson.Get(members, "status"))
 	}
 	var objs [][]byte

@@ -180,6 +180,7 @@ type Answer struct {
 type filledBody struct {
 	v       envelopeValues
 	body    []byte
+	spans   []wire.Span // where body's members lie, nil when unknown
 	message string
 	compact bool
 }
@@ -189,6 +190,16 @@ type filledBody struct {
 // it is where its SDK would compact it. False when unknown.
 func (a *Answer) Compact() bool {
 	return a.filled != nil && a.filled.compact && sameBytes(a.filled.body, a.Body)
+}
+
+// Spans reports where each member of Body lies (wire.Span offsets into
+// Body), as the server encoded it, so that a transport may take the
+// members apart without reading Body again; nil when unknown.
+func (a *Answer) Spans() []wire.Span {
+	if a.filled == nil || !sameBytes(a.filled.body, a.Body) {
+		return nil
+	}
+	return a.filled.spans
 }
 
 // IsError reports an AdCP error answer.

@@ -114,8 +114,16 @@ func (e *EnvelopeError) Error() string {
 // strict: body is a handler's payload, and a member the envelope owns that
 // it set to another value is an *EnvelopeError.
 func fillEnvelope(tool string, body []byte, env registry.Envelope, v envelopeValues, strict bool, ctxObj []byte) ([]byte, string, error) {
+	out, _, message, err := fillEnvelopeAt(tool, body, nil, env, v, strict, ctxObj)
+	return out, message, err
+}
+
+// fillEnvelopeAt is fillEnvelope for a body whose members lie where spans
+// says (the encoder's, wire.AppendSpans; nil to read them from body), also
+// returning where the completed body's members lie (nil without spans).
+func fillEnvelopeAt(tool string, body []byte, spans []wire.Span, env registry.Envelope, v envelopeValues, strict bool, ctxObj []byte) ([]byte, []wire.Span, string, error) {
 	var message wire.Lenient
-	out, err := wire.Lenient(body).EditMembers(fillNames, func(got []wire.Lenient) ([][]byte, error) {
+	edit := func(got []wire.Lenient) ([][]byte, error) {
 		values := make([][]byte, len(fillNames))
 		// Added members go first, each before the last: reversed, the
 		// envelope reads in its own order.
@@ -147,14 +155,23 @@ func fillEnvelope(tool string, body []byte, env registry.Envelope, v envelopeVal
 		}
 		values[fillVersion], values[fillContext] = version, ctxObj
 		return values, nil
-	})
+	}
+	var (
+		out []byte
+		err error
+	)
+	if spans != nil {
+		out, spans, err = wire.Lenient(body).EditMembersAt(spans, fillNames, edit)
+	} else {
+		out, err = wire.Lenient(body).EditMembers(fillNames, edit)
+	}
 	if err != nil {
 		if ee, ok := errors.AsType[*EnvelopeError](err); ok {
-			return nil, "", ee
+			return nil, nil, "", ee
 		}
-		return nil, "", fmt.Errorf("%s: the payload is not a JSON object", tool)
+		return nil, nil, "", fmt.Errorf("%s: the payload is not a JSON object", tool)
 	}
-	return out, messageOf(message, env), nil
+	return out, spans, messageOf(message, env), nil
 }
 
 // fillNames are the members fillEnvelope writes, in the order it writes

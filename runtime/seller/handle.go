@@ -170,7 +170,7 @@ func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message, cont
 		contextID = c.echoedContextID()
 	}
 	v := envelopeValues{status: string(status), taskID: taskID, message: message, contextID: contextID, version: c.Release}
-	body, bodyMessage, err := s.encodePayload(c, v, payload)
+	body, spans, bodyMessage, err := s.encodePayload(c, v, payload)
 	if err != nil {
 		s.log.ErrorContext(c.logContext(), "adcp: response not sent", "tool", c.Tool.Name, "status", string(status), "err", err.Error())
 		return ErrorAnswer(s.internalError())
@@ -178,22 +178,22 @@ func (s *Server) resultAnswer(c *Call, status task.Status, taskID, message, cont
 	ctxObj := c.Context()
 	compact := ctxObj == nil || wire.Lenient(ctxObj).CompactLen() == len(ctxObj)
 	return &Answer{Status: status, TaskID: taskID, Message: message, ContextID: contextID, Body: body, Release: c.Release, echoed: c,
-		filled: &filledBody{v: v, body: body, message: bodyMessage, compact: compact}}
+		filled: &filledBody{v: v, body: body, spans: spans, message: bodyMessage, compact: compact}}
 }
 
 // encodePayload encodes p (a generated value, or nil) with the protocol
 // envelope's members filled from v (a handler's contradicting value is an
 // *EnvelopeError) and the request's context echoed, and validates it
-// against the schema for v.status. It also returns the message the body
-// carries.
-func (s *Server) encodePayload(c *Call, v envelopeValues, p any) ([]byte, string, error) {
+// against the schema for v.status. It also returns where the body's
+// members lie (nil when unknown) and the message the body carries.
+func (s *Server) encodePayload(c *Call, v envelopeValues, p any) (body []byte, spans []wire.Span, message string, err error) {
 	status := task.Status(v.status)
 	if c.bridged != nil {
 		// A handler of this release answering a call of another (Bridge):
 		// the payload is that release's once converted.
 		rv, err := c.bridged.convert(status, p)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, "", err
 		}
 		return c.bridged.to.encodePayload(c.bridged.call, v, rv)
 	}
@@ -205,19 +205,19 @@ func (s *Server) encodePayload(c *Call, v envelopeValues, p any) ([]byte, string
 			encodeBufs.Put(buf)
 		}
 	}()
-	encoded, err := appendValue((*buf)[:0], p, status.Interim())
+	encoded, spans, err := appendValue((*buf)[:0], p, status.Interim())
 	*buf = encoded[:0]
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
-	body, message, err := fillEnvelope(c.Tool.Name, encoded, c.Tool.EnvelopeFor(v.status), v, true, c.Context())
+	body, spans, message, err = fillEnvelopeAt(c.Tool.Name, encoded, spans, c.Tool.EnvelopeFor(v.status), v, true, c.Context())
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	if sameBytes(body, encoded) { // nothing to fill: the body is still the buffer
 		body = bytes.Clone(encoded)
 	}
-	return body, message, s.checkResponse(c.Tool, status, body)
+	return body, spans, message, s.checkResponse(c.Tool, status, body)
 }
 
 // encodeBufs keeps encoding buffers of up to maxEncodeBuf bytes.
@@ -227,21 +227,29 @@ const maxEncodeBuf = 1 << 20
 
 // encodeValue encodes a generated value strictly. A nil interim payload, or
 // a task.None, is the empty object.
-func encodeValue(p any, emptyOK bool) ([]byte, error) { return appendValue(nil, p, emptyOK) }
+func encodeValue(p any, emptyOK bool) ([]byte, error) {
+	out, _, err := appendValue(nil, p, emptyOK)
+	return out, err
+}
 
-// appendValue appends a generated value encoded strictly (encodeValue).
-func appendValue(dst []byte, p any, emptyOK bool) ([]byte, error) {
+// appendValue appends a generated value encoded strictly (encodeValue),
+// and where its members lie when it is an object (nil otherwise).
+func appendValue(dst []byte, p any, emptyOK bool) ([]byte, []wire.Span, error) {
 	if p == nil || reflect.ValueOf(p).IsNil() || reflect.TypeOf(p) == noneType {
 		if emptyOK {
-			return append(dst, "{}"...), nil
+			return append(dst, "{}"...), nil, nil
 		}
-		return dst, errors.New("no response value")
+		return dst, nil, errors.New("no response value")
 	}
 	enc, ok := p.(wire.Encodable)
 	if !ok {
-		return dst, fmt.Errorf("%T cannot encode itself", p)
+		return dst, nil, fmt.Errorf("%T cannot encode itself", p)
 	}
-	return wire.Append(dst, enc)
+	out, spans, err := wire.AppendSpans(dst, enc, nil)
+	if err == nil && (len(spans) == 0 || !wire.Lenient(out[len(dst):]).IsObject()) {
+		spans = nil // no object, or an empty one: nothing to save
+	}
+	return out, spans, err
 }
 
 // ResponseError is a payload that failed its schema; it is never sent.

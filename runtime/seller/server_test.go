@@ -479,5 +479,25 @@ func TestAnswerCompact(t *testing.T) {
 		if a.Compact() && wire.Lenient(a.Body).CompactLen() != len(a.Body) {
 			t.Errorf("%s: a body said compact is not: %s", c.tool, a.Body)
 		}
+		// A body the server encoded says where its members lie.
+		spans := a.Spans()
+		if (spans != nil) != (c.tool == "get_products" && a.Error == nil) {
+			t.Errorf("%s %s: spans %v", c.tool, c.args, spans)
+		}
+		i := 0
+		wire.Lenient(a.Body).Members(func(k, v wire.Lenient) bool {
+			if spans == nil {
+				return false
+			}
+			if i >= len(spans) || string(a.Body[spans[i].Start:spans[i].End]) != string(v) || !strings.HasPrefix(string(a.Body[spans[i].Key:]), string(k)+":") {
+				t.Errorf("%s: member %d %s:%s, spans %v", a.Body, i, k, v, spans)
+				return false
+			}
+			i++
+			return true
+		})
+		if spans != nil && i != len(spans) {
+			t.Errorf("%s: %d members, %d spans", a.Body, i, len(spans))
+		}
 	}
 }

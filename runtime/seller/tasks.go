@@ -216,7 +216,7 @@ func (t *TaskHandle[R, S, W, I]) Fail(ctx context.Context, err error) error {
 func (t *TaskHandle[R, S, W, I]) report(ctx context.Context, status task.Status, payload any, message string) error {
 	contextID := t.call.echoedContextID()
 	v := envelopeValues{status: string(status), taskID: t.id, message: message, contextID: contextID, version: t.call.Release}
-	body, _, err := t.srv.encodePayload(t.call, v, payload)
+	body, _, _, err := t.srv.encodePayload(t.call, v, payload)
 	if err != nil {
 		var re *ResponseError
 		var ee *EnvelopeError

@@ -20,6 +20,10 @@ type Encoder struct {
 	// errAt is the JSON pointer of err's value, built by the engine as it
 	// returns from the values holding it (see failedUnder).
 	errAt string
+	// depth is how many objects and arrays are open; spans, when set,
+	// receives where the top-level object's members lie (AppendSpans).
+	depth int
+	spans *[]Span
 }
 
 var encoderPool = sync.Pool{New: func() any { return new(Encoder) }}
@@ -51,6 +55,25 @@ func Append(dst []byte, v Encodable) ([]byte, error) {
 		return dst, err
 	}
 	return e.buf, nil
+}
+
+// Span is where one member of a JSON object lies in the object's bytes:
+// Key is the offset of its name's opening quote, Start and End bound its
+// value.
+type Span struct{ Key, Start, End int }
+
+// AppendSpans is Append for a value that encodes as a JSON object, also
+// appending to spans where each of its members lies in the returned bytes
+// (offsets from the start of dst), as the encoder wrote them: what a
+// reader would otherwise find by reading the object again
+// (Lenient.EditMembersAt takes them).
+func AppendSpans(dst []byte, v Encodable, spans []Span) ([]byte, []Span, error) {
+	e := Encoder{buf: dst, spans: &spans}
+	e.Value(v)
+	if err := e.Err(); err != nil {
+		return dst, spans[:0], err
+	}
+	return e.buf, spans, nil
 }
 
 // Bytes returns the encoded bytes so far.
@@ -94,31 +117,64 @@ func (e *Encoder) sep() {
 }
 
 // ObjectStart writes '{'.
-func (e *Encoder) ObjectStart() { e.sep(); e.buf = append(e.buf, '{'); e.comma = false }
+func (e *Encoder) ObjectStart() { e.sep(); e.buf = append(e.buf, '{'); e.comma = false; e.depth++ }
 
 // ObjectEnd writes '}'.
-func (e *Encoder) ObjectEnd() { e.buf = append(e.buf, '}'); e.comma = true }
+func (e *Encoder) ObjectEnd() {
+	if e.depth == 1 && e.spans != nil {
+		e.endSpan()
+	}
+	e.buf = append(e.buf, '}')
+	e.comma = true
+	e.depth--
+}
 
 // ArrayStart writes '['.
-func (e *Encoder) ArrayStart() { e.sep(); e.buf = append(e.buf, '['); e.comma = false }
+func (e *Encoder) ArrayStart() { e.sep(); e.buf = append(e.buf, '['); e.comma = false; e.depth++ }
 
 // ArrayEnd writes ']'.
-func (e *Encoder) ArrayEnd() { e.buf = append(e.buf, ']'); e.comma = true }
+func (e *Encoder) ArrayEnd() { e.buf = append(e.buf, ']'); e.comma = true; e.depth-- }
 
 // Key writes an object key and ':'.
 func (e *Encoder) Key(k string) {
-	e.sep()
+	key := e.keyStart()
 	e.buf = appendQuoted(e.buf, k)
 	e.buf = append(e.buf, ':')
 	e.comma = false
+	e.keyEnd(key)
 }
 
 // rawKey writes a key already quoted and followed by ':' (the engine
 // keeps each member's `"code":`).
 func (e *Encoder) rawKey(quotedColon string) {
-	e.sep()
+	key := e.keyStart()
 	e.buf = append(e.buf, quotedColon...)
 	e.comma = false
+	e.keyEnd(key)
+}
+
+// keyStart ends the span of the member before (AppendSpans) and writes
+// the separator; it returns where the key starts.
+func (e *Encoder) keyStart() int {
+	if e.depth == 1 && e.spans != nil {
+		e.endSpan()
+	}
+	e.sep()
+	return len(e.buf)
+}
+
+// keyEnd opens the span of a top-level member whose key started at key.
+func (e *Encoder) keyEnd(key int) {
+	if e.depth == 1 && e.spans != nil {
+		*e.spans = append(*e.spans, Span{Key: key, Start: len(e.buf), End: -1})
+	}
+}
+
+// endSpan ends the open span, if any, where the buffer ends.
+func (e *Encoder) endSpan() {
+	if n := len(*e.spans); n > 0 && (*e.spans)[n-1].End < 0 {
+		(*e.spans)[n-1].End = len(e.buf)
+	}
 }
 
 // String writes a string value. Invalid UTF-8 becomes U+FFFD.

@@ -52,32 +52,50 @@ func (v Lenient) WithMembers(names []string, values [][]byte) ([]byte, bool) {
 // returned as it is; v not being an object is an error too. v itself is
 // returned when nothing changes.
 func (v Lenient) EditMembers(names []string, edit func(current []Lenient) ([][]byte, error)) ([]byte, error) {
+	out, _, err := v.editMembers(nil, false, names, edit)
+	return out, err
+}
+
+// EditMembersAt is EditMembers for an object whose members lie where spans
+// says (AppendSpans wrote them so): it reads no value, only the names, and
+// returns where the result's members lie. spans must be v's, every member
+// in order.
+func (v Lenient) EditMembersAt(spans []Span, names []string, edit func(current []Lenient) ([][]byte, error)) ([]byte, []Span, error) {
+	return v.editMembers(spans, true, names, edit)
+}
+
+func (v Lenient) editMembers(spans []Span, known bool, names []string, edit func(current []Lenient) ([][]byte, error)) ([]byte, []Span, error) {
 	if !v.IsObject() {
-		return nil, errNotObject
+		return nil, nil, errNotObject
 	}
-	type span struct{ start, end int } // a value's, -1 when absent
+	if !known {
+		v.memberSpans(func(_ Lenient, ks, vs, ve int) bool {
+			spans = append(spans, Span{Key: ks, Start: vs, End: ve})
+			return true
+		})
+	}
 	var (
-		curBuf  [8]Lenient
-		spanBuf [8]span
+		curBuf [8]Lenient
+		atBuf  [8]int
 	)
-	cur, spans := curBuf[:0], spanBuf[:0]
+	cur, at := curBuf[:0], atBuf[:0] // at: the span of the last member of each name, -1 when absent
 	for range names {
-		cur, spans = append(cur, nil), append(spans, span{-1, -1})
+		cur, at = append(cur, nil), append(at, -1)
 	}
-	v.memberSpans(func(key Lenient, _, vs, ve int) bool {
+	for j, sp := range spans {
+		key := v[sp.Key:skipString(v, sp.Key)]
 		for i, name := range names {
 			if key.StringIs(name) {
-				cur[i], spans[i] = v[vs:ve:ve], span{vs, ve}
+				cur[i], at[i] = v[sp.Start:sp.End:sp.End], j
 			}
 		}
-		return true
-	})
+	}
 	edited, err := edit(cur)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(edited) != len(names) {
-		return nil, errors.New("wire: EditMembers: edit returned a value count other than the names'")
+		return nil, nil, errors.New("wire: EditMembers: edit returned a value count other than the names'")
 	}
 	var valueBuf [8][]byte
 	values := append(valueBuf[:0], edited...)
@@ -100,47 +118,68 @@ func (v Lenient) EditMembers(names []string, edit func(current []Lenient) ([][]b
 		}
 	}
 	if !changed {
-		return v, nil
+		return v, spans, nil
+	}
+	// replaced[j] is the name whose value replaces span j's, -1 for none.
+	var replBuf [32]int
+	replaced := replBuf[:0]
+	for range spans {
+		replaced = append(replaced, -1)
+	}
+	for i, j := range at {
+		if !skip[i] && j >= 0 {
+			replaced[j] = i
+		}
 	}
 	out := make([]byte, 0, size)
-	out = append(out, '{')
-	nonEmpty := false
-	if rest := skipSpace(v, 1); rest < len(v) && v[rest] != '}' {
-		nonEmpty = true
+	var outSpans []Span
+	if known {
+		outSpans = make([]Span, 0, len(spans)+len(names))
 	}
+	out = append(out, '{')
 	first := true
 	for i := len(names) - 1; i >= 0; i-- {
-		if skip[i] || spans[i].start >= 0 {
+		if skip[i] || at[i] >= 0 {
 			continue
 		}
 		if !first {
 			out = append(out, ',')
 		}
 		first = false
+		key := len(out)
 		out = AppendQuoted(out, names[i])
 		out = append(out, ':')
+		sp := Span{Key: key, Start: len(out)}
 		out = append(out, values[i]...)
+		sp.End = len(out)
+		if known {
+			outSpans = append(outSpans, sp)
+		}
 	}
-	if !first && nonEmpty {
+	if rest := skipSpace(v, 1); !first && rest < len(v) && v[rest] != '}' {
 		out = append(out, ',')
 	}
-	// The rest of v, replaced values in document order.
-	at := 1
-	for {
-		next := -1
-		for i, sp := range spans {
-			if !skip[i] && sp.start >= at && (next < 0 || sp.start < spans[next].start) {
-				next = i
+	// The rest of v, replaced values where they stand.
+	delta := len(out) - 1 // where v[1] lands, less 1
+	from := 1
+	for j, sp := range spans {
+		i := replaced[j]
+		if known {
+			nsp := Span{Key: sp.Key + delta, Start: sp.Start + delta, End: sp.End + delta}
+			if i >= 0 {
+				nsp.End = nsp.Start + len(values[i])
 			}
+			outSpans = append(outSpans, nsp)
 		}
-		if next < 0 {
-			break
+		if i < 0 {
+			continue
 		}
-		out = append(out, v[at:spans[next].start]...)
-		out = append(out, values[next]...)
-		at = spans[next].end
+		out = append(out, v[from:sp.Start]...)
+		out = append(out, values[i]...)
+		from = sp.End
+		delta += len(values[i]) - (sp.End - sp.Start)
 	}
-	return append(out, v[at:]...), nil
+	return append(out, v[from:]...), outSpans, nil
 }
 
 // errNotObject is EditMembers' error for a value that is no object.

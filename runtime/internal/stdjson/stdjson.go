@@ -278,6 +278,24 @@ func Members(obj []byte) []Member {
 		ms = append(ms, Member{name, v})
 		return true
 	})
+	return sorted(ms)
+}
+
+// MembersAt is Members for an object whose members lie where spans says
+// (seller.Answer.Spans): their names are read, not their values.
+func MembersAt(obj []byte, spans []wire.Span) []Member {
+	ms := make([]Member, 0, len(spans))
+	for _, sp := range spans {
+		key := bytes.TrimRight(obj[sp.Key:sp.Start], ": \t\n\r")
+		name, _ := wire.Lenient(key).AsString()
+		ms = append(ms, Member{name, obj[sp.Start:sp.End:sp.End]})
+	}
+	return sorted(ms)
+}
+
+// sorted sorts ms as json.Marshal writes a map: by name, the last of a
+// repeated name kept.
+func sorted(ms []Member) []Member {
 	// Sorted by name, document order kept among equal names.
 	slices.SortStableFunc(ms, func(a, b Member) int { return strings.Compare(a.Name, b.Name) })
 	kept := ms[:0]

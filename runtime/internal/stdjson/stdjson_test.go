@@ -2,9 +2,11 @@ package stdjson
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -153,6 +155,25 @@ func TestGet(t *testing.T) {
 	for name, want := range map[string]string{"a": "2", "b": "3", "c": `"x"`, "d": ""} {
 		if got := string(Get(ms, name)); got != want {
 			t.Errorf("Get(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
+
+// MembersAt, given where the members lie, reads what Members reads.
+func TestMembersAt(t *testing.T) {
+	for _, d := range append(documents, `{ "a" : 1 , "b":"x" ,"a":[2] }`) {
+		v, err := wire.ParseLenient([]byte(d))
+		if err != nil || !v.IsObject() {
+			continue
+		}
+		offset := func(b []byte) int { return int(uintptr(unsafe.Pointer(&b[0])) - uintptr(unsafe.Pointer(&v[0]))) }
+		var spans []wire.Span
+		v.Members(func(k, val wire.Lenient) bool {
+			spans = append(spans, wire.Span{Key: offset(k), Start: offset(val), End: offset(val) + len(val)})
+			return true
+		})
+		if got, want := MembersAt(v, spans), Members(v); (len(got) > 0 || len(want) > 0) && !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: MembersAt %v, Members %v", d, got, want)
 		}
 	}
 }
