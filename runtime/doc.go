@@ -72,7 +72,10 @@
 //
 //   - seller: the typed server (New, Handle, HandleSync), its
 //     authentication and request-signature gate, the protocol envelope,
-//     and the AdCP errors it sends (NewJSONRPCError, TranslateUpstream).
+//     the release negotiated on every call and echoed (several releases
+//     behind one endpoint: AddRelease, and Bridge to serve one release
+//     with another's handlers), and the AdCP errors it sends
+//     (NewJSONRPCError, TranslateUpstream).
 //   - mcpserver and a2aserver: the seller on the MCP Go SDK's server
 //     (streamable HTTP, stdio) and on a2a-go's JSON-RPC server with its
 //     agent card; ResultOf and TaskOf build the MCP tool result and the

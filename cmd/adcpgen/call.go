@@ -21,7 +21,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
-const callSynopsis = "adcpgen call --agent URL [--transport mcp|a2a] --spec VERSION --tool NAME [--request FILE|-] [--header K=V]... [--signing-key FILE] [--validate] [--wait] [--max-payload BYTES]"
+const callSynopsis = "adcpgen call --agent URL [--transport mcp|a2a] --spec VERSION [--adcp-version R] --tool NAME [--request FILE|-] [--header K=V]... [--signing-key FILE] [--validate] [--wait] [--max-payload BYTES]"
 
 const callDescription = `
 Call one tool of a live AdCP agent and print what it answered, read from the
@@ -46,19 +46,29 @@ each tool's schemas and idempotency requirement; its error codes, joined with
 adcpgen's embedded table of every standard code, classify errors sent without
 a recovery. A tool the spec does not list is called all the same, as named.
 
+--adcp-version pins the AdCP release the call asks for (release precision,
+versioning.mdx: 3.1, 3.2-beta.5; a patch is not valid on the wire), sent as
+adcp_version and, through 3.x, adcp_major_version, unless the request sets
+them; default: the --spec version's release (3.0.26 is 3.0). A 3.0 request
+gets adcp_version only where its schema admits members it does not declare
+(3.0 has no adcp_version). The seller answers in the
+release it resolved the pin to and echoes it, or refuses it with
+VERSION_UNSUPPORTED listing the releases it speaks.
+
 The seller's payload is checked strictly wherever it arrives (duplicate
 keys, "__proto__"/"constructor"/"prototype" keys however escaped, invalid
 UTF-8; on A2A the whole envelope): a refused payload is an error naming the
 JSON pointer. On success stdout holds one JSON object:
 
   {"tool", "status", "task_id", "context_id", "message", "idempotency_key",
-   "data"}
+   "adcp_version", "data"}
 
 status is the AdCP task status (completed, submitted, working,
 input-required, auth-required, failed, canceled, rejected); data is the
 seller's payload as sent (the tool's response for a final status, its
-interim payload otherwise; null when there was none); absent members are
-null. An AdCP error (adcp_error in an MCP tool error, a JSON-RPC error's
+interim payload otherwise; null when there was none); adcp_version is the
+release the seller says it served (its echo; null when it sent none, as a
+3.0 seller may); absent members are null. An AdCP error (adcp_error in an MCP tool error, a JSON-RPC error's
 data, a failed A2A task) prints instead:
 
   {"tool", "error", "code", "recovery", "action", "retry_after"}
@@ -84,7 +94,9 @@ issues against the spec, one {"pointer", "keyword", "message", "schema_id"}
 per issue, with the schema chosen by status (the tool's response schema for
 a final status, its async response schema for submitted, working and
 input-required, core/error.json for an AdCP error; schema null when the spec
-has none, and nothing is checked).
+has none, and nothing is checked). The payload is checked in the release the
+seller echoed: an answer in another release than --spec's cannot be, and is
+a failure (give that release's schemas as --spec to check it).
 
 --wait follows a submitted or working task to its end by polling the status
 tool the agent lists (tools/list, the agent card's skills): get_task_status
@@ -120,6 +132,8 @@ type callFlags struct {
 	timeout   time.Duration
 	poll      time.Duration
 	maxBytes  int
+	// pin is --adcp-version ("" for the --spec release).
+	pin string
 }
 
 func runCall(e *env, args []string) int {
@@ -128,6 +142,7 @@ func runCall(e *env, args []string) int {
 	fs.StringVar(&f.agent, "agent", "", "the agent's `URL`: the MCP endpoint, or for A2A where its agent card is served (required)")
 	fs.StringVar(&f.transport, "transport", "mcp", "mcp (streamable HTTP) or a2a (JSON-RPC)")
 	f.src.register(fs, e, "spec `VERSION` the call speaks: a version, a schema directory or a .tgz bundle (required; also $ADCP_SPEC)")
+	fs.StringVar(&f.pin, "adcp-version", "", "the AdCP `R`elease the call pins, sent as adcp_version and adcp_major_version: 3.1, 3.2-beta.5 (default: the --spec version's release)")
 	fs.StringVar(&f.tool, "tool", "", "tool (A2A: skill) `NAME`, e.g. get_products (required)")
 	fs.StringVar(&f.request, "request", "", "the request, a JSON object: a `FILE`, or - for stdin (default {})")
 	fs.Var(&f.headers, "header", "HTTP header `K=V` sent with every request, e.g. 'Authorization=Bearer KEY' (repeatable)")
@@ -177,6 +192,9 @@ func runCall(e *env, args []string) int {
 	}
 	if _, ok := sp.Tool(f.tool); !ok {
 		fmt.Fprintf(e.stderr, "adcpgen call: note: spec %s lists no tool %q; calling it as named\n", sp.Version(), f.tool)
+	}
+	if req, err = f.withPin(tree, sp, req); err != nil {
+		return usageError(e, "call", "%v", err)
 	}
 
 	clientOpts := []buyer.ClientOption{buyer.WithoutRetries(), buyer.WithPolling(buyer.Polling{Interval: f.poll}), buyer.WithMaxPayload(f.maxBytes)}
@@ -298,7 +316,7 @@ func progressPrinter(e *env, tool string) func(*buyer.Reply) {
 // and (with --validate) its schema issues call for.
 func reportOutcome(e *env, out *buyer.Reply, check *payloadCheck) int {
 	res := callResult{Tool: out.Tool, Status: string(out.Status), TaskID: optional(out.TaskID), ContextID: optional(out.ContextID),
-		Message: optional(out.Message), IdempotencyKey: optional(out.IdempotencyKey), Data: out.Data}
+		Message: optional(out.Message), IdempotencyKey: optional(out.IdempotencyKey), Release: optional(out.Release), Data: out.Data}
 	code := exitOK
 	switch out.Status {
 	case task.Failed, task.Canceled, task.Rejected:

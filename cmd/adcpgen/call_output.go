@@ -13,6 +13,7 @@ type callResult struct {
 	ContextID      *string         `json:"context_id"`
 	Message        *string         `json:"message"`
 	IdempotencyKey *string         `json:"idempotency_key"`
+	Release        *string         `json:"adcp_version"`
 	Data           json.RawMessage `json:"data"`
 	Validation     *callValidation `json:"validation,omitempty"`
 }

@@ -8,8 +8,10 @@ import (
 	"github.com/adcpgen/adcpgen/generator"
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/release"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/untrusted"
 	"github.com/adcpgen/adcpgen/runtime/validate"
 )
 
@@ -49,6 +51,9 @@ type payloadCheck struct {
 	v    *validate.Validator
 	tool registry.Tool
 	tree *spec.Tree
+	// rel is the spec's release ("" for none): an answer echoing another
+	// cannot be checked against this tree.
+	rel string
 }
 
 // newPayloadCheck prepares --validate for tool: the spec must describe it.
@@ -61,7 +66,8 @@ func newPayloadCheck(tree *spec.Tree, sp *registry.Spec, tool string) (*payloadC
 	if err != nil {
 		return nil, err
 	}
-	return &payloadCheck{v: v, tool: t, tree: tree}, nil
+	rel, _ := release.Of(sp.Version())
+	return &payloadCheck{v: v, tool: t, tree: tree, rel: rel.String()}, nil
 }
 
 // callValidation is what --validate adds to the output.
@@ -92,6 +98,9 @@ func (c *payloadCheck) outcome(out *buyer.Reply) (v *callValidation, note string
 		}
 	}
 	switch {
+	case out.Release != "" && c.rel != "" && out.Release != c.rel:
+		return nil, "", fmt.Errorf("the seller answered in AdCP %s, not --spec's %s: give %s's schemas as --spec to validate it",
+			untrusted.SanitizeTruncate(out.Release, 32), c.rel, untrusted.SanitizeTruncate(out.Release, 32))
 	case out.Data == nil:
 		return unchecked(), "the answer carried no payload; nothing validated", nil
 	case path == "":

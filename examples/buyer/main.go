@@ -3,7 +3,9 @@
 // get_products, creates a media buy with create_media_buy (the client adds
 // the idempotency_key the tool requires) and follows the task the seller
 // answers with to completion, all through the typed calls of the 3.0.26
-// bindings it generates (see gen.go). Its calls are traced as the OTEL_*
+// bindings it generates (see gen.go); it reads the releases the seller
+// speaks and asks for products again in 3.1 and 3.2-beta.5, with clients
+// pinned there (releases.go). Its calls are traced as the OTEL_*
 // environment says (runtime/oteladcp): the run is one trace, which the
 // seller's spans continue.
 //
@@ -116,6 +118,19 @@ func run(ctx context.Context, agent, transport string, hc *http.Client) (err err
 	}
 	slices.Sort(tools)
 	fmt.Printf("tools: %s\n", strings.Join(tools, " "))
+
+	// The releases the seller speaks (its supported_versions), and the same
+	// seller at each later release this program holds a package of: a
+	// client pinned there (Pin) declares it on every call, and the answer
+	// comes back in it, decoded by that release's types.
+	releases, err := c.Releases(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("releases: %s\n", strings.Join(releases, " "))
+	if err := laterReleases(ctx, c, releases); err != nil {
+		return err
+	}
 
 	products, err := buyer.Call(ctx, c, adcp.Tools.GetProducts, &adcp.GetProductsRequest{
 		BuyingMode: adcp.GetProductsRequestBuyingModeBrief,

@@ -28,6 +28,8 @@ root=$(cd "$here/../.." && pwd)
 spec_dir=${ADCP_SPEC_DIR:-$here/../../../shared/adcp}
 [ -f "$spec_dir/protocol/3.0.26.tgz" ] || fail "no published bundle at $spec_dir/protocol/3.0.26.tgz (set ADCP_SPEC_DIR)"
 ADCP_MIRROR=$(cd "$spec_dir" && pwd)
+ADCP_SPEC_DIR=$ADCP_MIRROR
+export ADCP_SPEC_DIR
 tmp=$(mktemp -d)
 seller_pid=
 stop_seller() {
@@ -43,10 +45,10 @@ ADCP_CACHE=$tmp/cache
 export ADCP_MIRROR ADCP_CACHE
 cd "$here"
 
-echo "run.sh: go generate (adcpgen generate --spec 3.0.26 via go tool, mirror $ADCP_MIRROR)"
-rm -rf adcp
+echo "run.sh: go generate (adcpgen generate --spec 3.0.26 via go tool, mirror $ADCP_MIRROR; 3.1.19 and 3.2.0-beta.5 from their trees)"
+rm -rf adcp adcp31 adcp32
 go generate ./... || fail "go generate"
-[ -f adcp/doc.go ] || fail "go generate wrote no adcp/doc.go"
+for p in adcp adcp31 adcp32; do [ -f $p/doc.go ] || fail "go generate wrote no $p/doc.go"; done
 
 echo "run.sh: go.mod and go.sum are tidy (adcpgen's dependencies may have changed)"
 go mod tidy -diff || fail "examples/buyer/go.mod or go.sum is stale: run 'go mod tidy' in examples/buyer and commit the result"
@@ -103,6 +105,10 @@ check() {
 	grep -Eq '^tools: (.* )?get_products( |$)' "$out" || fail "$2: get_products is not among the tools"
 	grep -Eq '^tools: (.* )?create_media_buy( |$)' "$out" || fail "$2: create_media_buy is not among the tools"
 	grep -Eq '^product [^ ]+: .+ \((guaranteed|non_guaranteed)\), pricing [^ ]+ \([a-z_]+\)$' "$out" || fail "$2: no product line"
+	grep -q '^releases: 3.0 3.1 3.2-beta.5$' "$out" || fail "$2: the seller does not list 3.0, 3.1 and 3.2-beta.5"
+	for pin in 3.1 3.2-beta.5; do
+		grep -Eq "^get_products at $pin: completed, [1-9][0-9]* products$" "$out" || fail "$2: no products at $pin"
+	done
 	grep -Eq '^create_media_buy: submitted, task [^ ,]+, idempotency_key a generated UUID v4$' "$out" ||
 		fail "$2: the media buy was not submitted with a generated idempotency key"
 	grep -Eq '^create_media_buy: completed, media buy [^ ,]+, status [a-z_]+, [1-9][0-9]* package\(s\)$' "$out" ||

@@ -34,7 +34,7 @@ import (
 // --cache ./specdata): the verified 3.0.26 bundle, embedded so the seller
 // validates every request and response against the exact schemas offline.
 //
-//go:embed specdata
+//go:embed all:specdata
 var specdata embed.FS
 
 // openSchemas opens the embedded 3.0.26 bundle, checked against the sha256
@@ -208,8 +208,12 @@ func newAgent(cfg config) (*agent, error) {
 		Capabilities:   capabilities(layer, webhookSigning),
 		SignedRequests: signed.requests,
 		BrandJSONURL:   brandJSONURL(cfg.BaseURL),
-		Now:            cfg.Now,
-		Observer:       cfg.Observer,
+		// A buyer that declares only adcp_major_version predates
+		// release-precision negotiation: it gets the 3.0 answers it was
+		// written for, not the later releases' (releases.go).
+		MajorOnlyToDefault: true,
+		Now:                cfg.Now,
+		Observer:           cfg.Observer,
 	})
 	if err != nil {
 		return nil, err
@@ -222,6 +226,11 @@ func newAgent(cfg config) (*agent, error) {
 		}
 	}
 	tasks.ServeStatusTools(srv)
+	// The later releases, through these handlers (releases.go).
+	if err := addReleases(srv, releaseConfig{store: store, tasks: tasks, logger: cfg.Logger, brandJSONURL: brandJSONURL(cfg.BaseURL), now: cfg.Now, signed: signed.requests,
+		capabilities: func(l *idempotency.Layer) json.RawMessage { return capabilities(l, webhookSigning) }}); err != nil {
+		return nil, err
+	}
 
 	mcp, err := mcpserver.NewStreamableHandler(srv, mcpserver.Options{Stateless: true, JSONResponse: true})
 	if err != nil {

@@ -179,7 +179,7 @@ func (b *buy) wire(now time.Time) adcp.GetMediaBuysResponseMediaBuy {
 	out := adcp.GetMediaBuysResponseMediaBuy{
 		MediaBuyID: b.id, Status: adcp.MediaBuyStatus(b.status), Currency: b.currency, TotalBudget: b.total(),
 		Revision: ptr(b.revision), Cancellation: b.cancellation, Packages: []adcp.PackageStatus{},
-		CreatedAt: ptr(dateTime(b.created)), UpdatedAt: ptr(dateTime(b.updated)),
+		CreatedAt: ptr(dateTime(b.created)), UpdatedAt: ptr(dateTime(b.updated)), ConfirmedAt: ptr(dateTime(b.created)),
 	}
 	if b.startRaw != "" {
 		out.StartTime, out.EndTime = ptr(b.startRaw), ptr(b.endRaw)

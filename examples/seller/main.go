@@ -1,6 +1,7 @@
-// Command seller is a runnable AdCP 3.0.26 seller built with adcpgen: typed
-// handlers for every tool of the media_buy and creative protocols and the
-// account tools (tools.go), get_adcp_capabilities answered from what is
+// Command seller is a runnable AdCP seller built with adcpgen, serving
+// 3.0.26, 3.1.19 and 3.2.0-beta.5 from one binary (releases.go): typed
+// handlers, written against 3.0.26, for every tool of the media_buy and
+// creative protocols and the account tools (tools.go), get_adcp_capabilities answered from what is
 // registered, governance checks before a buy, idempotent mutations, async
 // tasks (po_number "async..." answers submitted; the task completes on the
 // buyer's first status poll) with webhooks, and the status tools, over MCP

@@ -149,7 +149,8 @@ func (s *sales) newBuy(ctx context.Context, principal, account, governance strin
 	if err := s.buys.add(ctx, b, req.IdempotencyKey, taskID); err != nil {
 		return "", adcp.CreateMediaBuyResponse{}, err
 	}
-	success := adcp.CreateMediaBuySuccess{MediaBuyID: id, Packages: []adcp.Package{}, Status: ptr(adcp.MediaBuyStatus(b.status)), Revision: ptr(b.revision)}
+	success := adcp.CreateMediaBuySuccess{MediaBuyID: id, Packages: []adcp.Package{}, Status: ptr(adcp.MediaBuyStatus(b.status)), Revision: ptr(b.revision),
+		ConfirmedAt: ptr(dateTime(now))}
 	for _, pk := range b.packages {
 		success.Packages = append(success.Packages, pk.wire())
 	}

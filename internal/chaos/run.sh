@@ -21,11 +21,12 @@ ADCP_MIRROR=$(cd "$spec_dir" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ADCP_CACHE=$tmp/cache
-export ADCP_MIRROR ADCP_CACHE
+ADCP_SPEC_DIR=$ADCP_MIRROR # examples/seller generates its later releases from $ADCP_SPEC_DIR/schemas
+export ADCP_MIRROR ADCP_CACHE ADCP_SPEC_DIR
 
 echo "run.sh: examples/seller: go generate, go build"
 cd "$root/examples/seller"
-rm -rf adcp specdata
+rm -rf adcp adcp31 adcp32 specdata
 go generate ./... >"$tmp/gen.txt" || fail "go generate in examples/seller: $(cat "$tmp/gen.txt")"
 go build -o "$tmp/seller" . || fail "go build examples/seller"
 

@@ -59,7 +59,7 @@ func BuildExampleSeller(ctx context.Context, root, specDir string) (*ExampleSell
 	for _, step := range steps {
 		cmd := exec.CommandContext(ctx, step[0], step[1:]...)
 		cmd.Dir = src
-		cmd.Env = append(os.Environ(), "ADCP_MIRROR="+specDir, "ADCP_CACHE="+filepath.Join(dir, "cache"))
+		cmd.Env = append(os.Environ(), "ADCP_MIRROR="+specDir, "ADCP_SPEC_DIR="+specDir, "ADCP_CACHE="+filepath.Join(dir, "cache"))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Remove()
 			return nil, fmt.Errorf("examples/seller: %s: %w\n%s", strings.Join(step, " "), err, out)

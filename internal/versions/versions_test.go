@@ -99,6 +99,13 @@ func writeModule(t *testing.T, mod, root, source string) {
 	if err := generator.WriteDir(filepath.Join(mod, "adcp"), res.Files); err != nil {
 		t.Fatal(err)
 	}
+	writeGoMod(t, mod, root, program)
+}
+
+// writeGoMod writes a program's go.mod (requiring this repository by a
+// replace), go.sum and main.go into mod.
+func writeGoMod(t *testing.T, mod, root, main string) {
+	t.Helper()
 	rootMod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +117,7 @@ func writeModule(t *testing.T, mod, root, source string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range map[string]string{"go.mod": gomod, "go.sum": string(sum), "main.go": program} {
+	for name, data := range map[string]string{"go.mod": gomod, "go.sum": string(sum), "main.go": main} {
 		if err := os.WriteFile(filepath.Join(mod, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}

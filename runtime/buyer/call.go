@@ -28,7 +28,9 @@ import (
 // a *SellerDataError wrapping the *wire.DecodeError with its JSON pointer; a
 // task that ended without a result is a *TaskError; a failure to reach
 // the seller wraps a *TransportError; a descriptor of another spec version
-// wraps ErrVersion.
+// wraps ErrVersion; a call the seller does not serve in the client's
+// release is a *VersionError, an answer it served in another release a
+// *ReleaseError (see Releases and Pin).
 func Call[Q, R, S, W, I any, PQ interface {
 	*Q
 	wire.Encodable
@@ -51,12 +53,18 @@ func Call[Q, R, S, W, I any, PQ interface {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkRelease(out); err != nil {
+		return nil, err
+	}
 	if s.wait && (out.Status == task.Submitted || out.Status == task.Working) {
 		// The interim payload is checked even when the caller waits past it.
 		if _, err := decodeResult[R, S, W, I, PR](out); err != nil {
 			return nil, err
 		}
 		if out, err = c.await(ctx, out, s); err != nil {
+			return nil, err
+		}
+		if err := c.checkRelease(out); err != nil {
 			return nil, err
 		}
 	}
@@ -78,6 +86,9 @@ func Wait[Q, R, S, W, I any, PR interface {
 	}
 	out, err := c.await(ctx, &Reply{Tool: tool.Name(), TaskID: taskID, Status: task.Submitted}, c.settings(opts))
 	if err != nil {
+		return nil, err
+	}
+	if err := c.checkRelease(out); err != nil {
 		return nil, err
 	}
 	return decodeResult[R, S, W, I, PR](out)

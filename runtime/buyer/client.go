@@ -10,6 +10,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/release"
 	"github.com/adcpgen/adcpgen/runtime/retry"
 )
 
@@ -42,6 +43,13 @@ type Client struct {
 	signer *callSigning
 	// obs is WithObserver's (nil: none).
 	obs observe.Observer
+
+	// rel is the client's pin, the spec's release (zero: none; see
+	// release.go); held are the Specs of other releases (WithReleases);
+	// peer is what the client read of the seller's releases.
+	rel  release.Release
+	held []*registry.Spec
+	peer *peer
 }
 
 // ClientOption configures a Client.
@@ -125,7 +133,8 @@ func New(spec *registry.Spec, t Transport, opts ...ClientOption) (*Client, error
 	if t == nil {
 		return nil, errors.New("buyer: nil transport")
 	}
-	c := &Client{spec: spec, transport: t}
+	c := &Client{spec: spec, transport: t, peer: &peer{}}
+	c.rel, _ = release.Of(spec.Version())
 	for _, o := range opts {
 		o(c)
 	}

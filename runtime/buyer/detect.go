@@ -158,6 +158,9 @@ func (c *Client) failure(tool string, ex *Exchange, r *extract.Result) error {
 		if err := wire.Valid(r.Error.Raw); err != nil {
 			return &SellerDataError{Tool: tool, Source: r.Error.Path, Err: err}
 		}
+		if r.Error.Code == "VERSION_UNSUPPORTED" {
+			return c.versionError(tool, r.Error)
+		}
 		return r.Error
 	}
 	err := r.Failure()

@@ -38,6 +38,20 @@
 // refused anywhere in the payload (on A2A, anywhere in the envelope), with
 // the JSON pointer.
 //
+// # Releases
+//
+// A client is pinned to the release of its Spec (3.0.26 is 3.0) and
+// declares it on every request, adcp_version and adcp_major_version
+// (versioning.mdx); Reply.Release is the release the seller echoed.
+// Releases reads the releases the seller speaks (a seller without
+// get_adcp_capabilities is a *PreV3Error); VERSION_UNSUPPORTED, or the same
+// verdict reached before sending once they are known, is a *VersionError
+// listing them; an answer the seller served in another release is a
+// *ReleaseError, checked against that release's Spec when the client holds
+// it (WithReleases), never decoded into the pin's types; Pin makes a client
+// of another release for the same seller. Nothing is retried at another
+// release on the caller's behalf. See release.go.
+//
 // # Conversations
 //
 // A Conversation keeps the seller's context id and resends it, as AdCP's

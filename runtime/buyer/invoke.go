@@ -51,25 +51,20 @@ func (c *Client) Invoke(ctx context.Context, tool string, args json.RawMessage, 
 	return out, nil
 }
 
-// checkPayload checks a reply's data strictly, decoding it into the
-// spec's type for the status when there is one.
+// checkPayload checks a reply's data strictly, decoding it into the type
+// the release it was served in gives it (the pin's, without an echo) when
+// the client holds that release's Spec; else it checks the JSON alone.
 func (c *Client) checkPayload(out *Reply) error {
 	if out.Data == nil {
 		return nil
 	}
+	s := c.spec
+	if out.Release != "" && !c.rel.IsZero() && out.Release != c.rel.String() {
+		s = c.heldSpec(out.Release)
+	}
 	var v wire.Value
-	if info, ok := c.spec.Tool(out.Tool); ok {
-		switch out.Status {
-		case task.Submitted, task.Working, task.InputRequired:
-			if a, ok := info.AsyncFor(string(out.Status)); ok && a.New != nil {
-				v = a.New()
-			}
-		case task.AuthRequired:
-		default:
-			if info.NewResponse != nil {
-				v = info.NewResponse()
-			}
-		}
+	if s != nil {
+		v = payloadValue(s, out)
 	}
 	var err error
 	if v != nil {
@@ -115,6 +110,12 @@ func (c *Client) send(ctx context.Context, tool string, args []byte, s callSetti
 	if err != nil {
 		return nil, err
 	}
+	if !s.noPin {
+		if err := c.preflight(tool); err != nil {
+			return nil, err
+		}
+		req = c.withPin(info, req)
+	}
 	if s.checkRequest && info.NewRequest != nil {
 		// JSON from outside: the request type's strict decoder judges it,
 		// idempotency key included.
@@ -140,6 +141,7 @@ func (c *Client) send(ctx context.Context, tool string, args []byte, s callSetti
 		return nil, err
 	}
 	out.IdempotencyKey = key
+	out.Release = echoOf(out.Data)
 	s.conv.observe(out)
 	return out, nil
 }

@@ -16,6 +16,9 @@ type callSettings struct {
 	checkRequest bool
 	// progress sees each interim state while a task is awaited.
 	progress func(*Reply)
+	// noPin sends the request without the client's pin (Releases' own
+	// get_adcp_capabilities).
+	noPin bool
 }
 
 func (c *Client) settings(opts []CallOption) callSettings {

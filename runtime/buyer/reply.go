@@ -46,6 +46,10 @@ type Reply struct {
 	// PollAfter is the seller's hint of when to ask again about an
 	// interim task (0 when it gave none).
 	PollAfter time.Duration
+	// Release is the AdCP release the seller served the answer in, its
+	// payload's adcp_version ("3.1"); "" when it echoed none (a 3.0
+	// seller: the answer is then read as the client's pin's).
+	Release string
 
 	// failure is how a polled task ended when it ended without a result
 	// (a TaskPoller of this package sets it).

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/extract"
+	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -86,6 +87,9 @@ func (c *Client) await(ctx context.Context, first *Reply, s callSettings) (*Repl
 		if err != nil {
 			return nil, err
 		}
+		if out.Release == "" {
+			out.Release = echoOf(out.Data)
+		}
 		if out.failure != nil {
 			return nil, out.failure
 		}
@@ -131,7 +135,16 @@ func (c *Client) statusCall(ctx context.Context, taskID string) (string, []byte)
 	} else {
 		args = append(args, `,"include_history":true}`...)
 	}
-	return name, args
+	// The pin, as on every call: a seller of several releases answers the
+	// status tool of the release the task was started in.
+	info, _ := c.spec.Tool(name)
+	if info.Name == "" && name == toolTasksGet {
+		info = registry.Tool{Name: name, NewRequest: func() wire.Value { return c.spec.NewBySchema("core/tasks-get-request.json") }}
+		if c.spec.NewBySchema("core/tasks-get-request.json") == nil {
+			info.NewRequest = nil
+		}
+	}
+	return name, c.withPin(info, wire.Lenient(args))
 }
 
 // Status tool names.

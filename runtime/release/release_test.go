@@ -136,6 +136,7 @@ func TestResolve(t *testing.T) {
 		name           string
 		server         []string
 		def            string
+		majorOnly      string
 		version, major string // raw JSON; "" absent
 		want           string // the release served, "" for VERSION_UNSUPPORTED
 		field          string // the member at fault
@@ -181,6 +182,9 @@ func TestResolve(t *testing.T) {
 		{name: "major only, a beta-only seller", server: []string{"3.2-beta.5"}, major: `3`, want: "3.2-beta.5"},
 		{name: "major only as 3.0", server: []string{"3.0"}, major: `3.0`, want: "3.0"},
 		{name: "another major only", server: []string{"3.0", "3.1"}, major: `99`, field: "adcp_major_version", reason: "is not served"},
+		{name: "major only, the seller's legacy release", server: []string{"3.0", "3.1"}, majorOnly: "3.0", major: `3`, want: "3.0"},
+		{name: "the legacy release, not for a pin", server: []string{"3.0", "3.1"}, majorOnly: "3.0", version: `"3.1"`, major: `3`, want: "3.1"},
+		{name: "the legacy release, of another major", server: []string{"3.0", "4.0", "4.1"}, majorOnly: "3.0", major: `4`, want: "4.1"},
 		// "3.1.2", "3.1.0-beta.1", "v3.1", and "3" are invalid wire values.
 		{name: "patch", server: []string{"3.0", "3.1"}, version: `"3.1.2"`, field: "adcp_version", reason: "patch"},
 		{name: "patch on a pre-release", server: []string{"3.1-beta.1"}, version: `"3.1.0-beta.1"`, field: "adcp_version", reason: "patch"},
@@ -195,6 +199,9 @@ func TestResolve(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := set(t, tc.def, tc.server...)
+			if tc.majorOnly != "" {
+				s.MajorOnly = must(t, tc.majorOnly)
+			}
 			got, u := s.Resolve(raw(tc.version), raw(tc.major))
 			if tc.want != "" {
 				if u != nil || got.String() != tc.want {

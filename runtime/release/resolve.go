@@ -31,6 +31,16 @@ type Set struct {
 	// means the highest release of Releases that is not a pre-release (the
 	// highest pre-release when all are).
 	Default Release
+	// MajorOnly, when set (a release of Releases), serves a request that
+	// declares adcp_major_version of its major and no adcp_version. The
+	// zero value serves it in the highest release of that major, as
+	// versioning.mdx says. A buyer that declares the major alone predates
+	// release-precision negotiation (3.0 had adcp_major_version only), and
+	// the highest release may carry what it cannot read (3.1 moved the
+	// media buy's status to media_buy_status): a seller whose 3.0 buyers
+	// must keep their answers serves them its 3.0 here, as the JavaScript
+	// SDK's seller serves the lowest release of the major.
+	MajorOnly Release
 }
 
 // Versions is the set as supported_versions lists it: wire values,
@@ -110,7 +120,8 @@ func highest(rs []Release, ok func(Release) bool) Release {
 //   - a release pin the set does not hold is served in the highest
 //     release of its major below it, never in a pre-release;
 //   - adcp_major_version alone is served in the highest release of that
-//     major (a pre-release only when the major has nothing else);
+//     major (a pre-release only when the major has nothing else), or in
+//     MajorOnly when it is of that major;
 //   - neither is served in the default release.
 //
 // Anything else (another major, every release of the major above the pin,
@@ -134,6 +145,9 @@ func (s Set) Resolve(version, major json.RawMessage) (Release, *Unsupported) {
 				return d, nil
 			}
 			return Release{}, refuse("", "this agent serves no release")
+		}
+		if s.MajorOnly.Major == m && slices.Contains(rs, s.MajorOnly) {
+			return s.MajorOnly, nil
 		}
 		if r := highest(rs, func(r Release) bool { return r.Major == m }); !r.IsZero() {
 			return r, nil

@@ -244,12 +244,15 @@ func (s *Server) unmapped(c *Call, b *bridge, refusal *Answer) *Answer {
 	return ErrorAnswer(e)
 }
 
-// convert turns a handler's payload for status (a value of the handler's
-// release, or nil) into the served release's value: encoded, passed
-// through the shim, read strictly as the served release's type. An
-// interim status the served release gives no payload type is an empty
-// payload.
-func (br *bridged) convert(status task.Status, p any) (any, error) {
+// convert turns a handler's payload (a value of the handler's release, or
+// nil) for the answer v describes into the served release's value:
+// encoded, passed through the shim, given the protocol envelope's members
+// the served release's schema has for it (the framework's: the handler's
+// release may have none, as 3.0 has no status on most responses), read
+// strictly as the served release's type. An interim status the served
+// release gives no payload type is an empty payload.
+func (br *bridged) convert(v envelopeValues, p any) (any, error) {
+	status := task.Status(v.status)
 	body, err := encodeValue(p, status.Interim())
 	if err != nil {
 		return nil, err
@@ -260,6 +263,9 @@ func (br *bridged) convert(status task.Status, p any) (any, error) {
 		}
 	}
 	t := br.call.Tool
+	if body, _, err = fillEnvelope(t.Name, body, t.EnvelopeFor(v.status), v, false, nil); err != nil {
+		return nil, err
+	}
 	newv := t.NewResponse
 	if status.Interim() {
 		newv = nil
@@ -273,11 +279,11 @@ func (br *bridged) convert(status task.Status, p any) (any, error) {
 		}
 		return nil, fmt.Errorf("AdCP %s has no response type for %s", br.call.Release, t.Name)
 	}
-	v := newv()
-	if err := wire.Unmarshal(body, v); err != nil {
+	out := newv()
+	if err := wire.Unmarshal(body, out); err != nil {
 		return nil, &MapError{Tool: t.Name, Release: br.call.Release, Err: err}
 	}
-	return v, nil
+	return out, nil
 }
 
 // MapError is a handler's payload the served release cannot carry (see

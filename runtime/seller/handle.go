@@ -191,7 +191,7 @@ func (s *Server) encodePayload(c *Call, v envelopeValues, p any) (body []byte, s
 	if c.bridged != nil {
 		// A handler of this release answering a call of another (Bridge):
 		// the payload is that release's once converted.
-		rv, err := c.bridged.convert(status, p)
+		rv, err := c.bridged.convert(v, p)
 		if err != nil {
 			return nil, nil, "", err
 		}

@@ -273,3 +273,20 @@ func TestReleasesTogether(t *testing.T) {
 		t.Errorf("a server of another endpoint: %v", err)
 	}
 }
+
+// TestMajorOnlyToDefault: an endpoint that keeps its 3.0 buyers whole
+// serves the major alone in its default release, a pin as it resolves.
+func TestMajorOnlyToDefault(t *testing.T) {
+	srv := specseller.Endpoint(t, seller.Options{MajorOnlyToDefault: true})
+	for args, echo := range map[string]string{
+		`{"adcp_major_version":3}`: "3.0",
+		`{}`:                       "3.0",
+		`{"adcp_version":"3.1","adcp_major_version":3}`: "3.1",
+		`{"adcp_version":"3.2-beta.5"}`:                 "3.2-beta.5",
+	} {
+		a := srv.Serve(context.Background(), "list_accounts", &seller.Call{Arguments: json.RawMessage(args)})
+		if a.Error != nil || !wire.Lenient(a.Body).Get("adcp_version").StringIs(echo) {
+			t.Errorf("%s: %s %v, want an answer in %s", args, a.Body, a.Error, echo)
+		}
+	}
+}

@@ -85,6 +85,9 @@ func (s *Server) newGroup() {
 	s.group = &group{servers: []*Server{s}}
 	if !s.rel.IsZero() {
 		s.group.set = release.Set{Releases: []release.Release{s.rel}, Default: s.rel}
+		if s.cfg.MajorOnlyToDefault {
+			s.group.set.MajorOnly = s.rel
+		}
 	}
 }
 

@@ -90,6 +90,14 @@ type Options struct {
 	// OpenTelemetry spans and metrics of them. nil observes nothing, at no
 	// cost.
 	Observer observe.Observer
+	// MajorOnlyToDefault serves a request that declares adcp_major_version
+	// of this server's major and no adcp_version in this server's release,
+	// where versioning.mdx serves the highest release of the endpoint
+	// (release.Set.MajorOnly): for an endpoint that added releases
+	// (AddRelease) whose buyers from before release-precision negotiation
+	// (3.0, which sends the major alone) must keep the answers they read.
+	// It applies to the endpoint's default server.
+	MajorOnlyToDefault bool
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }

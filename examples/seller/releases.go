@@ -1,0 +1,176 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"time"
+
+	"example.com/seller/adcp31"
+	"example.com/seller/adcp32"
+
+	"github.com/adcpgen/adcpgen/runtime/idempotency"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/release"
+	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/sellerstore"
+	"github.com/adcpgen/adcpgen/runtime/sellertask"
+	"github.com/adcpgen/adcpgen/runtime/signing"
+	"github.com/adcpgen/adcpgen/runtime/spec"
+	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/validate"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// The seller is written once, against AdCP 3.0.26 (its handlers, in
+// tools.go). It serves the later releases from the same handlers: each
+// has a server of its own (its generated package's Spec, its embedded
+// schema tree, its idempotency layer), whose tools are the 3.0.26
+// handlers' through seller.Bridge (requests read as 3.0.26's, answers
+// converted back and checked against the release's schemas), and the
+// servers share one endpoint (AddRelease): every call is answered in the
+// release the buyer's adcp_version resolves to, 3.0 when it names none.
+// A tool a release changes beyond what maps mechanically gets a shim
+// (shims below) or a handler of that release, registered before Bridge.
+
+// laterReleases are the releases served through the 3.0.26 handlers, each
+// with its shims by tool.
+var laterReleases = []struct {
+	spec  func() *registry.Spec
+	shims map[string]seller.Shim
+}{
+	{spec: adcp31.Spec, shims: shims31},
+	{spec: adcp32.Spec, shims: shims31},
+}
+
+// shims31 adapt what 3.1 changed beyond what maps mechanically (it holds
+// for 3.2 too), each where the 3.0.26 answer cannot say it:
+//   - create_media_buy and update_media_buy: the media buy's status, 3.0's
+//     top-level status, is media_buy_status from 3.1, where status is the
+//     task's (the protocol envelope's, which the framework fills);
+//   - get_products: cache_scope, required from 3.1 on every answer with
+//     products (the buyer's cache key): this seller prices every account
+//     off its published rate card, so "public".
+var shims31 = map[string]seller.Shim{
+	"create_media_buy": {Response: mediaBuyStatus},
+	"update_media_buy": {Response: mediaBuyStatus},
+	"get_products":     {Response: publicCacheScope},
+}
+
+// mediaBuyStatus moves a 3.0 success's status, the media buy's, to
+// media_buy_status.
+func mediaBuyStatus(status task.Status, p json.RawMessage) (json.RawMessage, error) {
+	v := wire.Lenient(p)
+	st := v.Get("status")
+	if status != task.Completed || !st.Present() || v.Get("media_buy_status").Present() {
+		return p, nil
+	}
+	out, _ := v.WithoutMember("status")
+	out, ok := wire.Lenient(out).WithMember("media_buy_status", st.Raw())
+	if !ok {
+		return nil, errors.New("not a JSON object")
+	}
+	return out, nil
+}
+
+// publicCacheScope adds cache_scope "public" to a completed get_products
+// answer.
+func publicCacheScope(status task.Status, p json.RawMessage) (json.RawMessage, error) {
+	v := wire.Lenient(p)
+	if status != task.Completed || v.Get("cache_scope").Present() {
+		return p, nil
+	}
+	out, ok := v.WithMember("cache_scope", []byte(`"public"`))
+	if !ok {
+		return nil, errors.New("not a JSON object")
+	}
+	return out, nil
+}
+
+// openTree opens the schema tree of a release published as a tree only,
+// copied into specdata/VERSION by go generate (gen.go), checked to be that
+// version.
+func openTree(version string) (*spec.Tree, error) {
+	sub, err := fs.Sub(specdata, "specdata/"+version)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := spec.OpenFS(sub, "specdata/"+version, spec.KindEmbedded)
+	if err != nil {
+		return nil, fmt.Errorf("the embedded %s schema tree (run go generate): %w", version, err)
+	}
+	if tree.Version != version {
+		return nil, fmt.Errorf("the embedded schema tree at specdata/%s is version %q: run go generate again", version, tree.Version)
+	}
+	return tree, nil
+}
+
+// releaseConfig is what every release's server shares with the 3.0.26
+// one: the store, the tasks, the logger, the capabilities it declares.
+type releaseConfig struct {
+	store        sellerstore.Store
+	tasks        *sellertask.Manager
+	logger       *slog.Logger
+	capabilities func(*idempotency.Layer) json.RawMessage
+	brandJSONURL string
+	now          func() time.Time
+	// signed is the endpoint's request-signature verification, which
+	// every release advertises (the 3.0.26 server verifies).
+	signed *seller.SignedRequests
+}
+
+// addReleases puts the later releases behind srv's endpoint, each served
+// through srv's handlers.
+func addReleases(srv *seller.Server, rc releaseConfig) error {
+	for _, r := range laterReleases {
+		sp := r.spec()
+		tree, err := openTree(sp.Version())
+		if err != nil {
+			return err
+		}
+		validator, err := validate.New(tree, validate.Options{})
+		if err != nil {
+			return err
+		}
+		layer := idempotency.New(sp, rc.store, idempotency.Options{Validator: validator, Logger: rc.logger})
+		var signed *seller.SignedRequests
+		if rc.signed != nil {
+			cp := *rc.signed
+			if r, _ := release.Of(sp.Version()); r.Compare(release.Release{Major: 3, Minor: 2, Pre: "0"}) >= 0 {
+				// 3.2 requires a content digest of a seller that verifies
+				// signatures and speaks 3.2 (its capabilities schema).
+				cp.CoversContentDigest = signing.DigestRequired
+			}
+			signed = &cp
+		}
+		later, err := seller.New(sp, seller.Options{
+			Logger:            rc.logger,
+			Schemas:           tree,
+			ValidateResponses: true,
+			Tasks:             rc.tasks,
+			Middleware:        []seller.Middleware{layer.Middleware(), rc.tasks.NotifySyncResults()},
+			Capabilities:      rc.capabilities(layer),
+			SignedRequests:    signed,
+			BrandJSONURL:      rc.brandJSONURL,
+			Now:               rc.now,
+		})
+		if err != nil {
+			return fmt.Errorf("the server of %s: %w", sp.Version(), err)
+		}
+		rc.tasks.ServeStatusTools(later)
+		// Tools a release no longer has are left out (BridgeError lists
+		// them); anything else is a mistake.
+		var be *seller.BridgeError
+		if err := later.Bridge(srv, r.shims); err != nil && !errors.As(err, &be) {
+			return err
+		} else if be != nil {
+			rc.logger.Info("tools not served in "+sp.Version(), "tools", be.Tools)
+		}
+		if err := srv.AddRelease(later); err != nil {
+			return err
+		}
+	}
+	return nil
+}
