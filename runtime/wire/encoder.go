@@ -121,7 +121,7 @@ func (e *Encoder) ObjectStart() { e.sep(); e.buf = append(e.buf, '{'); e.comma =
 
 // ObjectEnd writes '}'.
 func (e *Encoder) ObjectEnd() {
-	if e.depth == 1 && e.spans != nil {
+	if e.spans != nil && e.depth == 1 {
 		e.endSpan()
 	}
 	e.buf = append(e.buf, '}')
@@ -137,16 +137,34 @@ func (e *Encoder) ArrayEnd() { e.buf = append(e.buf, ']'); e.comma = true; e.dep
 
 // Key writes an object key and ':'.
 func (e *Encoder) Key(k string) {
-	key := e.keyStart()
+	if e.spans != nil {
+		key := e.keyStart()
+		e.buf = appendQuoted(e.buf, k)
+		e.buf = append(e.buf, ':')
+		e.comma = false
+		e.keyEnd(key)
+		return
+	}
+	e.sep()
 	e.buf = appendQuoted(e.buf, k)
 	e.buf = append(e.buf, ':')
 	e.comma = false
-	e.keyEnd(key)
 }
 
 // rawKey writes a key already quoted and followed by ':' (the engine
 // keeps each member's `"code":`).
 func (e *Encoder) rawKey(quotedColon string) {
+	if e.spans != nil {
+		e.rawKeySpan(quotedColon)
+		return
+	}
+	e.sep()
+	e.buf = append(e.buf, quotedColon...)
+	e.comma = false
+}
+
+// rawKeySpan is rawKey recording spans (AppendSpans).
+func (e *Encoder) rawKeySpan(quotedColon string) {
 	key := e.keyStart()
 	e.buf = append(e.buf, quotedColon...)
 	e.comma = false
@@ -156,7 +174,7 @@ func (e *Encoder) rawKey(quotedColon string) {
 // keyStart ends the span of the member before (AppendSpans) and writes
 // the separator; it returns where the key starts.
 func (e *Encoder) keyStart() int {
-	if e.depth == 1 && e.spans != nil {
+	if e.depth == 1 {
 		e.endSpan()
 	}
 	e.sep()
@@ -165,7 +183,7 @@ func (e *Encoder) keyStart() int {
 
 // keyEnd opens the span of a top-level member whose key started at key.
 func (e *Encoder) keyEnd(key int) {
-	if e.depth == 1 && e.spans != nil {
+	if e.depth == 1 {
 		*e.spans = append(*e.spans, Span{Key: key, Start: len(e.buf), End: -1})
 	}
 }

@@ -113,9 +113,17 @@ func StringEnd(s []byte, i int) int {
 // '>' and '&' too.
 func Plain[S []byte | string](str S, i int, html bool) int {
 	s := bytesOf(str)
-	for ; i+8 <= len(s); i += 8 {
-		if m := quoteMask(binary.LittleEndian.Uint64(s[i:]), html); m != 0 {
-			return i + first(m)
+	if html {
+		for ; i+8 <= len(s); i += 8 {
+			if m := HTMLQuoteMask(binary.LittleEndian.Uint64(s[i:])); m != 0 {
+				return i + first(m)
+			}
+		}
+	} else {
+		for ; i+8 <= len(s); i += 8 {
+			if m := StringMask(binary.LittleEndian.Uint64(s[i:])); m != 0 {
+				return i + first(m)
+			}
 		}
 	}
 	if i < len(s) && len(s) >= 8 {
