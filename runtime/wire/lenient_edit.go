@@ -1,6 +1,9 @@
 package wire
 
-import "errors"
+import (
+	"errors"
+	"unicode/utf8"
+)
 
 // WithMember returns a copy of the object v with its member name set to
 // value (a JSON text): the value of the last member of that name (the one
@@ -111,7 +114,9 @@ func (v Lenient) editMembers(spans []Span, known bool, names []string, edit func
 		changed = true
 		size += len(name) + len(values[i]) + 8
 		for j := range i {
-			if names[j] == name && !skip[j] {
+			// The same member: the name written (AppendQuoted) reads back
+			// as the name, which an invalid UTF-8 one does not.
+			if names[j] == name && !skip[j] && utf8.ValidString(name) {
 				values[j], skip[i] = values[i], true
 				break
 			}
