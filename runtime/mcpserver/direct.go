@@ -63,8 +63,7 @@ func directServerOptions(o *mcp.ServerOptions) bool {
 	}
 	cp := *o
 	cp.Instructions, cp.Logger, cp.PageSize, cp.Capabilities = "", nil, 0, nil
-	cp.HasPrompts, cp.HasResources, cp.HasTools = false, false, false
-	cp.InitializedHandler, cp.RootsListChangedHandler, cp.CompletionHandler = nil, nil, nil
+	cp.InitializedHandler, cp.CompletionHandler = nil, nil
 	cp.SubscribeHandler, cp.UnsubscribeHandler, cp.SchemaCache = nil, nil, nil
 	return reflect.ValueOf(cp).IsZero()
 }

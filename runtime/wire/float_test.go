@@ -40,7 +40,7 @@ func appendFloatFormatted(b []byte, f float64) []byte {
 
 func FuzzAppendFloat(f *testing.F) {
 	f.Add(12.0)
-	f.Add(-0.0)
+	f.Add(math.Copysign(0, -1))
 	f.Fuzz(func(t *testing.T, x float64) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return

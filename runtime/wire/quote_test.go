@@ -63,7 +63,7 @@ func checkQuoted(t *testing.T, s string) {
 		if got, want := appendQuoted([]byte(prefix), s), appendQuotedByByte([]byte(prefix), s); string(got) != string(want) {
 			t.Fatalf("appendQuoted(%q) = %s, want %s", s, got, want)
 		}
-		tight := make([]byte, len(prefix), len(prefix)) // no spare capacity
+		tight := make([]byte, len(prefix)) // no spare capacity
 		copy(tight, prefix)
 		if got, want := appendQuoted(tight, s), appendQuotedByByte([]byte(prefix), s); string(got) != string(want) {
 			t.Fatalf("appendQuoted(%q) on a full buffer = %s, want %s", s, got, want)

@@ -18,16 +18,11 @@ const (
 	highs = 0x8080808080808080
 )
 
-// zero marks (in its high bit) each byte of x that is 0, and may also mark
-// bytes above a marked one: nonzero exactly when some byte is 0, its
-// lowest mark always a true one.
-func zero(x uint64) uint64 { return (x - ones) & ^x & highs }
-
-// eq marks the bytes of x equal to c, as zero does.
-func eq(x uint64, c byte) uint64 { return zero(x ^ (ones * uint64(c))) }
-
-// below marks the bytes of x under n (n <= 0x80), as zero does.
-func below(x uint64, n byte) uint64 { return (x - ones*uint64(n)) & ^x & highs }
+// The masks mark (in its high bit) each byte of a word that is in their
+// set, the classic way: a byte b equals c where b^c is zero, and a zero
+// byte z is marked by (z-1) &^ z & 0x80 (a byte under n, by (b-n) &^ b).
+// A borrow may also mark a byte above a marked one, never one below: the
+// lowest mark is always a byte of the set.
 
 // first is the index of the lowest byte a mask marks.
 func first(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
