@@ -1,7 +1,7 @@
 .PHONY: conformance
 
 # conformance: the official AdCP compliance runner, the newest the kit in
-# $$ADCP_CONFORMANCE_DIR (default ../shared/conformance) holds (@adcp/sdk
+# $$ADCP_CONFORMANCE_DIR (default: beside the spec, ../shared/conformance) holds (@adcp/sdk
 # 14.0.0-beta.7, installed once with npm ci into the git-ignored
 # .cache/conformance/runner), against a seller: for each compliance bundle
 # of a release the seller serves (its get_adcp_capabilities says which),
@@ -22,6 +22,9 @@
 # SDK's own seller; -full=false, -contracts=false, -governance=false,
 # -fuzz=false, -grade=false: leave a part out; -parallel N; -v). What the
 # storyboards need from a seller: internal/conformance/README.md.
-CONFORMANCE_DIR ?= ../shared/conformance
+# The kit is looked for in CONFORMANCE_DIR or $$ADCP_CONFORMANCE_DIR when
+# set, else beside the spec ($$ADCP_SPEC_DIR/../conformance), else in
+# ../shared/conformance.
+CONFORMANCE_DIR ?=
 conformance:
-	ADCP_SPEC_DIR="$${ADCP_SPEC_DIR:-$(abspath $(SPEC_DIR))}" ADCP_CONFORMANCE_DIR="$${ADCP_CONFORMANCE_DIR:-$(abspath $(CONFORMANCE_DIR))}" $(GO) run ./internal/conformance $(CONFORMANCE_FLAGS)
+	ADCP_SPEC_DIR="$${ADCP_SPEC_DIR:-$(abspath $(SPEC_DIR))}" $(if $(CONFORMANCE_DIR),ADCP_CONFORMANCE_DIR="$(abspath $(CONFORMANCE_DIR))") $(GO) run ./internal/conformance $(CONFORMANCE_FLAGS)

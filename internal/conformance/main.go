@@ -96,7 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := &config{}
-	fs.StringVar(&cfg.kitDir, "kit", os.Getenv("ADCP_CONFORMANCE_DIR"), "the compliance runner kit: a folder holding adcp-sdk-*/ (default $ADCP_CONFORMANCE_DIR, else ../shared/conformance beside the module)")
+	fs.StringVar(&cfg.kitDir, "kit", os.Getenv("ADCP_CONFORMANCE_DIR"), "the compliance runner kit: a folder holding adcp-sdk-*/ (default $ADCP_CONFORMANCE_DIR, else conformance/ beside $ADCP_SPEC_DIR, else ../shared/conformance beside the module)")
 	bundles := fs.String("bundles", "", "comma-separated compliance bundles to grade (default: those of the releases the seller's get_adcp_capabilities lists, of every one the kit carries)")
 	storyboards := fs.String("storyboards", "", "comma-separated storyboard or bundle ids to run instead of the full assessment")
 	fs.StringVar(&cfg.agentURL, "agent", os.Getenv("CONFORMANCE_AGENT"), "base URL of a running seller (MCP at /mcp, A2A at /a2a); default $CONFORMANCE_AGENT")
@@ -174,12 +174,26 @@ func moduleRoot() (string, error) {
 	}
 }
 
+// defaultKitDir is where the kit is looked for without -kit or
+// $ADCP_CONFORMANCE_DIR: beside the published spec when $ADCP_SPEC_DIR
+// names it (the two are shipped side by side, and a clone elsewhere still
+// finds them), else ../shared/conformance beside the module.
+func defaultKitDir(root string) string {
+	if spec := os.Getenv("ADCP_SPEC_DIR"); spec != "" {
+		dir := filepath.Join(spec, "..", "conformance")
+		if _, err := os.Stat(dir); err == nil {
+			return dir
+		}
+	}
+	return filepath.Join(root, "..", "shared", "conformance")
+}
+
 // setupKit installs the runner kit cfg names and checks the bundles asked
 // for are in it.
 func setupKit(ctx context.Context, cfg *config) (*kit, error) {
 	dir := cfg.kitDir
 	if dir == "" {
-		dir = filepath.Join(cfg.root, "..", "shared", "conformance")
+		dir = defaultKitDir(cfg.root)
 	}
 	src, err := kitSource(dir)
 	if err != nil {

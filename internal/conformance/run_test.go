@@ -31,7 +31,7 @@ func requireKit(t *testing.T) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir = filepath.Join(root, "..", "shared", "conformance")
+		dir = defaultKitDir(root)
 	}
 	if _, err := kitSource(dir); err != nil {
 		if os.Getenv("ADCP_REQUIRE_NODE") == "1" {
