@@ -74,8 +74,10 @@
 //     authentication and request-signature gate, the protocol envelope,
 //     the release negotiated on every call and echoed (several releases
 //     behind one endpoint: AddRelease, and Bridge to serve one release
-//     with another's handlers), and the AdCP errors it sends
-//     (NewJSONRPCError, TranslateUpstream).
+//     with another's handlers), and the AdCP errors it sends;
+//     seller/rpcerr the JSON-RPC errors under AdCP's reserved codes that
+//     infrastructure sends before any tool runs, seller/upstream the AdCP
+//     error for a seller's failed upstream call, without leaking it.
 //   - mcpserver and a2aserver: the seller on the MCP Go SDK's server
 //     (streamable HTTP, stdio) and on a2a-go's JSON-RPC server with its
 //     agent card; ResultOf and TaskOf build the MCP tool result and the

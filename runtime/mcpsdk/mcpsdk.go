@@ -24,7 +24,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
-	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/seller/rpcerr"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -95,11 +95,11 @@ func callJSON(res *mcp.CallToolResult, err error) ([]byte, error) {
 	return body, nil
 }
 
-// RPCError builds the transport-level error of seller.NewJSONRPCError
+// RPCError builds the transport-level error of rpcerr.New
 // (reserved codes only). Returned as the error of a handler registered with
 // Server.AddTool, the SDK sends it as the JSON-RPC error response.
 func RPCError(e *adcperr.Error) (*jsonrpc.Error, error) {
-	je, err := seller.NewJSONRPCError(e)
+	je, err := rpcerr.New(e)
 	if err != nil {
 		return nil, err
 	}

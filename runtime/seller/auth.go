@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/seller/rpcerr"
 )
 
 // Principal is the authenticated buyer a call runs for. Its ID scopes
@@ -234,7 +235,7 @@ func (f *AuthFailure) Write(w http.ResponseWriter, id json.RawMessage) {
 	if f.Challenge != "" {
 		w.Header().Set("WWW-Authenticate", f.Challenge)
 	}
-	resp, err := NewJSONRPCErrorResponse(id, f.Error)
+	resp, err := rpcerr.NewResponse(id, f.Error)
 	if err != nil {
 		data, derr := adcpErrorJSON(f.Error)
 		if derr != nil { // unreachable: the server makes sendable errors
@@ -244,7 +245,7 @@ func (f *AuthFailure) Write(w http.ResponseWriter, id json.RawMessage) {
 		if len(id) == 0 {
 			id = json.RawMessage("null")
 		}
-		resp = &JSONRPCErrorResponse{JSONRPC: "2.0", ID: id, Error: &JSONRPCError{Code: rpcInvalidRequest, Message: "Invalid Request", Data: data}}
+		resp = &rpcerr.ErrorResponse{JSONRPC: "2.0", ID: id, Error: &rpcerr.Object{Code: rpcInvalidRequest, Message: "Invalid Request", Data: data}}
 	}
 	out, _ := json.Marshal(resp)
 	w.Header().Set("Content-Type", "application/json")

@@ -88,10 +88,11 @@
 // An Answer is what every transport sends: runtime/mcpserver's ResultOf
 // builds its MCP tool result and runtime/a2aserver's TaskOf its A2A task,
 // for seller.Server and for a seller written on go-sdk or a2a-go alike, so
-// every path answers the same bytes. NewJSONRPCError builds the reserved
-// JSON-RPC errors (the transports' gates and runtime/mcpsdk use it),
-// ErrorAnswer an answer holding an AdCP error, TranslateUpstream AdCP
-// errors from upstream failures without leaking upstream detail. Set an error's Recovery: the standard class of a
+// every path answers the same bytes. ErrorAnswer builds an answer holding
+// an AdCP error (ExampleErrorAnswer); runtime/seller/rpcerr the reserved
+// JSON-RPC errors (the transports' gates and runtime/mcpsdk use it);
+// runtime/seller/upstream AdCP errors from upstream failures without
+// leaking upstream detail. Set an error's Recovery: the standard class of a
 // code is what your generated package's Spec says
 // (adcp.Spec().Recovery(code)). An error without one is sent without
 // recovery, and buyers classify it by code.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/seller/upstream"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/validate"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -25,7 +26,7 @@ import (
 // An error that is an *adcperr.Error (errors.As) is sent as it is, with
 // the spec's recovery class when it has none. Any other error is logged and
 // the buyer gets a transient SERVICE_UNAVAILABLE that says nothing of it
-// (an *UpstreamHTTPError 429 becomes RATE_LIMITED, see TranslateUpstream),
+// (a *upstream.Failure 429 becomes RATE_LIMITED, see upstream.Translate),
 // with retry_after when the error has a RetryAfter() time.Duration method
 // (a store that cannot be reached: sellerstore.OutageError).
 //
@@ -129,7 +130,7 @@ func (s *Server) errorAnswer(ctx context.Context, c *Call, err error) *Answer {
 		e.RetryAfter = paced.RetryAfter()
 		return ErrorAnswer(e)
 	}
-	e = TranslateUpstream(err, s.cfg.Now)
+	e = upstream.Translate(err, s.cfg.Now)
 	if _, ok := s.spec.Recovery(e.Code); !ok || e.Code != "RATE_LIMITED" {
 		return ErrorAnswer(s.internalError())
 	}

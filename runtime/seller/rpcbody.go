@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/seller/rpcerr"
 	"github.com/adcpgen/adcpgen/runtime/untrusted"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -173,7 +174,7 @@ func (s *Server) writeRPCError(w http.ResponseWriter, status int, id json.RawMes
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	out, _ := json.Marshal(JSONRPCErrorResponse{JSONRPC: "2.0", ID: id, Error: &JSONRPCError{Code: code, Message: message, Data: data}})
+	out, _ := json.Marshal(rpcerr.ErrorResponse{JSONRPC: "2.0", ID: id, Error: &rpcerr.Object{Code: code, Message: message, Data: data}})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(out)

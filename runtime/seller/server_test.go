@@ -13,6 +13,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/seller/upstream"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -191,7 +192,7 @@ func TestUpstreamRateLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	seller.HandleSync(srv, adcpt.Tools.ListCreatives, func(context.Context, *adcpt.ListCreativesRequest) (*adcpt.ListCreativesResponse, error) {
-		return nil, &seller.UpstreamHTTPError{StatusCode: 429, RetryAfter: "7", Err: errors.New("ad server at 10.0.0.7")}
+		return nil, &upstream.Failure{StatusCode: 429, RetryAfter: "7", Err: errors.New("ad server at 10.0.0.7")}
 	})
 	a := srv.Serve(context.Background(), "list_creatives", &seller.Call{Arguments: json.RawMessage(`{}`)})
 	w, _ := a.Error.WireJSON()

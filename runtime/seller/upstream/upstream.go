@@ -1,4 +1,4 @@
-package seller
+package upstream
 
 import (
 	"errors"
@@ -11,9 +11,10 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/retry"
 )
 
-// UpstreamHTTPError is a failed call from a seller to one of its own
-// upstream services, for TranslateUpstream.
-type UpstreamHTTPError struct {
+// Failure is a failed HTTP call from a seller to one of its own upstream
+// services, for Translate.
+type Failure struct {
+	// StatusCode is the upstream's HTTP status.
 	StatusCode int
 	// RetryAfter is the upstream's Retry-After header: seconds or an HTTP
 	// date; "" when absent.
@@ -23,7 +24,7 @@ type UpstreamHTTPError struct {
 	Err error
 }
 
-func (e *UpstreamHTTPError) Error() string {
+func (e *Failure) Error() string {
 	msg := "upstream HTTP " + strconv.Itoa(e.StatusCode)
 	if e.Err != nil {
 		msg += ": " + e.Err.Error()
@@ -31,30 +32,31 @@ func (e *UpstreamHTTPError) Error() string {
 	return msg
 }
 
-func (e *UpstreamHTTPError) Unwrap() error { return e.Err }
+func (e *Failure) Unwrap() error { return e.Err }
 
-// NewUpstreamHTTPError reads the status and Retry-After of resp.
-func NewUpstreamHTTPError(resp *http.Response) *UpstreamHTTPError {
-	return &UpstreamHTTPError{StatusCode: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After")}
+// NewFailure reads the status and Retry-After of resp.
+func NewFailure(resp *http.Response) *Failure {
+	return &Failure{StatusCode: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After")}
 }
 
 // Default delay for an upstream 429 without a usable Retry-After.
-const upstreamRateLimitDelay = 10 * time.Second
+const rateLimitDelay = 10 * time.Second
 
-// TranslateUpstream turns a seller's upstream failure into the AdCP error
-// the buyer sees, without leaking anything about the upstream (no status
-// text, hostnames or messages):
-//   - an *adcperr.Error anywhere in the chain (an AdCP-conformant upstream) is
-//     passed through unchanged, recovery, retry_after and details included;
-//   - an *UpstreamHTTPError with status 429 is RATE_LIMITED, transient, with
-//     the upstream's Retry-After (seconds or HTTP date, clamped to
-//     [1s, 1h]) or 10s;
+// Translate turns a seller's upstream failure into the AdCP error the
+// buyer sees, without leaking anything about the upstream (no status text,
+// hostnames or messages):
+//   - an *adcperr.Error anywhere in the chain (an AdCP-conformant upstream)
+//     is passed through unchanged, recovery, retry_after and details
+//     included;
+//   - a *Failure with status 429 is RATE_LIMITED, transient, with the
+//     upstream's Retry-After (seconds or HTTP date, clamped to [1s, 1h]) or
+//     10s;
 //   - any other upstream failure (5xx, other statuses, timeouts, network
 //     errors) is SERVICE_UNAVAILABLE, transient: the buyer did nothing wrong
 //     and can only retry.
 //
 // now is used for HTTP-date Retry-After values; nil means time.Now.
-func TranslateUpstream(err error, now func() time.Time) *adcperr.Error {
+func Translate(err error, now func() time.Time) *adcperr.Error {
 	if err == nil {
 		return nil
 	}
@@ -62,7 +64,7 @@ func TranslateUpstream(err error, now func() time.Time) *adcperr.Error {
 	if errors.As(err, &ae) {
 		return ae
 	}
-	var he *UpstreamHTTPError
+	var he *Failure
 	if errors.As(err, &he) {
 		switch {
 		case he.StatusCode == http.StatusTooManyRequests:
@@ -71,7 +73,7 @@ func TranslateUpstream(err error, now func() time.Time) *adcperr.Error {
 			}
 			delay, ok := retry.ParseRetryAfter(he.RetryAfter, now())
 			if !ok {
-				delay = upstreamRateLimitDelay
+				delay = rateLimitDelay
 			}
 			return &adcperr.Error{Code: "RATE_LIMITED", Message: "Request rate exceeded", Recovery: registry.Transient, RetryAfter: delay}
 		case he.StatusCode >= 500:
