@@ -100,7 +100,7 @@ func writeReleaseModule(t *testing.T, mod, root, source string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const generated = `adcp "github.com/adcpgen/adcpgen/internal/sellertest/adcpt"`
+	const generated = `adcp "github.com/adcpgen/adcpgen/generated/adcpt"`
 	if err := os.MkdirAll(filepath.Join(mod, "examples"), 0o755); err != nil {
 		t.Fatal(err)
 	}

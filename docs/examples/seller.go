@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	adcp "github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	adcp "github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/mcpserver"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 )

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	adcp "github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	adcp "github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/a2aserver"
 	"github.com/adcpgen/adcpgen/runtime/mcpserver"
 	"github.com/adcpgen/adcpgen/runtime/seller"

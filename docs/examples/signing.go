@@ -5,7 +5,7 @@ import (
 	"crypto"
 	"net/http"
 
-	adcp "github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	adcp "github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 	"github.com/adcpgen/adcpgen/runtime/mcpserver"
@@ -25,7 +25,7 @@ func SignedSeller(buyers *keys.JWKS, scheme string, find func(agent string, req 
 	srv, err := seller.New(adcp.Spec(), seller.Options{SignedRequests: &seller.SignedRequests{
 		Policy: signing.OperationPolicy{SupportedFor: []string{"get_products"}, RequiredFor: []string{"get_products"}},
 		Keys:   keys.Static{Set: buyers, AgentURL: "https://buyer.example/mcp"}, // or discovery.NewAgent: keys from the buyer's URL
-		Replay: replay.NewLocal(0),                                               // one process; replicas share pgstore's Nonces
+		Replay: replay.NewLocal(0),                                              // one process; replicas share pgstore's Nonces
 		Scheme: scheme,
 	}})
 	if err != nil {

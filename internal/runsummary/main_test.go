@@ -12,7 +12,7 @@ func TestSummary(t *testing.T) {
 		tools     []string
 	}{
 		{"../../generated/adcp", "Generated package adcp (spec adcpgen-core-2) in ../../generated/adcp: ", []string{"109 error codes, 0 tools.", "tools: none"}},
-		{"../sellertest/adcpt", "Generated package adcpt (spec 3.90.0-test) in ../sellertest/adcpt: 21 files, 14 error codes, 4 tools.", []string{"create_media_buy, get_adcp_capabilities, get_products, list_creatives"}},
+		{"../../generated/adcpt", "Generated package adcpt (spec 3.90.0-test) in ../../generated/adcpt: 21 files, 14 error codes, 4 tools.", []string{"create_media_buy, get_adcp_capabilities, get_products, list_creatives"}},
 	} {
 		var out bytes.Buffer
 		if err := summarize(&out, tc.dir); err != nil {

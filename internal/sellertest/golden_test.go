@@ -9,10 +9,14 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/spec"
 )
 
-var update = flag.Bool("update", false, "rewrite adcpt from schemas/")
+var update = flag.Bool("update", false, "rewrite generated/adcpt from schemas/")
 
-// TestGoldenUpToDate checks that adcpt is what adcpgen generates from
-// schemas/ today.
+// TestGoldenUpToDate checks that generated/adcpt is what adcpgen
+// generates from schemas/ today.
+// adcptDir is where the package lives: outside internal/, so that the
+// runtime's examples, which go doc shows, import only public packages.
+const adcptDir = "../../generated/adcpt"
+
 func TestGoldenUpToDate(t *testing.T) {
 	tree, err := spec.Open("schemas")
 	if err != nil {
@@ -27,7 +31,7 @@ func TestGoldenUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if *update {
-		if err := generator.WriteDir("adcpt", res.Files); err != nil {
+		if err := generator.WriteDir(adcptDir, res.Files); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -36,5 +40,5 @@ func TestGoldenUpToDate(t *testing.T) {
 	for _, f := range res.Files {
 		files[f.Name] = f.Data
 	}
-	goldenfiles.Compare(t, "adcpt", files, "go test ./internal/sellertest -run TestGoldenUpToDate -update")
+	goldenfiles.Compare(t, adcptDir, files, "go test ./internal/sellertest -run TestGoldenUpToDate -update")
 }

@@ -3,7 +3,8 @@
 // manifest: get_adcp_capabilities, get_products with every interim payload,
 // create_media_buy with a oneOf response and idempotency required,
 // list_creatives, fourteen error codes) and the package adcpgen generates
-// from it (adcpt, committed; TestGoldenUpToDate regenerates it).
+// from it (generated/adcpt, committed and public, so that the runtime's
+// examples import it; TestGoldenUpToDate regenerates it).
 //
 // Regenerate after a generator change:
 //

@@ -5,7 +5,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/signing/keys"
 
-	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	"github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/signing"
 )

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	"github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/registry"

@@ -12,9 +12,9 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/internal/sellerrig"
 	"github.com/adcpgen/adcpgen/internal/sellertest"
-	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/idempotency"

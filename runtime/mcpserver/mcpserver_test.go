@@ -18,8 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/internal/sellertest"
-	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"

@@ -11,7 +11,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
-	adcp "github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	adcp "github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/oteladcp"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 )

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	"github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellertask"
 	"github.com/adcpgen/adcpgen/runtime/task"

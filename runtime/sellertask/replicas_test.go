@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/internal/sellerrig"
 	"github.com/adcpgen/adcpgen/internal/sellertest"
-	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
 	"github.com/adcpgen/adcpgen/runtime/sellertask"

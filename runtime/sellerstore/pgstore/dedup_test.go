@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
+	"github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore/storetest"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/webhook"

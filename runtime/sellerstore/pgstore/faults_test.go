@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/internal/pgtest"
-	"github.com/adcpgen/adcpgen/internal/sellertest/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/a2aserver"
 	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/idempotency"
