@@ -5,12 +5,11 @@ import (
 	"net/http"
 	"os"
 
-	"github.com/adcpgen/adcpgen/runtime/signing/keys"
-
-	"github.com/adcpgen/adcpgen/internal/buyertest/tinyadcp"
+	"github.com/adcpgen/adcpgen/generated/adcpt"
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 	"github.com/adcpgen/adcpgen/runtime/signing"
+	"github.com/adcpgen/adcpgen/runtime/signing/keys"
 )
 
 // Signing calls with RFC 9421 as the seller asks: the private JWK
@@ -39,9 +38,9 @@ func ExampleWithRequestSigning() {
 		panic(err)
 	}
 	defer session.Close()
-	c, err := buyer.New(tinyadcp.Spec(), session, buyer.WithRequestSigning(cs))
+	c, err := buyer.New(adcpt.Spec(), session, buyer.WithRequestSigning(cs))
 	if err != nil {
 		panic(err)
 	}
-	_, _ = c.Invoke(ctx, "create_thing", []byte(`{"name":"signed if the seller lists create_thing"}`))
+	_, _ = c.Invoke(ctx, "get_products", []byte(`{"buying_mode":"brief","brief":"signed if the seller lists get_products"}`))
 }

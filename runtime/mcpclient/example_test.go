@@ -4,19 +4,27 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 
-	"github.com/adcpgen/adcpgen/internal/testseller"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 )
 
 // A session with an MCP seller over streamable HTTP (here go-sdk's server
-// on loopback). buyer.New takes the session as its Transport; CallToolRaw
-// shows what the buyer decodes: the seller's JSON-RPC response, byte for
-// byte, duplicate keys and all.
+// on loopback, answering with a key twice). buyer.New takes the session as
+// its Transport; CallToolRaw shows what the buyer decodes: the seller's
+// JSON-RPC response, byte for byte, duplicate keys and all.
 func ExampleConnectHTTP() {
-	seller := testseller.NewMCPSeller(map[string]testseller.MCPReply{
-		"get_products": {StructuredContent: json.RawMessage(`{"products":[],"products":[{"product_id":"p1"}]}`)},
-	}, testseller.MCPOptions{JSONResponse: true})
+	server := mcp.NewServer(&mcp.Implementation{Name: "seller", Version: "1"}, nil)
+	server.AddTool(&mcp.Tool{Name: "get_products", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{},
+				StructuredContent: json.RawMessage(`{"products":[],"products":[{"product_id":"p1"}]}`)}, nil
+		})
+	seller := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{JSONResponse: true}))
 	defer seller.Close()
 	ctx := context.Background()
 

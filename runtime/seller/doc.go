@@ -7,7 +7,7 @@
 //
 // New takes the Spec of your generated package; Handle (or HandleSync)
 // registers a typed handler per tool descriptor of that package
-// (Example_sellerFlow serves one and calls it as a buyer does).
+// (runtime/buyer's ExampleCall serves one and calls it as a buyer does).
 //
 // runtime/mcpserver and runtime/a2aserver put the same server on MCP (the
 // official Go SDK) and A2A (a2a-go). Whatever the transport, Serve does the
