@@ -212,8 +212,11 @@ func BearerChallenge(realm string, err error) string {
 }
 
 // DefaultPublicTools are the discovery tools a buyer may call without
-// credentials: get_products answers them without pricing (check
-// PrincipalFrom in the handler).
+// credentials (credentials presented are checked all the same). The server
+// hands such a call to the handler with the zero Principal and leaves the
+// answer as the handler makes it: a seller that shows anonymous buyers
+// less (get_products without pricing, say) decides so in its handler,
+// where PrincipalFrom reports false for them.
 var DefaultPublicTools = []string{"get_adcp_capabilities", "list_creative_formats", "get_products"}
 
 // AuthFailure is why a request was refused before any tool ran. Transports
