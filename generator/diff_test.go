@@ -114,6 +114,20 @@ func TestDiffPublishedVersions(t *testing.T) {
 				{kind: "enum-value-removed", breaking: true, typ: "AvailableMetric", member: `"video_completions"`},
 				// manifest: get_signals gains async response schemas.
 				{kind: "tool-async-added", member: "get_signals", to: "GetSignalsSubmitted"},
+				// media-buy/get-media-buy-delivery-response.json: the
+				// by_placement rows, in the by_package rows' second allOf
+				// member, gain publisher_domain and keep their name
+				// (TestDiffAllOfMemberPlace).
+				{kind: "field-added", typ: "GetMediaBuyDeliveryResponseByPlacementItem", member: "publisher_domain", to: "*string"},
+				// The by_geo rows beside them are a genuine change, not a
+				// move: the inline allOf becomes a $ref to the new
+				// core/geo-delivery-metrics.json, which adds country and
+				// the geo_level conditionals, so neither its place nor its
+				// digest is the old type's.
+				{kind: "type-removed", breaking: true, typ: "GetMediaBuyDeliveryResponseByPackageItemByGeoItem"},
+				{kind: "type-added", typ: "GeoDeliveryMetrics"},
+				{kind: "field-type-changed", breaking: true, typ: "GetMediaBuyDeliveryResponseByPackageItem", member: "by_geo",
+					from: "[]GetMediaBuyDeliveryResponseByPackageItemByGeoItem", to: "[]GeoDeliveryMetrics"},
 			},
 			exact: map[DiffKind][]string{
 				"tool-added": {"get_task_status", "list_tasks", "list_transformers", "search_brands", "validate_input",
@@ -136,6 +150,15 @@ func TestDiffPublishedVersions(t *testing.T) {
 				{kind: "enum-value-added", typ: "AvailableMetric", member: `"commissionable_value"`},
 				// error-details/accessibility-violation.json is CREATIVE_REJECTED's second shape.
 				{kind: "alternate-details-added", member: "CREATIVE_REJECTED", to: "AccessibilityViolationDetails"},
+				// The by_package rows' delivery_status, an inline enum in an
+				// allOf member of get-media-buy-delivery-response.json and of
+				// media-buy-delivery-webhook-result.json, becomes a $ref to
+				// the shared enums/delivery-status.json, which adds
+				// not_delivering: two types become one, a genuine change.
+				{kind: "type-removed", breaking: true, typ: "GetMediaBuyDeliveryResponseDeliveryStatus"},
+				{kind: "type-removed", breaking: true, typ: "MediaBuyDeliveryWebhookResultDeliveryStatus"},
+				{kind: "field-type-changed", breaking: true, typ: "GetMediaBuyDeliveryResponseByPackageItem", member: "delivery_status",
+					from: "*GetMediaBuyDeliveryResponseDeliveryStatus"},
 			},
 			exact: map[DiffKind][]string{
 				"tool-added": {"accept_proposal", "buy_products", "control_media_buy", "decline_proposals", "list_products",
@@ -400,5 +423,71 @@ func TestDiffArmFixtures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Trees with a struct whose allOf members merge, the second declaring an
+// array of inline objects (get-media-buy-delivery-response.json's
+// by_package rows and their by_placement items, from 3.0.26 to 3.1.19).
+// Version 2 inserts a member before it, edits the items' schema (a
+// property added) and adds a root schema the policy would give the items'
+// name to.
+func deliveryTrees(t *testing.T) (v1, v2 *spec.Tree) {
+	t.Helper()
+	doc := func(version string, members ...string) string {
+		return `{"$id": "/schemas/` + version + `/core/delivery.json", "title": "Delivery", "type": "object", "allOf": [` +
+			strings.Join(members, ",") + `]}`
+	}
+	base := `{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}`
+	rows := func(props string) string {
+		return `{"type": "object", "properties": {"by_placement": {"type": "array", "items": {"type": "object", "properties": {` +
+			props + `}, "required": ["placement_id"]}}}}`
+	}
+	v1 = upgradeTree(t, map[string]string{
+		"core/delivery.json": doc("1.0.0", base, rows(`"placement_id": {"type": "string"}`)),
+	})
+	v2 = upgradeTree(t, map[string]string{
+		"core/delivery.json": doc("2.0.0", base, `{"type": "object", "properties": {"currency": {"type": "string"}}}`,
+			rows(`"placement_id": {"type": "string"}, "placement_name": {"type": "string"}`)),
+		"core/delivery-by-placement-item.json": `{"$id": "/schemas/2.0.0/core/delivery-by-placement-item.json",
+			"title": "Delivery By Placement Item", "type": "object", "properties": {"slot": {"type": "string"}}}`,
+	})
+	return v1, v2
+}
+
+// A type whose place lies in an allOf member is known by that place without
+// the member's index (the members are one struct): edited and shifted to
+// another index, it keeps its name when regenerated over the earlier
+// package, though the policy alone now gives the name to a new schema, and
+// the diff reports it kept (its new field an addition), not removed and
+// added.
+func TestDiffAllOfMemberPlace(t *testing.T) {
+	v1, v2 := deliveryTrees(t)
+	const oldKey, newKey = "core/delivery.json#/allOf/1/properties/by_placement/items", "core/delivery.json#/allOf/2/properties/by_placement/items"
+	name := declared(generateTree(t, v1, nil).Files)[oldKey]
+	if name == "" {
+		t.Fatalf("v1 declares no type at %s", oldKey)
+	}
+	if fresh := declared(generateTree(t, v2, nil).Files); fresh[newKey] == name {
+		t.Fatalf("the policy alone names the v2 items %s too: the fixture tests nothing", name)
+	}
+	kept := declared(generateTree(t, v2, PreviousOf(generateTree(t, v1, nil).Files)).Files)
+	if kept[newKey] != name {
+		t.Errorf("regenerated over v1, the items are %q, want %q", kept[newKey], name)
+	}
+	r, err := Diff(v1, v2, DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	placementName := false
+	for _, c := range r.Changes {
+		if c.Category == apidiff.CatTypes {
+			types = append(types, string(c.Kind)+" "+c.Type)
+		}
+		placementName = placementName || c.Kind == "field-added" && c.Type == name && c.Member == "placement_name"
+	}
+	if want := []string{"type-added " + kept["core/delivery-by-placement-item.json#"]}; !slices.Equal(types, want) || !placementName {
+		t.Errorf("type changes %q, want %q; %s.placement_name added: %v", types, want, name, placementName)
 	}
 }

@@ -51,8 +51,9 @@ func (c *comparer) oldName(t *ir.Type) string {
 // Go code names, so types pair by name first; the types left pair by
 // identity: the same schema text (digest) under another name, the same
 // place (schema key, outside union arms and allOf members, whose indexes
-// move) under another name, then arms that the unions holding them pair
-// (matchArms). A pair found by identity is a rename. What is left was
+// move) under another name, the same place in an allOf member without its
+// index (ir.PlaceOf: the members merge into one struct), then arms that
+// the unions holding them pair (matchArms). A pair found by identity is a rename. What is left was
 // removed or added.
 func (c *comparer) types(oldTypes, newTypes []*ir.Type) {
 	matched := map[*ir.Type]bool{} // new types with an old counterpart
@@ -92,6 +93,12 @@ func (c *comparer) types(oldTypes, newTypes []*ir.Type) {
 				return ""
 			}
 			return t.Key()
+		},
+		func(t *ir.Type) string {
+			if p := t.Place(); p != t.Key() {
+				return p
+			}
+			return ""
 		},
 	} {
 		olds, news := left()

@@ -11,7 +11,9 @@
 // match is a rename: the same schema text (ir.Type.Digest) under another
 // name, wherever it sits; then the same place (schema key) under another
 // name, except places in a union arm or allOf member, which are known by
-// index and move when an arm is inserted; then the arms of two matched
+// index and move when an arm is inserted; then the same place in an allOf
+// member known without the member's index (its properties are the merged
+// struct's, wherever the member sits); then the arms of two matched
 // unions that match (below), and the types under them. Everything else
 // unmatched is removed or added.
 //

@@ -161,6 +161,34 @@ var armStep = regexp.MustCompile(`/(oneOf|anyOf|allOf)/[0-9]+(/|$| )`)
 // before it, and another schema may stand there in another version.
 func (t *Type) InArm() bool { return armStep.MatchString(t.Key()) }
 
+// memberStep matches a step into an allOf member that the path goes on
+// from.
+var memberStep = regexp.MustCompile(`/allOf/[0-9]+/`)
+
+// PlaceOf is the place a schema key names as the Go API sees it: the key
+// without its steps into allOf members, whose properties are those of the
+// one struct the members merge into ("a.json#/allOf/1/properties/p/items"
+// is "a.json#/properties/p/items", at whatever index the member sits), or
+// "" when the key is, or lies in, a union arm, or is an allOf member
+// itself: places known by an index alone, where another schema may stand
+// in another version.
+func PlaceOf(key string) string {
+	for {
+		p := memberStep.ReplaceAllString(key, "/")
+		if p == key {
+			break
+		}
+		key = p
+	}
+	if armStep.MatchString(key) {
+		return ""
+	}
+	return key
+}
+
+// Place is PlaceOf the type's key.
+func (t *Type) Place() string { return PlaceOf(t.Key()) }
+
 // NamedOf returns the named type r holds, directly or through Nullable.
 func NamedOf(r *Ref) *Type {
 	if r != nil && r.Kind == RefNullable {

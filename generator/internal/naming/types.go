@@ -118,9 +118,10 @@ func nameTypes(types []*ir.Type, taken map[string]bool, keep Keep) (keptFrom map
 // schemas left, else the digest of its whole text: an arm shifted by
 // an arm inserted before it, a definition moved to another file); the
 // same place with its schema edited, unless the place is an arm's (a
-// union's, or an allOf member's, index) or lies in one, where another
-// schema may now stand (those are named by the policy, from what tells
-// the arm apart). A package an earlier adcpgen generated recorded the
+// union's, or an allOf member's, index) or lies in a union's arm, where
+// another schema may now stand (those are named by the policy, from what
+// tells the arm apart); a place in an allOf member is known without the
+// member's index (ir.PlaceOf: the members are one struct). A package an earlier adcpgen generated recorded the
 // digest of the whole text alone, matched as such.
 func (n *typeNamer) keepNames(types []*ir.Type, keep Keep) {
 	if len(keep.Types) == 0 {
@@ -181,6 +182,30 @@ func (n *typeNamer) keepNames(types []*ir.Type, keep Keep) {
 	for _, t := range sorted {
 		if !t.InArm() {
 			take(t, t.Key())
+		}
+	}
+	// Places in allOf members, known without the member's index (the
+	// members merge into one struct, whose property it is), found once on
+	// either side.
+	oldAt := map[string]string{}
+	for key := range keep.Types {
+		if p := ir.PlaceOf(key); p != "" && p != key {
+			if _, dup := oldAt[p]; dup {
+				oldAt[p] = ""
+				continue
+			}
+			oldAt[p] = key
+		}
+	}
+	newAt := map[string]int{}
+	for _, t := range types {
+		if p := t.Place(); p != "" && p != t.Key() {
+			newAt[p]++
+		}
+	}
+	for _, t := range sorted {
+		if p := t.Place(); p != "" && p != t.Key() && newAt[p] == 1 && oldAt[p] != "" {
+			take(t, oldAt[p])
 		}
 	}
 }
