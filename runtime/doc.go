@@ -99,6 +99,8 @@
 //   - proposal: media plan proposals from get_products to
 //     create_media_buy.
 //   - sellergov: governance checks before a buy (check_governance).
+//   - productfilter: get_products' filters applied to a seller's
+//     products as JSON, one code for every release's filters.
 //   - notifyconfig: the webhook subscribers of notification_configs[]
 //     (account-level, sync_accounts, 3.1+; agent-level, 3.2+): the rules,
 //     declarative replacement, proof of control before activation.

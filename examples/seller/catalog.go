@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"example.com/seller/adcp"
+
+	"github.com/adcpgen/adcpgen/runtime/productfilter"
 )
 
 // catalogJSON is what the seller sells, as the spec's Product objects. It
@@ -169,6 +171,35 @@ func (c *catalog) all() []adcp.Product {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return slices.Clone(c.products)
+}
+
+// filtered returns the products that pass get_products' filters (the
+// request's filters object, as the buyer sent it in its release), in
+// catalog order, their pricing options pruned to those the pricing filters
+// accept (runtime/productfilter). The filters only this seller's
+// inventory could answer (availability, budget, geography) are not
+// applied: a sandbox catalog sells every date and place.
+func (c *catalog) filtered(filters json.RawMessage) ([]adcp.Product, error) {
+	if len(filters) == 0 {
+		return c.all(), nil
+	}
+	c.mu.RLock()
+	raws := make([]json.RawMessage, len(c.products))
+	for i, p := range c.products {
+		raws[i] = c.raw[p.ProductID]
+	}
+	c.mu.RUnlock()
+	kept, err := productfilter.Apply(filters, raws)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]adcp.Product, len(kept.Products))
+	for i, raw := range kept.Products {
+		if err := adcp.Decode(raw, &out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // product returns the product id.

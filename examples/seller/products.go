@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -38,7 +39,16 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 		return nil, refuse("UNSUPPORTED_FEATURE", "This seller does not filter products by property list", "property_list")
 	}
 	p, _ := seller.PrincipalFrom(ctx)
-	products := s.catalog.all()
+	// The filters as the buyer sent them: a later release's (format_kinds,
+	// format_option_refs) included, which its request read as 3.0's drops.
+	var filters json.RawMessage
+	if c := seller.CallFrom(ctx); c != nil {
+		filters = c.Member("filters")
+	}
+	products, err := s.catalog.filtered(filters)
+	if err != nil {
+		return nil, err
+	}
 	resp := &adcp.GetProductsResponse{Products: products}
 	switch req.BuyingMode {
 	case adcp.GetProductsRequestBuyingModeBrief:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -134,6 +135,39 @@ func TestPropertyListFilterRefused(t *testing.T) {
 	r := call(t, cs, "get_products", `{"buying_mode":"brief","brief":"video","property_list":{"agent_url":"https://lists.example","list_id":"l1"}}`)
 	if r.Error == nil || r.Error.Code != "UNSUPPORTED_FEATURE" || r.Error.Field != "property_list" {
 		t.Fatalf("get_products with a property list: %s %+v", r.Data, r.Error)
+	}
+}
+
+// get_products applies the filters a catalog answers (channels, delivery
+// type, pricing) and prunes pricing options to the ones asked for.
+func TestProductFilters(t *testing.T) {
+	cs := mcpBuyer(t, startAgent(t), testKey)
+	for _, tc := range []struct{ filters, want string }{
+		{`{"channels":["ctv"]}`, "ctv_premium"},
+		{`{"delivery_type":"non_guaranteed"}`, "test-product"},
+		{`{"is_fixed_price":false}`, "test-product"},
+		{`{"pricing_currencies":["EUR"]}`, ""},
+		{`{"required_metrics":["clicks"]}`, "test-product"},
+	} {
+		r := call(t, cs, "get_products", `{"buying_mode":"wholesale","filters":`+tc.filters+`,`+acme+`}`)
+		if r.Error != nil {
+			t.Fatalf("%s: %+v", tc.filters, r.Error)
+		}
+		var got struct {
+			Products []struct {
+				ID string `json:"product_id"`
+			} `json:"products"`
+		}
+		if err := json.Unmarshal(r.Data, &got); err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, p := range got.Products {
+			ids = append(ids, p.ID)
+		}
+		if s := strings.Join(ids, " "); s != tc.want {
+			t.Errorf("%s: products %q, want %q", tc.filters, s, tc.want)
+		}
 	}
 }
 
