@@ -269,7 +269,8 @@ var renamedChannels = map[string]string{"video": "olv", "audio": "streaming_audi
 // its pricing options. It joins get_products once it has a pricing option.
 // Seeding one of the seller's own ids (the storyboards seed test-product,
 // which they also buy unseeded) takes it over with its pricing options,
-// so it sells throughout.
+// so it sells throughout. Pricing options in the fixture replace the
+// product's.
 func (c *catalog) seedProduct(id string, fixture map[string]json.RawMessage) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -295,10 +296,29 @@ func (c *catalog) seedProduct(id string, fixture map[string]json.RawMessage) err
 	if sd == nil {
 		sd = &seed{}
 	}
-	old := sd.members
+	old, oldPricing, oldIDs := sd.members, sd.pricing, sd.ids
+	if raw, ok := members["pricing_options"]; ok {
+		// A fixture that carries its pricing options (the 3.1 and 3.2
+		// storyboards' do) replaces the product's.
+		delete(members, "pricing_options")
+		var pricing []json.RawMessage
+		if err := json.Unmarshal(raw, &pricing); err != nil {
+			return fmt.Errorf("pricing_options: %w", err)
+		}
+		sd.pricing, sd.ids = nil, nil
+		for i, o := range pricing {
+			var po struct {
+				ID string `json:"pricing_option_id"`
+			}
+			if err := json.Unmarshal(o, &po); err != nil || po.ID == "" {
+				return fmt.Errorf("pricing_options[%d]: a pricing option needs its pricing_option_id", i)
+			}
+			sd.pricing, sd.ids = append(sd.pricing, o), append(sd.ids, po.ID)
+		}
+	}
 	sd.members = members
 	if err := c.publish(id, sd); err != nil {
-		sd.members = old
+		sd.members, sd.pricing, sd.ids = old, oldPricing, oldIDs
 		return err
 	}
 	c.seeded[id] = sd

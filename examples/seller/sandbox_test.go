@@ -60,6 +60,10 @@ func TestSandboxController(t *testing.T) {
 			`"measurement_windows":[{"window_id":"post_sivt","duration_days":0,"expected_availability_days":3,"is_guarantee_basis":true}]}}}}`, ""},
 		{"its pricing", `{"scenario":"seed_pricing_option","params":{"product_id":"billing_q3","pricing_option_id":"cpm_billing","fixture":` +
 			`{"pricing_model":"cpm","currency":"USD","fixed_price":18.0}}}`, ""},
+		{"a fixture with its pricing options (3.1's)", `{"scenario":"seed_product","params":{"product_id":"inline_q3","fixture":{"delivery_type":"guaranteed",` +
+			`"channels":["display"],"format_ids":[{"id":"display_300x250"}],"pricing_options":[{"pricing_option_id":"cpm_inline","pricing_model":"cpm","currency":"USD","fixed_price":9}]}}}`, ""},
+		{"a fixture's pricing option without its id", `{"scenario":"seed_product","params":{"product_id":"inline_q4","fixture":{"delivery_type":"guaranteed",` +
+			`"channels":["display"],"format_ids":[{"id":"display_300x250"}],"pricing_options":[{"pricing_model":"cpm","currency":"USD","fixed_price":9}]}}}`, "INVALID_PARAMS"},
 		{"the input-required arm", `{"scenario":"force_create_media_buy_arm","params":{"arm":"input-required"}}`, "INVALID_PARAMS"},
 		{"delivery of an unknown buy", `{"scenario":"simulate_delivery","params":{"media_buy_id":"mb_404","impressions":1}}`, "NOT_FOUND"},
 	} {
@@ -89,6 +93,9 @@ func TestSandboxController(t *testing.T) {
 	var products adcp.GetProductsResponse
 	if err := wire.Unmarshal(call(t, cs, "get_products", `{"buying_mode":"wholesale"}`).Data, &products); err != nil {
 		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(products.Products, func(p adcp.Product) bool { return p.ProductID == "inline_q3" && p.PricingOptions[0].CPM != nil && p.PricingOptions[0].CPM.PricingOptionID == "cpm_inline" }) {
+		t.Fatal("the product seeded with its pricing options is not sold")
 	}
 	i := slices.IndexFunc(products.Products, func(p adcp.Product) bool { return p.ProductID == "sports_preroll_q2" })
 	if i != len(products.Products)-1 || products.Products[0].ProductID != "ctv_premium" {
