@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"example.com/seller/adcp"
 
@@ -52,6 +53,10 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 	resp := &adcp.GetProductsResponse{Products: products}
 	switch req.BuyingMode {
 	case adcp.GetProductsRequestBuyingModeBrief:
+		if req.Brief != nil {
+			products = byRelevance(*req.Brief, products)
+			resp.Products = products
+		}
 		if req.Brief != nil && !p.Anonymous() {
 			if prop, ok := s.propose(p.ID, *req.Brief, products); ok {
 				resp.Proposals = []adcp.Proposal{prop}
@@ -234,6 +239,41 @@ func wireProposal(p proposal.Proposal, description string) adcp.Proposal {
 	}
 	for _, a := range p.Allocations {
 		out.Allocations = append(out.Allocations, adcp.ProductAllocation{ProductID: a.ProductID, AllocationPercentage: a.Percentage, PricingOptionID: ptr(a.PricingOptionID)})
+	}
+	return out
+}
+
+// byRelevance orders products by how many of the brief's words their name
+// and description hold, most first, catalog order among equals: a brief
+// that names a product ("available actions display package") finds it
+// first.
+func byRelevance(brief string, products []adcp.Product) []adcp.Product {
+	want := words(brief)
+	score := make(map[string]int, len(products))
+	for _, p := range products {
+		text := p.Name
+		if p.Description != "" {
+			text += " " + p.Description
+		}
+		have := words(text)
+		for w := range want {
+			if have[w] {
+				score[p.ProductID]++
+			}
+		}
+	}
+	out := slices.Clone(products)
+	slices.SortStableFunc(out, func(a, b adcp.Product) int { return score[b.ProductID] - score[a.ProductID] })
+	return out
+}
+
+// words are the lower-cased words of three letters or more in s.
+func words(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(w) >= 3 {
+			out[w] = true
+		}
 	}
 	return out
 }

@@ -94,7 +94,9 @@ func TestSandboxController(t *testing.T) {
 	if err := wire.Unmarshal(call(t, cs, "get_products", `{"buying_mode":"wholesale"}`).Data, &products); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(products.Products, func(p adcp.Product) bool { return p.ProductID == "inline_q3" && p.PricingOptions[0].CPM != nil && p.PricingOptions[0].CPM.PricingOptionID == "cpm_inline" }) {
+	if !slices.ContainsFunc(products.Products, func(p adcp.Product) bool {
+		return p.ProductID == "inline_q3" && p.PricingOptions[0].CPM != nil && p.PricingOptions[0].CPM.PricingOptionID == "cpm_inline"
+	}) {
 		t.Fatal("the product seeded with its pricing options is not sold")
 	}
 	i := slices.IndexFunc(products.Products, func(p adcp.Product) bool { return p.ProductID == "sports_preroll_q2" })

@@ -139,7 +139,8 @@ func TestPropertyListFilterRefused(t *testing.T) {
 }
 
 // get_products applies the filters a catalog answers (channels, delivery
-// type, pricing) and prunes pricing options to the ones asked for.
+// type, pricing) and prunes pricing options to the ones asked for; a brief
+// puts the products it names first.
 func TestProductFilters(t *testing.T) {
 	cs := mcpBuyer(t, startAgent(t), testKey)
 	for _, tc := range []struct{ filters, want string }{
@@ -148,8 +149,14 @@ func TestProductFilters(t *testing.T) {
 		{`{"is_fixed_price":false}`, "test-product"},
 		{`{"pricing_currencies":["EUR"]}`, ""},
 		{`{"required_metrics":["clicks"]}`, "test-product"},
+		// A brief orders the products by the words they share with it.
+		{`brief Standard display across the network`, "test-product ctv_premium"},
 	} {
-		r := call(t, cs, "get_products", `{"buying_mode":"wholesale","filters":`+tc.filters+`,`+acme+`}`)
+		mode := `"buying_mode":"wholesale"`
+		if brief, ok := strings.CutPrefix(tc.filters, "brief "); ok {
+			mode, tc.filters = `"buying_mode":"brief","brief":"`+brief+`"`, `{}`
+		}
+		r := call(t, cs, "get_products", `{`+mode+`,"filters":`+tc.filters+`,`+acme+`}`)
 		if r.Error != nil {
 			t.Fatalf("%s: %+v", tc.filters, r.Error)
 		}
