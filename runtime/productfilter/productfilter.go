@@ -19,7 +19,10 @@
 //     to those that do ("sellers MUST return only matching entries"): a
 //     fixed option has fixed_price, an auction one is priced by bid
 //     (floor_price or price_guidance, no fixed_price), a contingent one is
-//     revenue_share, which is_fixed_price excludes either way.
+//     revenue_share, which is_fixed_price excludes either way; with
+//     pricing_currencies, a product whose mandatory signal charges (the
+//     default signals of a "fixed" signal selection) cannot be paid in
+//     one of them is left out.
 //
 // A filter that depends on what only the seller knows (availability over
 // start_date and end_date, budget_range, min_exposures, geography, signal
@@ -165,6 +168,9 @@ func prunePricing(f wire.Lenient, raw json.RawMessage) (json.RawMessage, bool, e
 		return raw, true, nil
 	}
 	p := wire.Lenient(raw)
+	if len(currencies) > 0 && !mandatorySignalsPayable(p, currencies) {
+		return nil, false, nil
+	}
 	var kept [][]byte
 	p.Get("pricing_options").Elems(func(o wire.Lenient) bool {
 		s := structure(o)
@@ -185,6 +191,27 @@ func prunePricing(f wire.Lenient, raw json.RawMessage) (json.RawMessage, bool, e
 		return nil, false, fmt.Errorf("productfilter: a product is not a JSON object")
 	}
 	return out, true, nil
+}
+
+// mandatorySignalsPayable reports whether the product's mandatory signal
+// charges can be paid in one of currencies: with signal_targeting_rules
+// selection_mode "fixed", the seller applies the signal_targeting_options
+// selected by default, and each must have a pricing option in one of the
+// currencies or none at all (no incremental price).
+func mandatorySignalsPayable(p wire.Lenient, currencies []string) bool {
+	if !p.Get("signal_targeting_rules").Get("selection_mode").StringIs("fixed") {
+		return true
+	}
+	return allElems(p.Get("signal_targeting_options"), func(o wire.Lenient) bool {
+		if string(o.Get("default_selected")) != "true" {
+			return true
+		}
+		prices := o.Get("pricing_options")
+		if !anyElem(prices, func(wire.Lenient) bool { return true }) {
+			return true
+		}
+		return anyElem(prices, func(po wire.Lenient) bool { return slices.Contains(currencies, str(po.Get("currency"))) })
+	})
 }
 
 // structure is how a pricing option's price is set: "contingent" for

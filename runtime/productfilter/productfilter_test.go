@@ -29,6 +29,13 @@ var products = []json.RawMessage{
 			"vendor_metrics":[{"vendor":{"domain":"prism.example"},"metric_id":"canonical_format_storyboard_probe"}]}}`),
 	json.RawMessage(`{"product_id":"affiliate_content_commerce","channels":["display"],"delivery_type":"non_guaranteed",
 		"pricing_options":[{"pricing_option_id":"affiliate_purchase_4pct","pricing_model":"revenue_share","currency":"USD"}]}`),
+	// The seller applies a signal priced only in EUR: no USD buyer can buy
+	// it (pricing_currency_filter's mandatory_eur_signal_display).
+	json.RawMessage(`{"product_id":"mandatory_eur_signal_display","channels":["display"],"delivery_type":"non_guaranteed",
+		"signal_targeting_allowed":true,"signal_targeting_rules":{"resolution_model":"direct_targeting","selection_mode":"fixed"},
+		"signal_targeting_options":[{"signal_ref":{"scope":"product","signal_id":"fixed_sports_affinity"},"default_selected":true,
+			"pricing_options":[{"pricing_option_id":"fixed_sports_affinity_eur_cpm","model":"cpm","cpm":1.5,"currency":"EUR"}]}],
+		"pricing_options":[{"pricing_option_id":"mandatory_eur_base_usd_cpm","pricing_model":"cpm","currency":"USD","fixed_price":10}]}`),
 }
 
 func TestApply(t *testing.T) {
@@ -38,9 +45,10 @@ func TestApply(t *testing.T) {
 		pricing       map[string][]string // product → pricing option ids kept
 		unapplied     string
 	}{
-		{"none", ``, []string{"ctv_premium", "mixed_currency_display", "affiliate_content_commerce"}, nil, ""},
-		{"channels", `{"channels":["display","olv"]}`, []string{"mixed_currency_display", "affiliate_content_commerce"}, nil, ""},
+		{"none", ``, []string{"ctv_premium", "mixed_currency_display", "affiliate_content_commerce", "mandatory_eur_signal_display"}, nil, ""},
+		{"channels", `{"channels":["display","olv"]}`, []string{"mixed_currency_display", "affiliate_content_commerce", "mandatory_eur_signal_display"}, nil, ""},
 		{"delivery type", `{"delivery_type":"guaranteed"}`, []string{"ctv_premium"}, nil, ""},
+		{"mandatory signal charges payable", `{"pricing_currencies":["EUR"]}`, []string{"mixed_currency_display"}, nil, ""},
 		{"exclusivity", `{"exclusivity":"none"}`, []string{"mixed_currency_display"}, nil, ""},
 		{"a format id, trailing slash or not", `{"format_ids":[{"agent_url":"https://creative.adcontextprotocol.org","id":"display_300x250_image"}]}`, []string{"mixed_currency_display"}, nil, ""},
 		{"a canonical kind", `{"format_kinds":["image","video"]}`, []string{"mixed_currency_display"}, nil, ""},
@@ -52,7 +60,7 @@ func TestApply(t *testing.T) {
 		{"a currency prunes the options", `{"pricing_currencies":["USD"]}`, []string{"ctv_premium", "mixed_currency_display", "affiliate_content_commerce"},
 			map[string][]string{"mixed_currency_display": {"mixed_display_usd_cpm"}}, ""},
 		{"a currency no product has", `{"pricing_currencies":["GBP"]}`, nil, nil, ""},
-		{"fixed prices", `{"is_fixed_price":true}`, []string{"ctv_premium", "mixed_currency_display"},
+		{"fixed prices", `{"is_fixed_price":true}`, []string{"ctv_premium", "mixed_currency_display", "mandatory_eur_signal_display"},
 			map[string][]string{"mixed_currency_display": {"mixed_display_eur_cpm"}}, ""},
 		{"auctions, never contingent", `{"is_fixed_price":false}`, []string{"mixed_currency_display"},
 			map[string][]string{"mixed_currency_display": {"mixed_display_usd_cpm"}}, ""},
