@@ -56,7 +56,66 @@ var laterReleases = []struct {
 var shims31 = map[string]seller.Shim{
 	"create_media_buy": {Response: mediaBuyStatus},
 	"update_media_buy": {Response: mediaBuyStatus},
-	"get_products":     {Response: publicCacheScope},
+	"get_products":     {Request: withoutFields, Response: chain(publicCacheScope, canonicalOnlyFormats)},
+}
+
+// chain applies response shims in turn.
+func chain(shims ...func(task.Status, json.RawMessage) (json.RawMessage, error)) func(task.Status, json.RawMessage) (json.RawMessage, error) {
+	return func(status task.Status, p json.RawMessage) (json.RawMessage, error) {
+		var err error
+		for _, s := range shims {
+			if p, err = s(status, p); err != nil {
+				return nil, err
+			}
+		}
+		return p, nil
+	}
+}
+
+// withoutFields drops get_products' fields, whose later releases name
+// members 3.0's enum lacks (format_options): this seller answers every
+// member of its products whatever the buyer selects, which fields allows
+// (product_id and name always come; a seller may send more).
+func withoutFields(args json.RawMessage) (json.RawMessage, error) {
+	v := wire.Lenient(args)
+	if !v.Get("fields").Present() {
+		return args, nil
+	}
+	out, ok := v.WithoutMember("fields")
+	if !ok {
+		return nil, errors.New("not a JSON object")
+	}
+	return out, nil
+}
+
+// canonicalOnlyFormats leaves out the empty format_ids of a product that
+// declares format_options (a canonical-format product of 3.1 and later,
+// which names no legacy format: 3.0 requires format_ids, so the handler's
+// product carries an empty one).
+func canonicalOnlyFormats(status task.Status, p json.RawMessage) (json.RawMessage, error) {
+	if status != task.Completed || !wire.Lenient(p).Get("products").IsArray() {
+		return p, nil
+	}
+	var resp map[string]json.RawMessage
+	if err := json.Unmarshal(p, &resp); err != nil {
+		return nil, err
+	}
+	var products []map[string]json.RawMessage
+	if err := json.Unmarshal(resp["products"], &products); err != nil {
+		return nil, err
+	}
+	changed := false
+	for _, pr := range products {
+		if wire.Lenient(pr["format_options"]).IsArray() && string(pr["format_options"]) != "[]" && string(pr["format_ids"]) == "[]" {
+			delete(pr, "format_ids")
+			changed = true
+		}
+	}
+	if !changed {
+		return p, nil
+	}
+	resp["products"], _ = json.Marshal(products)
+	return json.Marshal(resp)
 }
 
 // mediaBuyStatus moves a 3.0 success's status, the media buy's, to
