@@ -58,19 +58,17 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 			resp.Products = products
 		}
 		if req.Brief != nil && !p.Anonymous() {
-			if prop, ok := s.propose(p.ID, *req.Brief, products); ok {
-				resp.Proposals = []adcp.Proposal{prop}
-			}
+			resp.Proposals = s.propose(p.ID, *req.Brief, products)
 		}
 	case adcp.GetProductsRequestBuyingModeRefine:
-		named, proposals, err := s.refine(p.ID, req.Refine)
+		named, proposals, applied, err := s.refine(ctx, p.ID, req.Refine)
 		if err != nil {
 			return nil, err
 		}
 		if len(named) > 0 {
 			resp.Products = named
 		}
-		resp.Proposals = proposals
+		resp.Proposals, resp.RefinementApplied = proposals, applied
 	}
 	return &adcp.GetProductsResult{Message: fmt.Sprintf("%d products.", len(resp.Products)), Response: resp}, nil
 }
@@ -86,10 +84,11 @@ var channelWords = map[string][]string{
 
 var quarter = regexp.MustCompile(`\b[Qq]([1-4])\b`)
 
-// propose makes the brief's proposal for principal: up to three products
-// whose channels the brief asks for (all products when it names none),
-// video first, and records it as a draft.
-func (s *sales) propose(principal, brief string, products []adcp.Product) (adcp.Proposal, bool) {
+// propose makes the brief's proposals for principal and records them as
+// drafts: a balanced plan over up to three products whose channels the
+// brief asks for (all products when it names none), video first, and,
+// when it has several, a focused one putting the budget on its first.
+func (s *sales) propose(principal, brief string, products []adcp.Product) []adcp.Proposal {
 	lower := strings.ToLower(brief)
 	var wanted []string
 	for word, chans := range channelWords {
@@ -109,30 +108,76 @@ func (s *sales) propose(principal, brief string, products []adcp.Product) (adcp.
 		}
 	}
 	if len(picked) == 0 {
-		return adcp.Proposal{}, false
+		return nil
 	}
-	shares := map[int][]float64{1: {100}, 2: {60, 40}, 3: {50, 30, 20}}[len(picked)]
-	id, name := "balanced_reach", "Balanced reach"
+	suffix, season := "", ""
 	if m := quarter.FindStringSubmatch(brief); m != nil {
-		id, name = id+"_q"+m[1], name+", Q"+m[1]
+		suffix, season = "_q"+m[1], ", Q"+m[1]
 	}
-	prop := proposal.Proposal{ID: id, Name: name}
-	for i, p := range picked {
-		prop.Allocations = append(prop.Allocations, proposal.Allocation{ProductID: p.ProductID, PricingOptionID: s.catalog.firstPricing(p.ProductID), Percentage: shares[i]})
+	plans := []struct {
+		id, name, description string
+		picked                []adcp.Product
+	}{{"balanced_reach" + suffix, "Balanced reach" + season, "Reach across " + strings.Join(productIDs(picked), ", "), picked}}
+	if len(picked) > 1 {
+		plans = append(plans, struct {
+			id, name, description string
+			picked                []adcp.Product
+		}{"focused_reach" + suffix, "Focused reach" + season, "The whole budget on " + picked[0].ProductID, picked[:1]})
 	}
-	if err := s.proposals.Offer(principal, prop); err != nil {
-		s.log.Error("proposal not recorded", "err", err.Error())
-		return adcp.Proposal{}, false
+	var out []adcp.Proposal
+	for _, plan := range plans {
+		shares := map[int][]float64{1: {100}, 2: {60, 40}, 3: {50, 30, 20}}[len(plan.picked)]
+		prop := proposal.Proposal{ID: plan.id, Name: plan.name}
+		for i, p := range plan.picked {
+			prop.Allocations = append(prop.Allocations, proposal.Allocation{ProductID: p.ProductID, PricingOptionID: s.catalog.firstPricing(p.ProductID), Percentage: shares[i]})
+		}
+		if err := s.proposals.Offer(principal, prop); err != nil {
+			s.log.Error("proposal not recorded", "err", err.Error())
+			continue
+		}
+		got, _ := s.proposals.Get(principal, plan.id)
+		out = append(out, wireProposal(got, plan.description))
 	}
-	got, _ := s.proposals.Get(principal, id)
-	return wireProposal(got, "Reach across "+strings.Join(productIDs(picked), ", ")), true
+	return out
 }
 
 // refine answers a refine: the products it names (include, more like
 // this) and the proposals (include, finalize; omit leaves one out).
-func (s *sales) refine(principal string, items []adcp.GetProductsRequestRefineItem) ([]adcp.Product, []adcp.Proposal, error) {
+//
+// A finalize commits: it goes alone or with other finalizes, never with
+// refinements that change the request or products (INVALID_REQUEST
+// naming the first of those); several finalizes commit together or not
+// at all (each proposal is checked before any is committed). Each entry
+// gets its refinement_applied acknowledgement, in order; a request-scoped
+// ask, which this seller does not interpret, is "unable".
+func (s *sales) refine(ctx context.Context, principal string, items []adcp.GetProductsRequestRefineItem) ([]adcp.Product, []adcp.Proposal, []adcp.GetProductsResponseRefinementAppliedItem, error) {
+	book := s.proposals.In(servedSpec(ctx))
+	finalizes, other := 0, -1
+	for i, it := range items {
+		if it.Proposal != nil && it.Proposal.Action != nil && *it.Proposal.Action == adcp.GetProductsRequestProposalActionFinalize {
+			finalizes++
+		} else if other < 0 {
+			other = i
+		}
+	}
+	if finalizes > 0 && other >= 0 {
+		return nil, nil, nil, refuse("INVALID_REQUEST", "A finalize commits a proposal as it is: send it without other refinements, or refine first and finalize in a later call",
+			fmt.Sprintf("refine[%d]", other))
+	}
+	if finalizes > 1 {
+		for _, it := range items {
+			p, ok := book.Get(principal, it.Proposal.ProposalID)
+			if !ok || p.Status == proposal.Accepted {
+				// Finalize answers the refusal (not found, or accepted)
+				// without committing anything: nothing else was committed.
+				_, err := book.Finalize(principal, it.Proposal.ProposalID)
+				return nil, nil, nil, err
+			}
+		}
+	}
 	var products []adcp.Product
 	var proposals []adcp.Proposal
+	var applied []adcp.GetProductsResponseRefinementAppliedItem
 	add := func(p adcp.Product) {
 		if !slices.ContainsFunc(products, func(q adcp.Product) bool { return q.ProductID == p.ProductID }) {
 			products = append(products, p)
@@ -140,8 +185,19 @@ func (s *sales) refine(principal string, items []adcp.GetProductsRequestRefineIt
 	}
 	for _, it := range items {
 		switch {
+		case it.Request != nil:
+			applied = append(applied, adcp.NewGetProductsResponseRefinementAppliedItemRequest(adcp.GetProductsResponseRefinementAppliedItemRequest{
+				Status: adcp.GetProductsResponseRequestStatusUnable, Notes: ptr("This seller does not apply free-text refinements of the request."),
+			}))
 		case it.Product != nil:
 			p, ok := s.catalog.product(it.Product.ProductID)
+			status := adcp.GetProductsResponseProductStatusApplied
+			if !ok {
+				status = adcp.GetProductsResponseProductStatusUnable
+			}
+			applied = append(applied, adcp.NewGetProductsResponseRefinementAppliedItemProduct(adcp.GetProductsResponseRefinementAppliedItemProduct{
+				ProductID: it.Product.ProductID, Status: status,
+			}))
 			if !ok || (it.Product.Action != nil && *it.Product.Action == adcp.GetProductsRequestProductActionOmit) {
 				continue
 			}
@@ -160,16 +216,19 @@ func (s *sales) refine(principal string, items []adcp.GetProductsRequestRefineIt
 			}
 			var got proposal.Proposal
 			var err error
+			applied = append(applied, adcp.NewGetProductsResponseRefinementAppliedItemProposal(adcp.GetProductsResponseRefinementAppliedItemProposal{
+				ProposalID: it.Proposal.ProposalID, Status: adcp.GetProductsResponseProposalStatusApplied,
+			}))
 			switch action {
 			case adcp.GetProductsRequestProposalActionOmit:
 				continue
 			case adcp.GetProductsRequestProposalActionFinalize:
-				got, err = s.proposals.Finalize(principal, it.Proposal.ProposalID)
+				got, err = book.Finalize(principal, it.Proposal.ProposalID)
 			default:
-				got, err = s.revise(principal, it.Proposal.ProposalID, it.Proposal.Ask)
+				got, err = s.revise(book, principal, it.Proposal.ProposalID, it.Proposal.Ask)
 			}
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			proposals = append(proposals, wireProposal(got, ""))
 			for _, a := range got.Allocations {
@@ -179,16 +238,16 @@ func (s *sales) refine(principal string, items []adcp.GetProductsRequestRefineIt
 			}
 		}
 	}
-	return products, proposals, nil
+	return products, proposals, applied, nil
 }
 
 // revise applies an ask to a proposal: "drop <channel>" removes the
 // products of that channel and spreads their share over the others, in
 // whole percents; the revised proposal is a draft again.
-func (s *sales) revise(principal, id string, ask *string) (proposal.Proposal, error) {
-	p, ok := s.proposals.Get(principal, id)
+func (s *sales) revise(book *proposal.Book, principal, id string, ask *string) (proposal.Proposal, error) {
+	p, ok := book.Get(principal, id)
 	if !ok {
-		_, err := s.proposals.Finalize(principal, id) // the version's not-found error
+		_, err := book.Finalize(principal, id) // the release's not-found error
 		return p, err
 	}
 	if ask != nil {
@@ -221,10 +280,10 @@ func (s *sales) revise(principal, id string, ask *string) (proposal.Proposal, er
 			p.Allocations = kept
 		}
 	}
-	if err := s.proposals.Offer(principal, p); err != nil {
+	if err := book.Offer(principal, p); err != nil {
 		return p, err
 	}
-	got, _ := s.proposals.Get(principal, id)
+	got, _ := book.Get(principal, id)
 	return got, nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"example.com/seller/adcp"
 	"example.com/seller/adcp31"
 	"example.com/seller/adcp32"
 
@@ -232,4 +234,34 @@ func addReleases(srv *seller.Server, rc releaseConfig) error {
 		}
 	}
 	return nil
+}
+
+// servedSpec is the spec of the release ctx's call is served in (the
+// 3.0.26 handlers answer every release): where a release's error codes
+// differ (3.1's PROPOSAL_NOT_FOUND, 3.0's REFERENCE_NOT_FOUND), the
+// handler answers in the buyer's. 3.0.26 when the call names none.
+func servedSpec(ctx context.Context) *registry.Spec {
+	c := seller.CallFrom(ctx)
+	if c == nil || c.Release == "" {
+		return adcp.Spec()
+	}
+	served, err := release.FromWire(c.Release)
+	if err != nil {
+		return adcp.Spec()
+	}
+	for _, sp := range append([]*registry.Spec{adcp.Spec()}, laterSpecs()...) {
+		if r, err := release.Of(sp.Version()); err == nil && r.Major == served.Major && r.Minor == served.Minor && (served.Pre == "" || r.Pre == served.Pre) {
+			return sp
+		}
+	}
+	return adcp.Spec()
+}
+
+// laterSpecs are the specs of laterReleases.
+func laterSpecs() []*registry.Spec {
+	out := make([]*registry.Spec, len(laterReleases))
+	for i, r := range laterReleases {
+		out[i] = r.spec()
+	}
+	return out
 }

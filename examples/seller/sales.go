@@ -67,7 +67,7 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 	if err != nil {
 		return nil, err
 	}
-	if err := s.fromProposal(p.ID, req); err != nil {
+	if err := s.fromProposal(ctx, p.ID, req); err != nil {
 		return nil, err
 	}
 	if err := s.check(req); err != nil {
@@ -99,7 +99,7 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 
 // fromProposal turns a proposal's acceptance (proposal_id and
 // total_budget, no packages) into its packages.
-func (s *sales) fromProposal(principal string, req *adcp.CreateMediaBuyRequest) error {
+func (s *sales) fromProposal(ctx context.Context, principal string, req *adcp.CreateMediaBuyRequest) error {
 	if req.ProposalID == nil {
 		return nil
 	}
@@ -109,7 +109,7 @@ func (s *sales) fromProposal(principal string, req *adcp.CreateMediaBuyRequest) 
 	if req.TotalBudget == nil {
 		return refuse("INVALID_REQUEST", "Accepting a proposal needs total_budget", "total_budget")
 	}
-	pkgs, err := s.proposals.Quote(principal, *req.ProposalID, req.TotalBudget.Amount)
+	pkgs, err := s.proposals.In(servedSpec(ctx)).Quote(principal, *req.ProposalID, req.TotalBudget.Amount)
 	if err != nil {
 		return err
 	}
@@ -247,7 +247,7 @@ func (s *sales) completeOnPoll(ctx context.Context, principal, id string) error 
 		}
 		account, err := s.operable(principal, req.Account)
 		if err == nil {
-			err = s.fromProposal(principal, req)
+			err = s.fromProposal(ctx, principal, req)
 		}
 		var governance string
 		if err == nil {

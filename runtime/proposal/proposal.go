@@ -89,7 +89,11 @@ type Book struct {
 	spec *registry.Spec
 	hold time.Duration
 	now  func() time.Time
+	*ledger
+}
 
+// ledger is the proposals, which the Books In returns share.
+type ledger struct {
 	mu        sync.Mutex
 	proposals map[key]*Proposal
 }
@@ -98,7 +102,7 @@ type key struct{ principal, id string }
 
 // New returns an empty Book for the spec's version (its error codes).
 func New(spec *registry.Spec, opts Options) *Book {
-	b := &Book{spec: spec, hold: opts.Hold, now: opts.Now, proposals: map[key]*Proposal{}}
+	b := &Book{spec: spec, hold: opts.Hold, now: opts.Now, ledger: &ledger{proposals: map[key]*Proposal{}}}
 	if b.hold <= 0 {
 		b.hold = DefaultHold
 	}
@@ -106,6 +110,19 @@ func New(spec *registry.Spec, opts Options) *Book {
 		b.now = time.Now
 	}
 	return b
+}
+
+// In returns the Book answering in spec's version: the same proposals,
+// refused with the error codes spec lists (a seller serving several
+// releases answers a 3.1 buyer PROPOSAL_NOT_FOUND where it answers a 3.0
+// one REFERENCE_NOT_FOUND). A nil spec returns b.
+func (b *Book) In(spec *registry.Spec) *Book {
+	if spec == nil || spec == b.spec {
+		return b
+	}
+	c := *b
+	c.spec = spec
+	return &c
 }
 
 // Offer records p, a draft, for principal, replacing the proposal of that

@@ -84,6 +84,29 @@ func TestLifecycle(t *testing.T) {
 	}
 }
 
+// One seller serving several releases keeps one Book and answers each
+// buyer in the codes of the release it is served in.
+func TestIn(t *testing.T) {
+	_, sp30 := specseller.Open(t, "3.0.26")
+	_, sp31 := specseller.Open(t, "3.1.19")
+	b := proposal.New(sp30, proposal.Options{})
+	if err := b.In(sp31).Offer("buyer-a", plan); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := b.Get("buyer-a", plan.ID); !ok {
+		t.Fatal("a proposal offered through In is not in the Book")
+	}
+	if _, err := b.Finalize("buyer-a", "nope"); code(err) != "REFERENCE_NOT_FOUND" {
+		t.Errorf("3.0: %v", err)
+	}
+	if _, err := b.In(sp31).Finalize("buyer-a", "nope"); code(err) != "PROPOSAL_NOT_FOUND" {
+		t.Errorf("3.1: %v", err)
+	}
+	if b.In(nil) != b || b.In(sp30) != b {
+		t.Error("In of the Book's own spec is not the Book")
+	}
+}
+
 func TestOfferChecks(t *testing.T) {
 	_, sp := specseller.Open(t, "3.0.26")
 	b := proposal.New(sp, proposal.Options{})
