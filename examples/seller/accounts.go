@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,10 +11,13 @@ import (
 
 	"example.com/seller/adcp"
 
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/lifecycle"
+	"github.com/adcpgen/adcpgen/runtime/notifyconfig"
 	"github.com/adcpgen/adcpgen/runtime/pagination"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellergov"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // Accounts. A buyer declares the brands it operates for with sync_accounts
@@ -60,6 +65,11 @@ func naturalKey(brand, operator string) string {
 func (a *accounts) key(principal string, ref adcp.AccountReference) (string, *account) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.find(principal, ref)
+}
+
+// find is key with a.mu held.
+func (a *accounts) find(principal string, ref adcp.AccountReference) (string, *account) {
 	switch {
 	case ref.ID != nil:
 		for _, acct := range a.byOwner[principal] {
@@ -110,13 +120,75 @@ func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest)
 	a := s.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for _, in := range req.Accounts {
+	// notification_configs[] (3.1 and later): each account's as sent.
+	var raws []wire.Lenient
+	if later := laterRelease(ctx); later {
+		if c := seller.CallFrom(ctx); c != nil {
+			wire.Lenient(c.Member("accounts")).Elems(func(e wire.Lenient) bool { raws = append(raws, e); return true })
+		}
+	}
+	for i, in := range req.Accounts {
 		res := adcp.SyncAccountsSuccessAccount{Brand: in.Brand, Operator: in.Operator, Sandbox: in.Sandbox}
-		if in.Billing == adcp.BillingPartyAdvertiser {
+		failed := func(errs ...adcp.Error) {
 			res.Action = adcp.SyncAccountsSuccessAccountActionFailed
 			res.Status = adcp.SyncAccountsSuccessAccountStatusRejected
-			res.Errors = []adcp.Error{{Code: "UNSUPPORTED_FEATURE", Message: "This seller invoices operators or agents, not advertisers directly"}}
+			res.Errors = errs
 			out.Accounts = append(out.Accounts, res)
+		}
+		var configs []notifyconfig.Config
+		notify := i < len(raws) && raws[i].Get("notification_configs").Present()
+		if notify {
+			var refusals []*adcperr.Error
+			configs, refusals = notifyconfig.Read(raws[i].Get("notification_configs").Raw(), notifyconfig.ReadOptions{Scope: notifyconfig.AccountLevel, URLs: s.webhookURLs})
+			if len(refusals) > 0 {
+				failed(wireErrors(refusals)...)
+				continue
+			}
+		}
+		if i < len(raws) && raws[i].Get("account").Present() {
+			// Settings-update mode (3.1): the entry names an existing
+			// account and changes its terms or subscribers; it never
+			// creates one. Its brand, operator and billing, which 3.0
+			// requires, are the shim's placeholders (settingsUpdate).
+			var ref adcp.AccountReference
+			if err := adcp.Decode(raws[i].Get("account").Raw(), &ref); err != nil {
+				failed(adcp.Error{Code: "INVALID_REQUEST", Message: "account is not an account reference", Field: ptr(fmt.Sprintf("accounts[%d].account", i))})
+				continue
+			}
+			_, acct := a.find(p.ID, ref)
+			if acct == nil {
+				failed(adcp.Error{Code: "ACCOUNT_NOT_FOUND", Message: "No such account: settings-update mode changes an existing account, never creates one", Field: ptr(fmt.Sprintf("accounts[%d].account", i))})
+				continue
+			}
+			brand, operator := adcp.BrandReference{Domain: acct.brand}, acct.operator
+			res.Brand, res.Operator, res.Sandbox = brand, operator, nil
+			if acct.sandbox {
+				res.Sandbox = ptr(true)
+			}
+			if terms := raws[i].Get("payment_terms"); terms.Present() && !dry {
+				t := adcp.PaymentTerms(str(terms))
+				acct.paymentTerms = &t
+			}
+			res.Action = adcp.SyncAccountsSuccessAccountActionUpdated
+			name := acct.brand + " via " + acct.operator
+			billing := acct.billing
+			res.AccountID, res.Name, res.Billing, res.PaymentTerms = &acct.id, &name, &billing, acct.paymentTerms
+			res.Status = adcp.SyncAccountsSuccessAccountStatus(acct.status)
+			if notify {
+				_, set, err := s.notify.Sync(ctx, acct.id, configs, dry)
+				if err != nil {
+					failed(wireErrors([]*adcperr.Error{asAdcpError(err)})...)
+					continue
+				}
+				if err := echoConfigs(&res.AdditionalProperties, set); err != nil {
+					return nil, err
+				}
+			}
+			out.Accounts = append(out.Accounts, res)
+			continue
+		}
+		if in.Billing == adcp.BillingPartyAdvertiser {
+			failed(adcp.Error{Code: "UNSUPPORTED_FEATURE", Message: "This seller invoices operators or agents, not advertisers directly"})
 			continue
 		}
 		k := naturalKey(in.Brand.Domain, in.Operator)
@@ -143,6 +215,18 @@ func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest)
 		billing := in.Billing
 		res.AccountID, res.Name, res.Billing, res.PaymentTerms = &acct.id, &name, &billing, in.PaymentTerms
 		res.Status = adcp.SyncAccountsSuccessAccountStatus(acct.status)
+		if notify {
+			// The account's subscribers, replaced by the entries sent (a
+			// new account's set, on a dry run, is what it would be).
+			_, set, err := s.notify.Sync(ctx, acct.id, configs, dry)
+			if err != nil {
+				failed(wireErrors([]*adcperr.Error{asAdcpError(err)})...)
+				continue
+			}
+			if err := echoConfigs(&res.AdditionalProperties, set); err != nil {
+				return nil, err
+			}
+		}
 		out.Accounts = append(out.Accounts, res)
 	}
 	r := adcp.NewSyncAccountsResponseSuccess(out)
@@ -165,7 +249,18 @@ func (s *sales) listAccounts(ctx context.Context, req *adcp.ListAccountsRequest)
 		if req.Sandbox != nil && *req.Sandbox != acct.sandbox {
 			continue
 		}
-		list = append(list, acct.wire())
+		w := acct.wire()
+		if laterRelease(ctx) {
+			set, err := s.notify.List(ctx, acct.id)
+			if err == nil {
+				err = echoConfigs(&w.AdditionalProperties, set)
+			}
+			if err != nil {
+				a.mu.Unlock()
+				return nil, err
+			}
+		}
+		list = append(list, w)
 	}
 	a.mu.Unlock()
 	page, err := pagination.Slice(list, func(x adcp.Account) string { return x.AccountID }, pageRequest(ctx, req.Pagination))
@@ -234,3 +329,42 @@ func pageResponse(r pagination.PageResponse) *adcp.PaginationResponse {
 
 // errNotFound is an entity a controller hook cannot find.
 var errNotFound = fmt.Errorf("not found")
+
+// echoConfigs puts an account's notification_configs[] (3.1 and later:
+// 3.0's account has no such member, which the answer carries as one of
+// its additional members) into members, credentials left out.
+func echoConfigs(members *map[string]json.RawMessage, set []notifyconfig.Config) error {
+	echo, err := notifyconfig.Echo(set)
+	if err != nil {
+		return err
+	}
+	if *members == nil {
+		*members = map[string]json.RawMessage{}
+	}
+	(*members)["notification_configs"] = echo
+	return nil
+}
+
+// wireErrors are refusals as a per-account errors[].
+func wireErrors(refusals []*adcperr.Error) []adcp.Error {
+	out := make([]adcp.Error, len(refusals))
+	for i, r := range refusals {
+		out[i] = adcp.Error{Code: r.Code, Message: r.Message}
+		if r.Field != "" {
+			out[i].Field = ptr(r.Field)
+		}
+	}
+	return out
+}
+
+// asAdcpError is err as an AdCP error: itself, or SERVICE_UNAVAILABLE.
+func asAdcpError(err error) *adcperr.Error {
+	var ae *adcperr.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	return &adcperr.Error{Code: "SERVICE_UNAVAILABLE", Message: "The account's subscribers could not be saved; try again"}
+}
+
+// str is a JSON string's value ("" for anything else).
+func str(v wire.Lenient) string { s, _ := v.AsString(); return s }

@@ -18,6 +18,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/a2aserver"
 	"github.com/adcpgen/adcpgen/runtime/idempotency"
 	"github.com/adcpgen/adcpgen/runtime/mcpserver"
+	"github.com/adcpgen/adcpgen/runtime/notifyconfig"
 	"github.com/adcpgen/adcpgen/runtime/observe"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore"
@@ -174,6 +175,16 @@ func newAgent(cfg config) (*agent, error) {
 		Now:          cfg.Now,
 		Observer:     cfg.Observer,
 	})
+	// Account-level subscribers prove control of their endpoint before
+	// they are activated (a signed webhook.challenge), except in a test
+	// run posting to loopback hosts only, whose runner's receiver is the
+	// run's own.
+	s.webhookURLs = untrusted.PushURLPolicy{AllowLoopback: cfg.WebhookLoopback || cfg.WebhookLoopbackOnly}
+	var prove func(context.Context, string, notifyconfig.Config) error
+	if !cfg.WebhookLoopbackOnly {
+		prove = (&notifyconfig.Challenger{Scope: notifyconfig.AccountLevel, Signer: signed.webhookSigner, AgentURL: cfg.BaseURL + "/mcp", URLs: s.webhookURLs}).Prove
+	}
+	s.notify = notifyconfig.New(notifyconfig.Options{Prove: prove})
 	webhookSigning, err := webhookCapability(sender)
 	if err != nil {
 		return nil, err
@@ -284,13 +295,17 @@ func apiKeys(cfg config) map[string]string {
 // admits more members), as the compliance storyboards gate on them:
 // supports_proposals (briefs get proposals, finalize commits them, a buy
 // accepts one) and creative_approval_mode "auto_approve" (a synced
-// creative is approved at once, so no review holds a buy).
+// creative is approved at once, so no review holds a buy). The creative
+// block says the seller hosts a creative library (sync_creatives,
+// list_creatives), bills no creative work through AdCP and evaluates no
+// creatives for buyers (3.1's bills_through_adcp and supports_evaluator).
 func capabilities(layer *idempotency.Layer, webhookSigning json.RawMessage) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteString(`{"adcp":{"idempotency":`)
 	b.Write(layer.Capabilities())
 	b.WriteString(`},"account":{"supported_billing":["operator"]},`)
 	b.WriteString(`"media_buy":{"supported_pricing_models":["cpm"],"supports_proposals":true,"creative_approval_mode":"auto_approve"},`)
+	b.WriteString(`"creative":{"has_creative_library":true,"bills_through_adcp":false,"supports_evaluator":false},`)
 	b.WriteString(`"webhook_signing":`)
 	b.Write(webhookSigning)
 	b.WriteString(`}`)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"example.com/seller/adcp"
 
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/proposal"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -165,13 +167,13 @@ func (s *sales) refine(ctx context.Context, principal string, items []adcp.GetPr
 			fmt.Sprintf("refine[%d]", other))
 	}
 	if finalizes > 1 {
-		for _, it := range items {
+		for i, it := range items {
 			p, ok := book.Get(principal, it.Proposal.ProposalID)
 			if !ok || p.Status == proposal.Accepted {
 				// Finalize answers the refusal (not found, or accepted)
 				// without committing anything: nothing else was committed.
 				_, err := book.Finalize(principal, it.Proposal.ProposalID)
-				return nil, nil, nil, err
+				return nil, nil, nil, atEntry(err, i)
 			}
 		}
 	}
@@ -183,7 +185,7 @@ func (s *sales) refine(ctx context.Context, principal string, items []adcp.GetPr
 			products = append(products, p)
 		}
 	}
-	for _, it := range items {
+	for i, it := range items {
 		switch {
 		case it.Request != nil:
 			applied = append(applied, adcp.NewGetProductsResponseRefinementAppliedItemRequest(adcp.GetProductsResponseRefinementAppliedItemRequest{
@@ -228,7 +230,7 @@ func (s *sales) refine(ctx context.Context, principal string, items []adcp.GetPr
 				got, err = s.revise(book, principal, it.Proposal.ProposalID, it.Proposal.Ask)
 			}
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, nil, nil, atEntry(err, i)
 			}
 			proposals = append(proposals, wireProposal(got, ""))
 			for _, a := range got.Allocations {
@@ -239,6 +241,18 @@ func (s *sales) refine(ctx context.Context, principal string, items []adcp.GetPr
 		}
 	}
 	return products, proposals, applied, nil
+}
+
+// atEntry points a proposal refusal at the refine entry that named the
+// proposal (refine[i].proposal_id).
+func atEntry(err error, i int) error {
+	var ae *adcperr.Error
+	if errors.As(err, &ae) && ae.Field == "proposal_id" {
+		c := *ae
+		c.Field = fmt.Sprintf("refine[%d].proposal_id", i)
+		return &c
+	}
+	return err
 }
 
 // revise applies an ask to a proposal: "drop <channel>" removes the

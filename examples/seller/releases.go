@@ -59,6 +59,46 @@ var shims31 = map[string]seller.Shim{
 	"create_media_buy": {Response: mediaBuyStatus},
 	"update_media_buy": {Response: mediaBuyStatus},
 	"get_products":     {Request: withoutFields, Response: chain(publicCacheScope, canonicalOnlyFormats)},
+	"sync_accounts":    {Request: settingsUpdate},
+}
+
+// settingsUpdate makes 3.1's settings-update entries of sync_accounts
+// (account, an existing account's reference, in place of brand, operator
+// and billing) readable as 3.0's, whose entries all provision: the
+// reference leaves, and placeholders fill the three members 3.0 requires.
+// The handler reads the entry as the buyer sent it (accounts.go) and
+// updates the account it names, never reading the placeholders. A
+// provisioning entry without billing (optional from 3.1) gets the only
+// billing this seller offers, operator.
+func settingsUpdate(args json.RawMessage) (json.RawMessage, error) {
+	var req map[string]json.RawMessage
+	if err := json.Unmarshal(args, &req); err != nil {
+		return nil, err
+	}
+	var accounts []map[string]json.RawMessage
+	if err := json.Unmarshal(req["accounts"], &accounts); err != nil {
+		return args, nil // not an array: the strict read says so
+	}
+	changed := false
+	for _, a := range accounts {
+		if a == nil {
+			continue
+		}
+		if _, ok := a["account"]; ok {
+			delete(a, "account")
+			a["brand"], a["operator"] = json.RawMessage(`{"domain":"settings-update.invalid"}`), json.RawMessage(`"settings-update.invalid"`)
+			changed = true
+		}
+		if _, ok := a["billing"]; !ok {
+			a["billing"] = json.RawMessage(`"operator"`)
+			changed = true
+		}
+	}
+	if !changed {
+		return args, nil
+	}
+	req["accounts"], _ = json.Marshal(accounts)
+	return json.Marshal(req)
 }
 
 // chain applies response shims in turn.
@@ -265,3 +305,6 @@ func laterSpecs() []*registry.Spec {
 	}
 	return out
 }
+
+// laterRelease reports a call served in a release after 3.0.
+func laterRelease(ctx context.Context) bool { return servedSpec(ctx) != adcp.Spec() }

@@ -15,9 +15,11 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/lifecycle"
+	"github.com/adcpgen/adcpgen/runtime/notifyconfig"
 	"github.com/adcpgen/adcpgen/runtime/proposal"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellergov"
+	"github.com/adcpgen/adcpgen/runtime/untrusted"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
@@ -27,19 +29,23 @@ import (
 // (a submitted buy is made from the request its task kept), so replicas
 // sharing a PostgreSQL store finish each other's tasks.
 type sales struct {
-	srv        *seller.Server
-	catalog    *catalog
-	accounts   *accounts
-	library    *library
-	formats    *formats
-	previews   *previews
-	records    *records
-	proposals  *proposal.Book
-	governance *sellergov.Checker // nil: buys are not governed
-	sandbox    bool
-	baseURL    string
-	log        *slog.Logger
-	now        func() time.Time // the seller's clock (config.Now)
+	srv       *seller.Server
+	catalog   *catalog
+	accounts  *accounts
+	library   *library
+	formats   *formats
+	previews  *previews
+	records   *records
+	proposals *proposal.Book
+	// notify keeps each account's webhook subscribers (sync_accounts'
+	// notification_configs, 3.1 and later), checked against webhookURLs.
+	notify      *notifyconfig.Keeper
+	webhookURLs untrusted.PushURLPolicy
+	governance  *sellergov.Checker // nil: buys are not governed
+	sandbox     bool
+	baseURL     string
+	log         *slog.Logger
+	now         func() time.Time // the seller's clock (config.Now)
 
 	buys book // the media buys (book.go)
 
@@ -208,10 +214,16 @@ func (s *sales) check(req *adcp.CreateMediaBuyRequest) error {
 	if err != nil {
 		return refuse("INVALID_REQUEST", "end_time is not a date-time", "end_time")
 	}
-	start := s.now()
+	now := s.now()
+	start := now
 	if req.StartTime != "asap" {
 		if start, err = time.Parse(time.RFC3339, string(req.StartTime)); err != nil {
 			return refuse("INVALID_REQUEST", "start_time is not a date-time", "start_time")
+		}
+		// A flight cannot start in the past ("asap" starts now); a few
+		// minutes of clock skew pass.
+		if start.Before(now.Add(-pastStartSkew)) {
+			return refuse("INVALID_REQUEST", "start_time "+string(req.StartTime)+" is in the past: send a future time, or \"asap\"", "start_time")
 		}
 	}
 	if !end.After(start) {
@@ -219,6 +231,10 @@ func (s *sales) check(req *adcp.CreateMediaBuyRequest) error {
 	}
 	return nil
 }
+
+// pastStartSkew is how far in the past a start_time may be: clock skew
+// between buyer and seller.
+const pastStartSkew = 5 * time.Minute
 
 // refuse is a correctable AdCP error of 3.0.26 (the server adds the
 // recovery class the spec gives code).

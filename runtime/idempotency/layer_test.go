@@ -181,9 +181,11 @@ func TestSequentialContract(t *testing.T) {
 		t.Fatalf("conflict: %+v context %s", conflict.Error, conflict.Context)
 	}
 	// On the wire: code and message only (no recovery, which buyers derive
-	// from the code), and the context beside it.
+	// from the code), the failed payload of a 3.1-or-later release, and the
+	// context beside it.
+	wireErr := `{"code":"IDEMPOTENCY_CONFLICT","message":"` + conflict.Error.Message + `"}`
 	wireObj, err := seller.ErrorObject(conflict)
-	if err != nil || string(wireObj) != `{"adcp_error":{"code":"IDEMPOTENCY_CONFLICT","message":"`+conflict.Error.Message+`"},"context":{"correlation_id":"conflict"},"adcp_version":"3.90-test"}` {
+	if err != nil || string(wireObj) != `{"adcp_error":`+wireErr+`,"status":"failed","errors":[`+wireErr+`],"context":{"correlation_id":"conflict"},"adcp_version":"3.90-test"}` {
 		t.Fatalf("conflict on the wire: %s %v", wireObj, err)
 	}
 	if x := extract.New(withAdCP31Codes()).DetectError([]byte(`{"isError":true,"structuredContent":` + string(wireObj) + `}`)); x.Error == nil || x.Error.Recovery != registry.Correctable {

@@ -140,6 +140,15 @@ func TestReleaseOnEveryVersion(t *testing.T) {
 				if got, _ := obj.Get("adcp_version").AsString(); got != tc.echo || a.Release != tc.echo {
 					t.Errorf("%s: echo %q (Answer.Release %q), want %q: %s", tc.name, got, a.Release, tc.echo, obj)
 				}
+				// From 3.1 an error answer served in a release is the
+				// failed payload too (status and errors[], beside
+				// adcp_error).
+				if tc.code != "" && tc.echo != "" {
+					later := !strings.HasPrefix(v.Version, "3.0.")
+					if got := obj.Get("status").StringIs("failed") && obj.Get("errors").Index(0).Get("code").StringIs(tc.code); got != later {
+						t.Errorf("%s: failed payload %v, want %v: %s", tc.name, got, later, obj)
+					}
+				}
 				if tc.code != "VERSION_UNSUPPORTED" {
 					continue
 				}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"example.com/seller/adcp"
+	"example.com/seller/adcp31"
+	"example.com/seller/adcp32"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/buyer"
+	"github.com/adcpgen/adcpgen/runtime/mcpclient"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+	"github.com/adcpgen/adcpgen/runtime/wire"
+)
+
+// Proposals in each release: a brief gets two (a balanced plan and a
+// focused one); a finalize goes alone (INVALID_REQUEST naming the other
+// entry); two finalizes commit both, each acknowledged in order; an
+// unknown proposal is the release's not-found code (3.0 has no
+// PROPOSAL_NOT_FOUND), on refine and on create_media_buy alike.
+func TestProposalsPerRelease(t *testing.T) {
+	base := startAgent(t)
+	ctx := t.Context()
+	m, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), mcpclient.ConnectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	n := 0
+	for _, tc := range []struct {
+		spec     *registry.Spec
+		notFound string
+	}{{adcp.Spec(), "REFERENCE_NOT_FOUND"}, {adcp31.Spec(), "PROPOSAL_NOT_FOUND"}, {adcp32.Spec(), "PROPOSAL_NOT_FOUND"}} {
+		c, err := buyer.New(tc.spec, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pin := c.Release()
+		invoke := func(tool, args string) *buyer.Reply {
+			t.Helper()
+			r, err := c.Invoke(ctx, tool, json.RawMessage(args))
+			if err != nil {
+				t.Fatalf("%s %s: %v", pin, tool, err)
+			}
+			return r
+		}
+		errOf := func(tool, args string) (code, field string) {
+			t.Helper()
+			_, err := c.Invoke(ctx, tool, json.RawMessage(args))
+			var ae *adcperr.Error
+			if !errors.As(err, &ae) {
+				t.Fatalf("%s %s: %v, want an AdCP error", pin, tool, err)
+			}
+			return ae.Code, ae.Field
+		}
+		brief := wire.Lenient(invoke("get_products", `{"buying_mode":"brief","brief":"Premium video and display, Q2 flight",`+acme+`}`).Data)
+		first, _ := brief.Get("proposals").Index(0).Get("proposal_id").AsString()
+		second, _ := brief.Get("proposals").Index(1).Get("proposal_id").AsString()
+		if first != "balanced_reach_q2" || second != "focused_reach_q2" {
+			t.Fatalf("%s: proposals %q and %q", pin, first, second)
+		}
+		finalize := func(id string) string { return `{"scope":"proposal","proposal_id":"` + id + `","action":"finalize"}` }
+		if code, field := errOf("get_products", `{"buying_mode":"refine","refine":[`+finalize(first)+`,{"scope":"request","ask":"More CTV"}],`+acme+`}`); code != "INVALID_REQUEST" || field != "refine[1]" {
+			t.Errorf("%s: finalize with a request refinement: %s %s", pin, code, field)
+		}
+		if code, _ := errOf("get_products", `{"buying_mode":"refine","refine":[`+finalize(first)+`,`+finalize("nope")+`],`+acme+`}`); code != tc.notFound {
+			t.Errorf("%s: finalizing an unknown proposal with a known one: %s", pin, code)
+		}
+		buyArgs := func(proposal string) string {
+			n++
+			return `{"idempotency_key":"proposal-release-key-` + strconv.Itoa(100000+n) + `",` + acme + `,"brand":{"domain":"acmeoutdoor.example"},` +
+				`"proposal_id":"` + proposal + `","total_budget":{"amount":1000,"currency":"USD"},"start_time":"asap","end_time":"2026-12-31T00:00:00Z"}`
+		}
+		if code, _ := errOf("create_media_buy", buyArgs(first)); code != "PROPOSAL_NOT_COMMITTED" {
+			t.Errorf("%s: after the refused finalizes, buying the known proposal: %s (it was committed)", pin, code)
+		}
+		both := wire.Lenient(invoke("get_products", `{"buying_mode":"refine","refine":[`+finalize(first)+`,`+finalize(second)+`],`+acme+`}`).Data)
+		for i, id := range []string{first, second} {
+			if !both.Get("proposals").Index(i).Get("proposal_status").StringIs("committed") ||
+				!both.Get("refinement_applied").Index(i).Get("proposal_id").StringIs(id) || !both.Get("refinement_applied").Index(i).Get("status").StringIs("applied") {
+				t.Errorf("%s: two finalizes: %s", pin, both)
+			}
+		}
+		if code, field := errOf("get_products", `{"buying_mode":"refine","refine":[{"scope":"proposal","proposal_id":"nope"}],`+acme+`}`); code != tc.notFound || field != "refine[0].proposal_id" {
+			t.Errorf("%s: refining an unknown proposal: %s", pin, code)
+		}
+		code, _ := errOf("create_media_buy", buyArgs("nope"))
+		if code != tc.notFound {
+			t.Errorf("%s: buying an unknown proposal: %s", pin, code)
+		}
+	}
+}
+
+// A flight that starts in the past is refused, on every release (3.1's
+// schema_validation wants INVALID_REQUEST; 3.0 allowed adjusting it).
+func TestPastStartRefused(t *testing.T) {
+	cs := mcpBuyer(t, startAgent(t), testKey)
+	args := strings.Replace(buyArgs("past-start-key-0000000001", "", ""), `"start_time":"asap"`, `"start_time":"2020-01-01T00:00:00Z"`, 1)
+	r := call(t, cs, "create_media_buy", args)
+	if r.Error == nil || r.Error.Code != "INVALID_REQUEST" || r.Error.Field != "start_time" {
+		t.Fatalf("a past start: %s %+v", r.Data, r.Error)
+	}
+}
+
+// Account-level subscribers (sync_accounts' notification_configs, 3.1 and
+// later): created paused and echoed, a duplicate subscriber_id refused per
+// account with its field, replaced in settings-update mode (the account
+// named, not provisioned), echoed by list_accounts, [] clearing them; a
+// 3.0 buyer sees none of it.
+func TestAccountSubscribers(t *testing.T) {
+	base := startAgent(t)
+	ctx := t.Context()
+	m, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), mcpclient.ConnectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	n := 0
+	for _, sp := range []*registry.Spec{adcp31.Spec(), adcp32.Spec()} {
+		c, err := buyer.New(sp, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pin := c.Release()
+		sync := func(entry string) wire.Lenient {
+			t.Helper()
+			n++
+			r, err := c.Invoke(ctx, "sync_accounts", json.RawMessage(`{"idempotency_key":"subscriber-key-`+strconv.Itoa(100000+n)+`","accounts":[`+entry+`]}`))
+			if err != nil {
+				t.Fatalf("%s: %v", pin, err)
+			}
+			return wire.Lenient(r.Data).Get("accounts").Index(0)
+		}
+		config := func(id, url, event string) string {
+			return `{"subscriber_id":"` + id + `","url":"https://example.com/` + url + `","event_types":["` + event + `"],"active":false}`
+		}
+		brand := `"brand":{"domain":"subscriber.example"},"operator":"pinnacle-agency.example","billing":"operator"`
+		created := sync(`{` + brand + `,"notification_configs":[` + config("primary", "a", "creative.status_changed") + `]}`)
+		id, _ := created.Get("account_id").AsString()
+		if !created.Get("notification_configs").Index(0).Get("subscriber_id").StringIs("primary") || string(created.Get("notification_configs").Index(0).Get("active")) != "false" {
+			t.Fatalf("%s: created %s", pin, created)
+		}
+		dup := sync(`{` + brand + `,"notification_configs":[` + config("primary", "a", "creative.status_changed") + `,` + config("primary", "b", "creative.purged") + `]}`)
+		if !dup.Get("action").StringIs("failed") || !dup.Get("errors").Index(0).Get("field").StringIs("notification_configs[1].subscriber_id") {
+			t.Errorf("%s: a duplicate subscriber: %s", pin, dup)
+		}
+		updated := sync(`{"account":{"account_id":"` + id + `"},"payment_terms":"net_45","notification_configs":[` + config("primary", "paused", "creative.purged") + `]}`)
+		if !updated.Get("action").StringIs("updated") || !updated.Get("account_id").StringIs(id) || !updated.Get("brand").Get("domain").StringIs("subscriber.example") ||
+			!updated.Get("notification_configs").Index(0).Get("url").StringIs("https://example.com/paused") || updated.Get("notification_configs").Index(1).Present() {
+			t.Errorf("%s: settings update: %s", pin, updated)
+		}
+		if missing := sync(`{"account":{"account_id":"acct_404"},"payment_terms":"net_45"}`); !missing.Get("action").StringIs("failed") {
+			t.Errorf("%s: settings update of no account: %s", pin, missing)
+		}
+		list := func() wire.Lenient {
+			r, err := c.Invoke(ctx, "list_accounts", json.RawMessage(`{}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var found wire.Lenient
+			wire.Lenient(r.Data).Get("accounts").Elems(func(a wire.Lenient) bool {
+				if a.Get("account_id").StringIs(id) {
+					found = a
+				}
+				return found == nil
+			})
+			return found
+		}
+		if got := list(); !got.Get("notification_configs").Index(0).Get("subscriber_id").StringIs("primary") {
+			t.Errorf("%s: listed %s", pin, got)
+		}
+		sync(`{"account":{"account_id":"` + id + `"},"notification_configs":[]}`)
+		if got := list(); string(got.Get("notification_configs")) != "[]" {
+			t.Errorf("%s: listed after clearing: %s", pin, got)
+		}
+	}
+	c, err := buyer.New(adcp.Spec(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.Invoke(ctx, "list_accounts", json.RawMessage(`{}`))
+	if err != nil || wire.Lenient(r.Data).Get("accounts").Index(0).Get("notification_configs").Present() {
+		t.Errorf("3.0: %v %s", err, r.Data)
+	}
+}
