@@ -234,6 +234,7 @@ type buyDoc struct {
 	GovernanceContext string                                         `json:"governance_context,omitempty"`
 	Delivered         deliveryTotals                                 `json:"delivered"`
 	BudgetSpent       float64                                        `json:"budget_spent,omitempty"`
+	Context           adcp.ContextObject                             `json:"context,omitempty"`
 }
 
 type pkgDoc struct {
@@ -249,17 +250,18 @@ type pkgDoc struct {
 	Creatives       []adcp.CreativeAssignment `json:"creatives,omitempty"`
 	Paused          bool                      `json:"paused,omitempty"`
 	Canceled        bool                      `json:"canceled,omitempty"`
+	Context         adcp.ContextObject        `json:"context,omitempty"`
 }
 
 func (b *buy) doc() buyDoc {
 	d := buyDoc{ID: b.id, Principal: b.principal, Account: b.account, Status: b.status, Start: b.start, End: b.end,
 		StartRaw: b.startRaw, EndRaw: b.endRaw, Currency: b.currency, Created: b.created, Updated: b.updated,
 		Revision: b.revision, Cancellation: b.cancellation, GovernanceContext: b.governanceContext,
-		Delivered: b.delivered, BudgetSpent: b.budgetSpent, Packages: []pkgDoc{}}
+		Delivered: b.delivered, BudgetSpent: b.budgetSpent, Context: b.context, Packages: []pkgDoc{}}
 	for _, p := range b.packages {
 		d.Packages = append(d.Packages, pkgDoc{ID: p.id, ProductID: p.productID, PricingOptionID: p.pricingOptionID,
 			Budget: p.budget, PricingModel: p.pricing.model, PricingCurrency: p.pricing.currency, PricingRate: p.pricing.rate,
-			Targeting: p.targeting, Measurement: p.measurement, Creatives: p.creatives, Paused: p.paused, Canceled: p.canceled})
+			Targeting: p.targeting, Measurement: p.measurement, Creatives: p.creatives, Paused: p.paused, Canceled: p.canceled, Context: p.context})
 	}
 	return d
 }
@@ -268,11 +270,11 @@ func (d buyDoc) buy() *buy {
 	b := &buy{id: d.ID, principal: d.Principal, account: d.Account, status: d.Status, start: d.Start, end: d.End,
 		startRaw: d.StartRaw, endRaw: d.EndRaw, currency: d.Currency, created: d.Created, updated: d.Updated,
 		revision: d.Revision, cancellation: d.Cancellation, governanceContext: d.GovernanceContext,
-		delivered: d.Delivered, budgetSpent: d.BudgetSpent}
+		delivered: d.Delivered, budgetSpent: d.BudgetSpent, context: d.Context}
 	for _, p := range d.Packages {
 		b.packages = append(b.packages, &pkg{id: p.ID, productID: p.ProductID, pricingOptionID: p.PricingOptionID,
 			budget: p.Budget, pricing: price{model: p.PricingModel, currency: p.PricingCurrency, rate: p.PricingRate},
-			targeting: p.Targeting, measurement: p.Measurement, creatives: p.Creatives, paused: p.Paused, canceled: p.Canceled})
+			targeting: p.Targeting, measurement: p.Measurement, creatives: p.Creatives, paused: p.Paused, canceled: p.Canceled, context: p.Context})
 	}
 	return b
 }

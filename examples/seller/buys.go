@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -39,6 +40,9 @@ type buy struct {
 	governanceContext      string
 	delivered              deliveryTotals
 	budgetSpent            float64 // simulate_budget_spend
+	// context is create_media_buy's context, which read surfaces echo
+	// (3.1: media_buys[].context, for buyers reconciling their own ids).
+	context adcp.ContextObject
 }
 
 // pkg is a package of a buy.
@@ -50,6 +54,7 @@ type pkg struct {
 	measurement                    *adcp.MeasurementTerms
 	creatives                      []adcp.CreativeAssignment
 	paused, canceled               bool
+	context                        adcp.ContextObject // the package request's, echoed on every read
 }
 
 // total is the buy's budget.
@@ -190,9 +195,24 @@ func (b *buy) wire(now time.Time) adcp.GetMediaBuysResponseMediaBuy {
 	for _, p := range b.packages {
 		ps := adcp.PackageStatus{PackageID: p.id, ProductID: ptr(p.productID), Budget: ptr(p.budget), Currency: ptr(b.currency),
 			TargetingOverlay: p.targeting, Paused: ptr(p.paused), Canceled: ptr(p.canceled)}
+		if len(p.context) > 0 {
+			ps.AdditionalProperties = map[string]json.RawMessage{"context": objectJSON(p.context)}
+		}
 		out.Packages = append(out.Packages, ps)
 	}
+	if len(b.context) > 0 {
+		out.AdditionalProperties = map[string]json.RawMessage{"context": objectJSON(b.context)}
+	}
 	return out
+}
+
+// objectJSON encodes a value that always encodes (a decoded JSON object).
+func objectJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // updateMediaBuy applies a buyer's changes: pause or resume, cancel, and
@@ -308,7 +328,7 @@ func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, now time.Ti
 func (p *pkg) wire() adcp.Package {
 	return adcp.Package{PackageID: p.id, ProductID: ptr(p.productID), Budget: ptr(p.budget), PricingOptionID: ptr(p.pricingOptionID),
 		TargetingOverlay: p.targeting, MeasurementTerms: p.measurement, CreativeAssignments: p.creatives,
-		Paused: ptr(p.paused), Canceled: ptr(p.canceled)}
+		Paused: ptr(p.paused), Canceled: ptr(p.canceled), Context: p.context}
 }
 
 // newPackage checks a requested package against the catalog and makes it.
@@ -325,7 +345,7 @@ func (s *sales) newPackage(buyID string, i int, r adcp.PackageRequest, field str
 	}
 	return &pkg{id: fmt.Sprintf("%s_pkg_%d", buyID, i+1), productID: r.ProductID, pricingOptionID: r.PricingOptionID,
 		budget: r.Budget, pricing: pr, targeting: r.TargetingOverlay, measurement: r.MeasurementTerms,
-		creatives: r.CreativeAssignments, paused: r.Paused != nil && *r.Paused}, nil
+		creatives: r.CreativeAssignments, paused: r.Paused != nil && *r.Paused, context: r.Context}, nil
 }
 
 // forceBuy moves a buy to status (force_media_buy_status).

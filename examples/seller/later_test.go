@@ -188,3 +188,41 @@ func TestAccountSubscribers(t *testing.T) {
 		t.Errorf("3.0: %v %s", err, r.Data)
 	}
 }
+
+// A buy keeps create_media_buy's context and each package's: the create
+// answer's packages echo theirs, and get_media_buys echoes both (3.1's
+// persisted media-buy context; valid on 3.0, whose media buys admit it).
+func TestBuyContextPersisted(t *testing.T) {
+	base := startAgent(t)
+	ctx := t.Context()
+	m, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), mcpclient.ConnectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i, sp := range []*registry.Spec{adcp.Spec(), adcp31.Spec(), adcp32.Spec()} {
+		c, err := buyer.New(sp, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := strings.Replace(buyArgs("context-key-00000000"+strconv.Itoa(i), "", `"context":{"correlation_id":"buy-`+strconv.Itoa(i)+`"}`), `"context":{"trace":"t-1"},`, ``, 1)
+		args = strings.Replace(args, `"pricing_option_id":"test-pricing"}`, `"pricing_option_id":"test-pricing","context":{"buyer_ref":"line-1"}}`, 1)
+		r, err := c.Invoke(ctx, "create_media_buy", json.RawMessage(args))
+		if err != nil {
+			t.Fatalf("%s: %v", c.Release(), err)
+		}
+		created := wire.Lenient(r.Data)
+		if !created.Get("packages").Index(0).Get("context").Get("buyer_ref").StringIs("line-1") {
+			t.Errorf("%s: created %s", c.Release(), created)
+		}
+		id, _ := created.Get("media_buy_id").AsString()
+		r, err = c.Invoke(ctx, "get_media_buys", json.RawMessage(`{`+acme+`,"media_buy_ids":["`+id+`"]}`))
+		if err != nil {
+			t.Fatalf("%s: %v", c.Release(), err)
+		}
+		got := wire.Lenient(r.Data).Get("media_buys").Index(0)
+		if !got.Get("context").Get("correlation_id").StringIs("buy-"+strconv.Itoa(i)) || !got.Get("packages").Index(0).Get("context").Get("buyer_ref").StringIs("line-1") {
+			t.Errorf("%s: get_media_buys %s", c.Release(), got)
+		}
+	}
+}

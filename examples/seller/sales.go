@@ -133,7 +133,7 @@ func (s *sales) newBuy(ctx context.Context, principal, account, governance strin
 	now := s.now()
 	id := "mb_" + strings.ToLower(rand.Text()[:12])
 	b := &buy{id: id, principal: principal, account: account, start: now, created: now, updated: now, revision: 1,
-		endRaw: req.EndTime, governanceContext: governance, currency: "USD"}
+		endRaw: req.EndTime, governanceContext: governance, currency: "USD", context: req.Context}
 	if req.StartTime != "asap" {
 		b.startRaw = wire.DateTime(req.StartTime)
 		b.start, _ = time.Parse(time.RFC3339, string(req.StartTime))
