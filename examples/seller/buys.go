@@ -193,7 +193,7 @@ func (b *buy) wire(now time.Time) adcp.GetMediaBuysResponseMediaBuy {
 		out.ValidActions = append(out.ValidActions, adcp.MediaBuyValidAction(a))
 	}
 	for _, p := range b.packages {
-		ps := adcp.PackageStatus{PackageID: p.id, ProductID: ptr(p.productID), Budget: ptr(p.budget), Currency: ptr(b.currency),
+		ps := adcp.PackageStatus{PackageID: p.id, ProductID: nonEmpty(p.productID), Budget: ptr(p.budget), Currency: ptr(b.currency),
 			TargetingOverlay: p.targeting, Paused: ptr(p.paused), Canceled: ptr(p.canceled)}
 		if len(p.context) > 0 {
 			ps.AdditionalProperties = map[string]json.RawMessage{"context": objectJSON(p.context)}
@@ -326,7 +326,7 @@ func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, now time.Ti
 
 // wire is the package as create and update answers show it.
 func (p *pkg) wire() adcp.Package {
-	return adcp.Package{PackageID: p.id, ProductID: ptr(p.productID), Budget: ptr(p.budget), PricingOptionID: ptr(p.pricingOptionID),
+	return adcp.Package{PackageID: p.id, ProductID: nonEmpty(p.productID), Budget: ptr(p.budget), PricingOptionID: nonEmpty(p.pricingOptionID),
 		TargetingOverlay: p.targeting, MeasurementTerms: p.measurement, CreativeAssignments: p.creatives,
 		Paused: ptr(p.paused), Canceled: ptr(p.canceled), Context: p.context}
 }
@@ -369,7 +369,7 @@ func (s *sales) forceBuy(ctx context.Context, principal, id, status string) (pre
 // seedBuy adds a sandbox media buy from the runner's fixture
 // (seed_media_buy): its status and currency, no packages; it is visible in
 // every account of the principal.
-func (s *sales) seedBuy(ctx context.Context, principal, id, status, currency string) error {
+func (s *sales) seedBuy(ctx context.Context, principal, id, status, currency string, fixture wire.Lenient) error {
 	if status == "" {
 		status = lifecycle.MediaBuyActive
 	}
@@ -380,11 +380,49 @@ func (s *sales) seedBuy(ctx context.Context, principal, id, status, currency str
 		currency = "USD"
 	}
 	now := s.now()
-	return s.buys.seed(ctx, &buy{id: id, principal: principal, status: status, currency: currency, start: now, end: now.AddDate(0, 1, 0),
-		created: now, updated: now, revision: 1})
+	b := &buy{id: id, principal: principal, status: status, currency: currency, start: now, end: now.AddDate(0, 1, 0),
+		created: now, updated: now, revision: 1}
+	// The fixture's context and packages (a package may name no product:
+	// a buy booked before the buyer's ids were kept, correlated by its
+	// context alone).
+	if c := fixture.Get("context"); c.IsObject() {
+		if err := json.Unmarshal(c, &b.context); err != nil {
+			return fmt.Errorf("context: %w", err)
+		}
+	}
+	var err error
+	fixture.Get("packages").Elems(func(e wire.Lenient) bool {
+		var in struct {
+			ID        string             `json:"package_id"`
+			ProductID string             `json:"product_id"`
+			Budget    float64            `json:"budget"`
+			Context   adcp.ContextObject `json:"context"`
+		}
+		if err = json.Unmarshal(e, &in); err != nil {
+			return false
+		}
+		if in.ID == "" {
+			in.ID = fmt.Sprintf("%s_pkg_%d", id, len(b.packages)+1)
+		}
+		b.packages = append(b.packages, &pkg{id: in.ID, productID: in.ProductID, budget: in.Budget, context: in.Context,
+			pricing: price{currency: currency}})
+		return true
+	})
+	if err != nil {
+		return fmt.Errorf("packages: %w", err)
+	}
+	return s.buys.seed(ctx, b)
 }
 
 func ptr[T any](v T) *T { return &v }
 
 // dateTime is t as AdCP's date-time.
 func dateTime(t time.Time) wire.DateTime { return wire.DateTime(t.UTC().Format(time.RFC3339)) }
+
+// nonEmpty is s, nil when empty (a member left out).
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

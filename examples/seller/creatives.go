@@ -172,12 +172,16 @@ func (s *sales) listCreatives(ctx context.Context, req *adcp.ListCreativesReques
 		}
 	}
 	s.library.mu.Lock()
-	var list []adcp.ListCreativesResponseCreative
+	var matched []*creative
 	for _, c := range s.library.items {
-		if !c.visible(p.ID, account) || !c.matches(f) {
-			continue
+		if c.visible(p.ID, account) && c.matches(f) {
+			matched = append(matched, c)
 		}
-		list = append(list, c.wire())
+	}
+	sortCreatives(matched, req.Sort)
+	list := make([]adcp.ListCreativesResponseCreative, len(matched))
+	for i, c := range matched {
+		list[i] = c.wire()
 	}
 	s.library.mu.Unlock()
 	page, err := pagination.Slice(list, func(c adcp.ListCreativesResponseCreative) string { return c.CreativeID }, pageRequest(ctx, req.Pagination))
@@ -193,6 +197,38 @@ func (s *sales) listCreatives(ctx context.Context, req *adcp.ListCreativesReques
 		resp.Creatives = []adcp.ListCreativesResponseCreative{}
 	}
 	return resp, nil
+}
+
+// sortCreatives orders creatives (in the order first synced) as sort asks:
+// by default, the schema's, newest first (created_date, desc); equal keys
+// keep the sync order, reversed when descending.
+func sortCreatives(cs []*creative, sort *adcp.ListCreativesRequestSort) {
+	field, desc := adcp.CreativeSortFieldCreatedDate, true
+	if sort != nil {
+		if sort.Field != nil {
+			field = *sort.Field
+		}
+		if sort.Direction != nil {
+			desc = *sort.Direction == adcp.SortDirectionDesc
+		}
+	}
+	cmp := func(a, b *creative) int {
+		switch field {
+		case adcp.CreativeSortFieldUpdatedDate:
+			return a.updated.Compare(b.updated)
+		case adcp.CreativeSortFieldName:
+			return strings.Compare(a.name, b.name)
+		case adcp.CreativeSortFieldStatus:
+			return strings.Compare(a.status, b.status)
+		case adcp.CreativeSortFieldAssignmentCount:
+			return len(a.assigned) - len(b.assigned)
+		}
+		return a.created.Compare(b.created)
+	}
+	slices.SortStableFunc(cs, cmp)
+	if desc {
+		slices.Reverse(cs)
+	}
 }
 
 // matches applies the filters this seller supports; archived creatives

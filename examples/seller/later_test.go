@@ -226,3 +226,48 @@ func TestBuyContextPersisted(t *testing.T) {
 		}
 	}
 }
+
+// A seeded buy keeps its fixture's context and packages, one naming no
+// product (package_correlation_legacy_fallback): get_media_buys shows the
+// package id and context, and no product_id.
+func TestSeededBuyPackages(t *testing.T) {
+	base, _ := startAgentOf(t, func(c *config) { c.Sandbox = true })
+	cs := mcpBuyer(t, base, testKey)
+	r := call(t, cs, "comply_test_controller", `{"scenario":"seed_media_buy","params":{"media_buy_id":"legacy_buy","fixture":{"status":"active","currency":"USD",`+
+		`"context":{"correlation_id":"legacy"},"packages":[{"package_id":"pkg_legacy","budget":5000,"currency":"USD","context":{"buyer_ref":"line-1"}}]}}}`)
+	if r.Error != nil || string(wire.Lenient(r.Data).Get("success")) != "true" {
+		t.Fatalf("seed: %s %+v", r.Data, r.Error)
+	}
+	got := wire.Lenient(call(t, cs, "get_media_buys", `{"media_buy_ids":["legacy_buy"]}`).Data).Get("media_buys").Index(0)
+	pk := got.Get("packages").Index(0)
+	if !got.Get("context").Get("correlation_id").StringIs("legacy") || !pk.Get("package_id").StringIs("pkg_legacy") ||
+		pk.Get("product_id").Present() || !pk.Get("context").Get("buyer_ref").StringIs("line-1") {
+		t.Fatalf("seeded buy %s", got)
+	}
+}
+
+// list_creatives sorts as asked, newest first by default (the schema's
+// created_date, desc).
+func TestCreativeSort(t *testing.T) {
+	cs := mcpBuyer(t, startAgent(t), testKey)
+	for i, name := range []string{"Beta", "Alpha", "Gamma"} {
+		call(t, cs, "sync_creatives", `{"idempotency_key":"sort-key-00000000`+strconv.Itoa(i)+`",`+acme+`,"creatives":[{"creative_id":"cr_`+name+`","name":"`+name+`",`+
+			`"format_id":{"agent_url":"https://creative.adcontextprotocol.org","id":"display_300x250"},`+
+			`"assets":{"image":{"asset_type":"image","url":"https://cdn.example/b.png","width":300,"height":250}}}]}`)
+	}
+	for _, tc := range []struct{ sort, want string }{
+		{``, "cr_Gamma cr_Alpha cr_Beta"},
+		{`,"sort":{"field":"name","direction":"asc"}`, "cr_Alpha cr_Beta cr_Gamma"},
+		{`,"sort":{"field":"created_date","direction":"asc"}`, "cr_Beta cr_Alpha cr_Gamma"},
+	} {
+		var ids []string
+		wire.Lenient(call(t, cs, "list_creatives", `{`+acme+tc.sort+`}`).Data).Get("creatives").Elems(func(c wire.Lenient) bool {
+			id, _ := c.Get("creative_id").AsString()
+			ids = append(ids, id)
+			return true
+		})
+		if got := strings.Join(ids, " "); got != tc.want {
+			t.Errorf("sort %s: %s, want %s", tc.sort, got, tc.want)
+		}
+	}
+}

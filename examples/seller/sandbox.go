@@ -123,7 +123,7 @@ func newController(srv *seller.Server, s *sales) error {
 		f := wire.Lenient(r.Params.Fixture)
 		status, _ := f.Get("status").AsString()
 		currency, _ := f.Get("currency").AsString()
-		if err := s.seedBuy(ctx, principal(r), r.Params.MediaBuyID, status, currency); err != nil {
+		if err := s.seedBuy(ctx, principal(r), r.Params.MediaBuyID, status, currency, f); err != nil {
 			return nil, testcontroller.InvalidParams(err.Error())
 		}
 		return testcontroller.Seeded{Message: "Media buy " + r.Params.MediaBuyID + " seeded."}, nil
