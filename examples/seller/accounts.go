@@ -239,10 +239,25 @@ func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest)
 // page's buyer asked about.
 func (s *sales) listAccounts(ctx context.Context, req *adcp.ListAccountsRequest) (*adcp.ListAccountsResponse, error) {
 	p, _ := seller.PrincipalFrom(ctx)
+	// 3.1's account filter: the one account it names.
+	var only *adcp.AccountReference
+	if c := seller.CallFrom(ctx); c != nil && len(c.Member("account")) > 0 {
+		only = new(adcp.AccountReference)
+		if err := adcp.Decode(c.Member("account"), only); err != nil {
+			return nil, refuse("INVALID_REQUEST", "account is not an account reference", "account")
+		}
+	}
 	a := s.accounts
 	a.mu.Lock()
+	var named *account
+	if only != nil {
+		_, named = a.find(p.ID, *only)
+	}
 	var list []adcp.Account
 	for _, acct := range a.byOwner[p.ID] {
+		if only != nil && acct != named {
+			continue
+		}
 		if req.Status != nil && string(*req.Status) != acct.status {
 			continue
 		}

@@ -28,6 +28,15 @@ type deliveryTotals struct {
 	// denominator, viewable_impressions, viewable_rate, viewed_seconds,
 	// standard); nil when none was.
 	Viewability json.RawMessage `json:"viewability,omitempty"`
+	// Finality (3.1): whether the last simulated figures are final, when
+	// they were finalized, and the measurement window they are of; unset
+	// when no simulation said.
+	IsFinal           *bool  `json:"is_final,omitempty"`
+	FinalizedAt       string `json:"finalized_at,omitempty"`
+	MeasurementWindow string `json:"measurement_window,omitempty"`
+	// VendorMetricValues are the vendor metrics last simulated (3.1), as
+	// the controller received them, reported on each package.
+	VendorMetricValues json.RawMessage `json:"vendor_metric_values,omitempty"`
 }
 
 // getMediaBuyDelivery reports delivery of the buys named, else of the
@@ -72,6 +81,12 @@ func (b *buy) delivery() adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery {
 			out.Totals.Viewability = &v
 		}
 	}
+	if d.IsFinal != nil {
+		out.AdditionalProperties = map[string]json.RawMessage{"is_final": objectJSON(*d.IsFinal)}
+		if *d.IsFinal && d.FinalizedAt != "" {
+			out.AdditionalProperties["finalized_at"] = objectJSON(d.FinalizedAt)
+		}
+	}
 	total := b.total()
 	for _, pk := range b.packages {
 		share := 1 / float64(len(b.packages))
@@ -82,11 +97,41 @@ func (b *buy) delivery() adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery {
 		if model == "" {
 			model = "cpm"
 		}
-		out.ByPackage = append(out.ByPackage, adcp.GetMediaBuyDeliveryResponseByPackageItem{
+		row := adcp.GetMediaBuyDeliveryResponseByPackageItem{
 			PackageID: pk.id, PricingModel: model, Rate: pk.pricing.rate, Currency: b.currency, Paused: ptr(pk.paused),
 			Impressions: ptr(math.Round(float64(d.Impressions) * share)), Clicks: ptr(math.Round(float64(d.Clicks) * share)),
-			Spend: math.Round(d.Spend*share*100) / 100,
-		})
+			Spend: math.Round(d.Spend*share*100) / 100, IsFinal: d.IsFinal,
+		}
+		if d.MeasurementWindow != "" {
+			row.MeasurementWindow = ptr(d.MeasurementWindow)
+		}
+		extra := map[string]json.RawMessage{}
+		if d.IsFinal != nil && *d.IsFinal && d.FinalizedAt != "" {
+			extra["finalized_at"] = objectJSON(d.FinalizedAt)
+		}
+		if v := vendorShare(d.VendorMetricValues, share); v != nil {
+			extra["vendor_metric_values"] = v
+		}
+		if len(extra) > 0 {
+			row.AdditionalProperties = extra
+		}
+		out.ByPackage = append(out.ByPackage, row)
 	}
 	return out
+}
+
+// vendorShare is a package's share of the buy's vendor metric values:
+// each value as simulated (a vendor's score or rate), its
+// measurable_impressions scaled by the package's share.
+func vendorShare(values json.RawMessage, share float64) json.RawMessage {
+	var vs []map[string]any
+	if len(values) == 0 || json.Unmarshal(values, &vs) != nil {
+		return nil
+	}
+	for _, v := range vs {
+		if m, ok := v["measurable_impressions"].(float64); ok {
+			v["measurable_impressions"] = math.Round(m * share)
+		}
+	}
+	return objectJSON(vs)
 }

@@ -174,6 +174,10 @@ func TestAccountSubscribers(t *testing.T) {
 		if got := list(); !got.Get("notification_configs").Index(0).Get("subscriber_id").StringIs("primary") {
 			t.Errorf("%s: listed %s", pin, got)
 		}
+		if r, err := c.Invoke(ctx, "list_accounts", json.RawMessage(`{"account":{"account_id":"`+id+`"}}`)); err != nil ||
+			!wire.Lenient(r.Data).Get("accounts").Index(0).Get("account_id").StringIs(id) || wire.Lenient(r.Data).Get("accounts").Index(1).Present() {
+			t.Errorf("%s: list_accounts of one account: %v", pin, err)
+		}
 		sync(`{"account":{"account_id":"` + id + `"},"notification_configs":[]}`)
 		if got := list(); string(got.Get("notification_configs")) != "[]" {
 			t.Errorf("%s: listed after clearing: %s", pin, got)
@@ -269,5 +273,44 @@ func TestCreativeSort(t *testing.T) {
 		if got := strings.Join(ids, " "); got != tc.want {
 			t.Errorf("sort %s: %s, want %s", tc.sort, got, tc.want)
 		}
+	}
+}
+
+// simulate_delivery's finality, measurement window and vendor metric
+// values (3.1) are what get_media_buy_delivery reports: provisional rows
+// without finalized_at, then final ones with it; vendor metrics on the
+// package.
+func TestDeliveryFinality(t *testing.T) {
+	base, _ := startAgentOf(t, func(c *config) { c.Sandbox = true })
+	cs := mcpBuyer(t, base, testKey)
+	buy := call(t, cs, "create_media_buy", buyArgs("finality-key-000000001", "", ""))
+	id, _ := wire.Lenient(buy.Data).Get("media_buy_id").AsString()
+	simulate := func(extra string) {
+		t.Helper()
+		r := call(t, cs, "comply_test_controller", `{"scenario":"simulate_delivery","params":{"media_buy_id":"`+id+`","impressions":1000,`+extra+`}}`)
+		if string(wire.Lenient(r.Data).Get("success")) != "true" {
+			t.Fatalf("simulate: %s %+v", r.Data, r.Error)
+		}
+	}
+	delivery := func() wire.Lenient {
+		t.Helper()
+		r := call(t, cs, "get_media_buy_delivery", `{"adcp_version":"3.1","media_buy_ids":["`+id+`"]}`)
+		if r.Error != nil {
+			t.Fatalf("delivery: %+v", r.Error)
+		}
+		return wire.Lenient(r.Data).Get("media_buy_deliveries").Index(0)
+	}
+	simulate(`"is_final":false,"measurement_window":"post_givt","vendor_metric_values":[{"vendor":{"domain":"attention.example"},"metric_id":"units","value":4.2,"measurable_impressions":900}]`)
+	d := delivery()
+	row := d.Get("by_package").Index(0)
+	if string(d.Get("is_final")) != "false" || d.Get("finalized_at").Present() || string(row.Get("is_final")) != "false" || !row.Get("measurement_window").StringIs("post_givt") ||
+		!row.Get("vendor_metric_values").Index(0).Get("metric_id").StringIs("units") || string(row.Get("vendor_metric_values").Index(0).Get("measurable_impressions")) != "900" {
+		t.Errorf("provisional: %s", d)
+	}
+	simulate(`"is_final":true,"finalized_at":"2099-08-03T12:00:00Z","measurement_window":"post_sivt"`)
+	d = delivery()
+	row = d.Get("by_package").Index(0)
+	if string(d.Get("is_final")) != "true" || !d.Get("finalized_at").StringIs("2099-08-03T12:00:00Z") || !row.Get("finalized_at").Present() || !row.Get("measurement_window").StringIs("post_sivt") {
+		t.Errorf("final: %s", d)
 	}
 }

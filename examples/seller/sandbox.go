@@ -206,6 +206,16 @@ func (s *sales) simulateDelivery(ctx context.Context, principal string, p testco
 		}
 		add.Viewability = v.Raw()
 	}
+	raw := wire.Lenient(p.Raw)
+	if f := raw.Get("is_final"); f.Present() {
+		final := string(f) == "true"
+		add.IsFinal = &final
+		add.FinalizedAt, _ = raw.Get("finalized_at").AsString()
+	}
+	add.MeasurementWindow, _ = raw.Get("measurement_window").AsString()
+	if v := raw.Get("vendor_metric_values"); v.IsArray() {
+		add.VendorMetricValues = v.Raw()
+	}
 	var total deliveryTotals
 	err := s.buys.update(ctx, principal, p.MediaBuyID, func(b *buy) error {
 		if add.Currency != "" && add.Currency != b.currency {
@@ -219,6 +229,18 @@ func (s *sales) simulateDelivery(ctx context.Context, principal string, p testco
 		t.Currency = b.currency
 		if add.Viewability != nil {
 			t.Viewability = add.Viewability
+		}
+		if add.IsFinal != nil {
+			t.IsFinal, t.FinalizedAt = add.IsFinal, add.FinalizedAt
+			if *add.IsFinal && t.FinalizedAt == "" {
+				t.FinalizedAt = string(dateTime(s.now()))
+			}
+		}
+		if add.MeasurementWindow != "" {
+			t.MeasurementWindow = add.MeasurementWindow
+		}
+		if add.VendorMetricValues != nil {
+			t.VendorMetricValues = add.VendorMetricValues
 		}
 		total = *t
 		return nil
