@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/adcpgen/adcpgen/runtime/lifecycle"
 	"github.com/adcpgen/adcpgen/runtime/sellerstore/pgstore"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -235,6 +236,7 @@ type buyDoc struct {
 	Delivered         deliveryTotals                                 `json:"delivered"`
 	BudgetSpent       float64                                        `json:"budget_spent,omitempty"`
 	Context           adcp.ContextObject                             `json:"context,omitempty"`
+	Actions           []lifecycle.AllowedAction                      `json:"actions,omitempty"`
 }
 
 type pkgDoc struct {
@@ -257,7 +259,7 @@ func (b *buy) doc() buyDoc {
 	d := buyDoc{ID: b.id, Principal: b.principal, Account: b.account, Status: b.status, Start: b.start, End: b.end,
 		StartRaw: b.startRaw, EndRaw: b.endRaw, Currency: b.currency, Created: b.created, Updated: b.updated,
 		Revision: b.revision, Cancellation: b.cancellation, GovernanceContext: b.governanceContext,
-		Delivered: b.delivered, BudgetSpent: b.budgetSpent, Context: b.context, Packages: []pkgDoc{}}
+		Delivered: b.delivered, BudgetSpent: b.budgetSpent, Context: b.context, Actions: b.actions, Packages: []pkgDoc{}}
 	for _, p := range b.packages {
 		d.Packages = append(d.Packages, pkgDoc{ID: p.id, ProductID: p.productID, PricingOptionID: p.pricingOptionID,
 			Budget: p.budget, PricingModel: p.pricing.model, PricingCurrency: p.pricing.currency, PricingRate: p.pricing.rate,
@@ -270,7 +272,7 @@ func (d buyDoc) buy() *buy {
 	b := &buy{id: d.ID, principal: d.Principal, account: d.Account, status: d.Status, start: d.Start, end: d.End,
 		startRaw: d.StartRaw, endRaw: d.EndRaw, currency: d.Currency, created: d.Created, updated: d.Updated,
 		revision: d.Revision, cancellation: d.Cancellation, governanceContext: d.GovernanceContext,
-		delivered: d.Delivered, budgetSpent: d.BudgetSpent, context: d.Context}
+		delivered: d.Delivered, budgetSpent: d.BudgetSpent, context: d.Context, actions: d.Actions}
 	for _, p := range d.Packages {
 		b.packages = append(b.packages, &pkg{id: p.ID, productID: p.ProductID, pricingOptionID: p.PricingOptionID,
 			budget: p.Budget, pricing: price{model: p.PricingModel, currency: p.PricingCurrency, rate: p.PricingRate},

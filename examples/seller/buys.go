@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -43,6 +44,83 @@ type buy struct {
 	// context is create_media_buy's context, which read surfaces echo
 	// (3.1: media_buys[].context, for buyers reconciling their own ids).
 	context adcp.ContextObject
+	// actions is the allowed_actions[] template of the buy's product
+	// (3.1), nil when its products declare none: the buy's
+	// available_actions[] are resolved from it, and updates checked
+	// against it.
+	actions []lifecycle.AllowedAction
+}
+
+// availableActions are the buy's available_actions[] now, as an answer's
+// additional member; nil without a template.
+func (b *buy) availableActions() map[string]json.RawMessage {
+	if len(b.actions) == 0 {
+		return nil
+	}
+	available := lifecycle.Available(b.actions, b.status)
+	if available == nil {
+		available = []lifecycle.AvailableAction{}
+	}
+	return map[string]json.RawMessage{"available_actions": objectJSON(available)}
+}
+
+// attemptedActions are the actions an update maps to
+// (media-buy-valid-action values), for the buy's template to allow.
+func attemptedActions(b *buy, req *adcp.UpdateMediaBuyRequest) []string {
+	var out []string
+	add := func(a string) {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	switch {
+	case req.Canceled != nil && *req.Canceled:
+		add("cancel")
+	case req.Paused != nil && *req.Paused:
+		add("pause")
+	case req.Paused != nil:
+		add("resume")
+	}
+	if req.EndTime != nil {
+		if t, err := time.Parse(time.RFC3339, string(*req.EndTime)); err == nil && t.Before(b.end) {
+			add("shorten_flight")
+		} else {
+			add("extend_flight")
+		}
+	}
+	if req.StartTime != nil {
+		add("update_flight_dates")
+	}
+	for _, u := range req.Packages {
+		pk := b.pkgByID(u.PackageID)
+		if pk == nil {
+			continue
+		}
+		switch {
+		case u.Budget != nil && *u.Budget > pk.budget:
+			add("increase_budget")
+		case u.Budget != nil && *u.Budget < pk.budget:
+			add("decrease_budget")
+		}
+		if u.TargetingOverlay != nil {
+			add("update_targeting")
+		}
+		if u.CreativeAssignments != nil {
+			add("update_creative_assignments")
+		}
+		if u.Paused != nil && *u.Paused {
+			add("pause")
+		} else if u.Paused != nil {
+			add("resume")
+		}
+		if u.Canceled != nil && *u.Canceled {
+			add("remove_packages")
+		}
+	}
+	if len(req.NewPackages) > 0 {
+		add("add_packages")
+	}
+	return out
 }
 
 // pkg is a package of a buy.
@@ -200,8 +278,12 @@ func (b *buy) wire(now time.Time) adcp.GetMediaBuysResponseMediaBuy {
 		}
 		out.Packages = append(out.Packages, ps)
 	}
-	if len(b.context) > 0 {
-		out.AdditionalProperties = map[string]json.RawMessage{"context": objectJSON(b.context)}
+	if len(b.context) > 0 || len(b.actions) > 0 {
+		out.AdditionalProperties = map[string]json.RawMessage{}
+		if len(b.context) > 0 {
+			out.AdditionalProperties["context"] = objectJSON(b.context)
+		}
+		maps.Copy(out.AdditionalProperties, b.availableActions())
 	}
 	return out
 }
@@ -263,6 +345,12 @@ func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, now time.Ti
 			return nil, refuse("INVALID_REQUEST", "A package budget must be positive", fmt.Sprintf("packages[%d].budget", i))
 		}
 	}
+	if len(b.actions) > 0 {
+		// The product's template decides what a direct update may do.
+		if err := lifecycle.CheckActions(b.actions, b.status, attemptedActions(b, req)); err != nil {
+			return nil, err
+		}
+	}
 	var added []*pkg
 	for i, np := range req.NewPackages {
 		pk, err := s.newPackage(b.id, len(b.packages)+i, np, fmt.Sprintf("new_packages[%d]", i))
@@ -316,7 +404,8 @@ func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, now time.Ti
 	b.settle(now)
 	b.revision++
 	b.updated = now
-	resp := adcp.UpdateMediaBuySuccess{MediaBuyID: b.id, Status: ptr(adcp.MediaBuyStatus(b.status)), Revision: ptr(b.revision), AffectedPackages: affected}
+	resp := adcp.UpdateMediaBuySuccess{MediaBuyID: b.id, Status: ptr(adcp.MediaBuyStatus(b.status)), Revision: ptr(b.revision), AffectedPackages: affected,
+		AdditionalProperties: b.availableActions()}
 	for _, a := range lifecycle.ValidActions(b.status) {
 		resp.ValidActions = append(resp.ValidActions, adcp.MediaBuyValidAction(a))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"example.com/seller/adcp"
 
+	"github.com/adcpgen/adcpgen/runtime/lifecycle"
 	"github.com/adcpgen/adcpgen/runtime/productfilter"
 )
 
@@ -171,6 +172,21 @@ func (c *catalog) all() []adcp.Product {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return slices.Clone(c.products)
+}
+
+// allowedActions is the allowed_actions[] template of product id (3.1),
+// nil when it declares none.
+func (c *catalog) allowedActions(id string) []lifecycle.AllowedAction {
+	c.mu.RLock()
+	raw := c.raw[id]
+	c.mu.RUnlock()
+	var p struct {
+		AllowedActions []lifecycle.AllowedAction `json:"allowed_actions"`
+	}
+	if json.Unmarshal(raw, &p) != nil {
+		return nil
+	}
+	return p.AllowedActions
 }
 
 // filtered returns the products that pass get_products' filters (the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/buyer"
+	"github.com/adcpgen/adcpgen/runtime/extract"
 	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -312,5 +313,56 @@ func TestDeliveryFinality(t *testing.T) {
 	row = d.Get("by_package").Index(0)
 	if string(d.Get("is_final")) != "true" || !d.Get("finalized_at").StringIs("2099-08-03T12:00:00Z") || !row.Get("finalized_at").Present() || !row.Get("measurement_window").StringIs("post_sivt") {
 		t.Errorf("final: %s", d)
+	}
+}
+
+// A product's allowed_actions[] (3.1) become its buys' available_actions[]
+// (create, get_media_buys, update), and a direct update is held to them:
+// self-serve goes ahead, an approval-routed action or one in the wrong
+// status is ACTION_NOT_ALLOWED with the details buyers recover from.
+func TestAvailableActions(t *testing.T) {
+	base, _ := startAgentOf(t, func(c *config) { c.Sandbox = true })
+	cs := mcpBuyer(t, base, testKey)
+	r := call(t, cs, "comply_test_controller", `{"adcp_version":"3.1","scenario":"seed_product","params":{"product_id":"actions_display","fixture":{"delivery_type":"non_guaranteed",`+
+		`"channels":["display"],"format_ids":[{"id":"display_300x250"}],"pricing_options":[{"pricing_option_id":"cpm","pricing_model":"cpm","currency":"USD","floor_price":8}],`+
+		`"allowed_actions":[{"action":"increase_budget","modes":["self_serve"],"sla":{"response_max":"PT5M","completion_max":"PT1H"}},`+
+		`{"action":"extend_flight","modes":["requires_approval"]},{"action":"decrease_budget","modes":["self_serve"],"allowed_statuses":["paused"]}]}},`+
+		`"account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example","sandbox":true}}`)
+	if string(wire.Lenient(r.Data).Get("success")) != "true" {
+		t.Fatalf("seed: %s %+v", r.Data, r.Error)
+	}
+	args := strings.Replace(buyArgs("actions-key-000000001", "", `"adcp_version":"3.1"`), `"product_id":"test-product","budget":5000,"pricing_option_id":"test-pricing"`,
+		`"product_id":"actions_display","budget":5000,"pricing_option_id":"cpm"`, 1)
+	created := call(t, cs, "create_media_buy", args)
+	v := wire.Lenient(created.Data)
+	id, _ := v.Get("media_buy_id").AsString()
+	pkg, _ := v.Get("packages").Index(0).Get("package_id").AsString()
+	if created.Error != nil || !v.Get("available_actions").Index(0).Get("action").StringIs("increase_budget") || v.Get("available_actions").Index(2).Present() {
+		t.Fatalf("created: %s %+v", created.Data, created.Error)
+	}
+	got := wire.Lenient(call(t, cs, "get_media_buys", `{"adcp_version":"3.1","media_buy_ids":["`+id+`"]}`).Data).Get("media_buys").Index(0)
+	if !got.Get("available_actions").Index(1).Get("mode").StringIs("requires_approval") {
+		t.Errorf("get_media_buys: %s", got)
+	}
+	update := func(n int, change string) *extract.Result {
+		return call(t, cs, "update_media_buy", `{"adcp_version":"3.1",`+acme+`,"idempotency_key":"actions-update-key-0000`+strconv.Itoa(n)+`","media_buy_id":"`+id+`",`+change+`}`)
+	}
+	if r := update(1, `"packages":[{"package_id":"`+pkg+`","budget":6000}]`); r.Error != nil || !wire.Lenient(r.Data).Get("available_actions").Present() {
+		t.Errorf("increase: %s %+v", r.Data, r.Error)
+	}
+	for i, tc := range []struct{ change, action, reason string }{
+		{`"end_time":"2099-09-30T23:59:59Z"`, "extend_flight", "mode_mismatch"},
+		{`"packages":[{"package_id":"` + pkg + `","budget":1000}]`, "decrease_budget", "wrong_status"},
+		{`"paused":true`, "pause", "not_supported_on_product"},
+	} {
+		r := update(2+i, tc.change)
+		if r.Error == nil || r.Error.Code != "ACTION_NOT_ALLOWED" {
+			t.Errorf("%s: %s %+v", tc.action, r.Data, r.Error)
+			continue
+		}
+		d := wire.Lenient(r.Error.RawDetails())
+		if !d.Get("attempted_action").StringIs(tc.action) || !d.Get("reason").StringIs(tc.reason) || !d.Get("currently_available_actions").IsArray() {
+			t.Errorf("%s: details %s", tc.action, d)
+		}
 	}
 }

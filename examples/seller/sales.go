@@ -146,6 +146,9 @@ func (s *sales) newBuy(ctx context.Context, principal, account, governance strin
 		if err != nil {
 			continue
 		}
+		if b.actions == nil {
+			b.actions = s.catalog.allowedActions(r.ProductID)
+		}
 		if i == 0 && pk.pricing.currency != "" {
 			b.currency = pk.pricing.currency
 		}
@@ -156,7 +159,7 @@ func (s *sales) newBuy(ctx context.Context, principal, account, governance strin
 		return "", adcp.CreateMediaBuyResponse{}, err
 	}
 	success := adcp.CreateMediaBuySuccess{MediaBuyID: id, Packages: []adcp.Package{}, Status: ptr(adcp.MediaBuyStatus(b.status)), Revision: ptr(b.revision),
-		ConfirmedAt: ptr(dateTime(now))}
+		ConfirmedAt: ptr(dateTime(now)), AdditionalProperties: b.availableActions()}
 	for _, pk := range b.packages {
 		success.Packages = append(success.Packages, pk.wire())
 	}

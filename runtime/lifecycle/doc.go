@@ -16,5 +16,13 @@
 // final. 3.1's suspended creative status is included; a version whose
 // enum lacks a status never sends it.
 //
+// From AdCP 3.1 a product may declare which mutations its buys may make,
+// in which mode and status (allowed_actions[]): Available resolves that
+// template into a buy's available_actions[] in its current status, and
+// CheckActions holds a direct update to it (ACTION_NOT_ALLOWED, with the
+// reason and the actions available, when it asks for what requires
+// approval, what the status does not permit or what the product never
+// offers).
+//
 // The package example cancels and pauses buys along the graph.
 package lifecycle
