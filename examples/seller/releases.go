@@ -44,7 +44,7 @@ var laterReleases = []struct {
 	shims map[string]seller.Shim
 }{
 	{spec: adcp31.Spec, shims: shims31},
-	{spec: adcp32.Spec, shims: shims31},
+	{spec: adcp32.Spec, shims: shims32},
 }
 
 // shims31 adapt what 3.1 changed beyond what maps mechanically (it holds
