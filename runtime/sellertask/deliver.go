@@ -184,12 +184,17 @@ func (m *Manager) post(d sellerstore.Delivery) {
 		a.Delivered = true
 	} else {
 		a.Status, a.Error = derr.Status, derr.Error()
+		// The schedule is on the store's clock (Options.Now), as d's
+		// CreatedAt and the due times ClaimDue compares are: a clock set
+		// apart from the wall's (a sandbox on a runner's dates) must not
+		// read as an outage months long.
+		now := m.now()
 		if derr.Permanent {
 			a.GiveUp = true
-		} else if next, ok := m.sender.NextAttempt(d.CreatedAt, time.Now(), d.Attempts+1, derr.RetryAfter); ok && m.ctx.Err() == nil {
+		} else if next, ok := m.sender.NextAttempt(d.CreatedAt, now, d.Attempts+1, derr.RetryAfter); ok && m.ctx.Err() == nil {
 			a.RetryAt = next
 		} else if ok { // closing: retried at once by the next dispatcher
-			a.RetryAt = time.Now()
+			a.RetryAt = now
 		} else {
 			a.GiveUp = true
 		}
@@ -216,7 +221,7 @@ func (m *Manager) post(d sellerstore.Delivery) {
 		m.settled(d.ID)
 		m.mu.Unlock()
 		m.kickDispatch() // the task's next notification may be due
-	} else if wait := time.Until(a.RetryAt); wait < time.Second {
+	} else if wait := a.RetryAt.Sub(m.now()); wait < time.Second {
 		time.AfterFunc(wait, m.kickDispatch) // sooner than the next tick
 	}
 }

@@ -32,7 +32,8 @@ type Options struct {
 	Sender *webhook.Sender
 	// Logger gets failed deliveries and store errors; nil discards.
 	Logger *slog.Logger
-	// Now is the clock of webhook timestamps; nil means time.Now.
+	// Now is the clock of webhook timestamps and of the retry schedule:
+	// the Store's clock, when that is not the wall's; nil means time.Now.
 	Now func() time.Time
 	// Refresh, when set, runs before a task is read for a buyer (the
 	// status tools, and Get for A2A's tasks/get) with the caller's

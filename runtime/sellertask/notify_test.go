@@ -25,8 +25,20 @@ import (
 // refused), behind the idempotency layer and NotifySyncResults.
 func syncSeller(t *testing.T, sender *webhook.Sender) (*sellerrig.Buyer, *sellertask.Manager, *atomic.Int32) {
 	t.Helper()
-	store := sellerstore.NewMemory(nil)
-	tasks := sellertask.New(adcpt.Spec(), sellertask.Options{Store: store, Sender: sender})
+	return syncSellerAt(t, sender, nil)
+}
+
+// syncSellerAt is syncSeller with the store and the Manager on the clock
+// now (nil: the wall's).
+func syncSellerAt(t *testing.T, sender *webhook.Sender, now func() time.Time) (*sellerrig.Buyer, *sellertask.Manager, *atomic.Int32) {
+	t.Helper()
+	var store *sellerstore.Memory
+	if now != nil {
+		store = sellerstore.NewMemory(clockFunc(now))
+	} else {
+		store = sellerstore.NewMemory(nil)
+	}
+	tasks := sellertask.New(adcpt.Spec(), sellertask.Options{Store: store, Sender: sender, Now: now})
 	layer := idempotency.New(adcpt.Spec(), store, idempotency.Options{})
 	srv, err := seller.New(adcpt.Spec(), seller.Options{
 		Schemas:           sellertest.Tree(t),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -112,5 +113,53 @@ func TestReceiverOutage(t *testing.T) {
 		if n != 1 {
 			t.Errorf("notification %s handled %d times", k, n)
 		}
+	}
+}
+
+// clockFunc is a clock function as a sellerstore.Clock.
+type clockFunc func() time.Time
+
+func (c clockFunc) Now() time.Time { return c() }
+
+// A seller on a clock set apart from the wall's (a sandbox on a compliance
+// runner's dates, months behind or ahead) retries a refused webhook on its
+// schedule: its first attempt, answered 503, is not read as the end of an
+// outage as long as the clocks' gap.
+func TestRetryOnAShiftedClock(t *testing.T) {
+	for _, shift := range []time.Duration{-270 * 24 * time.Hour, 270 * 24 * time.Hour} {
+		t.Run(shift.String(), func(t *testing.T) {
+			var mu sync.Mutex
+			posts := 0
+			recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				posts++
+				n := posts
+				mu.Unlock()
+				if n == 1 {
+					w.WriteHeader(http.StatusServiceUnavailable)
+					return
+				}
+				w.WriteHeader(http.StatusNoContent)
+			}))
+			defer recv.Close()
+			sender := webhook.NewSender(webhook.SenderOptions{Policy: untrusted.PushURLPolicy{AllowLoopback: true},
+				Retry: retry.Policy{InitialBackoff: 50 * time.Millisecond, MaxBackoff: 400 * time.Millisecond}})
+			b, tasks, _ := syncSellerAt(t, sender, func() time.Time { return time.Now().Add(shift) })
+			args := `{"idempotency_key":"k-shifted-clock-0123456789","packages":[{"product_id":"ctv","budget":5000}],` +
+				`"push_notification_config":{"url":"` + recv.URL + `/hooks","authentication":{"schemes":["HMAC-SHA256"],"credentials":"` + secret + `"}}}`
+			if o := b.Call(t.Context(), "create_media_buy", args); o.Err != nil || o.CallErr != nil {
+				t.Fatalf("create_media_buy: %+v %v", o.Err, o.CallErr)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			defer cancel()
+			if err := tasks.Wait(ctx); err != nil {
+				t.Fatalf("the notification was not settled: %v", err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if posts != 2 {
+				t.Fatalf("%d posts, want 2 (one refused with 503, one retried)", posts)
+			}
+		})
 	}
 }
