@@ -115,7 +115,11 @@ func printKnown(w io.Writer, name string, r *result) {
 	}
 	for _, i := range order {
 		k := r.known[i]
-		fmt.Fprintf(w, "%s: known, not counted: %s %s (%d) [%s]: %s\n", name, k.storyboard, k.step, counts[i], k.source(), k.why)
+		label := "known"
+		if k.open {
+			label = "open"
+		}
+		fmt.Fprintf(w, "%s: %s, not counted: %s %s (%d) [%s]: %s\n", name, label, k.storyboard, k.step, counts[i], k.source(), k.why)
 	}
 }
 
@@ -145,7 +149,11 @@ func printStale(w io.Writer, results []*result) {
 	}
 	for i, k := range list {
 		if ran[i] && !met[i] {
-			fmt.Fprintf(w, "stale known failure (no run it applies to failed it: remove it from known.go): %s %s [%s]\n", k.storyboard, k.step, k.source())
+			file := "known.go"
+			if k.open {
+				file = "open.go"
+			}
+			fmt.Fprintf(w, "stale known failure (no run it applies to failed it: remove it from %s): %s %s [%s]\n", file, k.storyboard, k.step, k.source())
 		}
 	}
 }
