@@ -60,6 +60,13 @@ const (
 		"compliance/comply-test-controller-response.json, so every comply_test_controller response_schema check fails " +
 		"\"no_schema_registered\" whatever the agent answers (comply_controller_mode_gate's FORBIDDEN, success false, " +
 		"context echoed, is checked by examples/seller's tests; dependency_impairment's force_creative_status succeeds)"
+	whyLegacyRedaction = "the runner's client validates get_products after stripLegacyCreativeIdentity " +
+		"(dist/lib/v2/projection/creative-delivery.js), which replaces every legacy agent_url it finds in the response " +
+		"as a substring of every string: canonical_formats seeds a product whose format_schema.uri is " +
+		"https://creative.adcontextprotocol.org/translated/... and another whose format_ids and v1_format_ref name " +
+		"https://creative.adcontextprotocol.org/ (which the storyboard checks are echoed), so any later listing that holds " +
+		"both reads \"[legacy creative identity]translated/...\" and fails format_schema.uri's ^https:// pattern, whatever " +
+		"the agent sent (the seller's own bytes carry the URI intact; canonical_formats' isolated read of it passes)"
 	whyDeniedRouted = "the buy names no plan_id, which check_governance needs: the seller consults the governance " +
 		"agent for buys that name their plan (examples/seller's TestGovernance denies one for real)"
 	whyDenied = "no governance agent in a full assessment: the runner sends sync_plans to the seller and has no " +
@@ -85,6 +92,8 @@ var knownFailures = map[string][]knownFailure{
 			issue: "adcontextprotocol/adcp-client#2878", why: whyA2AAuthProbe},
 		{storyboard: "*", step: "*", errorHas: "no_schema_registered",
 			issue: "adcontextprotocol/adcp-client#2867", why: whyControllerSchema},
+		{bundles: []string{"3.2.0-beta.5"}, storyboard: "*", step: "*", errorHas: "format_schema/uri: must match pattern",
+			issue: "adcontextprotocol/adcp-client (not filed yet: stripLegacyCreativeIdentity)", why: whyLegacyRedaction},
 		{kind: kindGovernance, storyboard: "media_buy_seller/governance_denied", step: "create_media_buy_denied",
 			issue: "adcontextprotocol/adcp#7547", why: whyDeniedRouted},
 		{kind: kindGovernance, storyboard: "media_buy_seller/governance_denied_recovery", step: "create_media_buy_denied",
