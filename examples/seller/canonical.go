@@ -10,6 +10,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/task"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // Canonical creative formats (AdCP 3.2). From 3.2 creatives and products
@@ -37,7 +38,7 @@ var shims32 = func() map[string]seller.Shim {
 	m["get_products"] = seller.Shim{Request: withoutFields, Response: chain(publicCacheScope, canonicalOnlyFormats, canonicalProducts)}
 	m["sync_creatives"] = seller.Shim{Request: namedCreatives("creatives"), Response: canonicalCreatives("creatives")}
 	m["list_creatives"] = seller.Shim{Response: canonicalCreatives("creatives")}
-	m["preview_creative"] = seller.Shim{Request: namedManifest}
+	m["preview_creative"] = seller.Shim{Request: namedManifest, Response: draftQuality}
 	return m
 }()
 
@@ -154,6 +155,22 @@ func namedManifest(args json.RawMessage) (json.RawMessage, error) {
 	delete(m, "format_option_ref")
 	req["creative_manifest"] = objectJSON(m)
 	return json.Marshal(req)
+}
+
+// draftQuality says the render quality of a completed preview_creative
+// answer (quality_used, 3.2: present whenever the request named one): this
+// seller's preview is a placeholder page, draft whatever tier was asked,
+// which the field lets a buyer see before approval.
+func draftQuality(status task.Status, p json.RawMessage) (json.RawMessage, error) {
+	v := wire.Lenient(p)
+	if status != task.Completed || v.Get("quality_used").Present() || !v.Get("previews").IsArray() {
+		return p, nil
+	}
+	out, ok := v.WithMember("quality_used", []byte(`"draft"`))
+	if !ok {
+		return nil, errors.New("not a JSON object")
+	}
+	return out, nil
 }
 
 // canonicalCreatives gives each creative of the member array of a
