@@ -24,7 +24,11 @@ import (
 // exactly one: enable this for buyers that count on it. Buyers dedupe
 // deliveries by their idempotency_key.
 //
-// It acts on mutating tools only, and checks the push_notification_config
+// It acts on mutating tools only, get_products excepted: 3.2 marks it
+// mutating (its proposals), but its synchronous answer is a discovery read,
+// and a guaranteed-sync read registered for a webhook stays synchronous
+// without a completion webhook (webhook-emission rule 5, the storyboard's
+// synchronous_completion_success_path). It checks the push_notification_config
 // before the handler runs, as Start does for a task: a URL the Sender
 // refuses is a correctable INVALID_REQUEST, with no side effect. Put it
 // after the idempotency layer's middleware (runtime/idempotency), so that
@@ -32,7 +36,7 @@ import (
 func (m *Manager) NotifySyncResults() seller.Middleware {
 	return func(next seller.Dispatch) seller.Dispatch {
 		return func(ctx context.Context, c *seller.Call) *seller.Answer {
-			if m.sender == nil || !c.Tool.Mutating || !wire.Lenient(c.Member("push_notification_config")).IsObject() {
+			if m.sender == nil || !c.Tool.Mutating || c.Tool.Name == syncRead || !wire.Lenient(c.Member("push_notification_config")).IsObject() {
 				return next(ctx, c)
 			}
 			if e := m.checkPushConfig(c); e != nil {
@@ -48,6 +52,10 @@ func (m *Manager) NotifySyncResults() seller.Middleware {
 		}
 	}
 }
+
+// syncRead is the tool whose synchronous answers NotifySyncResults never
+// posts, whatever the release says of it.
+const syncRead = "get_products"
 
 // notify records a synchronous answer as a completed task and posts it.
 func (m *Manager) notify(ctx context.Context, c *seller.Call, a *seller.Answer) {

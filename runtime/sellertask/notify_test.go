@@ -154,3 +154,59 @@ func TestNotifySyncResults(t *testing.T) {
 		})
 	}
 }
+
+// TestNotifySyncResultsSkipsDiscovery: a synchronous get_products answer is
+// never posted, even in a release that marks get_products mutating (3.2,
+// simulated here): a guaranteed-sync read stays synchronous without a
+// completion webhook (webhook-emission rule 5).
+func TestNotifySyncResultsSkipsDiscovery(t *testing.T) {
+	rr := newReceiver(t, 0)
+	store := sellerstore.NewMemory(nil)
+	tasks := sellertask.New(adcpt.Spec(), sellertask.Options{Store: store, Sender: loopbackSender()})
+	as32 := func(next seller.Dispatch) seller.Dispatch {
+		return func(ctx context.Context, c *seller.Call) *seller.Answer {
+			c.Tool.Mutating = true
+			return next(ctx, c)
+		}
+	}
+	srv, err := seller.New(adcpt.Spec(), seller.Options{
+		Schemas: sellertest.Tree(t), ValidateResponses: true, Authenticator: sellerrig.Authenticator(), Tasks: tasks,
+		Middleware: []seller.Middleware{as32, tasks.NotifySyncResults()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int32
+	seller.Handle(srv, adcpt.Tools.GetProducts, func(context.Context, *adcpt.GetProductsRequest) (*adcpt.GetProductsResult, error) {
+		calls.Add(1)
+		return &adcpt.GetProductsResult{Message: "No products.", Response: &adcpt.GetProductsResponse{Products: []adcpt.Product{}}}, nil
+	})
+	seller.Handle(srv, adcpt.Tools.CreateMediaBuy, func(context.Context, *adcpt.CreateMediaBuyRequest) (*adcpt.CreateMediaBuyResult, error) {
+		calls.Add(1)
+		return &adcpt.CreateMediaBuyResult{Message: "Created.", Response: success("mb_1")}, nil
+	})
+	b := sellerrig.ConnectMCP(t, sellerrig.ServeMCP(t, srv), sellerrig.KeyOf("buyer-a"), extract.New(adcpt.Spec()))
+	push := `"push_notification_config":{"url":"` + rr.url + `","authentication":{"schemes":["HMAC-SHA256"],"credentials":"` + secret + `"}}`
+	ctx := t.Context()
+	if o := b.Call(ctx, "get_products", `{"buying_mode":"brief","brief":"video",`+push+`}`); o.Err != nil || o.Status != task.Completed || o.TaskID != "" {
+		t.Fatalf("get_products %+v %s", o.Err, o.Data)
+	}
+	// The same server posts a mutating tool's synchronous answer: the
+	// skip is get_products', not the rig's.
+	if o := b.Call(ctx, "create_media_buy", `{"idempotency_key":"5e0c9a7d-3b1f-4d2e-8c6a-9f1e2d3c4b5b","packages":[{"product_id":"ctv","budget":5000}],`+push+`}`); o.Err != nil {
+		t.Fatalf("create_media_buy %+v %s", o.Err, o.Data)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := tasks.Wait(wctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, c := rr.posts.Load(), calls.Load(); n != 1 || c != 2 {
+		t.Fatalf("%d posts for %d calls, want 1 (create_media_buy's) for 2", n, c)
+	}
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	if ev := rr.events[0]; ev.Response == nil || ev.Response.Success == nil || ev.Response.Success.MediaBuyID != "mb_1" {
+		t.Fatalf("posted %+v", ev.Result)
+	}
+}
