@@ -289,7 +289,16 @@ func runGovernanceAgent(addr, keys, cert, key string, now func() time.Time) erro
 	}
 	base := scheme(cert) + "://" + ln.Addr().String()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	h, err := govagent.New(govagent.Config{URL: base + "/mcp", Schemas: tree, Keys: accepted, Logger: logger, Now: now})
+	var releases []govagent.Release
+	for _, sp := range laterSpecs() {
+		t, err := openTree(sp.Version())
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		releases = append(releases, govagent.Release{Spec: sp, Schemas: t})
+	}
+	h, err := govagent.New(govagent.Config{URL: base + "/mcp", Schemas: tree, Keys: accepted, Logger: logger, Now: now, Releases: releases})
 	if err != nil {
 		ln.Close()
 		return err

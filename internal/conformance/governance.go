@@ -93,7 +93,8 @@ const routedScript = "routed.mjs"
 // spec's protocol with multi-agent routing, as `adcp storyboard run
 // --agents-map` does: the governance protocol's tools (sync_plans) to the
 // governance agent (over MCP, the only transport it serves), everything
-// else to the seller over the protocol, and the agent's URL in the run
+// else to the seller over the protocol (under "sales", the key 3.1's
+// storyboards route seller steps to with `agent: sales`), and the agent's URL in the run
 // context ($context.governance_agent_url, for sync_governance). The
 // runner does not seed fixtures in routed runs; routed.mjs seeds them
 // through the seller's controller.
@@ -104,8 +105,8 @@ func runGovernance(ctx context.Context, k *kit, seller, gov *agent, spec runSpec
 		return res
 	}
 	opts, err := json.Marshal(map[string]any{
-		"agents":        map[string]any{"seller": map[string]string{"url": seller.url(spec.protocol)}, "governance": map[string]string{"url": gov.BaseURL + "/mcp", "transport": "mcp"}},
-		"default_agent": "seller",
+		"agents":        map[string]any{"sales": map[string]string{"url": seller.url(spec.protocol)}, "governance": map[string]string{"url": gov.BaseURL + "/mcp", "transport": "mcp"}},
+		"default_agent": "sales",
 		"seed_mcp":      seller.BaseURL + "/mcp",
 		"protocol":      spec.protocol,
 		"version":       spec.bundle,

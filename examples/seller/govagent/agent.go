@@ -20,6 +20,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -32,6 +33,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/mcpserver"
+	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/spec"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -51,6 +53,17 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Releases are later AdCP releases the agent serves too, on the same
+	// endpoint, through its 3.0.26 handlers (seller.Bridge): a buyer that
+	// speaks 3.2 discovers it in 3.2.
+	Releases []Release
+}
+
+// Release is a later release the agent serves: its spec and the schemas
+// its requests and answers are checked against.
+type Release struct {
+	Spec    *registry.Spec
+	Schemas *spec.Tree
 }
 
 // plan is a synced plan.
@@ -104,6 +117,22 @@ func New(cfg Config) (http.Handler, error) {
 	seller.HandleSync(srv, adcp.Tools.CheckGovernance, a.checkGovernance)
 	seller.HandleSync(srv, adcp.Tools.ReportPlanOutcome, a.reportPlanOutcome)
 	seller.HandleSync(srv, adcp.Tools.GetPlanAuditLogs, a.getPlanAuditLogs)
+	for _, r := range cfg.Releases {
+		later, err := seller.New(r.Spec, seller.Options{
+			Logger: cfg.Logger, Schemas: r.Schemas, ValidateResponses: r.Schemas != nil,
+			Capabilities: []byte(`{"adcp":{"idempotency":{"supported":false}}}`),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("the agent's server of %s: %w", r.Spec.Version(), err)
+		}
+		var be *seller.BridgeError
+		if err := later.Bridge(srv, nil); err != nil && !errors.As(err, &be) {
+			return nil, err
+		}
+		if err := srv.AddRelease(later); err != nil {
+			return nil, err
+		}
+	}
 	return mcpserver.NewStreamableHandler(srv, mcpserver.Options{Stateless: true, JSONResponse: true, AcceptJSONOnly: true})
 }
 
