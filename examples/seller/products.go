@@ -310,6 +310,12 @@ func wireProposal(p proposal.Proposal, description string) adcp.Proposal {
 	if !p.ExpiresAt.IsZero() {
 		out.ExpiresAt = ptr(wire.DateTime(p.ExpiresAt.Format(time.RFC3339)))
 	}
+	if p.Status == proposal.Committed {
+		// A committed proposal comes with its insertion order, which the
+		// buyer's create_media_buy may accept (io_acceptance names its
+		// io_id); this seller asks no signature.
+		out.InsertionOrder = &adcp.InsertionOrder{IoID: "io_" + p.ID}
+	}
 	for _, a := range p.Allocations {
 		out.Allocations = append(out.Allocations, adcp.ProductAllocation{ProductID: a.ProductID, AllocationPercentage: a.Percentage, PricingOptionID: ptr(a.PricingOptionID)})
 	}
