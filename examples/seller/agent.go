@@ -275,6 +275,7 @@ func newAgent(cfg config) (*agent, error) {
 		}
 	}
 	mux.HandleFunc("GET /preview/{id}", s.servePreview)
+	mux.HandleFunc("GET /built/{file}", serveBuilt)
 	return &agent{handler: mux, store: store, tasks: tasks, sales: s, oauth: oauth}, nil
 }
 

@@ -39,6 +39,7 @@ var shims32 = func() map[string]seller.Shim {
 	m["sync_creatives"] = seller.Shim{Request: namedCreatives("creatives"), Response: canonicalCreatives("creatives")}
 	m["list_creatives"] = seller.Shim{Response: canonicalCreatives("creatives")}
 	m["preview_creative"] = seller.Shim{Request: namedManifest, Response: draftQuality}
+	m["build_creative"] = seller.Shim{Request: capabilityTarget, Response: canonicalBuild}
 	return m
 }()
 

@@ -393,9 +393,18 @@ func (s *sales) servePreview(w http.ResponseWriter, r *http.Request) {
 }
 
 // buildCreative builds a VAST tag for a creative of the library (a vast_*
-// target format): the only building this seller does.
+// target format) and, from 3.1, the canonical builds it advertises
+// (build.go).
 func (s *sales) buildCreative(ctx context.Context, req *adcp.BuildCreativeRequest) (*adcp.BuildCreativeResult, error) {
 	p, _ := seller.PrincipalFrom(ctx)
+	if req.TargetFormatID != nil && laterRelease(ctx) {
+		if c := findBuildCapability(req.TargetFormatID.ID); c != nil {
+			return s.buildCanonical(c)
+		}
+		if !strings.HasPrefix(req.TargetFormatID.ID, "vast") {
+			return nil, formatNotSupported(*req.TargetFormatID)
+		}
+	}
 	if req.TargetFormatID == nil || !strings.HasPrefix(req.TargetFormatID.ID, "vast") {
 		return nil, refuse("UNSUPPORTED_FEATURE", "This seller builds VAST tags only (target_format_id vast_*)", "target_format_id")
 	}

@@ -52,6 +52,8 @@ var laterReleases = []struct {
 //   - create_media_buy and update_media_buy: the media buy's status, 3.0's
 //     top-level status, is media_buy_status from 3.1, where status is the
 //     task's (the protocol envelope's, which the framework fills);
+//   - build_creative: a canonical build's manifest names its format_kind
+//     (build.go);
 //   - get_products: cache_scope, required from 3.1 on every answer with
 //     products (the buyer's cache key): this seller prices every account
 //     off its published rate card, so "public".
@@ -60,6 +62,7 @@ var shims31 = map[string]seller.Shim{
 	"update_media_buy": {Response: mediaBuyStatus},
 	"get_products":     {Request: withoutFields, Response: chain(publicCacheScope, canonicalOnlyFormats)},
 	"sync_accounts":    {Request: settingsUpdate},
+	"build_creative":   {Response: canonicalBuild},
 }
 
 // settingsUpdate makes 3.1's settings-update entries of sync_accounts
@@ -246,13 +249,17 @@ func addReleases(srv *seller.Server, rc releaseConfig) error {
 			}
 			signed = &cp
 		}
+		caps, err := withSupportedFormats(rc.capabilities(layer))
+		if err != nil {
+			return err
+		}
 		later, err := seller.New(sp, seller.Options{
 			Logger:            rc.logger,
 			Schemas:           tree,
 			ValidateResponses: true,
 			Tasks:             rc.tasks,
 			Middleware:        []seller.Middleware{layer.Middleware(), rc.tasks.NotifySyncResults()},
-			Capabilities:      rc.capabilities(layer),
+			Capabilities:      caps,
 			SignedRequests:    signed,
 			BrandJSONURL:      rc.brandJSONURL,
 			Now:               rc.now,
