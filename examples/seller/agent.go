@@ -238,7 +238,7 @@ func newAgent(cfg config) (*agent, error) {
 	}
 	tasks.ServeStatusTools(srv)
 	// The later releases, through these handlers (releases.go).
-	if err := addReleases(srv, releaseConfig{store: store, tasks: tasks, logger: cfg.Logger, brandJSONURL: brandJSONURL(cfg.BaseURL), now: cfg.Now, signed: signed.requests,
+	if err := addReleases(srv, releaseConfig{store: store, tasks: tasks, logger: cfg.Logger, sales: s, brandJSONURL: brandJSONURL(cfg.BaseURL), now: cfg.Now, signed: signed.requests,
 		capabilities: func(l *idempotency.Layer) json.RawMessage { return capabilities(l, webhookSigning) }}); err != nil {
 		return nil, err
 	}

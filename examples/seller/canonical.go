@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"maps"
@@ -42,6 +43,45 @@ var shims32 = func() map[string]seller.Shim {
 	m["build_creative"] = seller.Shim{Request: capabilityTarget, Response: canonicalBuild}
 	return m
 }()
+
+// libraryEdge is the 3.2 server's middleware giving each creative of a
+// completed list_creatives answer the 3.2 members the library keeps for it
+// and the 3.0.26 handler cannot answer: its assets as given (3.2's asset
+// types, published_post among them) and its canonical format_option_ref.
+func libraryEdge(s *sales) seller.Middleware {
+	return func(next seller.Dispatch) seller.Dispatch {
+		return func(ctx context.Context, c *seller.Call) *seller.Answer {
+			a := next(ctx, c)
+			if c.Tool.Name != "list_creatives" || a == nil || a.Error != nil || a.Status != task.Completed || len(a.Body) == 0 {
+				return a
+			}
+			s.library.mu.Lock()
+			defer s.library.mu.Unlock()
+			body, err := editArray(a.Body, "creatives", func(m map[string]json.RawMessage) bool {
+				var id string
+				if json.Unmarshal(m["creative_id"], &id) != nil {
+					return false
+				}
+				cr := s.library.find(c.Principal.ID, "", id)
+				if cr == nil {
+					return false
+				}
+				changed := false
+				if len(cr.assets) > 0 && string(cr.assets) != "null" {
+					m["assets"], changed = cr.assets, true
+				}
+				if len(cr.optionRef) > 0 {
+					m["format_option_ref"], changed = cr.optionRef, true
+				}
+				return changed
+			})
+			if err == nil {
+				a.Body = body
+			}
+			return a
+		}
+	}
+}
 
 // formatKind is the canonical kind of a named format id of this seller
 // (or of the storyboards' fixtures, which follow the same naming).

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"example.com/seller/adcp32"
@@ -29,19 +31,63 @@ func buyer32(t *testing.T, base string) *buyer.Client {
 // TestCanonical32: 3.2's canonical creative wire at the 3.2 edge, in
 // answers the seller validates against 3.2's schemas.
 func TestCanonical32(t *testing.T) {
-	c := buyer32(t, startAgent(t))
+	base, _ := startAgentOf(t, func(c *config) { c.Sandbox = true; c.LiveAPIKey = liveKey })
+	c := buyer32(t, base)
+	cs := mcpBuyer(t, base, testKey)
+	for _, fx := range []string{
+		`"asset_filter_published_mixed","fixture":{"status":"approved","format_id":{"agent_url":"https://creative.example.com","id":"existing_post"},` +
+			`"manifest":{"assets":{"published_post":{"asset_type":"published_post","post_url":"https://community.example/posts/1"},"landing_page_url":{"asset_type":"url","url":"https://a.example/"}}}}`,
+		`"asset_filter_published_canonical","fixture":{"status":"approved","format_kind":"video_hosted","format_option_ref":{"scope":"publisher",` +
+			`"publisher_domain":"community.example","format_option_id":"existing_published_post"},"manifest":{"assets":{"published_post":{"asset_type":"published_post","platform":"community","platform_post_id":"p2"}}}}`,
+		`"asset_filter_image","fixture":{"status":"approved","format_id":{"agent_url":"https://creative.example.com","id":"existing_post"},` +
+			`"manifest":{"assets":{"image":{"asset_type":"image","url":"https://cdn.example/i.png","width":300,"height":250}}}}`,
+		`"asset_filter_nested_card_image","fixture":{"status":"approved","format_kind":"image_carousel","manifest":{"assets":{"cards":[{"asset_type":"card",` +
+			`"media":{"asset_type":"image","url":"https://cdn.example/c.png","width":1200,"height":628}}]}}}`,
+	} {
+		if r := call(t, cs, "comply_test_controller", `{"scenario":"seed_creative","params":{"creative_id":`+fx+`}}`); r.Error != nil || string(wire.Lenient(r.Data).Get("success")) != "true" {
+			t.Fatalf("seed %s: %+v %s", fx, r.Error, r.Data)
+		}
+	}
+	ids := `"creative_ids":["asset_filter_published_mixed","asset_filter_published_canonical","asset_filter_image","asset_filter_nested_card_image"]`
 	for _, tc := range []struct{ name, tool, args, path, want string }{
 		{"a canonical preview says the quality it rendered", "preview_creative", `{` + acme + `,"request_type":"single","quality":"production",` +
 			`"creative_manifest":{"format_kind":"image","assets":{"image":{"asset_type":"image","url":"https://cdn.example/b.png","width":300,"height":250}}}}`,
 			"quality_used", `"draft"`},
+		{"asset_types: OR within the field, direct slots only", "list_creatives", `{` + acme + `,"filters":{` + ids + `,"asset_types":["published_post","audio"]}}`,
+			"query_summary.total_matching", `2`},
+		{"asset_types and format_ids: AND across fields", "list_creatives", `{` + acme + `,"filters":{` + ids + `,"asset_types":["published_post"],` +
+			`"format_ids":[{"agent_url":"https://creative.example.com","id":"existing_post"}]}}`, "creatives.0.creative_id", `"asset_filter_published_mixed"`},
+		{"a nested card image is not an image slot", "list_creatives", `{` + acme + `,"filters":{` + ids + `,"asset_types":["image"]}}`,
+			"query_summary.total_matching", `1`},
+		{"a canonical creative keeps its identity and assets", "list_creatives", `{` + acme + `,"filters":{"creative_ids":["asset_filter_published_canonical"]}}`,
+			"creatives.0", `{"format_kind":"video_hosted","ref":"existing_published_post","asset":"published_post"}`},
 	} {
 		r, err := c.Invoke(t.Context(), tc.tool, json.RawMessage(tc.args))
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
-		if got := wire.Lenient(r.Data).Get(tc.path); string(got) != tc.want {
+		got := at(wire.Lenient(r.Data), tc.path)
+		if tc.path == "creatives.0" {
+			k, _ := got.Get("format_kind").AsString()
+			ref, _ := got.Get("format_option_ref").Get("format_option_id").AsString()
+			a, _ := got.Get("assets").Get("published_post").Get("asset_type").AsString()
+			got = wire.Lenient(`{"format_kind":"` + k + `","ref":"` + ref + `","asset":"` + a + `"}`)
+		}
+		if string(got) != tc.want {
 			t.Errorf("%s: %s = %s, want %s (%s)", tc.name, tc.path, got, tc.want, r.Data)
 		}
 	}
+}
+
+// at is the member of v at the dotted path (array elements by index).
+func at(v wire.Lenient, path string) wire.Lenient {
+	for _, k := range strings.Split(path, ".") {
+		if n, err := strconv.Atoi(k); err == nil {
+			v = v.Index(n)
+		} else {
+			v = v.Get(k)
+		}
+	}
+	return v
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -38,6 +39,11 @@ type creative struct {
 	tags                   []string
 	created, updated       time.Time
 	assigned               []string // package ids
+	// assets are the creative's top-level assets as given (the library
+	// filters on their asset_type, 3.2's asset_types), optionRef its
+	// canonical format_option_ref: 3.2 members list_creatives answers at
+	// the 3.2 edge only (libraryEdge), nil when none was given.
+	assets, optionRef json.RawMessage
 }
 
 // library holds the creatives, in the order they were first synced.
@@ -86,6 +92,7 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 			// A resubmitted creative is reviewed again (approved here at
 			// once); an archived one synced again is unarchived.
 			c.name, c.format, c.tags, c.status, c.updated = in.Name, in.FormatID, in.Tags, lifecycle.CreativeApproved, now
+			c.assets, _ = json.Marshal(in.Assets)
 		}
 		out.Creatives = append(out.Creatives, res)
 		results[in.CreativeID] = &out.Creatives[len(out.Creatives)-1]
@@ -166,7 +173,7 @@ func (s *sales) listCreatives(ctx context.Context, req *adcp.ListCreativesReques
 		name string
 		on   bool
 	}{{"creative_ids", len(f.CreativeIDs) > 0}, {"statuses", len(f.Statuses) > 0}, {"format_ids", len(f.FormatIDs) > 0},
-		{"name_contains", f.NameContains != nil}, {"tags", len(f.Tags) > 0}} {
+		{"name_contains", f.NameContains != nil}, {"tags", len(f.Tags) > 0}, {"asset_types", f.AdditionalProperties["asset_types"] != nil}} {
 		if n.on {
 			applied = append(applied, n.name)
 		}
@@ -255,7 +262,31 @@ func (c *creative) matches(f *adcp.CreativeFilters) bool {
 			return false
 		}
 	}
+	if raw, ok := f.AdditionalProperties["asset_types"]; ok {
+		var types []string
+		if json.Unmarshal(raw, &types) == nil && len(types) > 0 && !c.hasAssetType(types) {
+			return false
+		}
+	}
 	return true
+}
+
+// hasAssetType reports whether an object directly assigned to a top-level
+// assets slot has an asset_type among types (3.2's asset_types: OR within
+// the field; array slots and nested fields such as cards[].media are not
+// looked into).
+func (c *creative) hasAssetType(types []string) bool {
+	var slots map[string]json.RawMessage
+	_ = json.Unmarshal(c.assets, &slots)
+	for _, v := range slots {
+		var a struct {
+			Type string `json:"asset_type"`
+		}
+		if json.Unmarshal(v, &a) == nil && slices.Contains(types, a.Type) {
+			return true
+		}
+	}
+	return false
 }
 
 // wire is the creative as list_creatives shows it.
@@ -290,14 +321,35 @@ func (s *sales) seedCreative(principal, id string, fixture wire.Lenient) error {
 	if !slices.Contains(lifecycle.CreativeStatuses, status) {
 		return fmt.Errorf("status %q is not a creative status", status)
 	}
+	// A fixture names its format (format_id) or, 3.2's canonical
+	// identity, its kind (format_kind, held as the named format of that
+	// kind) with an optional format_option_ref; its assets are top-level
+	// or in its manifest.
+	manifest := fixture.Get("manifest")
+	either := func(name string) wire.Lenient {
+		if v := fixture.Get(name); v.Present() {
+			return v
+		}
+		return manifest.Get(name)
+	}
 	format := adcp.FormatID{AgentURL: defaultFormatAgent, ID: "display_static"}
-	if f := fixture.Get("format_id"); f.IsObject() {
+	if kind, ok := either("format_kind").AsString(); ok && !either("format_id").Present() {
+		format.ID = "canonical_" + kind
+	}
+	if f := either("format_id"); f.IsObject() {
 		if v, ok := f.Get("id").AsString(); ok {
 			format.ID = v
 		}
 		if v, ok := f.Get("agent_url").AsString(); ok {
 			format.AgentURL = v
 		}
+	}
+	var assets, optionRef json.RawMessage
+	if v := either("assets"); v.IsObject() {
+		assets = v.Raw()
+	}
+	if v := either("format_option_ref"); v.IsObject() {
+		optionRef = v.Raw()
 	}
 	name, _ := fixture.Get("name").AsString()
 	if name == "" {
@@ -307,10 +359,11 @@ func (s *sales) seedCreative(principal, id string, fixture wire.Lenient) error {
 	s.library.mu.Lock()
 	defer s.library.mu.Unlock()
 	if c := s.library.find(principal, "", id); c != nil && c.account == "" {
-		c.status, c.format, c.name, c.updated = status, format, name, now
+		c.status, c.format, c.name, c.updated, c.assets, c.optionRef = status, format, name, now, assets, optionRef
 		return nil
 	}
-	s.library.items = append(s.library.items, &creative{id: id, principal: principal, name: name, format: format, status: status, created: now, updated: now})
+	s.library.items = append(s.library.items, &creative{id: id, principal: principal, name: name, format: format, status: status, created: now, updated: now,
+		assets: assets, optionRef: optionRef})
 	return nil
 }
 

@@ -42,9 +42,12 @@ import (
 var laterReleases = []struct {
 	spec  func() *registry.Spec
 	shims map[string]seller.Shim
+	// edge is the release's own middleware, on the sales it answers from
+	// (nil for none).
+	edge func(*sales) seller.Middleware
 }{
 	{spec: adcp31.Spec, shims: shims31},
-	{spec: adcp32.Spec, shims: shims32},
+	{spec: adcp32.Spec, shims: shims32, edge: libraryEdge},
 }
 
 // shims31 adapt what 3.1 changed beyond what maps mechanically (it holds
@@ -223,6 +226,9 @@ type releaseConfig struct {
 	// signed is the endpoint's request-signature verification, which
 	// every release advertises (the 3.0.26 server verifies).
 	signed *seller.SignedRequests
+	// sales is what the 3.0.26 handlers answer from, which a release's
+	// edge middleware reads.
+	sales *sales
 }
 
 // addReleases puts the later releases behind srv's endpoint, each served
@@ -253,12 +259,16 @@ func addReleases(srv *seller.Server, rc releaseConfig) error {
 		if err != nil {
 			return err
 		}
+		middleware := []seller.Middleware{layer.Middleware(), rc.tasks.NotifySyncResults()}
+		if r.edge != nil && rc.sales != nil {
+			middleware = append(middleware, r.edge(rc.sales))
+		}
 		later, err := seller.New(sp, seller.Options{
 			Logger:            rc.logger,
 			Schemas:           tree,
 			ValidateResponses: true,
 			Tasks:             rc.tasks,
-			Middleware:        []seller.Middleware{layer.Middleware(), rc.tasks.NotifySyncResults()},
+			Middleware:        middleware,
 			Capabilities:      caps,
 			SignedRequests:    signed,
 			BrandJSONURL:      rc.brandJSONURL,
