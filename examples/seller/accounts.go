@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -110,9 +111,28 @@ func (s *sales) operable(principal string, ref adcp.AccountReference) (string, e
 	return key, nil
 }
 
+// supportedBilling is the billing this seller offers, operator billing on
+// its default terms: its capabilities' account.supported_billing.
+var supportedBilling = []adcp.BillingParty{adcp.BillingPartyOperator}
+
+// billingNotSupported refuses entry i's billing outside supportedBilling:
+// the capability gate (supported_billing is a contract), from 3.1
+// BILLING_NOT_SUPPORTED with the gate that fired (details.scope
+// "capability") and the set to pick from; 3.0 has no such code.
+func billingNotSupported(ctx context.Context, billing adcp.BillingParty, i int) adcp.Error {
+	e := adcp.Error{Code: "UNSUPPORTED_FEATURE", Message: "This seller offers " + string(adcp.BillingPartyOperator) + " billing only, not " + string(billing),
+		Field: ptr(fmt.Sprintf("accounts[%d].billing", i))}
+	if laterRelease(ctx) {
+		supported, _ := json.Marshal(supportedBilling)
+		e.Code, e.Recovery = "BILLING_NOT_SUPPORTED", ptr(adcp.ErrorRecoveryCorrectable)
+		e.Details = map[string]json.RawMessage{"scope": json.RawMessage(`"capability"`), "supported_billing": supported}
+	}
+	return e
+}
+
 // syncAccounts upserts the accounts by brand and operator. This seller
-// accepts operator and agent billing on its default terms; sandbox
-// accounts, like every account here, are active at once.
+// offers operator billing (supportedBilling); sandbox accounts, like every
+// account here, are active at once.
 func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest) (*adcp.SyncAccountsResponse, error) {
 	p, _ := seller.PrincipalFrom(ctx)
 	dry := req.DryRun != nil && *req.DryRun
@@ -187,8 +207,8 @@ func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest)
 			out.Accounts = append(out.Accounts, res)
 			continue
 		}
-		if in.Billing == adcp.BillingPartyAdvertiser {
-			failed(adcp.Error{Code: "UNSUPPORTED_FEATURE", Message: "This seller invoices operators or agents, not advertisers directly"})
+		if !slices.Contains(supportedBilling, in.Billing) {
+			failed(billingNotSupported(ctx, in.Billing, i))
 			continue
 		}
 		k := naturalKey(in.Brand.Domain, in.Operator)

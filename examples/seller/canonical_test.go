@@ -53,6 +53,10 @@ func TestCanonical32(t *testing.T) {
 		{"a canonical preview says the quality it rendered", "preview_creative", `{` + acme + `,"request_type":"single","quality":"production",` +
 			`"creative_manifest":{"format_kind":"image","assets":{"image":{"asset_type":"image","url":"https://cdn.example/b.png","width":300,"height":250}}}}`,
 			"quality_used", `"draft"`},
+		{"accounts take a currency per media buy", "get_adcp_capabilities", `{}`, "account.supported_account_currency_modes", `["per_media_buy"]`},
+		{"billing outside supported_billing: the capability gate", "sync_accounts", `{"idempotency_key":"billing-gate-key-000001","accounts":[{"brand":{"domain":"d.example"},` +
+			`"operator":"op.example","billing":"agent"}]}`, "accounts.0.errors.0", `{"code":"BILLING_NOT_SUPPORTED","message":"This seller offers operator billing only, not agent",` +
+			`"field":"accounts[0].billing","details":{"scope":"capability","supported_billing":["operator"]},"recovery":"correctable"}`},
 		{"asset_types: OR within the field, direct slots only", "list_creatives", `{` + acme + `,"filters":{` + ids + `,"asset_types":["published_post","audio"]}}`,
 			"query_summary.total_matching", `2`},
 		{"asset_types and format_ids: AND across fields", "list_creatives", `{` + acme + `,"filters":{` + ids + `,"asset_types":["published_post"],` +

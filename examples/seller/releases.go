@@ -45,9 +45,28 @@ var laterReleases = []struct {
 	// edge is the release's own middleware, on the sales it answers from
 	// (nil for none).
 	edge func(*sales) seller.Middleware
+	// caps adds what the release's capabilities declare beyond 3.1's (nil
+	// for nothing).
+	caps func(json.RawMessage) (json.RawMessage, error)
 }{
 	{spec: adcp31.Spec, shims: shims31},
-	{spec: adcp32.Spec, shims: shims32, edge: libraryEdge},
+	{spec: adcp32.Spec, shims: shims32, edge: libraryEdge, caps: currencyModes},
+}
+
+// currencyModes declares, from 3.2, how this seller's accounts take a
+// currency (account.supported_account_currency_modes): per media buy, each
+// buy in the currency of its pricing option; an account holds none.
+func currencyModes(caps json.RawMessage) (json.RawMessage, error) {
+	c := wire.Lenient(caps)
+	account, ok := c.Get("account").WithMember("supported_account_currency_modes", []byte(`["per_media_buy"]`))
+	if !ok {
+		return nil, errors.New("the capabilities' account block is not a JSON object")
+	}
+	out, ok := c.WithMember("account", account)
+	if !ok {
+		return nil, errors.New("the capabilities are not a JSON object")
+	}
+	return out, nil
 }
 
 // shims31 adapt what 3.1 changed beyond what maps mechanically (it holds
@@ -256,6 +275,9 @@ func addReleases(srv *seller.Server, rc releaseConfig) error {
 			signed = &cp
 		}
 		caps, err := withSupportedFormats(rc.capabilities(layer))
+		if err == nil && r.caps != nil {
+			caps, err = r.caps(caps)
+		}
 		if err != nil {
 			return err
 		}

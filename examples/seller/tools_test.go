@@ -202,6 +202,14 @@ func TestAccountsAndUnknownTools(t *testing.T) {
 	if r := call(t, cs, "list_accounts", `{"pagination":{"cursor":"forged"}}`); r.Error == nil || r.Error.Field != "pagination.cursor" {
 		t.Errorf("a forged cursor: %+v", r.Error)
 	}
+	// Billing outside supported_billing (operator) is refused per account;
+	// 3.0 has no BILLING_NOT_SUPPORTED (TestCanonical32 reads 3.2's).
+	for _, billing := range []string{"agent", "advertiser"} {
+		r := call(t, cs, "sync_accounts", `{"idempotency_key":"acct-bill-`+billing+`-00000","accounts":[{"brand":{"domain":"d.example"},"operator":"op.example","billing":"`+billing+`"}]}`)
+		if pick(r, "accounts", "0", "action") != "failed" || pick(r, "accounts", "0", "errors", "0", "code") != "UNSUPPORTED_FEATURE" {
+			t.Errorf("billing %s: %s", billing, r.Data)
+		}
+	}
 	if r := call(t, cs, "get_signals", `{"signal_spec":"x"}`); r.Error == nil || r.Error.Code != "UNSUPPORTED_FEATURE" {
 		t.Errorf("an unknown tool: %+v", r.Error)
 	}
