@@ -57,6 +57,9 @@ func TestCanonical32(t *testing.T) {
 		{"billing outside supported_billing: the capability gate", "sync_accounts", `{"idempotency_key":"billing-gate-key-000001","accounts":[{"brand":{"domain":"d.example"},` +
 			`"operator":"op.example","billing":"agent"}]}`, "accounts.0.errors.0", `{"code":"BILLING_NOT_SUPPORTED","message":"This seller offers operator billing only, not agent",` +
 			`"field":"accounts[0].billing","details":{"scope":"capability","supported_billing":["operator"]},"recovery":"correctable"}`},
+		{"capability changes are notified", "get_adcp_capabilities", `{}`, "adcp.capability_changes.notifications.registration_task", `"sync_agent_notification_configs"`},
+		{"agent-level subscribers: a dry-run clear", "sync_agent_notification_configs", `{"idempotency_key":"agent-notify-key-000001","notification_configs":[],"dry_run":true}`,
+			"action", `"unchanged"`},
 		{"asset_types: OR within the field, direct slots only", "list_creatives", `{` + acme + `,"filters":{` + ids + `,"asset_types":["published_post","audio"]}}`,
 			"query_summary.total_matching", `2`},
 		{"asset_types and format_ids: AND across fields", "list_creatives", `{` + acme + `,"filters":{` + ids + `,"asset_types":["published_post"],` +

@@ -14,6 +14,7 @@ import (
 	"example.com/seller/adcp32"
 
 	"github.com/adcpgen/adcpgen/runtime/idempotency"
+	"github.com/adcpgen/adcpgen/runtime/notifyconfig"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/release"
 	"github.com/adcpgen/adcpgen/runtime/seller"
@@ -48,9 +49,45 @@ var laterReleases = []struct {
 	// caps adds what the release's capabilities declare beyond 3.1's (nil
 	// for nothing).
 	caps func(json.RawMessage) (json.RawMessage, error)
+	// serve serves the release's own tools on its server (nil for none).
+	serve func(*seller.Server, *sales) error
 }{
 	{spec: adcp31.Spec, shims: shims31},
-	{spec: adcp32.Spec, shims: shims32, edge: libraryEdge, caps: currencyModes},
+	{spec: adcp32.Spec, shims: shims32, edge: libraryEdge, caps: caps32, serve: agentNotifications},
+}
+
+// caps32 is what 3.2's capabilities declare beyond 3.1's: the accounts'
+// currency modes and the capability-change notifications.
+func caps32(caps json.RawMessage) (json.RawMessage, error) {
+	caps, err := currencyModes(caps)
+	if err != nil {
+		return nil, err
+	}
+	return capabilityChanges(caps)
+}
+
+// capabilityChanges declares, from 3.2, the capability-change
+// notifications agentNotifications takes subscribers for
+// (adcp.capability_changes), fenced by the revision of the rest of the
+// document.
+func capabilityChanges(caps json.RawMessage) (json.RawMessage, error) {
+	c := wire.Lenient(caps)
+	adcpBlock, ok := c.Get("adcp").WithMember("capability_changes", notifyconfig.CapabilityChanges(notifyconfig.CapabilitiesVersion(caps), time.Hour))
+	if !ok {
+		return nil, errors.New("the capabilities' adcp block is not a JSON object")
+	}
+	out, ok := c.WithMember("adcp", adcpBlock)
+	if !ok {
+		return nil, errors.New("the capabilities are not a JSON object")
+	}
+	return out, nil
+}
+
+// agentNotifications serves 3.2's sync_agent_notification_configs: each
+// caller's agent-level subscribers (capabilities.changed), kept beside the
+// accounts' and checked against the same URL policy.
+func agentNotifications(srv *seller.Server, s *sales) error {
+	return notifyconfig.ServeAgentTool(srv, s.notify, notifyconfig.AgentToolOptions{URLs: s.webhookURLs})
 }
 
 // currencyModes declares, from 3.2, how this seller's accounts take a
@@ -300,6 +337,11 @@ func addReleases(srv *seller.Server, rc releaseConfig) error {
 			return fmt.Errorf("the server of %s: %w", sp.Version(), err)
 		}
 		rc.tasks.ServeStatusTools(later)
+		if r.serve != nil && rc.sales != nil {
+			if err := r.serve(later, rc.sales); err != nil {
+				return err
+			}
+		}
 		// Tools a release no longer has are left out (BridgeError lists
 		// them); anything else is a mistake.
 		var be *seller.BridgeError
