@@ -222,8 +222,12 @@ func (s *sales) listed(ctx context.Context, principal, account string, ids []str
 func (s *sales) getMediaBuys(ctx context.Context, req *adcp.GetMediaBuysRequest) (*adcp.GetMediaBuysResponse, error) {
 	p, _ := seller.PrincipalFrom(ctx)
 	account, _ := s.accounts.key(p.ID, req.Account)
-	statuses := []string{lifecycle.MediaBuyActive}
+	// The default ["active"] applies only to a listing: named buys get no
+	// implicit status filter, but an explicit one applies to them too.
+	statuses, explicit := []string{lifecycle.MediaBuyActive}, true
 	switch f := req.StatusFilter; {
+	default:
+		explicit = false
 	case f.String != nil:
 		statuses = []string{string(*f.String)}
 	case f.Array != nil:
@@ -235,7 +239,7 @@ func (s *sales) getMediaBuys(ctx context.Context, req *adcp.GetMediaBuysRequest)
 	now := s.now()
 	var list []adcp.GetMediaBuysResponseMediaBuy
 	err := s.listed(ctx, p.ID, account, req.MediaBuyIDs, func(b *buy) {
-		if len(req.MediaBuyIDs) == 0 && !slices.Contains(statuses, b.status) {
+		if (len(req.MediaBuyIDs) == 0 || explicit) && !slices.Contains(statuses, b.status) {
 			return
 		}
 		list = append(list, b.wire(now))
@@ -486,6 +490,8 @@ func (s *sales) seedBuy(ctx context.Context, principal, id, status, currency str
 			ProductID string             `json:"product_id"`
 			Budget    float64            `json:"budget"`
 			Context   adcp.ContextObject `json:"context"`
+			// The creatives assigned: ids, or assignments.
+			Assigned []json.RawMessage `json:"creative_assignments"`
 		}
 		if err = json.Unmarshal(e, &in); err != nil {
 			return false
@@ -493,8 +499,18 @@ func (s *sales) seedBuy(ctx context.Context, principal, id, status, currency str
 		if in.ID == "" {
 			in.ID = fmt.Sprintf("%s_pkg_%d", id, len(b.packages)+1)
 		}
+		var creatives []adcp.CreativeAssignment
+		for _, raw := range in.Assigned {
+			var a adcp.CreativeAssignment
+			if err = json.Unmarshal(raw, &a.CreativeID); err != nil {
+				if err = json.Unmarshal(raw, &a); err != nil {
+					return false
+				}
+			}
+			creatives = append(creatives, a)
+		}
 		b.packages = append(b.packages, &pkg{id: in.ID, productID: in.ProductID, budget: in.Budget, context: in.Context,
-			pricing: price{currency: currency}})
+			pricing: price{currency: currency}, creatives: creatives})
 		return true
 	})
 	if err != nil {

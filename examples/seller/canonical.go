@@ -37,7 +37,7 @@ import (
 var shims32 = func() map[string]seller.Shim {
 	m := maps.Clone(shims31)
 	m["get_products"] = seller.Shim{Request: withoutFields, Response: chain(publicCacheScope, canonicalOnlyFormats, canonicalProducts)}
-	m["sync_creatives"] = seller.Shim{Request: namedCreatives("creatives"), Response: canonicalCreatives("creatives")}
+	m["sync_creatives"] = seller.Shim{Request: chainRequests(pixelTrackers, namedCreatives("creatives")), Response: canonicalCreatives("creatives")}
 	m["list_creatives"] = seller.Shim{Response: canonicalCreatives("creatives")}
 	m["preview_creative"] = seller.Shim{Request: namedManifest, Response: draftQuality}
 	m["build_creative"] = seller.Shim{Request: capabilityTarget, Response: canonicalBuild}

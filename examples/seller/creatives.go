@@ -15,6 +15,7 @@ import (
 
 	"example.com/seller/adcp"
 
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/lifecycle"
 	"github.com/adcpgen/adcpgen/runtime/pagination"
 	"github.com/adcpgen/adcpgen/runtime/seller"
@@ -76,8 +77,32 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 	now := s.now()
 	out := adcp.SyncCreativesSuccess{Creatives: []adcp.SyncCreativesSuccessCreative{}, DryRun: req.DryRun}
 	results := map[string]*adcp.SyncCreativesSuccessCreative{}
+	// Creatives of the seller's native format are checked against its
+	// constraints first (native.go).
+	lenient := req.ValidationMode != nil && *req.ValidationMode == adcp.ValidationModeLenient
+	invalid := map[int]*adcperr.Error{}
+	for i, in := range req.Creatives {
+		if in.FormatID.ID != nativeFormat && in.FormatID.ID != "canonical_"+nativeFormat {
+			continue
+		}
+		assets, err := json.Marshal(in.Assets)
+		if err != nil {
+			return nil, err
+		}
+		if err := nativeViolation(i, wire.Lenient(assets)); err != nil {
+			if !lenient {
+				return nil, err
+			}
+			invalid[i] = err
+		}
+	}
 	s.library.mu.Lock()
-	for _, in := range req.Creatives {
+	for i, in := range req.Creatives {
+		if e := invalid[i]; e != nil {
+			out.Creatives = append(out.Creatives, adcp.SyncCreativesSuccessCreative{CreativeID: in.CreativeID, Action: adcp.CreativeActionFailed,
+				Errors: []adcp.Error{{Code: e.Code, Message: e.Message, Field: &e.Field}}})
+			continue
+		}
 		res := adcp.SyncCreativesSuccessCreative{CreativeID: in.CreativeID, Action: adcp.CreativeActionCreated, Status: ptr(adcp.CreativeStatus(lifecycle.CreativeApproved))}
 		c := s.library.find(p.ID, account, in.CreativeID)
 		if c != nil && c.account == account {
@@ -173,15 +198,34 @@ func (s *sales) listCreatives(ctx context.Context, req *adcp.ListCreativesReques
 		name string
 		on   bool
 	}{{"creative_ids", len(f.CreativeIDs) > 0}, {"statuses", len(f.Statuses) > 0}, {"format_ids", len(f.FormatIDs) > 0},
-		{"name_contains", f.NameContains != nil}, {"tags", len(f.Tags) > 0}, {"asset_types", f.AdditionalProperties["asset_types"] != nil}} {
+		{"name_contains", f.NameContains != nil}, {"tags", len(f.Tags) > 0}, {"asset_types", f.AdditionalProperties["asset_types"] != nil},
+		{"media_buy_ids", len(f.MediaBuyIDs) > 0}} {
 		if n.on {
 			applied = append(applied, n.name)
+		}
+	}
+	// media_buy_ids: the creatives assigned to a package of those buys.
+	var inBuys func(*creative) bool
+	if len(f.MediaBuyIDs) > 0 {
+		ids, pkgs := map[string]bool{}, map[string]bool{}
+		if err := s.listed(ctx, p.ID, account, f.MediaBuyIDs, func(b *buy) {
+			for _, pk := range b.packages {
+				pkgs[pk.id] = true
+				for _, a := range pk.creatives {
+					ids[a.CreativeID] = true
+				}
+			}
+		}); err != nil {
+			return nil, err
+		}
+		inBuys = func(c *creative) bool {
+			return ids[c.id] || slices.ContainsFunc(c.assigned, func(pk string) bool { return pkgs[pk] })
 		}
 	}
 	s.library.mu.Lock()
 	var matched []*creative
 	for _, c := range s.library.items {
-		if c.visible(p.ID, account) && c.matches(f) {
+		if c.visible(p.ID, account) && c.matches(f) && (inBuys == nil || inBuys(c)) {
 			matched = append(matched, c)
 		}
 	}

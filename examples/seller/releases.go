@@ -113,6 +113,7 @@ func currencyModes(caps json.RawMessage) (json.RawMessage, error) {
 //     task's (the protocol envelope's, which the framework fills);
 //   - build_creative: a canonical build's manifest names its format_kind
 //     (build.go);
+//   - sync_creatives: 3.1's pixel_tracker assets are 3.0's tracker URLs;
 //   - get_products: cache_scope, required from 3.1 on every answer with
 //     products (the buyer's cache key): this seller prices every account
 //     off its published rate card, so "public".
@@ -122,6 +123,7 @@ var shims31 = map[string]seller.Shim{
 	"get_products":     {Request: withoutFields, Response: chain(publicCacheScope, canonicalOnlyFormats)},
 	"sync_accounts":    {Request: settingsUpdate},
 	"build_creative":   {Response: canonicalBuild},
+	"sync_creatives":   {Request: pixelTrackers},
 }
 
 // settingsUpdate makes 3.1's settings-update entries of sync_accounts
@@ -389,3 +391,50 @@ func laterSpecs() []*registry.Spec {
 
 // laterRelease reports a call served in a release after 3.0.
 func laterRelease(ctx context.Context) bool { return servedSpec(ctx) != adcp.Spec() }
+
+// pixelTrackers makes 3.1's pixel_tracker assets of sync_creatives'
+// creatives readable as 3.0's: a URL asset the renderer fires, an img
+// pixel (tracker_pixel) or a script (tracker_script). The event it fires
+// on has no 3.0 member; this seller serves no pixels itself.
+func pixelTrackers(args json.RawMessage) (json.RawMessage, error) {
+	return editArray(args, "creatives", func(c map[string]json.RawMessage) bool {
+		var assets map[string]json.RawMessage
+		if json.Unmarshal(c["assets"], &assets) != nil {
+			return false
+		}
+		changed := false
+		for name, raw := range assets {
+			var a struct {
+				Type   string `json:"asset_type"`
+				URL    string `json:"url"`
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(raw, &a) != nil || a.Type != "pixel_tracker" {
+				continue
+			}
+			urlType := "tracker_pixel"
+			if a.Method == "js" {
+				urlType = "tracker_script"
+			}
+			assets[name] = objectJSON(map[string]string{"asset_type": "url", "url": a.URL, "url_type": urlType})
+			changed = true
+		}
+		if changed {
+			c["assets"] = objectJSON(assets)
+		}
+		return changed
+	})
+}
+
+// chainRequests applies request shims in turn.
+func chainRequests(shims ...func(json.RawMessage) (json.RawMessage, error)) func(json.RawMessage) (json.RawMessage, error) {
+	return func(args json.RawMessage) (json.RawMessage, error) {
+		var err error
+		for _, s := range shims {
+			if args, err = s(args); err != nil {
+				return nil, err
+			}
+		}
+		return args, nil
+	}
+}
