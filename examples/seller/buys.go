@@ -308,8 +308,18 @@ func (s *sales) updateMediaBuy(ctx context.Context, req *adcp.UpdateMediaBuyRequ
 	p, _ := seller.PrincipalFrom(ctx)
 	now := s.now()
 	var out *adcp.UpdateMediaBuyResult
+	// 3.2's total_budget, which the 3.0.26 request has no member for.
+	var total *totalUpdate
+	if c := seller.CallFrom(ctx); c != nil {
+		if raw := c.Member("total_budget"); len(raw) > 0 {
+			total = &totalUpdate{}
+			if err := json.Unmarshal(raw, total); err != nil {
+				return nil, refuse("INVALID_REQUEST", "total_budget is not an amount and a currency", "total_budget")
+			}
+		}
+	}
 	err := s.buys.update(ctx, p.ID, req.MediaBuyID, func(b *buy) (err error) {
-		out, err = s.applyUpdate(b, req, now)
+		out, err = s.applyUpdate(b, req, total, now)
 		return err
 	})
 	if err != nil {
@@ -319,7 +329,7 @@ func (s *sales) updateMediaBuy(ctx context.Context, req *adcp.UpdateMediaBuyRequ
 }
 
 // applyUpdate applies an update_media_buy to b, all or nothing.
-func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, now time.Time) (*adcp.UpdateMediaBuyResult, error) {
+func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, total *totalUpdate, now time.Time) (*adcp.UpdateMediaBuyResult, error) {
 	var err error
 	status := b.status
 	switch {
@@ -336,7 +346,7 @@ func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, now time.Ti
 			return nil, err
 		}
 	}
-	if len(req.Packages) > 0 || req.StartTime != nil || req.EndTime != nil || len(req.NewPackages) > 0 {
+	if len(req.Packages) > 0 || req.StartTime != nil || req.EndTime != nil || len(req.NewPackages) > 0 || total != nil {
 		if err := lifecycle.Update(b.status); err != nil {
 			return nil, err
 		}
@@ -363,8 +373,31 @@ func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, now time.Ti
 		}
 		added = append(added, pk)
 	}
+	scaling := total != nil && len(req.Packages) == 0 && len(req.NewPackages) == 0
+	if total != nil {
+		changed, sum := map[string]float64{}, 0.0
+		for _, u := range req.Packages {
+			if u.Budget != nil {
+				changed[u.PackageID] = *u.Budget
+			}
+			if u.Canceled != nil && *u.Canceled {
+				changed[u.PackageID] = 0
+			}
+		}
+		for _, pk := range added {
+			sum += pk.budget
+		}
+		if err := checkTotal(b, total, changed, sum, scaling); err != nil {
+			return nil, err
+		}
+	}
 	// Everything checks: apply.
 	var affected []adcp.Package
+	if scaling {
+		for _, pk := range b.scaleTo(total.Amount) {
+			affected = append(affected, pk.wire())
+		}
+	}
 	for _, u := range req.Packages {
 		pk := b.pkgByID(u.PackageID)
 		if u.Budget != nil {
@@ -410,6 +443,13 @@ func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, now time.Ti
 	b.updated = now
 	resp := adcp.UpdateMediaBuySuccess{MediaBuyID: b.id, Status: ptr(adcp.MediaBuyStatus(b.status)), Revision: ptr(b.revision), AffectedPackages: affected,
 		AdditionalProperties: b.availableActions()}
+	if total != nil {
+		// 3.2 echoes the new aggregate.
+		if resp.AdditionalProperties == nil {
+			resp.AdditionalProperties = map[string]json.RawMessage{}
+		}
+		resp.AdditionalProperties["total_budget"] = objectJSON(b.liveTotal())
+	}
 	for _, a := range lifecycle.ValidActions(b.status) {
 		resp.ValidActions = append(resp.ValidActions, adcp.MediaBuyValidAction(a))
 	}

@@ -41,6 +41,8 @@ var shims32 = func() map[string]seller.Shim {
 	m["list_creatives"] = seller.Shim{Response: canonicalCreatives("creatives")}
 	m["preview_creative"] = seller.Shim{Request: namedManifest, Response: draftQuality}
 	m["build_creative"] = seller.Shim{Request: capabilityTarget, Response: canonicalBuild}
+	m["create_media_buy"] = seller.Shim{Response: chain(mediaBuyStatus, totalBudgets(""))}
+	m["get_media_buys"] = seller.Shim{Response: totalBudgets("media_buys")}
 	return m
 }()
 
