@@ -38,7 +38,7 @@ var shims32 = func() map[string]seller.Shim {
 	m := maps.Clone(shims31)
 	m["get_products"] = seller.Shim{Request: withoutFields, Response: chain(publicCacheScope, canonicalOnlyFormats, canonicalProducts)}
 	m["sync_creatives"] = seller.Shim{Request: chainRequests(pixelTrackers, namedCreatives("creatives")), Response: canonicalCreatives("creatives")}
-	m["list_creatives"] = seller.Shim{Response: canonicalCreatives("creatives")}
+	m["list_creatives"] = seller.Shim{Request: withoutFields, Response: canonicalCreatives("creatives")}
 	m["preview_creative"] = seller.Shim{Request: namedManifest, Response: draftQuality}
 	m["build_creative"] = seller.Shim{Request: capabilityTarget, Response: canonicalBuild}
 	m["create_media_buy"] = seller.Shim{Response: chain(mediaBuyStatus, totalBudgets(""))}
@@ -49,7 +49,8 @@ var shims32 = func() map[string]seller.Shim {
 // libraryEdge is the 3.2 server's middleware giving each creative of a
 // completed list_creatives answer the 3.2 members the library keeps for it
 // and the 3.0.26 handler cannot answer: its assets as given (3.2's asset
-// types, published_post among them) and its canonical format_option_ref.
+// types, published_post among them), its canonical format_option_ref and
+// its localization (localization.go).
 func libraryEdge(s *sales) seller.Middleware {
 	return func(next seller.Dispatch) seller.Dispatch {
 		return func(ctx context.Context, c *seller.Call) *seller.Answer {
@@ -74,6 +75,9 @@ func libraryEdge(s *sales) seller.Middleware {
 				}
 				if len(cr.optionRef) > 0 {
 					m["format_option_ref"], changed = cr.optionRef, true
+				}
+				if len(cr.localization) > 0 {
+					m["localization"], changed = cr.localization, true
 				}
 				return changed
 			})

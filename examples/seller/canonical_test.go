@@ -60,6 +60,13 @@ func TestCanonical32(t *testing.T) {
 		{"capability changes are notified", "get_adcp_capabilities", `{}`, "adcp.capability_changes.notifications.registration_task", `"sync_agent_notification_configs"`},
 		{"agent-level subscribers: a dry-run clear", "sync_agent_notification_configs", `{"idempotency_key":"agent-notify-key-000001","notification_configs":[],"dry_run":true}`,
 			"action", `"unchanged"`},
+		{"materialized localization is declared", "get_adcp_capabilities", `{}`, "creative.localization.locale_matching", `"rfc4647_lookup"`},
+		{"a localized creative answers its resolved topology", "sync_creatives", `{` + acme + `,"idempotency_key":"localized-sync-key-000001","creatives":[` + localized("loc_en_us") + `]}`,
+			"creatives.0.localization.variants.1.assets.image.width", `1080`},
+		{"a dangling default fails the creative, nothing applied", "sync_creatives", `{` + acme + `,"idempotency_key":"localized-sync-key-000002","creatives":[` + localized("loc_missing") + `]}`,
+			"creatives.0.errors.0.field", `"creatives[0].localization.default_locale_variant_id"`},
+		{"list_creatives reads the topology back", "list_creatives", `{` + acme + `,"filters":{"creative_ids":["trail_localized"]}}`,
+			"creatives.0.localization.locale_fallbacks.0.locale_variant_id", `"loc_es_mx"`},
 		{"asset_types: OR within the field, direct slots only", "list_creatives", `{` + acme + `,"filters":{` + ids + `,"asset_types":["published_post","audio"]}}`,
 			"query_summary.total_matching", `2`},
 		{"asset_types and format_ids: AND across fields", "list_creatives", `{` + acme + `,"filters":{` + ids + `,"asset_types":["published_post"],` +
@@ -97,4 +104,14 @@ func at(v wire.Lenient, path string) wire.Lenient {
 		}
 	}
 	return v
+}
+
+// localized is a 3.2 creative with an English source, a Mexican Spanish
+// target and the default def.
+func localized(def string) string {
+	return `{"creative_id":"trail_localized","name":"Trail","format_kind":"image","assets":{"image":{"asset_type":"image","url":"https://cdn.example/t.png",` +
+		`"width":1080,"height":1080},"headline":{"asset_type":"text","content":"Find your trail","language":"en-US"}},"localization":{"source":` +
+		`{"locale_variant_id":"loc_en_us","locale":"en-US"},"target_variants":[{"locale_variant_id":"loc_es_mx","locale":"es-MX","assets":{"headline":` +
+		`{"asset_type":"text","content":"Encuentra tu sendero","language":"es-MX"}}}],"locale_fallbacks":[{"language_range":"es","locale_variant_id":"loc_es_mx"}],` +
+		`"default_locale_variant_id":"` + def + `","unmatched_locale_action":"do_not_serve"}}`
 }

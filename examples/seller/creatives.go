@@ -45,6 +45,9 @@ type creative struct {
 	// canonical format_option_ref: 3.2 members list_creatives answers at
 	// the 3.2 edge only (libraryEdge), nil when none was given.
 	assets, optionRef json.RawMessage
+	// localization is its resolved 3.2 localization (readback), nil for
+	// an unlocalized creative.
+	localization json.RawMessage
 }
 
 // library holds the creatives, in the order they were first synced.
@@ -96,6 +99,12 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 			invalid[i] = err
 		}
 	}
+	// Each creative as sent (3.1 and later): its assets and 3.2's
+	// localization, kept as given.
+	var raws []wire.Lenient
+	if c := seller.CallFrom(ctx); c != nil && laterRelease(ctx) {
+		wire.Lenient(c.Member("creatives")).Elems(func(e wire.Lenient) bool { raws = append(raws, e); return true })
+	}
 	s.library.mu.Lock()
 	for i, in := range req.Creatives {
 		if e := invalid[i]; e != nil {
@@ -104,6 +113,24 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 			continue
 		}
 		res := adcp.SyncCreativesSuccessCreative{CreativeID: in.CreativeID, Action: adcp.CreativeActionCreated, Status: ptr(adcp.CreativeStatus(lifecycle.CreativeApproved))}
+		assets, _ := json.Marshal(in.Assets)
+		var localization json.RawMessage
+		if i < len(raws) {
+			if a := raws[i].Get("assets"); a.IsObject() {
+				assets = a.Raw()
+			}
+			if l := raws[i].Get("localization"); l.IsObject() {
+				rb, bad := readback(l, assets, i)
+				if bad != nil {
+					// The whole creative fails, nothing of it applied.
+					res.Action, res.Status, res.Errors = adcp.CreativeActionFailed, nil, []adcp.Error{*bad}
+					out.Creatives = append(out.Creatives, res)
+					continue
+				}
+				localization = rb
+				res.AdditionalProperties = map[string]json.RawMessage{"localization": rb}
+			}
+		}
 		c := s.library.find(p.ID, account, in.CreativeID)
 		if c != nil && c.account == account {
 			res.Action = adcp.CreativeActionUpdated
@@ -117,7 +144,7 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 			// A resubmitted creative is reviewed again (approved here at
 			// once); an archived one synced again is unarchived.
 			c.name, c.format, c.tags, c.status, c.updated = in.Name, in.FormatID, in.Tags, lifecycle.CreativeApproved, now
-			c.assets, _ = json.Marshal(in.Assets)
+			c.assets, c.localization = assets, localization
 		}
 		out.Creatives = append(out.Creatives, res)
 		results[in.CreativeID] = &out.Creatives[len(out.Creatives)-1]

@@ -57,11 +57,20 @@ var laterReleases = []struct {
 }
 
 // caps32 is what 3.2's capabilities declare beyond 3.1's: the accounts'
-// currency modes and the capability-change notifications.
+// currency modes, materialized localization and the capability-change
+// notifications.
 func caps32(caps json.RawMessage) (json.RawMessage, error) {
 	caps, err := currencyModes(caps)
 	if err != nil {
 		return nil, err
+	}
+	c := wire.Lenient(caps)
+	creative, ok := c.Get("creative").WithMember("localization", []byte(localizationCapability))
+	if !ok {
+		return nil, errors.New("the capabilities' creative block is not a JSON object")
+	}
+	if caps, ok = c.WithMember("creative", creative); !ok {
+		return nil, errors.New("the capabilities are not a JSON object")
 	}
 	return capabilityChanges(caps)
 }
@@ -178,10 +187,11 @@ func chain(shims ...func(task.Status, json.RawMessage) (json.RawMessage, error))
 	}
 }
 
-// withoutFields drops get_products' fields, whose later releases name
-// members 3.0's enum lacks (format_options): this seller answers every
-// member of its products whatever the buyer selects, which fields allows
-// (product_id and name always come; a seller may send more).
+// withoutFields drops get_products' and (3.2) list_creatives' fields,
+// whose later releases name members 3.0's enum lacks (format_options,
+// localization): this seller answers every member whatever the buyer
+// selects, which fields allows (the identifying members always come; a
+// seller may send more).
 func withoutFields(args json.RawMessage) (json.RawMessage, error) {
 	v := wire.Lenient(args)
 	if !v.Get("fields").Present() {
