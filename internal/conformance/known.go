@@ -78,6 +78,10 @@ const (
 		"creative.supports_evaluator (adcp#5847), so a creative agent declaring supports_evaluator false that evaluates no " +
 		"creative features (examples/seller: get_creative_features answers none) fails it unless it advertises features it " +
 		"does not evaluate"
+	whyTruthOfClaim = "the seller must ask the product's accepted verifier, https://governance.encypher.seller.example " +
+		"(an RFC 2606 .example name, which never resolves), for its ai_generated verdict on the asset before it can refute " +
+		"the buyer's digital_capture claim; no verifier answers there, and the reference training agent lists the storyboard " +
+		"among its known failures for that reason (adcp#3802)"
 	whyDeniedRouted = "the buy names no plan_id, which check_governance needs: the seller consults the governance " +
 		"agent for buys that name their plan (examples/seller's TestGovernance denies one for real)"
 	whyDenied = "no governance agent in a full assessment: the runner sends sync_plans to the seller and has no " +
@@ -110,6 +114,8 @@ var knownFailures = map[string][]knownFailure{
 		{bundles: []string{"3.2.0-beta.5"}, storyboard: "creative/native_localization", step: "list_localized_image",
 			errorHas: "The synced creative is returned", issue: "adcontextprotocol/adcp (not filed yet: native_localization list_creatives creative_ids)",
 			why: whyTopLevelCreativeIDs},
+		{storyboard: "media_buy_seller/provenance_truth_of_claim", step: "sync_creatives_contradicted",
+			issue: "adcontextprotocol/adcp#3802", why: whyTruthOfClaim},
 		{kind: kindGovernance, storyboard: "media_buy_seller/governance_denied", step: "create_media_buy_denied",
 			issue: "adcontextprotocol/adcp#7547", why: whyDeniedRouted},
 		{kind: kindGovernance, storyboard: "media_buy_seller/governance_denied_recovery", step: "create_media_buy_denied",
