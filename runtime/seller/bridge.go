@@ -52,6 +52,14 @@ type Shim struct {
 	// completed and validated. An error is logged and the buyer gets
 	// SERVICE_UNAVAILABLE.
 	Response func(status task.Status, payload json.RawMessage) (json.RawMessage, error)
+	// OwnsIssues, when set, takes the served release's request-schema
+	// violations it accepts (by JSON pointer) from the framework: a call
+	// whose every violation it accepts is not refused but handed on, the
+	// violations in Call.SchemaIssues, to a handler that answers them
+	// per item (sync_accounts' per-account failures). Such a call skips
+	// the served release's strict decode; the handler's release still
+	// reads the mapped arguments strictly.
+	OwnsIssues func(pointer string) bool
 }
 
 // bridge is what a bridged entry needs: the server and entry of the

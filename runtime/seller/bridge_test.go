@@ -191,3 +191,62 @@ func TestBridgeSetup(t *testing.T) {
 		t.Errorf("a shim for no tool: %v", err)
 	}
 }
+
+// TestBridgeOwnedIssues: a shim that owns a served release's schema
+// violations (Shim.OwnsIssues) gets the call to the handler with them in
+// SchemaIssues; a violation it does not own still refuses the call. The
+// handlers are an earlier release's (3.89-test), the served release the
+// test spec with its schemas.
+func TestBridgeOwnedIssues(t *testing.T) {
+	test := adcpt.Spec()
+	earlier := registry.NewSpec(registry.SpecConfig{Version: "3.89.0-test", Tools: test.Tools(), Codes: test.Codes(), NewDetails: test.NewDetails})
+	var seen []string
+	var calls int
+	main, err := seller.New(earlier, seller.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	main.HandleRaw(seller.RawTool{Name: "get_products", Handler: func(_ context.Context, c *seller.Call) *seller.Answer {
+		calls++
+		for _, is := range c.SchemaIssues() {
+			seen = append(seen, is.Pointer)
+		}
+		return &seller.Answer{Status: task.Completed, Body: json.RawMessage(`{"products":[]}`)}
+	}})
+	served, err := seller.New(test, seller.Options{Schemas: sellertest.Tree(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shims := map[string]seller.Shim{"get_products": {
+		// The handler answers an unknown buying mode as a brief.
+		Request: func(args json.RawMessage) (json.RawMessage, error) {
+			out, _ := wire.Lenient(args).WithMember("buying_mode", []byte(`"brief"`))
+			return out, nil
+		},
+		OwnsIssues: func(pointer string) bool { return pointer == "/buying_mode" },
+	}}
+	if err := served.Bridge(main, shims); err != nil && !errors.As(err, new(*seller.BridgeError)) {
+		t.Fatal(err)
+	}
+	if err := main.AddRelease(served); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, args, code string
+		calls            int
+		seen             string
+	}{
+		{"an owned violation reaches the handler", `{"adcp_version":"3.90-test","buying_mode":"someday","brief":"x"}`, "", 1, "/buying_mode"},
+		{"one it does not own is refused", `{"adcp_version":"3.90-test","buying_mode":"someday","brief":7}`, "INVALID_REQUEST", 1, ""},
+	} {
+		seen = nil
+		a := main.Serve(context.Background(), "get_products", &seller.Call{Principal: seller.Principal{ID: "alice"}, Arguments: json.RawMessage(tc.args)})
+		code := ""
+		if a.Error != nil {
+			code = a.Error.Code
+		}
+		if code != tc.code || calls != tc.calls || strings.Join(seen, ",") != tc.seen {
+			t.Errorf("%s: %+v, %d calls, issues %q", tc.name, a.Error, calls, seen)
+		}
+	}
+}

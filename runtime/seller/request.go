@@ -49,10 +49,16 @@ func (s *Server) readRequest(c *Call) *Answer {
 			s.log.ErrorContext(c.logContext(), "adcp: request schema", "tool", c.Tool.Name, "schema", c.Tool.RequestSchema, "err", err.Error())
 			return ErrorAnswer(s.internalError())
 		}
+		owned := false
 		if len(issues) > 0 && !c.entry.ownsIssues {
-			return s.schemaRefusal(c, issues)
+			if owned = c.entry.shimOwns(issues); !owned {
+				return s.schemaRefusal(c, issues)
+			}
 		}
 		c.issues = issues
+		if owned {
+			return nil
+		}
 	}
 	if c.entry.decode != nil {
 		req, err := c.entry.decode(args)
@@ -213,4 +219,18 @@ func (s *Server) refuse(c *Call, err error) *Answer {
 		return s.finish(c, s.decodeRefusal(err))
 	}
 	return s.finish(c, s.invalid("The request cannot be read: "+err.Error(), "", nil))
+}
+
+// shimOwns reports whether the bridge's shim takes every one of issues
+// (Shim.OwnsIssues).
+func (e *entry) shimOwns(issues []validate.Issue) bool {
+	if e.bridge == nil || e.bridge.shim.OwnsIssues == nil {
+		return false
+	}
+	for _, is := range issues {
+		if !e.bridge.shim.OwnsIssues(is.Pointer) {
+			return false
+		}
+	}
+	return true
 }
