@@ -18,6 +18,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/pagination"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellergov"
+	"github.com/adcpgen/adcpgen/runtime/validate"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
@@ -159,7 +160,8 @@ func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest)
 		notify := i < len(raws) && raws[i].Get("notification_configs").Present()
 		if notify {
 			var refusals []*adcperr.Error
-			configs, refusals = notifyconfig.Read(raws[i].Get("notification_configs").Raw(), notifyconfig.ReadOptions{Scope: notifyconfig.AccountLevel, URLs: s.webhookURLs})
+			configs, refusals = notifyconfig.Read(raws[i].Get("notification_configs").Raw(), notifyconfig.ReadOptions{Scope: notifyconfig.AccountLevel, URLs: s.webhookURLs,
+				Issues: configIssues(ctx, i)})
 			if len(refusals) > 0 {
 				failed(wireErrors(refusals)...)
 				continue
@@ -403,3 +405,42 @@ func asAdcpError(err error) *adcperr.Error {
 
 // str is a JSON string's value ("" for anything else).
 func str(v wire.Lenient) string { s, _ := v.AsString(); return s }
+
+// notificationConfigIssue splits the pointer of a schema violation inside
+// an account's notification_configs ("/accounts/2/notification_configs/0/
+// event_types/0") into the account's index and the pointer within the
+// array ("/0/event_types/0").
+func notificationConfigIssue(pointer string) (account int, within string, ok bool) {
+	rest, found := strings.CutPrefix(pointer, "/accounts/")
+	if !found {
+		return 0, "", false
+	}
+	idx, rest, found := strings.Cut(rest, "/")
+	n, err := strconv.Atoi(idx)
+	if !found || err != nil {
+		return 0, "", false
+	}
+	within, found = strings.CutPrefix(rest, "notification_configs/")
+	if !found {
+		return 0, "", false
+	}
+	return n, "/" + within, true
+}
+
+// configIssues are the schema violations of account i's
+// notification_configs the framework handed on (Shim.OwnsIssues), with
+// pointers within that array.
+func configIssues(ctx context.Context, i int) []validate.Issue {
+	c := seller.CallFrom(ctx)
+	if c == nil {
+		return nil
+	}
+	var out []validate.Issue
+	for _, is := range c.SchemaIssues() {
+		if n, within, ok := notificationConfigIssue(is.Pointer); ok && n == i {
+			is.Pointer = within
+			out = append(out, is)
+		}
+	}
+	return out
+}

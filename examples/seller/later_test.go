@@ -150,6 +150,16 @@ func TestAccountSubscribers(t *testing.T) {
 		if !dup.Get("action").StringIs("failed") || !dup.Get("errors").Index(0).Get("field").StringIs("notification_configs[1].subscriber_id") {
 			t.Errorf("%s: a duplicate subscriber: %s", pin, dup)
 		}
+		// A media-buy event at the account level fails the account, the
+		// field named (3.2's schema enumerates the account-level events:
+		// the seller, not the framework, answers the violation).
+		raw := mcpBuyer(t, base, testKey)
+		r := call(t, raw, "sync_accounts", `{"adcp_version":"`+pin+`","idempotency_key":"subscriber-scope-`+pin+`","accounts":[{`+brand+
+			`,"notification_configs":[`+config("reports", "r", "scheduled")+`]}]}`)
+		if a := wire.Lenient(r.Data).Get("accounts").Index(0); r.Error != nil || !a.Get("action").StringIs("failed") ||
+			!a.Get("errors").Index(0).Get("field").StringIs("notification_configs[0].event_types[0]") {
+			t.Errorf("%s: a scheduled subscriber: %+v %s", pin, r.Error, r.Data)
+		}
 		updated := sync(`{"account":{"account_id":"` + id + `"},"payment_terms":"net_45","notification_configs":[` + config("primary", "paused", "creative.purged") + `]}`)
 		if !updated.Get("action").StringIs("updated") || !updated.Get("account_id").StringIs(id) || !updated.Get("brand").Get("domain").StringIs("subscriber.example") ||
 			!updated.Get("notification_configs").Index(0).Get("url").StringIs("https://example.com/paused") || updated.Get("notification_configs").Index(1).Present() {
