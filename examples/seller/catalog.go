@@ -419,6 +419,14 @@ func normalizeSeed(members map[string]json.RawMessage) error {
 	if err := json.Unmarshal(members["format_ids"], &formats); err != nil {
 		return fmt.Errorf("format_ids: %w", err)
 	}
+	if len(formats) == 0 {
+		if _, canonical := members["format_options"]; !canonical {
+			// A fixture that names no format sells the standard one of its
+			// first channel: a product must name what it accepts, and
+			// buyers' SDKs drop one that names nothing.
+			formats = []map[string]json.RawMessage{{"id": objectJSON(defaultFormatFor(members["channels"]))}}
+		}
+	}
 	for _, f := range formats {
 		if _, ok := f["agent_url"]; !ok {
 			f["agent_url"], _ = json.Marshal(defaultFormatAgent)
@@ -454,4 +462,19 @@ func knownChannels() []string {
 		out = append(out, string(ch))
 	}
 	return out
+}
+
+// defaultFormatFor is the standard format a seeded product of channels
+// (JSON) sells when its fixture names none: video for video channels,
+// audio for audio ones, else the medium rectangle.
+func defaultFormatFor(channels json.RawMessage) string {
+	var cs []string
+	_ = json.Unmarshal(channels, &cs)
+	for _, c := range cs {
+		switch c {
+		case "olv", "ctv", "video", "linear_tv":
+			return "video_30s"
+		}
+	}
+	return "display_300x250"
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"testing"
 )
 
@@ -70,5 +71,29 @@ func TestNativeConstraints(t *testing.T) {
 		if got := sync(tc.creative, tc.mode); got != tc.want {
 			t.Errorf("%s%s: got %q, want %q", tc.creative, tc.mode, got, tc.want)
 		}
+	}
+}
+
+// A seeded product whose fixture names no format sells its channel's
+// standard one: a product that names nothing it accepts is dropped by
+// buyers' SDKs (the compliance runner's among them).
+func TestSeedDefaultFormat(t *testing.T) {
+	base, _ := startAgentOf(t, func(c *config) { c.Sandbox = true })
+	cs := mcpBuyer(t, base, testKey)
+	for _, args := range []string{
+		`{"scenario":"seed_product","params":{"product_id":"no_formats_olv","fixture":{"channels":["olv"],"pricing_options":[{"pricing_option_id":"p","pricing_model":"cpm","currency":"USD","fixed_price":5}]}}}`,
+		`{"scenario":"seed_product","params":{"product_id":"no_formats_display","fixture":{"channels":["display"],"pricing_options":[{"pricing_option_id":"p","pricing_model":"cpm","currency":"USD","fixed_price":5}]}}}`,
+	} {
+		if r := call(t, cs, "comply_test_controller", args); r.Error != nil || pick(r, "success") != "true" {
+			t.Fatalf("%s: %s %+v", args, r.Data, r.Error)
+		}
+	}
+	r := call(t, cs, "get_products", `{"buying_mode":"wholesale",`+acme+`}`)
+	got := map[string]string{}
+	for i := 0; pick(r, "products", strconv.Itoa(i), "product_id") != ""; i++ {
+		got[pick(r, "products", strconv.Itoa(i), "product_id")] = pick(r, "products", strconv.Itoa(i), "format_ids", "0", "id")
+	}
+	if got["no_formats_olv"] != "video_30s" || got["no_formats_display"] != "display_300x250" {
+		t.Errorf("seeded products' formats: %v", got)
 	}
 }
