@@ -107,7 +107,7 @@ var knownFailures = map[string][]knownFailure{
 			issue: "adcontextprotocol/adcp-client#2878", why: whyA2AAuthProbe},
 		{storyboard: "*", step: "*", errorHas: "no_schema_registered",
 			issue: "adcontextprotocol/adcp-client#2867", why: whyControllerSchema},
-		{bundles: []string{"3.2.0-beta.5"}, storyboard: "*", step: "*", errorHas: "format_schema/uri: must match pattern",
+		{bundles: []string{"3.2.0-beta.5"}, storyboard: "*", step: "*", errorHas: "format_schema/properties/uri/pattern",
 			issue: "adcontextprotocol/adcp-client (not filed yet: stripLegacyCreativeIdentity)", why: whyLegacyRedaction},
 		{storyboard: "creative/evaluator_auth", step: "get_capabilities", errorHas: "governance.creative_features[0].feature_id",
 			issue: "adcontextprotocol/adcp (not filed yet: follow-up of adcp#5847)", why: whyEvaluatorOutput},
