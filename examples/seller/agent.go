@@ -215,7 +215,7 @@ func newAgent(cfg config) (*agent, error) {
 		// Synchronous results are posted to the request's webhook too, as
 		// sellers on the JavaScript SDK do (after the idempotency layer, so
 		// a replay posts nothing).
-		Middleware:     []seller.Middleware{layer.Middleware(), tasks.NotifySyncResults()},
+		Middleware:     []seller.Middleware{closeFixturesOn(cat), layer.Middleware(), tasks.NotifySyncResults()},
 		Capabilities:   capabilities(layer, webhookSigning),
 		SignedRequests: signed.requests,
 		BrandJSONURL:   brandJSONURL(cfg.BaseURL),

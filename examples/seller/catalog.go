@@ -95,6 +95,7 @@ type catalog struct {
 	seeded   map[string]*seed            // sandbox products, by id
 	raw      map[string][]byte           // each product as added (JSON)
 	check    func(product []byte) error
+	fixtures fixtureSet // the latest seeded products (fixtureset.go)
 }
 
 // seed is a sandbox product as the runner described it: its members and
@@ -338,6 +339,7 @@ func (c *catalog) seedProduct(id string, fixture map[string]json.RawMessage) err
 		return err
 	}
 	c.seeded[id] = sd
+	c.noteSeed(id, true)
 	return nil
 }
 
@@ -368,6 +370,7 @@ func (c *catalog) seedPricing(product, id string, fixture map[string]json.RawMes
 		sd.pricing, sd.ids = oldPricing, oldIDs
 		return err
 	}
+	c.noteSeed(product, false)
 	return nil
 }
 

@@ -52,6 +52,10 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 	if err != nil {
 		return nil, err
 	}
+	matching := products
+	if s.sandbox {
+		products = s.catalog.fromFixtures(products)
+	}
 	resp := &adcp.GetProductsResponse{Products: products}
 	switch req.BuyingMode {
 	case adcp.GetProductsRequestBuyingModeBrief:
@@ -68,7 +72,14 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 			return nil, err
 		}
 		if len(named) > 0 {
-			resp.Products = named
+			// Naming a product does not exempt it from the request's
+			// filters: they are the complete filter state of a refine.
+			resp.Products = []adcp.Product{}
+			for _, n := range named {
+				if slices.ContainsFunc(matching, func(m adcp.Product) bool { return m.ProductID == n.ProductID }) {
+					resp.Products = append(resp.Products, n)
+				}
+			}
 		}
 		resp.Proposals, resp.RefinementApplied = proposals, applied
 	}

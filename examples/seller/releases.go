@@ -331,6 +331,9 @@ func addReleases(srv *seller.Server, rc releaseConfig) error {
 			return err
 		}
 		middleware := []seller.Middleware{layer.Middleware(), rc.tasks.NotifySyncResults()}
+		if rc.sales != nil {
+			middleware = append([]seller.Middleware{closeFixturesOn(rc.sales.catalog)}, middleware...)
+		}
 		if r.edge != nil && rc.sales != nil {
 			middleware = append(middleware, r.edge(rc.sales))
 		}

@@ -90,18 +90,23 @@ func TestSandboxController(t *testing.T) {
 	ctrl(`{"scenario":"seed_product","params":{"product_id":"sports_preroll_q2","fixture":{"delivery_type":"guaranteed","channels":["video"],"format_ids":[{"id":"video_30s"}]}}}`)
 	ctrl(`{"scenario":"seed_pricing_option","account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example","sandbox":true},` +
 		`"params":{"product_id":"sports_preroll_q2","pricing_option_id":"cpm_guaranteed","fixture":{"pricing_model":"cpm","currency":"USD","fixed_price":22}}}`)
-	var products adcp.GetProductsResponse
+	// Discovery answers the products seeded last (fixtureset.go); an
+	// earlier seeded product is still sold, found by id.
+	var products, named adcp.GetProductsResponse
 	if err := wire.Unmarshal(call(t, cs, "get_products", `{"buying_mode":"wholesale"}`).Data, &products); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(products.Products, func(p adcp.Product) bool {
+	if err := wire.Unmarshal(call(t, cs, "get_products", `{"buying_mode":"refine","refine":[{"scope":"product","product_id":"inline_q3"}]}`).Data, &named); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(named.Products, func(p adcp.Product) bool {
 		return p.ProductID == "inline_q3" && p.PricingOptions[0].CPM != nil && p.PricingOptions[0].CPM.PricingOptionID == "cpm_inline"
 	}) {
 		t.Fatal("the product seeded with its pricing options is not sold")
 	}
 	i := slices.IndexFunc(products.Products, func(p adcp.Product) bool { return p.ProductID == "sports_preroll_q2" })
-	if i != len(products.Products)-1 || products.Products[0].ProductID != "ctv_premium" {
-		t.Fatalf("the seeded product is not last: %d of %d", i, len(products.Products))
+	if i != 0 || len(products.Products) != 1 {
+		t.Fatalf("discovery after seeding: sports_preroll_q2 at %d of %d, want the only one", i, len(products.Products))
 	}
 	if p := products.Products[i]; len(p.Channels) != 1 || p.Channels[0] != "olv" || p.FormatIDs[0].AgentURL != defaultFormatAgent {
 		t.Fatalf("seeded product %+v", p)
