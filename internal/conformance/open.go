@@ -7,7 +7,60 @@ package main
 // each is printed as open on every run that meets it, and reported stale,
 // like a known failure, once it passes. With -strict they count as failed.
 // Entries take issue "adcpgen#N" and say what is missing.
-var openFailures = map[string][]knownFailure{}
+var openFailures = map[string][]knownFailure{
+	"14.0.0-beta.7": {
+		{bundles: from31, storyboard: "media_buy_seller/pricing_currency_filter", step: "get_products_usd_pricing",
+			issue: issue29, why: whySeededScope},
+		{bundles: only32, storyboard: "media_buy_seller/product_filter_behavior", step: "get_filtered_brief_products",
+			issue: issue29, why: whySeededScope},
+		{bundles: only32, storyboard: "media_buy_seller/product_filter_behavior", step: "get_filtered_wholesale_products",
+			issue: issue29, why: whySeededScope},
+		{bundles: from31, storyboard: "media_buy_seller/provenance_enforcement", step: "sync_creatives_no_provenance",
+			issue: issue29, why: "a sync names no product, so which seeded creative policy applies is the seller's to decide; " +
+				"examples/seller's seeded catalog is shared by every storyboard of a run, and enforcing the seeded policy on every " +
+				"sync would fail the storyboards after it (the same scoping as pricing_currency_filter)"},
+		{bundles: from31, storyboard: "media_buy_seller/canonical_formats", step: "get_seeded_divergent_product",
+			issue: issue29, why: "the runner sends this step without adcp_version, so the seller answers at 3.0 (MajorOnlyToDefault) " +
+				"and the runner grades it against the bundle's release (cache_scope missing); the seller also emits no " +
+				"FORMAT_DECLARATION_DIVERGENT advisory yet"},
+		{bundles: []string{"3.1.18"}, storyboard: "media_buy_seller/get_products_async", step: "get_products_submitted",
+			issue: issue29, why: "comply_test_controller's force_get_products_arm and force_task_completion scenarios are not served"},
+		{bundles: only32, storyboard: "media_buy_seller/get_products_async", step: "get_products_submitted_conflict",
+			issue: issue29, why: "follows from get_products_submitted: without a forced submitted arm there is no submitted request to conflict with"},
+		{bundles: only32, storyboard: "media_buy_seller/invalid_transitions", step: "update_unknown_package",
+			issue: issue29, why: "the 3.2 edge answers MEDIA_BUY_NOT_FOUND where the buy exists and the package does not (PACKAGE_NOT_FOUND)"},
+		{bundles: only32, storyboard: "media_buy_state_machine", step: "pause_canceled_buy",
+			issue: issue29, why: "the 3.2 edge answers MEDIA_BUY_NOT_FOUND for a canceled buy where 3.2 wants INVALID_STATE"},
+		{bundles: only32, storyboard: "media_buy_seller/measurement_terms_rejected", step: "create_media_buy_aggressive_terms",
+			issue: issue29, why: "the 3.2 buy's product is not found at the 3.0.26 handlers, so the terms are never weighed (TERMS_REJECTED)"},
+		{bundles: only32, storyboard: "media_buy_seller/read_filter_behavior", step: "get_filtered_delivery",
+			issue: issue29, why: "delivery is reported from the buy's start, not from the requested start_date: per-day delivery rows are not kept"},
+		{bundles: only32, storyboard: "media_buy_seller/refine_finalize_exclusivity", step: "get_products_multi_finalize_unsupported",
+			issue: issue29, why: "a multi-finalize refine is answered PROPOSAL_NOT_FOUND before it is recognised as multi-finalize"},
+		{bundles: only32, storyboard: "media_buy_seller/refine_finalize_exclusivity", step: "assert_multi_finalize",
+			issue: issue29, why: "follows from get_products_multi_finalize_unsupported"},
+		{bundles: only32, storyboard: "media_buy_seller/revenue_share_pricing", step: "*", errorHas: "INVALID_PARAMS",
+			issue: issue29, why: whySeed32},
+		{bundles: only32, storyboard: "media_buy_seller/targeting_aware_discovery", step: "*", errorHas: "INVALID_PARAMS",
+			issue: issue29, why: whySeed32},
+		{bundles: only32, storyboard: "creative/policy_backed_rejections", step: "sync_dual_violation_creative",
+			issue: issue29, why: "policy evaluation of a hosted tag is not done: the violating creative is created"},
+	},
+}
+
+// The reasons and scopes shared by open entries.
+const (
+	issue29        = "adcpgen#29"
+	whySeededScope = "the storyboard expects get_products to return only the fixtures it seeded, and examples/seller's own " +
+		"catalog (its USD products) comes back beside them: seeded fixtures are not yet scoped to the session that seeded them"
+	whySeed32 = "the fixtures' pricing options and placements use 3.2-only product fields the 3.0.26 catalog the seller " +
+		"seeds into cannot hold, so comply_test_controller refuses the seed"
+)
+
+var (
+	from31 = []string{"3.1.18", "3.2.0-beta.5"}
+	only32 = []string{"3.2.0-beta.5"}
+)
 
 // withOpen is the list a run matches its failures against: the known
 // failures first (an upstream defect explains a step before our own gap
