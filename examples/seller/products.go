@@ -64,7 +64,9 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 			resp.Products = products
 		}
 		if req.Brief != nil && !p.Anonymous() {
-			resp.Proposals = s.propose(p.ID, *req.Brief, products)
+			// Proposals plan over every product that fits, the sandbox's
+			// fixture set or not: a plan is the seller's to make.
+			resp.Proposals = s.propose(p.ID, *req.Brief, byRelevance(*req.Brief, matching))
 		}
 	case adcp.GetProductsRequestBuyingModeRefine:
 		named, proposals, applied, err := s.refine(ctx, p.ID, req.Refine)

@@ -9,16 +9,10 @@ package main
 // Entries take issue "adcpgen#N" and say what is missing.
 var openFailures = map[string][]knownFailure{
 	"14.0.0-beta.7": {
-		{bundles: from31, storyboard: "media_buy_seller/pricing_currency_filter", step: "get_products_usd_pricing",
-			issue: issue29, why: whySeededScope},
-		{bundles: only32, storyboard: "media_buy_seller/product_filter_behavior", step: "get_filtered_brief_products",
-			issue: issue29, why: whySeededScope},
-		{bundles: only32, storyboard: "media_buy_seller/product_filter_behavior", step: "get_filtered_wholesale_products",
-			issue: issue29, why: whySeededScope},
 		{bundles: from31, storyboard: "media_buy_seller/provenance_enforcement", step: "sync_creatives_no_provenance",
 			issue: issue29, why: "a sync names no product, so which seeded creative policy applies is the seller's to decide; " +
 				"examples/seller's seeded catalog is shared by every storyboard of a run, and enforcing the seeded policy on every " +
-				"sync would fail the storyboards after it (the same scoping as pricing_currency_filter)"},
+				"sync would fail the storyboards after it (discovery answers from the latest fixture set, a sync names no product)"},
 		{bundles: from31, storyboard: "media_buy_seller/canonical_formats", step: "get_seeded_divergent_product",
 			issue: issue29, why: "the runner sends this step without adcp_version, so the seller answers at 3.0 (MajorOnlyToDefault) " +
 				"and the runner grades it against the bundle's release (cache_scope missing); the seller also emits no " +
@@ -50,9 +44,7 @@ var openFailures = map[string][]knownFailure{
 
 // The reasons and scopes shared by open entries.
 const (
-	issue29        = "adcpgen#29"
-	whySeededScope = "the storyboard expects get_products to return only the fixtures it seeded, and examples/seller's own " +
-		"catalog (its USD products) comes back beside them: seeded fixtures are not yet scoped to the session that seeded them"
+	issue29   = "adcpgen#29"
 	whySeed32 = "the fixtures' pricing options and placements use 3.2-only product fields the 3.0.26 catalog the seller " +
 		"seeds into cannot hold, so comply_test_controller refuses the seed"
 )
