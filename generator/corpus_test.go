@@ -20,11 +20,23 @@ import (
 
 func openCorpus(t testing.TB, source string) *spec.Tree {
 	t.Helper()
+	skipCorpusInShort(t)
 	tree, err := spec.Open(testspec.Path(t, filepath.FromSlash(source)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tree
+}
+
+// skipCorpusInShort skips a test that generates published versions whole
+// under -short: make test-race runs the module that way, and the generator
+// starts no goroutines for the race detector to watch, while it makes
+// generating a version several times slower. make test runs them all.
+func skipCorpusInShort(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("generates published versions whole: run without -short (make test)")
+	}
 }
 
 type budget struct {
@@ -36,6 +48,7 @@ type budget struct {
 // holds each to its fallback budget, has go build and go vet accept it, and
 // holds each built package's Spec() to its manifest.
 func TestCorpus(t *testing.T) {
+	skipCorpusInShort(t)
 	testspec.Dir(t)
 	var budgets map[string]json.RawMessage
 	data, err := os.ReadFile(filepath.Join("testdata", "fallback-budget.json"))
@@ -127,6 +140,7 @@ func (s shuffledFS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 func TestNamesIndependentOfFileOrder(t *testing.T) {
+	skipCorpusInShort(t)
 	for _, source := range []string{"schemas/3.1.19", "schemas/3.2.0-beta.3", "schemas/3.2.0-beta.5"} {
 		t.Run(filepath.Base(source), func(t *testing.T) {
 			dir := testspec.Path(t, filepath.FromSlash(source))

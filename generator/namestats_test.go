@@ -456,6 +456,7 @@ func armRelabels(oldPkg, newPkg *ir.Package) []string {
 // both have keeps its name, and no union arm of the same Go type is
 // relabelled. Run with -v for the figures.
 func TestNameStats(t *testing.T) {
+	skipCorpusInShort(t)
 	testspec.Dir(t)
 	var prevFresh, prevKept *generation
 	explained := map[int]bool{}
