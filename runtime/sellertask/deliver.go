@@ -221,8 +221,10 @@ func (m *Manager) post(d sellerstore.Delivery) {
 		m.settled(d.ID)
 		m.mu.Unlock()
 		m.kickDispatch() // the task's next notification may be due
-	} else if wait := a.RetryAt.Sub(m.now()); wait < time.Second {
-		time.AfterFunc(wait, m.kickDispatch) // sooner than the next tick
+	} else if wait := a.RetryAt.Sub(m.now()); wait < time.Second && m.ctx.Err() == nil {
+		// Sooner than the next tick; never once closing, when no
+		// dispatcher is left to kick (the next one takes it at once).
+		time.AfterFunc(wait, m.kickDispatch)
 	}
 }
 
