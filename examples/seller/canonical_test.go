@@ -9,18 +9,13 @@ import (
 	"example.com/seller/adcp32"
 
 	"github.com/adcpgen/adcpgen/runtime/buyer"
-	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // buyer32 is a buyer pinned at 3.2-beta.5 over MCP.
 func buyer32(t *testing.T, base string) *buyer.Client {
 	t.Helper()
-	m, err := mcpclient.ConnectHTTP(t.Context(), base+"/mcp", client(testKey), mcpclient.ConnectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = m.Close() })
+	m := mcpSession(t, base)
 	c, err := buyer.New(adcp32.Spec(), m)
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/buyer"
 	"github.com/adcpgen/adcpgen/runtime/extract"
-	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -27,11 +26,7 @@ import (
 func TestProposalsPerRelease(t *testing.T) {
 	base := startAgent(t)
 	ctx := t.Context()
-	m, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), mcpclient.ConnectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m := mcpSession(t, base)
 	n := 0
 	for _, tc := range []struct {
 		spec     *registry.Spec
@@ -116,11 +111,7 @@ func TestPastStartRefused(t *testing.T) {
 func TestAccountSubscribers(t *testing.T) {
 	base := startAgent(t)
 	ctx := t.Context()
-	m, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), mcpclient.ConnectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m := mcpSession(t, base)
 	n := 0
 	for _, sp := range []*registry.Spec{adcp31.Spec(), adcp32.Spec()} {
 		c, err := buyer.New(sp, m)
@@ -210,11 +201,7 @@ func TestAccountSubscribers(t *testing.T) {
 func TestBuyContextPersisted(t *testing.T) {
 	base := startAgent(t)
 	ctx := t.Context()
-	m, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), mcpclient.ConnectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m := mcpSession(t, base)
 	for i, sp := range []*registry.Spec{adcp.Spec(), adcp31.Spec(), adcp32.Spec()} {
 		c, err := buyer.New(sp, m)
 		if err != nil {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/a2aclient"
 	"github.com/adcpgen/adcpgen/runtime/buyer"
-	"github.com/adcpgen/adcpgen/runtime/mcpclient"
 	"github.com/adcpgen/adcpgen/runtime/registry"
 	"github.com/adcpgen/adcpgen/runtime/task"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -29,11 +28,7 @@ import (
 func TestReleases(t *testing.T) {
 	base := startAgent(t)
 	ctx := t.Context()
-	m, err := mcpclient.ConnectHTTP(ctx, base+"/mcp", client(testKey), mcpclient.ConnectOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m := mcpSession(t, base)
 	a, err := a2aclient.Dial(ctx, base, client(testKey))
 	if err != nil {
 		t.Fatal(err)

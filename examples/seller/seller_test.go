@@ -86,6 +86,18 @@ func client(key string) *http.Client {
 	return &http.Client{Transport: bearer{key: key, base: http.DefaultTransport}, Timeout: 30 * time.Second}
 }
 
+// mcpSession connects adcpgen's MCP client to the seller's /mcp with the
+// test key, closed when the test ends.
+func mcpSession(t *testing.T, base string) *mcpclient.Session {
+	t.Helper()
+	m, err := mcpclient.ConnectHTTP(t.Context(), base+"/mcp", client(testKey), mcpclient.ConnectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	return m
+}
+
 // mcpBuyer connects go-sdk's client to the seller's /mcp with key.
 func mcpBuyer(t *testing.T, base, key string) *mcp.ClientSession {
 	t.Helper()
