@@ -9,6 +9,7 @@ import (
 	"example.com/seller/adcp"
 
 	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // Delivery. This seller serves no real impressions: a buy's delivery is
@@ -37,6 +38,103 @@ type deliveryTotals struct {
 	// VendorMetricValues are the vendor metrics last simulated (3.1), as
 	// the controller received them, reported on each package.
 	VendorMetricValues json.RawMessage `json:"vendor_metric_values,omitempty"`
+	// Days are the dated batches among the figures above (3.2's
+	// simulate_delivery delivery_date), one row per UTC date, in the order
+	// first simulated: a request's start_date and end_date select among
+	// them, while undated batches stay cumulative.
+	Days []deliveryDay `json:"days,omitempty"`
+}
+
+// deliveryDay is the delivery simulated for one UTC date.
+type deliveryDay struct {
+	Date        string  `json:"date"` // YYYY-MM-DD
+	Impressions int64   `json:"impressions"`
+	Clicks      int64   `json:"clicks"`
+	Conversions int64   `json:"conversions"`
+	Spend       float64 `json:"reported_spend"`
+}
+
+// addDay adds a dated batch to its date's row.
+func (d *deliveryTotals) addDay(day deliveryDay) {
+	for i := range d.Days {
+		if r := &d.Days[i]; r.Date == day.Date {
+			r.Impressions += day.Impressions
+			r.Clicks += day.Clicks
+			r.Conversions += day.Conversions
+			r.Spend += day.Spend
+			return
+		}
+	}
+	d.Days = append(d.Days, day)
+}
+
+// dateRange is a get_media_buy_delivery reporting period: the half-open
+// interval [from, to) of UTC dates (YYYY-MM-DD), either end open when
+// empty. AdCP 3.2 states the rule (start_date inclusive, end_date
+// exclusive, comply_test_controller's delivery_date compared with both);
+// earlier releases name the dates without saying, and their controllers
+// date no batch, so the one rule serves every release.
+type dateRange struct{ from, to string }
+
+// contains reports whether date is in r.
+func (r dateRange) contains(date string) bool {
+	return (r.from == "" || date >= r.from) && (r.to == "" || date < r.to)
+}
+
+// within is d restricted to r: the dated rows outside it taken out of the
+// figures (undated batches stay, as AdCP's controller schema says:
+// "omit to preserve cumulative, unfiltered simulation behavior").
+func (d deliveryTotals) within(r dateRange) deliveryTotals {
+	if r == (dateRange{}) {
+		return d
+	}
+	out := d
+	out.Days = nil
+	for _, day := range d.Days {
+		if r.contains(day.Date) {
+			out.Days = append(out.Days, day)
+			continue
+		}
+		out.Impressions -= day.Impressions
+		out.Clicks -= day.Clicks
+		out.Conversions -= day.Conversions
+		out.Spend -= day.Spend
+	}
+	out.Spend = math.Round(out.Spend*100) / 100
+	return out
+}
+
+// deliveryPeriod reads get_media_buy_delivery's start_date and end_date
+// (YYYY-MM-DD, the schema's pattern): a range whose end is not after its
+// start is refused (VALIDATION_ERROR at start_date), as AdCP 3.2 requires
+// ("must be later than start_date").
+func deliveryPeriod(start, end *string) (dateRange, *adcp.Error) {
+	var r dateRange
+	for _, v := range []struct {
+		in   *string
+		to   *string
+		name string
+	}{{start, &r.from, "start_date"}, {end, &r.to, "end_date"}} {
+		if v.in == nil {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, *v.in); err != nil {
+			return dateRange{}, &adcp.Error{Code: "VALIDATION_ERROR", Message: v.name + " is not a calendar date (YYYY-MM-DD)", Field: ptr(v.name)}
+		}
+		*v.to = *v.in
+	}
+	if r.from != "" && r.to != "" && r.to <= r.from {
+		return dateRange{}, &adcp.Error{Code: "VALIDATION_ERROR", Message: "end_date must be later than start_date (the reporting period is [start_date, end_date))",
+			Field: ptr("start_date")}
+	}
+	return r, nil
+}
+
+// periodBound is a reporting-period boundary: midnight UTC of date, at
+// millisecond precision (the exact boundary the figures were summed over).
+func periodBound(date string) wire.DateTime {
+	t, _ := time.Parse(time.DateOnly, date)
+	return wire.DateTime(t.UTC().Format("2006-01-02T15:04:05.000Z"))
 }
 
 // getMediaBuyDelivery reports delivery of the buys named, else of the
@@ -45,25 +143,40 @@ func (s *sales) getMediaBuyDelivery(ctx context.Context, req *adcp.GetMediaBuyDe
 	p, _ := seller.PrincipalFrom(ctx)
 	account, _ := s.accounts.key(p.ID, req.Account)
 	now := s.now().UTC().Truncate(time.Second)
-	start := now
 	resp := &adcp.GetMediaBuyDeliveryResponse{Currency: "USD", MediaBuyDeliveries: []adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery{}}
+	period, bad := deliveryPeriod(req.StartDate, req.EndDate)
+	if bad != nil {
+		// The task's own error, in a response of the task's shape (the
+		// storyboards check it against the response schema): no delivery,
+		// over no period.
+		resp.ReportingPeriod = adcp.GetMediaBuyDeliveryResponseReportingPeriod{Start: dateTime(now), End: dateTime(now)}
+		resp.Errors = []adcp.Error{*bad}
+		return resp, nil
+	}
+	start := now
 	err := s.listed(ctx, p.ID, account, req.MediaBuyIDs, func(b *buy) {
 		if b.start.Before(start) {
 			start = b.start
 		}
 		resp.Currency = b.currency
-		resp.MediaBuyDeliveries = append(resp.MediaBuyDeliveries, b.delivery())
+		resp.MediaBuyDeliveries = append(resp.MediaBuyDeliveries, b.delivery(period))
 	})
 	if err != nil {
 		return nil, err
 	}
 	resp.ReportingPeriod = adcp.GetMediaBuyDeliveryResponseReportingPeriod{Start: dateTime(start), End: dateTime(now)}
+	if period.from != "" {
+		resp.ReportingPeriod.Start = periodBound(period.from)
+	}
+	if period.to != "" {
+		resp.ReportingPeriod.End = periodBound(period.to)
+	}
 	return resp, nil
 }
 
-// delivery is the buy's delivery report.
-func (b *buy) delivery() adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery {
-	d := b.delivered
+// delivery is the buy's delivery report over period.
+func (b *buy) delivery(period dateRange) adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery {
+	d := b.delivered.within(period)
 	out := adcp.GetMediaBuyDeliveryResponseMediaBuyDelivery{
 		MediaBuyID: b.id, Status: adcp.GetMediaBuyDeliveryResponseMediaBuyDeliveryStatus(b.status),
 		Totals: adcp.GetMediaBuyDeliveryResponseMediaBuyDeliveryTotals{

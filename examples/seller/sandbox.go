@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"time"
 
 	"example.com/seller/adcp"
 
@@ -216,6 +217,16 @@ func (s *sales) simulateDelivery(ctx context.Context, principal string, p testco
 	if v := raw.Get("vendor_metric_values"); v.IsArray() {
 		add.VendorMetricValues = v.Raw()
 	}
+	// A dated batch (3.2's delivery_date) is kept on its date's row too,
+	// for get_media_buy_delivery's start_date and end_date to select.
+	var day *deliveryDay
+	if v := raw.Get("delivery_date"); v.Present() {
+		date, ok := v.AsString()
+		if _, err := time.Parse(time.DateOnly, date); !ok || err != nil {
+			return nil, testcontroller.InvalidParams("delivery_date is not a calendar date (YYYY-MM-DD)")
+		}
+		day = &deliveryDay{Date: date, Impressions: add.Impressions, Clicks: add.Clicks, Conversions: add.Conversions, Spend: add.Spend}
+	}
 	var total deliveryTotals
 	err := s.buys.update(ctx, principal, p.MediaBuyID, func(b *buy) error {
 		if add.Currency != "" && add.Currency != b.currency {
@@ -241,6 +252,9 @@ func (s *sales) simulateDelivery(ctx context.Context, principal string, p testco
 		}
 		if add.VendorMetricValues != nil {
 			t.VendorMetricValues = add.VendorMetricValues
+		}
+		if day != nil {
+			t.addDay(*day)
 		}
 		total = *t
 		return nil

@@ -21,8 +21,6 @@ var openFailures = map[string][]knownFailure{
 			issue: issue29, why: "comply_test_controller's force_get_products_arm and force_task_completion scenarios are not served"},
 		{bundles: only32, storyboard: "media_buy_seller/get_products_async", step: "get_products_submitted_conflict",
 			issue: issue29, why: "follows from get_products_submitted: without a forced submitted arm there is no submitted request to conflict with"},
-		{bundles: only32, storyboard: "media_buy_seller/read_filter_behavior", step: "get_filtered_delivery",
-			issue: issue29, why: "delivery is reported from the buy's start, not from the requested start_date: per-day delivery rows are not kept"},
 		{bundles: only32, storyboard: "media_buy_seller/revenue_share_pricing", step: "*", errorHas: "INVALID_PARAMS",
 			issue: issue29, why: whySeed32},
 		{bundles: only32, storyboard: "media_buy_seller/targeting_aware_discovery", step: "*", errorHas: "INVALID_PARAMS",
