@@ -86,7 +86,7 @@ func printResults(w io.Writer, results []*result, cfg *config, elapsed time.Dura
 		}
 		printKnown(w, name, r)
 		if r.Kind != kindNamed || cfg.verbose {
-			if skips := r.Report.skipsByStoryboard(); len(skips) > 0 {
+			if skips := r.Report.skipsByStoryboard(r.listedCauses()); len(skips) > 0 {
 				fmt.Fprintf(w, "%s: skipped: %s\n", name, strings.Join(skips, "; "))
 			}
 			if m := r.Report.StoryboardsMissingTools; len(m) > 0 {

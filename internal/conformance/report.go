@@ -79,7 +79,11 @@ func parseReport(data []byte) (*report, error) {
 // skipsByStoryboard counts the skipped steps per storyboard (a scenario's
 // name without its last part) and reason, in the order the tracks list
 // them: "deterministic_testing: missing_tool 2, prerequisite_failed 7".
-func (r *report) skipsByStoryboard() []string {
+// after names, per storyboard, the listed failure that made its
+// prerequisite_failed skips ("known adcontextprotocol/adcp-client#2867"):
+// a runner skips the stateful steps after a failed one, so those skips
+// are that failure's, not a specialism's.
+func (r *report) skipsByStoryboard(after map[string]string) []string {
 	counts := map[string]map[string]int{}
 	var order []string
 	for _, t := range r.Tracks {
@@ -95,6 +99,9 @@ func (r *report) skipsByStoryboard() []string {
 				reason := st.SkipReason
 				if reason == "" {
 					reason = "unspecified"
+				}
+				if cause := after[sb]; cause != "" && reason == "prerequisite_failed" {
+					reason += " after " + cause
 				}
 				if counts[sb] == nil {
 					counts[sb] = map[string]int{}

@@ -64,8 +64,35 @@ func TestParseReport(t *testing.T) {
 			if s.StepsPassed != tc.passed || s.StepsFailed != tc.failed || s.StepsSkipped != tc.skipped || len(r.Failures) != tc.failures {
 				t.Errorf("summary %+v with %d failures", *s, len(r.Failures))
 			}
-			if got := strings.Join(r.skipsByStoryboard(), "; "); got != tc.skips {
+			if got := strings.Join(r.skipsByStoryboard(nil), "; "); got != tc.skips {
 				t.Errorf("skip reasons %q, want %q", got, tc.skips)
+			}
+		})
+	}
+}
+
+// A prerequisite_failed skip names the listed failure of its storyboard
+// that caused it; other reasons and other storyboards are left as they are.
+func TestSkipsAfterListedFailure(t *testing.T) {
+	r, err := parseReport([]byte(fullReport))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &result{Report: r, Kind: kindFull, Bundle: "3.0.25", Protocol: "mcp", known: []knownFailure{
+		{storyboard: "error_compliance", step: "nonexistent_product", issue: "adcontextprotocol/adcp#1"},
+	}}
+	for _, tc := range []struct {
+		name  string
+		after map[string]string
+		want  string
+	}{
+		{"listed", res.listedCauses(), "error_compliance: missing_tool 2, prerequisite_failed after known adcontextprotocol/adcp#1 1"},
+		{"other storyboard", map[string]string{"idempotency": "known x"}, "error_compliance: missing_tool 2, prerequisite_failed 1"},
+		{"unlisted", (&result{Report: r, Kind: kindFull}).listedCauses(), "error_compliance: missing_tool 2, prerequisite_failed 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := strings.Join(r.skipsByStoryboard(tc.after), "; "); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -67,6 +67,22 @@ func (r *result) match(f failure) (knownFailure, bool) {
 	return knownIn(r.known, r.Kind, r.Bundle, r.Protocol, f)
 }
 
+// listedCauses names, per storyboard, the first listed (known or open)
+// failure of its steps, for the skips that follow it.
+func (r *result) listedCauses() map[string]string {
+	out := map[string]string{}
+	for _, f := range r.Report.Failures {
+		if k, ok := r.match(f); ok && out[f.StoryboardID] == "" {
+			label := "known "
+			if k.open {
+				label = "open "
+			}
+			out[f.StoryboardID] = label + k.issue
+		}
+	}
+	return out
+}
+
 // knownCount counts the failed steps known failures explain.
 func (r *result) knownCount() int {
 	if r.Err != nil {
