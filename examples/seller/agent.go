@@ -212,10 +212,9 @@ func newAgent(cfg config) (*agent, error) {
 			seller.APIKeys(cfg.BaseURL, apiKeys(cfg)),
 		),
 		Tasks: tasks,
-		// Synchronous results are posted to the request's webhook too, as
-		// sellers on the JavaScript SDK do (after the idempotency layer, so
-		// a replay posts nothing).
-		Middleware:     []seller.Middleware{closeFixturesOn(cat), layer.Middleware(), tasks.NotifySyncResults()},
+		// No webhook for a synchronous answer: webhooks.mdx's trigger rule
+		// posts one only for a task whose first answer was not terminal.
+		Middleware:     []seller.Middleware{closeFixturesOn(cat), layer.Middleware()},
 		Capabilities:   capabilities(layer, webhookSigning),
 		SignedRequests: signed.requests,
 		BrandJSONURL:   brandJSONURL(cfg.BaseURL),

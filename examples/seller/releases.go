@@ -330,7 +330,7 @@ func addReleases(srv *seller.Server, rc releaseConfig) error {
 		if err != nil {
 			return err
 		}
-		middleware := []seller.Middleware{layer.Middleware(), rc.tasks.NotifySyncResults()}
+		middleware := []seller.Middleware{layer.Middleware()}
 		if rc.sales != nil {
 			middleware = append([]seller.Middleware{closeFixturesOn(rc.sales.catalog)}, middleware...)
 		}

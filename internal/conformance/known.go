@@ -82,6 +82,15 @@ const (
 		"(an RFC 2606 .example name, which never resolves), for its ai_generated verdict on the asset before it can refute " +
 		"the buyer's digital_capture claim; no verifier answers there, and the reference training agent lists the storyboard " +
 		"among its known failures for that reason (adcp#3802)"
+	whySyncSilence = "webhook_emission's first trigger is a create_media_buy, which a seller that books synchronously answers " +
+		"completed, and its expect_webhook then waits for a webhook: webhooks.mdx says a seller MUST NOT post a task " +
+		"webhook for an inline terminal response (the storyboard's own rule 5), so only a seller that breaks that rule " +
+		"(as @adcp/sdk did by default before adcp-client#2477) or books every webhook-registered buy asynchronously passes; " +
+		"adcp#5389 left the create_media_buy branch on expect_webhook until the runner has expect_no_webhook " +
+		"(adcp-client#2525), and the step is stateful, so the runner skips the stateful steps after it"
+	whySyncSilenceCascade = "follows from webhook_emission's expect_webhook_presence (its entry): the runner skips the stateful " +
+		"expect_sync_get_products_silence after that failure, so the synchronous branch records no contribution and the " +
+		"rejection branch, which a seller answering synchronously does not take, is graded alone"
 	whyDeniedRouted = "the buy names no plan_id, which check_governance needs: the seller consults the governance " +
 		"agent for buys that name their plan (examples/seller's TestGovernance denies one for real)"
 	whyDenied = "no governance agent in a full assessment: the runner sends sync_plans to the seller and has no " +
@@ -120,6 +129,12 @@ var knownFailures = map[string][]knownFailure{
 			issue: "adcontextprotocol/adcp#7547", why: whyDeniedRouted},
 		{kind: kindGovernance, storyboard: "media_buy_seller/governance_denied_recovery", step: "create_media_buy_denied",
 			issue: "adcontextprotocol/adcp#7547", why: whyDeniedRouted},
+		{storyboard: "webhook_emission", step: "expect_webhook_presence", errorHas: "no_webhook_received",
+			issue: "adcontextprotocol/adcp#5389", why: whySyncSilence},
+		{bundles: []string{"3.2.0-beta.5"}, storyboard: "webhook_emission", step: "sync_get_products_with_webhook_config_reject",
+			issue: "adcontextprotocol/adcp#5389", why: whySyncSilenceCascade},
+		{bundles: []string{"3.2.0-beta.5"}, storyboard: "webhook_emission", step: "assert_synchronous_completion_handled",
+			issue: "adcontextprotocol/adcp#5389", why: whySyncSilenceCascade},
 		{storyboard: "media_buy_seller/governance_denied", step: "create_media_buy_denied",
 			issue: "adcontextprotocol/adcp#7547", why: whyDenied},
 		{storyboard: "media_buy_seller/governance_denied_recovery", step: "create_media_buy_denied",

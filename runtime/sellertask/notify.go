@@ -16,23 +16,19 @@ import (
 // reads back through the status tools) and posted like any task update,
 // signed and retried. The buyer's answer is unchanged.
 //
-// AdCP's webhook trigger rules send webhooks only for tasks that run
-// asynchronously ("if the initial response is already terminal, no webhook
-// is sent"). Sellers on the JavaScript SDK post one for synchronous
-// results of mutating tools too, and the compliance storyboards of
-// @adcp/sdk 6.11 (idempotency's no_duplicate_webhooks_on_replay) expect
-// exactly one: enable this for buyers that count on it. Buyers dedupe
-// deliveries by their idempotency_key.
+// It acts on mutating tools only, get_products excepted (3.2 marks it
+// mutating for its proposals, but a guaranteed-sync read stays silent). It
+// checks the push_notification_config before the handler runs, as Start
+// does for a task: a URL the Sender refuses is a correctable
+// INVALID_REQUEST, with no side effect. Put it after the idempotency
+// layer's middleware (runtime/idempotency), so that a replayed answer is
+// not posted again.
 //
-// It acts on mutating tools only, get_products excepted: 3.2 marks it
-// mutating (its proposals), but its synchronous answer is a discovery read,
-// and a guaranteed-sync read registered for a webhook stays synchronous
-// without a completion webhook (webhook-emission rule 5, the storyboard's
-// synchronous_completion_success_path). It checks the push_notification_config
-// before the handler runs, as Start does for a task: a URL the Sender
-// refuses is a correctable INVALID_REQUEST, with no side effect. Put it
-// after the idempotency layer's middleware (runtime/idempotency), so that
-// a replayed answer is not posted again.
+// Deprecated: webhooks.mdx ("When webhooks fire") says a seller MUST NOT
+// post a task webhook for an inline terminal response: webhooks report a
+// task whose first answer was submitted or working. This middleware serves
+// only buyers written against the 3.0-era reference SDKs, which posted
+// one by default until @adcp/sdk 13; a conformant seller leaves it out.
 func (m *Manager) NotifySyncResults() seller.Middleware {
 	return func(next seller.Dispatch) seller.Dispatch {
 		return func(ctx context.Context, c *seller.Call) *seller.Answer {
