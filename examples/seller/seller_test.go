@@ -438,3 +438,48 @@ func TestTwoReplicas(t *testing.T) {
 		t.Fatalf("waited on b: %v %+v", err, done)
 	}
 }
+
+// A synchronous answer is the buyer's result: no task is recorded for it
+// and nothing is posted to the request's webhook (webhooks.mdx, When
+// webhooks fire), while a task of the same buyer is posted as usual.
+func TestSyncAnswerPostsNoWebhook(t *testing.T) {
+	ops := make(chan string, 16)
+	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		op, _ := wire.Lenient(body).Get("operation_id").AsString()
+		ops <- op
+	}))
+	defer hooks.Close()
+
+	base := startAgent(t)
+	cs := mcpBuyer(t, base, testKey)
+	push := func(op string) string {
+		return `"push_notification_config":{"url":"` + hooks.URL + `/hooks/create_media_buy/` + op + `","operation_id":"` + op + `"}`
+	}
+	done := call(t, cs, "create_media_buy", buyArgs("d00dfeed-4444-4333-8444-555566667777", "", push("op_sync")))
+	if member(done, "media_buy_id") == "" {
+		t.Fatalf("synchronous buy: %s", done.Data)
+	}
+	list := call(t, cs, "tasks/list", `{}`)
+	if tasks := wire.Lenient(list.Data).Get("tasks"); !tasks.IsArray() || tasks.Index(0).Present() {
+		t.Fatalf("tasks after a synchronous answer: %s", list.Data)
+	}
+	sub := call(t, cs, "create_media_buy", buyArgs("d00dfeed-5555-4333-8444-555566667777", "async-hook", push("op_async")))
+	if member(sub, "status") != "submitted" {
+		t.Fatalf("submitted: %s", sub.Data)
+	}
+	call(t, cs, "tasks/get", `{"task_id":"`+member(sub, "task_id")+`"}`) // completes the task
+	for {
+		select {
+		case op := <-ops:
+			switch op {
+			case "op_sync":
+				t.Fatal("the synchronous answer was posted")
+			case "op_async":
+				return
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("no webhook for the task")
+		}
+	}
+}
