@@ -299,3 +299,29 @@ func TestMajorOnlyToDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestUndeclaredRelease: a call that declares no release is answered in
+// UndeclaredRelease, the major alone still in the default's (with
+// MajorOnlyToDefault); a release never added leaves such calls to the
+// default server, and a value that is no release is refused by New.
+func TestUndeclaredRelease(t *testing.T) {
+	srv := specseller.Endpoint(t, seller.Options{MajorOnlyToDefault: true, UndeclaredRelease: "3.1"})
+	for args, echo := range map[string]string{
+		`{}`:                       "3.1",
+		`{"adcp_major_version":3}`: "3.0",
+		`{"adcp_version":"3.2-beta.5","adcp_major_version":3}`: "3.2-beta.5",
+	} {
+		a := srv.Serve(context.Background(), "list_accounts", &seller.Call{Arguments: json.RawMessage(args)})
+		if a.Error != nil || !wire.Lenient(a.Body).Get("adcp_version").StringIs(echo) {
+			t.Errorf("%s: %s %v, want an answer in %s", args, a.Body, a.Error, echo)
+		}
+	}
+	unserved := specseller.Endpoint(t, seller.Options{UndeclaredRelease: "3.9"})
+	if a := unserved.Serve(context.Background(), "list_accounts", &seller.Call{Arguments: json.RawMessage(`{}`)}); a.Error != nil || !wire.Lenient(a.Body).Get("adcp_version").StringIs("3.0") {
+		t.Errorf("a release never added: %s %v, want the default's answer", a.Body, a.Error)
+	}
+	_, sp := specseller.Open(t, "3.0.26")
+	if _, err := seller.New(sp, seller.Options{UndeclaredRelease: "3.1.19"}); err == nil || !strings.Contains(err.Error(), "UndeclaredRelease") {
+		t.Errorf("a patch version: %v", err)
+	}
+}

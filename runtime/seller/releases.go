@@ -88,6 +88,9 @@ func (s *Server) newGroup() {
 		if s.cfg.MajorOnlyToDefault {
 			s.group.set.MajorOnly = s.rel
 		}
+		if r, err := release.FromWire(s.cfg.UndeclaredRelease); err == nil {
+			s.group.set.Default = r
+		}
 	}
 }
 
@@ -127,7 +130,10 @@ func (s *Server) route(c *Call, name string) (*Server, *Answer) {
 		}
 		return r, nil
 	}
-	return def, nil // unreachable: Resolve picks a release of the set
+	// Resolve picks a release of the set, but UndeclaredRelease may name
+	// one never added: the default server answers.
+	c.Release = def.rel.String()
+	return def, nil
 }
 
 // parseArguments reads c.Arguments once: within the size cap, strict
@@ -218,7 +224,7 @@ func (s *Server) taskRelease(t TaskSnapshot) string {
 		}
 	}
 	if args, err := wire.ParseLenient(t.Request); err == nil && args.IsObject() {
-		if r, u := s.group.set.Resolve(args.Get(release.MemberVersion).Raw(), args.Get(release.MemberMajor).Raw()); u == nil {
+		if r, u := s.group.set.Resolve(args.Get(release.MemberVersion).Raw(), args.Get(release.MemberMajor).Raw()); u == nil && s.group.set.Contains(r) {
 			return r.String()
 		}
 	}

@@ -98,6 +98,16 @@ type Options struct {
 	// (3.0, which sends the major alone) must keep the answers they read.
 	// It applies to the endpoint's default server.
 	MajorOnlyToDefault bool
+	// UndeclaredRelease, a wire value ("3.1"), serves a request that
+	// declares neither adcp_version nor adcp_major_version in that release
+	// of the endpoint rather than in this server's (versioning.mdx:
+	// "Omitted → server uses its default release"). With
+	// MajorOnlyToDefault, buyers from before release-precision negotiation
+	// (which send the major) keep their answers, while a call that pins
+	// nothing, as a raw probe, is answered in a later release. It applies
+	// to the endpoint's default server; a release the endpoint does not
+	// serve (AddRelease) leaves such calls to this server.
+	UndeclaredRelease string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -159,6 +169,11 @@ func New(s *registry.Spec, cfg Options) (*Server, error) {
 	}
 	srv := &Server{spec: s, cfg: cfg, tools: map[string]*entry{}, public: map[string]bool{}, obs: cfg.Observer}
 	srv.rel, _ = release.Of(s.Version())
+	if cfg.UndeclaredRelease != "" {
+		if _, err := release.FromWire(cfg.UndeclaredRelease); err != nil {
+			return nil, fmt.Errorf("seller: UndeclaredRelease: %w", err)
+		}
+	}
 	srv.newGroup()
 	srv.log = cfg.Logger
 	if srv.log == nil {
