@@ -101,6 +101,11 @@
 //   - sellergov: governance checks before a buy (check_governance).
 //   - productfilter: get_products' filters applied to a seller's
 //     products as JSON, one code for every release's filters.
+//   - formatdecl: canonical format declarations (3.1+): the
+//     FORMAT_DECLARATION_DIVERGENT advisory on get_products, and a
+//     package's direct canonical selector checked against its product.
+//   - provenance: a creative_policy's provenance requirements enforced
+//     on sync_creatives (3.1+), first unmet requirement first.
 //   - notifyconfig: the webhook subscribers of notification_configs[]
 //     (account-level, sync_accounts, 3.1+; agent-level, 3.2+): the rules,
 //     declarative replacement, proof of control before activation.
