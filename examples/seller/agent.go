@@ -222,8 +222,11 @@ func newAgent(cfg config) (*agent, error) {
 		// release-precision negotiation: it gets the 3.0 answers it was
 		// written for, not the later releases' (releases.go).
 		MajorOnlyToDefault: true,
-		Now:                cfg.Now,
-		Observer:           cfg.Observer,
+		// A call that declares no release at all (neither member) pins
+		// nothing: it is answered in the latest release.
+		UndeclaredRelease: "3.1",
+		Now:               cfg.Now,
+		Observer:          cfg.Observer,
 	})
 	if err != nil {
 		return nil, err

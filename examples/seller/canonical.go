@@ -36,7 +36,7 @@ import (
 // shims32 adapt what 3.2 changed beyond 3.1: the canonical creative wire.
 var shims32 = func() map[string]seller.Shim {
 	m := maps.Clone(shims31)
-	m["get_products"] = seller.Shim{Request: withoutFields, Response: chain(publicCacheScope, canonicalOnlyFormats, canonicalProducts)}
+	m["get_products"] = seller.Shim{Request: withoutFields, Response: chain(publicCacheScope, canonicalOnlyFormats, canonicalProducts, divergentFormats)}
 	m["sync_creatives"] = seller.Shim{Request: chainRequests(pixelTrackers, namedCreatives("creatives")), Response: canonicalCreatives("creatives")}
 	m["list_creatives"] = seller.Shim{Request: withoutFields, Response: canonicalCreatives("creatives")}
 	m["sync_accounts"] = seller.Shim{Request: shims31["sync_accounts"].Request, OwnsIssues: inNotificationConfigs}

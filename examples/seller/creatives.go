@@ -101,9 +101,12 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 	}
 	// Each creative as sent (3.1 and later): its assets and 3.2's
 	// localization, kept as given.
-	var raws []wire.Lenient
-	if c := seller.CallFrom(ctx); c != nil && laterRelease(ctx) {
-		wire.Lenient(c.Member("creatives")).Elems(func(e wire.Lenient) bool { raws = append(raws, e); return true })
+	var raws, sent []wire.Lenient
+	if c := seller.CallFrom(ctx); c != nil {
+		wire.Lenient(c.Member("creatives")).Elems(func(e wire.Lenient) bool { sent = append(sent, e); return true })
+		if laterRelease(ctx) {
+			raws = sent
+		}
 	}
 	s.library.mu.Lock()
 	for i, in := range req.Creatives {
@@ -111,6 +114,14 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 			out.Creatives = append(out.Creatives, adcp.SyncCreativesSuccessCreative{CreativeID: in.CreativeID, Action: adcp.CreativeActionFailed,
 				Errors: []adcp.Error{{Code: e.Code, Message: e.Message, Field: &e.Field}}})
 			continue
+		}
+		if i < len(sent) {
+			// The provenance the products it was built for require
+			// (provenance.go): refused as sent, nothing of it applied.
+			if e := s.policies.check(p.ID, account, sent[i].Raw(), fmt.Sprintf("creatives[%d]", i)); e != nil {
+				out.Creatives = append(out.Creatives, adcp.SyncCreativesSuccessCreative{CreativeID: in.CreativeID, Action: adcp.CreativeActionFailed, Errors: []adcp.Error{*e}})
+				continue
+			}
 		}
 		res := adcp.SyncCreativesSuccessCreative{CreativeID: in.CreativeID, Action: adcp.CreativeActionCreated, Status: ptr(adcp.CreativeStatus(lifecycle.CreativeApproved))}
 		assets, _ := json.Marshal(in.Assets)

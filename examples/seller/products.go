@@ -85,6 +85,10 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 		}
 		resp.Proposals, resp.RefinementApplied = proposals, applied
 	}
+	if !p.Anonymous() {
+		account, _ := s.accounts.key(p.ID, req.Account)
+		s.policies.discovered(p.ID, account, resp.Products)
+	}
 	return &adcp.GetProductsResult{Message: fmt.Sprintf("%d products.", len(resp.Products)), Response: resp}, nil
 }
 

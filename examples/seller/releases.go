@@ -13,6 +13,7 @@ import (
 	"example.com/seller/adcp31"
 	"example.com/seller/adcp32"
 
+	"github.com/adcpgen/adcpgen/runtime/formatdecl"
 	"github.com/adcpgen/adcpgen/runtime/idempotency"
 	"github.com/adcpgen/adcpgen/runtime/notifyconfig"
 	"github.com/adcpgen/adcpgen/runtime/registry"
@@ -129,7 +130,7 @@ func currencyModes(caps json.RawMessage) (json.RawMessage, error) {
 var shims31 = map[string]seller.Shim{
 	"create_media_buy": {Response: mediaBuyStatus},
 	"update_media_buy": {Response: mediaBuyStatus},
-	"get_products":     {Request: withoutFields, Response: chain(publicCacheScope, canonicalOnlyFormats)},
+	"get_products":     {Request: withoutFields, Response: chain(publicCacheScope, canonicalOnlyFormats, divergentFormats)},
 	"sync_accounts":    {Request: settingsUpdate},
 	"build_creative":   {Response: canonicalBuild},
 	"sync_creatives":   {Request: pixelTrackers},
@@ -262,6 +263,16 @@ func publicCacheScope(status task.Status, p json.RawMessage) (json.RawMessage, e
 		return nil, errors.New("not a JSON object")
 	}
 	return out, nil
+}
+
+// divergentFormats flags each product whose format_ids and
+// format_options disagree (FORMAT_DECLARATION_DIVERGENT, 3.1 and later):
+// a seeded fixture may carry both as given.
+func divergentFormats(status task.Status, p json.RawMessage) (json.RawMessage, error) {
+	if status != task.Completed {
+		return p, nil
+	}
+	return formatdecl.Advise(p)
 }
 
 // openTree opens the schema tree of a release published as a tree only,

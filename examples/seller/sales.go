@@ -48,6 +48,9 @@ type sales struct {
 	now         func() time.Time // the seller's clock (config.Now)
 
 	buys book // the media buys (book.go)
+	// policies are the provenance policies a sync is held to
+	// (provenance.go).
+	policies policies
 
 	mu     sync.Mutex
 	next   int                  // the last preview's number
@@ -77,6 +80,9 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 		return nil, err
 	}
 	if err := s.check(req); err != nil {
+		return nil, err
+	}
+	if err := s.checkSelectors(ctx); err != nil {
 		return nil, err
 	}
 	governance, err := s.govern(ctx, p.ID, account, req)

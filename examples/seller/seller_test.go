@@ -110,10 +110,11 @@ func mcpBuyer(t *testing.T, base, key string) *mcp.ClientSession {
 	return cs
 }
 
-// call calls a tool and extracts the answer with the 3.0.26 spec.
+// call calls a tool as a 3.0 buyer (pinned) and extracts the answer
+// with the 3.0.26 spec.
 func call(t *testing.T, cs *mcp.ClientSession, tool, args string) *extract.Result {
 	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(pinned(args))})
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}
@@ -206,7 +207,7 @@ func TestMCP(t *testing.T) {
 
 func mustJSON(t *testing.T, cs *mcp.ClientSession, tool, args string) []byte {
 	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(pinned(args))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func a2aBuyer(t *testing.T, base string) *a2a_client.Client {
 func send(t *testing.T, c *a2a_client.Client, skill, input string) (*a2a.Task, *extract.Result) {
 	t.Helper()
 	var in map[string]any
-	if err := json.Unmarshal([]byte(input), &in); err != nil {
+	if err := json.Unmarshal([]byte(pinned(input)), &in); err != nil {
 		t.Fatal(err)
 	}
 	msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.DataPart{Data: map[string]any{"skill": skill, "input": in}})
@@ -482,4 +483,20 @@ func TestSyncAnswerPostsNoWebhook(t *testing.T) {
 			t.Fatal("no webhook for the task")
 		}
 	}
+}
+
+// pinned is a tool call's arguments as a 3.0 buyer sends them: with
+// adcp_major_version 3 when they declare no release (adcpgen's buyer
+// declares it on every call); a call that declares none at all is
+// answered in the seller's latest release (agent.go).
+func pinned(args string) string {
+	v := wire.Lenient(args)
+	if !v.IsObject() || v.Get("adcp_version").Present() || v.Get("adcp_major_version").Present() {
+		return args
+	}
+	out, ok := v.WithMember("adcp_major_version", []byte("3"))
+	if !ok {
+		return args
+	}
+	return string(out)
 }

@@ -9,14 +9,6 @@ package main
 // Entries take issue "adcpgen#N" and say what is missing.
 var openFailures = map[string][]knownFailure{
 	"14.0.0-beta.7": {
-		{bundles: from31, storyboard: "media_buy_seller/provenance_enforcement", step: "sync_creatives_no_provenance",
-			issue: issue29, why: "a sync names no product, so which seeded creative policy applies is the seller's to decide; " +
-				"examples/seller's seeded catalog is shared by every storyboard of a run, and enforcing the seeded policy on every " +
-				"sync would fail the storyboards after it (discovery answers from the latest fixture set, a sync names no product)"},
-		{bundles: from31, storyboard: "media_buy_seller/canonical_formats", step: "get_seeded_divergent_product",
-			issue: issue29, why: "the runner sends this step without adcp_version, so the seller answers at 3.0 (MajorOnlyToDefault) " +
-				"and the runner grades it against the bundle's release (cache_scope missing); the seller also emits no " +
-				"FORMAT_DECLARATION_DIVERGENT advisory yet"},
 		{bundles: []string{"3.1.18"}, storyboard: "media_buy_seller/get_products_async", step: "get_products_submitted",
 			issue: issue29, why: "comply_test_controller's force_get_products_arm and force_task_completion scenarios are not served"},
 		{bundles: only32, storyboard: "media_buy_seller/get_products_async", step: "get_products_submitted_conflict",
@@ -38,7 +30,6 @@ const (
 )
 
 var (
-	from31 = []string{"3.1.18", "3.2.0-beta.5"}
 	only32 = []string{"3.2.0-beta.5"}
 )
 
