@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"example.com/seller/adcp"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/billing"
 	"github.com/adcpgen/adcpgen/runtime/lifecycle"
 	"github.com/adcpgen/adcpgen/runtime/notifyconfig"
 	"github.com/adcpgen/adcpgen/runtime/pagination"
@@ -112,24 +112,11 @@ func (s *sales) operable(principal string, ref adcp.AccountReference) (string, e
 	return key, nil
 }
 
-// supportedBilling is the billing this seller offers, operator billing on
-// its default terms: its capabilities' account.supported_billing.
-var supportedBilling = []adcp.BillingParty{adcp.BillingPartyOperator}
-
-// billingNotSupported refuses entry i's billing outside supportedBilling:
-// the capability gate (supported_billing is a contract), from 3.1
-// BILLING_NOT_SUPPORTED with the gate that fired (details.scope
-// "capability") and the set to pick from; 3.0 has no such code.
-func billingNotSupported(ctx context.Context, billing adcp.BillingParty, i int) adcp.Error {
-	e := adcp.Error{Code: "UNSUPPORTED_FEATURE", Message: "This seller offers " + string(adcp.BillingPartyOperator) + " billing only, not " + string(billing),
-		Field: ptr(fmt.Sprintf("accounts[%d].billing", i))}
-	if laterRelease(ctx) {
-		supported, _ := json.Marshal(supportedBilling)
-		e.Code, e.Recovery = "BILLING_NOT_SUPPORTED", ptr(adcp.ErrorRecoveryCorrectable)
-		e.Details = map[string]json.RawMessage{"scope": json.RawMessage(`"capability"`), "supported_billing": supported}
-	}
-	return e
-}
+// billingGate is the billing this seller offers, operator billing on its
+// default terms: its capabilities' account.supported_billing. A caller
+// here is always identified (an API key or OAuth client is mapped to its
+// principal), so a refusal names the gate that fired.
+var billingGate = billing.Gate{Supported: []string{string(adcp.BillingPartyOperator)}}
 
 // syncAccounts upserts the accounts by brand and operator. This seller
 // offers operator billing (supportedBilling); sandbox accounts, like every
@@ -209,8 +196,8 @@ func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest)
 			out.Accounts = append(out.Accounts, res)
 			continue
 		}
-		if !slices.Contains(supportedBilling, in.Billing) {
-			failed(billingNotSupported(ctx, in.Billing, i))
+		if e := billingGate.Check(servedSpec(ctx), string(in.Billing), fmt.Sprintf("accounts[%d].billing", i), true); e != nil {
+			failed(wireErrors([]*adcperr.Error{e})...)
 			continue
 		}
 		k := naturalKey(in.Brand.Domain, in.Operator)
@@ -389,6 +376,14 @@ func wireErrors(refusals []*adcperr.Error) []adcp.Error {
 		out[i] = adcp.Error{Code: r.Code, Message: r.Message}
 		if r.Field != "" {
 			out[i].Field = ptr(r.Field)
+		}
+		if r.Recovery != "" {
+			out[i].Recovery = ptr(adcp.ErrorRecovery(r.Recovery))
+		}
+		if r.Details != nil {
+			// The runtime's details are JSON objects by contract.
+			raw, _ := json.Marshal(r.Details)
+			_ = json.Unmarshal(raw, &out[i].Details)
 		}
 	}
 	return out

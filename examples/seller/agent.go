@@ -306,7 +306,10 @@ func capabilities(layer *idempotency.Layer, webhookSigning json.RawMessage) json
 	var b bytes.Buffer
 	b.WriteString(`{"adcp":{"idempotency":`)
 	b.Write(layer.Capabilities())
-	b.WriteString(`},"account":{"supported_billing":["operator"]},`)
+	b.WriteString(`},"account":{"supported_billing":`)
+	supported, _ := json.Marshal(billingGate.Supported)
+	b.Write(supported)
+	b.WriteString(`},`)
 	b.WriteString(`"media_buy":{"supported_pricing_models":["cpm"],"supports_proposals":true,"creative_approval_mode":"auto_approve"},`)
 	b.WriteString(`"creative":{"has_creative_library":true,"bills_through_adcp":false,"supports_evaluator":false},`)
 	b.WriteString(`"webhook_signing":`)

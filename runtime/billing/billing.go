@@ -1,0 +1,86 @@
+// Package billing applies AdCP's capability gate on an account's billing
+// party: a seller refuses, per account of sync_accounts, a billing value
+// its account.supported_billing capability does not list, with the code
+// and details the serving release defines for it.
+package billing
+
+import (
+	"slices"
+
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/registry"
+)
+
+// The codes of the gate: BILLING_NOT_SUPPORTED from 3.1; before it, a
+// billing value the seller does not offer is a feature it lacks.
+const (
+	CodeNotSupported       = "BILLING_NOT_SUPPORTED"
+	CodeUnsupportedFeature = "UNSUPPORTED_FEATURE"
+)
+
+// ScopeCapability is error-details/billing-not-supported.json's scope of
+// this gate: supported_billing lacks the value.
+const ScopeCapability = "capability"
+
+// Gate is the seller's billing capability.
+type Gate struct {
+	// Supported is account.supported_billing, as the capabilities list it.
+	Supported []string
+}
+
+// Details is BILLING_NOT_SUPPORTED's details object
+// (error-details/billing-not-supported.json).
+type Details struct {
+	// Scope is the gate that fired; empty to a caller whose agent identity
+	// is not established, which the schema says must not learn it.
+	Scope string `json:"scope,omitempty"`
+	// SupportedBilling echoes the capability, saving the caller a
+	// get_adcp_capabilities round trip.
+	SupportedBilling []string `json:"supported_billing,omitempty"`
+}
+
+// Check refuses party when Supported does not list it, nil when it does or
+// when no party is asked for (the seller's default applies). field names
+// the member ("accounts[0].billing"). Where sp defines
+// BILLING_NOT_SUPPORTED the refusal has that code, correctable, with
+// Details; identified says the caller's agent identity is established (a
+// signed request, or a credential mapped to an agent), the condition for
+// naming the scope. Where it does not (3.0), the code is
+// UNSUPPORTED_FEATURE with sp's recovery for it.
+func (g Gate) Check(sp *registry.Spec, party, field string, identified bool) *adcperr.Error {
+	if party == "" || slices.Contains(g.Supported, party) {
+		return nil
+	}
+	e := &adcperr.Error{Code: CodeUnsupportedFeature, Field: field, Message: g.message(party)}
+	if r, ok := sp.Recovery(CodeNotSupported); ok {
+		d := Details{SupportedBilling: slices.Clone(g.Supported)}
+		if identified {
+			d.Scope = ScopeCapability
+		}
+		e.Code, e.Recovery, e.Details = CodeNotSupported, r, d
+		return e
+	}
+	e.Recovery, _ = sp.Recovery(e.Code)
+	return e
+}
+
+// message says what the seller offers.
+func (g Gate) message(party string) string {
+	switch len(g.Supported) {
+	case 0:
+		return "This seller sets no billing party by request, not " + party
+	case 1:
+		return "This seller offers " + g.Supported[0] + " billing only, not " + party
+	}
+	s := "This seller offers "
+	for i, p := range g.Supported {
+		switch {
+		case i == len(g.Supported)-1:
+			s += " or "
+		case i > 0:
+			s += ", "
+		}
+		s += p
+	}
+	return s + " billing, not " + party
+}
