@@ -96,6 +96,8 @@
 //   - pagination: cursor pagination for list tools.
 //   - lifecycle: the legal transitions of media buys, creatives and
 //     accounts.
+//   - billing: the capability gate on an account's billing party, with
+//     each release's code (BILLING_NOT_SUPPORTED from 3.1).
 //   - proposal: media plan proposals from get_products to
 //     create_media_buy.
 //   - sellergov: governance checks before a buy (check_governance).

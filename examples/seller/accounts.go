@@ -112,11 +112,11 @@ func (s *sales) operable(principal string, ref adcp.AccountReference) (string, e
 	return key, nil
 }
 
-// billingGate is the billing this seller offers, operator billing on its
+// billingOffer is the billing this seller offers, operator billing on its
 // default terms: its capabilities' account.supported_billing. A caller
 // here is always identified (an API key or OAuth client is mapped to its
 // principal), so a refusal names the gate that fired.
-var billingGate = billing.Gate{Supported: []string{string(adcp.BillingPartyOperator)}}
+var billingOffer = billing.Offer{Supported: []string{string(adcp.BillingPartyOperator)}}
 
 // syncAccounts upserts the accounts by brand and operator. This seller
 // offers operator billing (supportedBilling); sandbox accounts, like every
@@ -196,7 +196,7 @@ func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest)
 			out.Accounts = append(out.Accounts, res)
 			continue
 		}
-		if e := billingGate.Check(servedSpec(ctx), string(in.Billing), fmt.Sprintf("accounts[%d].billing", i), true); e != nil {
+		if e := billingOffer.Check(servedSpec(ctx), string(in.Billing), fmt.Sprintf("accounts[%d].billing", i), true); e != nil {
 			failed(wireErrors([]*adcperr.Error{e})...)
 			continue
 		}

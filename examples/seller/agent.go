@@ -307,7 +307,7 @@ func capabilities(layer *idempotency.Layer, webhookSigning json.RawMessage) json
 	b.WriteString(`{"adcp":{"idempotency":`)
 	b.Write(layer.Capabilities())
 	b.WriteString(`},"account":{"supported_billing":`)
-	supported, _ := json.Marshal(billingGate.Supported)
+	supported, _ := json.Marshal(billingOffer.Supported)
 	b.Write(supported)
 	b.WriteString(`},`)
 	b.WriteString(`"media_buy":{"supported_pricing_models":["cpm"],"supports_proposals":true,"creative_approval_mode":"auto_approve"},`)

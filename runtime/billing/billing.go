@@ -22,8 +22,8 @@ const (
 // this gate: supported_billing lacks the value.
 const ScopeCapability = "capability"
 
-// Gate is the seller's billing capability.
-type Gate struct {
+// Offer is the billing a seller offers: its billing capability.
+type Offer struct {
 	// Supported is account.supported_billing, as the capabilities list it.
 	Supported []string
 }
@@ -47,13 +47,13 @@ type Details struct {
 // signed request, or a credential mapped to an agent), the condition for
 // naming the scope. Where it does not (3.0), the code is
 // UNSUPPORTED_FEATURE with sp's recovery for it.
-func (g Gate) Check(sp *registry.Spec, party, field string, identified bool) *adcperr.Error {
-	if party == "" || slices.Contains(g.Supported, party) {
+func (o Offer) Check(sp *registry.Spec, party, field string, identified bool) *adcperr.Error {
+	if party == "" || slices.Contains(o.Supported, party) {
 		return nil
 	}
-	e := &adcperr.Error{Code: CodeUnsupportedFeature, Field: field, Message: g.message(party)}
+	e := &adcperr.Error{Code: CodeUnsupportedFeature, Field: field, Message: o.message(party)}
 	if r, ok := sp.Recovery(CodeNotSupported); ok {
-		d := Details{SupportedBilling: slices.Clone(g.Supported)}
+		d := Details{SupportedBilling: slices.Clone(o.Supported)}
 		if identified {
 			d.Scope = ScopeCapability
 		}
@@ -65,17 +65,17 @@ func (g Gate) Check(sp *registry.Spec, party, field string, identified bool) *ad
 }
 
 // message says what the seller offers.
-func (g Gate) message(party string) string {
-	switch len(g.Supported) {
+func (o Offer) message(party string) string {
+	switch len(o.Supported) {
 	case 0:
 		return "This seller sets no billing party by request, not " + party
 	case 1:
-		return "This seller offers " + g.Supported[0] + " billing only, not " + party
+		return "This seller offers " + o.Supported[0] + " billing only, not " + party
 	}
 	s := "This seller offers "
-	for i, p := range g.Supported {
+	for i, p := range o.Supported {
 		switch {
-		case i == len(g.Supported)-1:
+		case i == len(o.Supported)-1:
 			s += " or "
 		case i > 0:
 			s += ", "

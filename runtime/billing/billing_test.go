@@ -21,7 +21,7 @@ func TestCheckPerVersion(t *testing.T) {
 		"3.1.19":       billing.CodeNotSupported,
 		"3.2.0-beta.5": billing.CodeNotSupported,
 	}
-	gate := billing.Gate{Supported: []string{"operator"}}
+	gate := billing.Offer{Supported: []string{"operator"}}
 	for _, v := range specseller.Versions {
 		t.Run(v.Version, func(t *testing.T) {
 			tree, sp := specseller.Open(t, v.Version)
@@ -80,7 +80,7 @@ func TestMessage(t *testing.T) {
 		{[]string{"operator", "advertiser"}, "This seller offers operator or advertiser billing, not agent"},
 		{[]string{"operator", "advertiser", "brand"}, "This seller offers operator, advertiser or brand billing, not agent"},
 	} {
-		if e := (billing.Gate{Supported: tc.supported}).Check(sp, "agent", "billing", false); e == nil || e.Message != tc.want {
+		if e := (billing.Offer{Supported: tc.supported}).Check(sp, "agent", "billing", false); e == nil || e.Message != tc.want {
 			t.Errorf("%v: %+v, want %q", tc.supported, e, tc.want)
 		}
 	}
