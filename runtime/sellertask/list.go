@@ -17,7 +17,8 @@ import (
 const maxListPage = 100
 
 // listHandler answers list_tasks and tasks/list: the caller's tasks, newest
-// first, filtered by status, task type and task id, a page at a time.
+// first, filtered by status, task type, task id and webhook, a page at a
+// time, within the call's account (ofAccount).
 // Other filters and sort orders are not applied, and query_summary says
 // which were.
 func (m *Manager) listHandler() seller.Dispatch {
@@ -41,6 +42,15 @@ func (m *Manager) listHandler() seller.Dispatch {
 		}
 		q.Cursor, _ = page.Get("cursor").AsString()
 		ids := stringsOf(filters.Get("task_ids"))
+		account := wire.Lenient(c.Member("account"))
+		hook := filters.Get("has_webhook")
+		if hook.Present() {
+			applied = append(applied, "has_webhook")
+		}
+		keep := func(t sellerstore.Task) bool {
+			return ofAccount(t, account) && (!hook.Present() || (string(hook) == "true") == (len(t.PushConfig) > 0))
+		}
+		total := -1 // unknown: the store's pages are not counted
 		var tasks []sellerstore.Task
 		next := ""
 		principal := principalID(c.Principal.ID)
@@ -56,9 +66,13 @@ func (m *Manager) listHandler() seller.Dispatch {
 				if err != nil {
 					return m.storeFailed(c, err)
 				}
-				if q.Matches(t) {
+				if q.Matches(t) && keep(t) {
 					tasks = append(tasks, t)
 				}
+			}
+			total = len(tasks)
+			if len(tasks) > q.Limit {
+				tasks = tasks[:q.Limit]
 			}
 		default:
 			p, err := m.store.ListTasks(ctx, principal, q)
@@ -70,12 +84,24 @@ func (m *Manager) listHandler() seller.Dispatch {
 			if err != nil {
 				return m.storeFailed(c, err)
 			}
-			tasks, next = p.Tasks, p.Next
+			for _, t := range p.Tasks {
+				if keep(t) {
+					tasks = append(tasks, t)
+				}
+			}
+			next = p.Next
+			if next == "" && q.Cursor == "" {
+				total = len(tasks)
+			}
 		}
 		var e wire.Encoder
 		e.ObjectStart()
 		e.Key("query_summary")
 		e.ObjectStart()
+		if total >= 0 {
+			e.Key("total_matching")
+			e.Int(int64(total))
+		}
 		e.Key("returned")
 		e.Int(int64(len(tasks)))
 		e.Key("filters_applied")

@@ -81,6 +81,9 @@ func (m *Manager) statusHandler(srv *seller.Server, resultByDefault bool) seller
 			includeResult = false
 		}
 		t, err := m.read(ctx, c.Principal.ID, id)
+		if err == nil && !ofAccount(t, wire.Lenient(c.Member("account"))) {
+			err = sellerstore.ErrNotFound
+		}
 		if err != nil {
 			if errors.Is(err, sellerstore.ErrNotFound) || errors.Is(err, sellerstore.ErrInvalid) {
 				return seller.ErrorAnswer(srv.TaskNotFound(id))

@@ -33,6 +33,11 @@
 //     lists only force_*_status and simulate_*), and none when no hook
 //     qualifies.
 //
+// One scenario is the same for every seller with async tasks, and comes
+// ready: TaskCompletion is the force_task_completion hook, recording the
+// runner's result as the task's final answer (seller.Server.CompleteTask),
+// which the task's status reads and webhook then carry.
+//
 // The tool is a raw tool of the server (seller.HandleRaw): its request
 // schema is published as the MCP input schema, and the controller, not the
 // server, answers schema violations (seller.RawTool.OwnsSchemaIssues).
