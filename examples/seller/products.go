@@ -42,6 +42,13 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 		return nil, refuse("UNSUPPORTED_FEATURE", "This seller does not filter products by property list", "property_list")
 	}
 	p, _ := seller.PrincipalFrom(ctx)
+	if s.sandbox && req.BuyingMode == adcp.GetProductsRequestBuyingModeBrief {
+		// Wholesale feeds never take the forced arm (AdCP's
+		// force_get_products_arm): only a brief's discovery is curated.
+		if arm, ok := s.takeForcedArm(adcp.Tools.GetProducts.Name(), p.ID); ok {
+			return s.productsSubmitted(ctx, arm)
+		}
+	}
 	// The filters as the buyer sent them: a later release's (format_kinds,
 	// format_option_refs) included, which its request read as 3.0's drops.
 	var filters json.RawMessage
@@ -88,6 +95,9 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 	if !p.Anonymous() {
 		account, _ := s.accounts.key(p.ID, req.Account)
 		s.policies.discovered(p.ID, account, resp.Products)
+	}
+	if d, ok := s.takeUpstreamDown(p.ID); ok && s.sandbox {
+		resp.Errors = append(resp.Errors, staleResponse(d, s.now()))
 	}
 	return &adcp.GetProductsResult{Message: fmt.Sprintf("%d products.", len(resp.Products)), Response: resp}, nil
 }

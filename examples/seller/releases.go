@@ -363,6 +363,13 @@ func addReleases(srv *seller.Server, rc releaseConfig) error {
 			return fmt.Errorf("the server of %s: %w", sp.Version(), err)
 		}
 		rc.tasks.ServeStatusTools(later)
+		if rc.sales != nil && rc.sales.sandbox {
+			// The release's own controller: its scenarios (3.1's
+			// force_get_products_arm...) and its schemas.
+			if err := newController(later, rc.sales); err != nil {
+				return err
+			}
+		}
 		if r.serve != nil && rc.sales != nil {
 			if err := r.serve(later, rc.sales); err != nil {
 				return err

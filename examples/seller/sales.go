@@ -53,15 +53,16 @@ type sales struct {
 	policies policies
 
 	mu     sync.Mutex
-	next   int                  // the last preview's number
-	forced map[string]forcedArm // by principal: the next create_media_buy's arm
+	next   int                     // the last preview's number
+	forced map[string]forcedArm    // by tool and principal (armKey): the next call's arm
+	down   map[string]upstreamDown // by principal: the next get_products' unreachable upstream
 }
 
 func newSales(c *catalog, buys book, sandbox bool, baseURL string, gov *sellergov.Checker, log *slog.Logger, now func() time.Time) *sales {
 	return &sales{now: now, catalog: c, accounts: newAccounts(), library: &library{}, formats: &formats{},
 		previews: &previews{pages: map[string]preview{}}, records: newRecords(),
 		proposals: proposal.New(adcp.Spec(), proposal.Options{Now: now}), governance: gov, sandbox: sandbox, baseURL: baseURL, log: log,
-		buys: buys, forced: map[string]forcedArm{}}
+		buys: buys, forced: map[string]forcedArm{}, down: map[string]upstreamDown{}}
 }
 
 // createMediaBuy checks the request against the account, the catalog and
@@ -90,7 +91,7 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 		return nil, err
 	}
 	if req.Account.Brand != nil && req.Account.Brand.Sandbox != nil && *req.Account.Brand.Sandbox {
-		if arm, ok := s.takeForcedArm(p.ID); ok {
+		if arm, ok := s.takeForcedArm(adcp.Tools.CreateMediaBuy.Name(), p.ID); ok {
 			return s.forcedSubmitted(ctx, arm)
 		}
 	}

@@ -36,7 +36,15 @@ import (
 //     account of the caller sees;
 //   - force_create_media_buy_arm makes the caller's next sandbox
 //     create_media_buy answer submitted under the task id it names (the
-//     task completes on the first status poll, as any async buy here).
+//     task completes on the first status poll, as any async buy here);
+//   - force_task_completion records the result the caller gives as its
+//     task's final answer (runtime/testcontroller's TaskCompletion);
+//   - from 3.1, each release's own controller adds
+//     force_get_products_arm (the caller's next brief-mode get_products
+//     answers submitted under the task id it names, open until
+//     force_task_completion) and force_upstream_unavailable (the next
+//     get_products is served from the catalog held, with the
+//     STALE_RESPONSE advisory; the upstream then recovers).
 //
 // The controller refuses the live buyer (-live-api-key), whose accounts
 // are production accounts, and a call that asserts a production account
@@ -137,8 +145,22 @@ func newController(srv *seller.Server, s *sales) error {
 		return testcontroller.Seeded{Message: "Format " + r.Params.FormatID + " seeded."}, nil
 	})
 	ctl.Handle(testcontroller.ForceCreateMediaBuyArm, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
-		return s.forceArm(principal(r), r.Params)
+		return s.forceArm(adcp.Tools.CreateMediaBuy.Name(), principal(r), r.Params)
 	})
+	// Every task of this seller is started by its 3.0.26 handlers (s.srv),
+	// whichever release the buyer is served in.
+	ctl.Handle(testcontroller.ForceTaskCompletion, testcontroller.TaskCompletion(s.srv))
+	// The scenarios of later releases, on their servers' controllers.
+	if ctl.Admits(testcontroller.ForceGetProductsArm) {
+		ctl.Handle(testcontroller.ForceGetProductsArm, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
+			return s.forceArm(adcp.Tools.GetProducts.Name(), principal(r), r.Params)
+		})
+	}
+	if ctl.Admits(testcontroller.ForceUpstreamUnavailable) {
+		ctl.Handle(testcontroller.ForceUpstreamUnavailable, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
+			return s.forceUpstreamDown(principal(r), r.Params)
+		})
+	}
 	return nil
 }
 
@@ -153,16 +175,19 @@ func members(fixture json.RawMessage) map[string]json.RawMessage {
 	return out
 }
 
-// forcedArm is a force_create_media_buy_arm directive waiting for the
-// principal's next sandbox create_media_buy.
+// forcedArm is a force_create_media_buy_arm or force_get_products_arm
+// directive waiting for the principal's next sandbox call of the tool.
 type forcedArm struct {
 	taskID  string
 	message string
 }
 
-// forceArm registers a directive for the principal's next sandbox
-// create_media_buy. Only the submitted arm is implemented.
-func (s *sales) forceArm(principal string, params testcontroller.Params) (testcontroller.Success, error) {
+// armKey keys s.forced: a directive is the principal's, for one tool.
+func armKey(tool, principal string) string { return tool + "\x00" + principal }
+
+// forceArm registers a directive for the principal's next sandbox call of
+// tool. Only the submitted arm is implemented.
+func (s *sales) forceArm(tool, principal string, params testcontroller.Params) (testcontroller.Success, error) {
 	if params.Arm != "submitted" {
 		return nil, testcontroller.InvalidParams("this sandbox forces the submitted arm only (params.arm: submitted)")
 	}
@@ -170,19 +195,91 @@ func (s *sales) forceArm(principal string, params testcontroller.Params) (testco
 		return nil, testcontroller.InvalidParams("the submitted arm needs params.task_id (1-128 characters)")
 	}
 	s.mu.Lock()
-	s.forced[principal] = forcedArm{taskID: params.TaskID, message: params.Message}
+	s.forced[armKey(tool, principal)] = forcedArm{taskID: params.TaskID, message: params.Message}
 	s.mu.Unlock()
 	return testcontroller.Directive{Arm: "submitted", TaskID: params.TaskID,
-		Message: "Directive registered: the next create_media_buy answers submitted with task " + params.TaskID + "."}, nil
+		Message: "Directive registered: the next " + tool + " answers submitted with task " + params.TaskID + "."}, nil
 }
 
-// takeForcedArm consumes the principal's directive, if any.
-func (s *sales) takeForcedArm(principal string) (forcedArm, bool) {
+// takeForcedArm consumes the principal's directive for tool, if any.
+func (s *sales) takeForcedArm(tool, principal string) (forcedArm, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	arm, ok := s.forced[principal]
-	delete(s.forced, principal)
+	arm, ok := s.forced[armKey(tool, principal)]
+	delete(s.forced, armKey(tool, principal))
 	return arm, ok
+}
+
+// upstreamDown is a force_upstream_unavailable directive: the upstream
+// the principal's next get_products cannot reach, since when.
+type upstreamDown struct {
+	name  string
+	since time.Time
+}
+
+// forceUpstreamDown marks the principal's get_products upstream (this
+// sandbox has one, its inventory service) unreachable. The next
+// get_products is answered from the catalog the seller holds, with the
+// STALE_RESPONSE advisory (staleAnswer); the sandbox's upstream then
+// recovers, so discovery later in a run is fresh again.
+func (s *sales) forceUpstreamDown(principal string, params testcontroller.Params) (testcontroller.Success, error) {
+	raw := wire.Lenient(params.Raw)
+	tool, _ := raw.Get("tool").AsString()
+	if tool != "*" && tool != adcp.Tools.GetProducts.Name() {
+		return nil, testcontroller.InvalidParams("this sandbox's only upstream is get_products' inventory service (params.tool: get_products or *)")
+	}
+	name, _ := raw.Get("upstream_name").AsString()
+	if name == "" {
+		name = "inventory-service"
+	}
+	s.mu.Lock()
+	s.down[principal] = upstreamDown{name: name, since: s.now()}
+	s.mu.Unlock()
+	return testcontroller.Transition{Previous: "available", Current: "unavailable",
+		Message: "Upstream " + name + " of get_products is unreachable; the next get_products is served from cache."}, nil
+}
+
+// takeUpstreamDown consumes the principal's force_upstream_unavailable
+// directive, if any.
+func (s *sales) takeUpstreamDown(principal string) (upstreamDown, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.down[principal]
+	delete(s.down, principal)
+	return d, ok
+}
+
+// productsSubmitted answers a sandbox get_products the test controller
+// forced into the submitted arm: the task under the directive's id, open
+// until force_task_completion gives its result.
+func (s *sales) productsSubmitted(ctx context.Context, arm forcedArm) (*adcp.GetProductsResult, error) {
+	_, err := seller.StartTaskWithID(ctx, adcp.Tools.GetProducts, arm.taskID)
+	if errors.Is(err, seller.ErrTaskIDTaken) {
+		return nil, refuse("INVALID_REQUEST", "The forced task id "+strconv.Quote(arm.taskID)+" is taken; force another one", "")
+	}
+	if err != nil {
+		return nil, err
+	}
+	message := arm.message
+	if message == "" {
+		message = "Product curation queued."
+	}
+	return &adcp.GetProductsResult{Status: "submitted", Message: message, Submitted: &adcp.GetProductsSubmitted{}}, nil
+}
+
+// staleResponse is the STALE_RESPONSE advisory of a get_products answered
+// from the catalog the seller holds while its upstream d is unreachable
+// (error-details/stale-response.json): the answer is a success, the
+// advisory rides in its errors.
+func staleResponse(d upstreamDown, now time.Time) adcp.Error {
+	age := max(int64(now.Sub(d.since).Seconds()), 0)
+	upstream, _ := json.Marshal(map[string]string{"name": d.name})
+	return adcp.Error{Code: "STALE_RESPONSE", Message: "Served from cache: upstream " + d.name + " is unreachable",
+		Details: map[string]json.RawMessage{
+			"served_from_cache": json.RawMessage("true"),
+			"cache_age_seconds": json.RawMessage(strconv.FormatInt(age, 10)),
+			"upstream":          upstream,
+		}}
 }
 
 // simulateDelivery adds delivery figures to one of the principal's buys

@@ -59,7 +59,9 @@ const (
 	whyControllerSchema = "the runner validates against the bundle's schemas, and the schemas it ships have no " +
 		"compliance/comply-test-controller-response.json, so every comply_test_controller response_schema check fails " +
 		"\"no_schema_registered\" whatever the agent answers (comply_controller_mode_gate's FORBIDDEN, success false, " +
-		"context echoed, is checked by examples/seller's tests; dependency_impairment's force_creative_status succeeds)"
+		"context echoed, is checked by examples/seller's tests; dependency_impairment's force_creative_status succeeds); " +
+		"a storyboard whose first step is a controller call then skips the rest as prerequisite_failed (get_products_async: " +
+		"with the schema supplied to the runner, its steps pass on 3.1.18 and 3.2.0-beta.5, MCP and A2A)"
 	whyTopLevelCreativeIDs = "native_localization's list steps send creative_ids at the request's top level, which 3.2.0-beta.5's " +
 		"list-creatives-request.json does not define (it filters by filters.creative_ids; additionalProperties lets the " +
 		"member through, meaning nothing), so an agent answering by the schema lists the whole library, newest first by " +

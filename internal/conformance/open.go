@@ -9,10 +9,6 @@ package main
 // Entries take issue "adcpgen#N" and say what is missing.
 var openFailures = map[string][]knownFailure{
 	"14.0.0-beta.7": {
-		{bundles: []string{"3.1.18"}, storyboard: "media_buy_seller/get_products_async", step: "get_products_submitted",
-			issue: issue29, why: "comply_test_controller's force_get_products_arm and force_task_completion scenarios are not served"},
-		{bundles: only32, storyboard: "media_buy_seller/get_products_async", step: "get_products_submitted_conflict",
-			issue: issue29, why: "follows from get_products_submitted: without a forced submitted arm there is no submitted request to conflict with"},
 		{bundles: only32, storyboard: "media_buy_seller/revenue_share_pricing", step: "*", errorHas: "INVALID_PARAMS",
 			issue: issue29, why: whySeed32},
 		{bundles: only32, storyboard: "media_buy_seller/targeting_aware_discovery", step: "*", errorHas: "INVALID_PARAMS",
