@@ -180,6 +180,7 @@ func newAgent(cfg config) (*agent, error) {
 	// run posting to loopback hosts only, whose runner's receiver is the
 	// run's own.
 	s.webhookURLs = untrusted.PushURLPolicy{AllowLoopback: cfg.WebhookLoopback || cfg.WebhookLoopbackOnly}
+	s.tags = &tagScanner{client: untrusted.NewHTTPClient(untrusted.ClientOptions{Policy: s.webhookURLs, LoopbackOnly: cfg.WebhookLoopbackOnly})}
 	var prove func(context.Context, string, notifyconfig.Config) error
 	if !cfg.WebhookLoopbackOnly {
 		prove = (&notifyconfig.Challenger{Scope: notifyconfig.AccountLevel, Signer: signed.webhookSigner, AgentURL: cfg.BaseURL + "/mcp", URLs: s.webhookURLs}).Prove

@@ -108,8 +108,21 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 			raws = sent
 		}
 	}
+	// Hosted tags are read against the registry policies the sync is held
+	// to before the library is locked (tagscan.go).
+	rejected, unjudged := map[int][]adcp.Error{}, map[int]bool{}
+	if enforced := s.policies.enforcedFor(p.ID, account); len(enforced) > 0 && s.tags != nil {
+		for i := range sent {
+			errs, judged := s.tags.check(ctx, enforced, sent[i], fmt.Sprintf("creatives[%d]", i))
+			rejected[i], unjudged[i] = errs, !judged
+		}
+	}
 	s.library.mu.Lock()
 	for i, in := range req.Creatives {
+		if errs := rejected[i]; len(errs) > 0 {
+			out.Creatives = append(out.Creatives, adcp.SyncCreativesSuccessCreative{CreativeID: in.CreativeID, Action: adcp.CreativeActionFailed, Errors: errs})
+			continue
+		}
 		if e := invalid[i]; e != nil {
 			out.Creatives = append(out.Creatives, adcp.SyncCreativesSuccessCreative{CreativeID: in.CreativeID, Action: adcp.CreativeActionFailed,
 				Errors: []adcp.Error{{Code: e.Code, Message: e.Message, Field: &e.Field}}})
@@ -123,7 +136,11 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 				continue
 			}
 		}
-		res := adcp.SyncCreativesSuccessCreative{CreativeID: in.CreativeID, Action: adcp.CreativeActionCreated, Status: ptr(adcp.CreativeStatus(lifecycle.CreativeApproved))}
+		status := lifecycle.CreativeApproved
+		if unjudged[i] {
+			status = lifecycle.CreativePendingReview // a tag it could not read
+		}
+		res := adcp.SyncCreativesSuccessCreative{CreativeID: in.CreativeID, Action: adcp.CreativeActionCreated, Status: ptr(adcp.CreativeStatus(status))}
 		assets, _ := json.Marshal(in.Assets)
 		var localization json.RawMessage
 		if i < len(raws) {
@@ -154,7 +171,7 @@ func (s *sales) syncCreatives(ctx context.Context, req *adcp.SyncCreativesReques
 		if !dry {
 			// A resubmitted creative is reviewed again (approved here at
 			// once); an archived one synced again is unarchived.
-			c.name, c.format, c.tags, c.status, c.updated = in.Name, in.FormatID, in.Tags, lifecycle.CreativeApproved, now
+			c.name, c.format, c.tags, c.status, c.updated = in.Name, in.FormatID, in.Tags, status, now
 			c.assets, c.localization = assets, localization
 		}
 		out.Creatives = append(out.Creatives, res)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"example.com/seller/adcp"
@@ -25,6 +26,9 @@ import (
 type policies struct {
 	mu sync.Mutex
 	by map[string][]json.RawMessage
+	// enforced are the registry policies of enforced_policies this seller
+	// checks (tagscan.go), by principal and account.
+	enforced map[string][]string
 }
 
 func policyKey(principal, account string) string { return principal + "\x00" + account }
@@ -33,7 +37,13 @@ func policyKey(principal, account string) string { return principal + "\x00" + a
 // get_products of principal's in account.
 func (ps *policies) discovered(principal, account string, products []adcp.Product) {
 	var held []json.RawMessage
+	var enforced []string
 	for _, p := range products {
+		for _, id := range p.EnforcedPolicies {
+			if slices.Contains(scannedPolicies, id) && !slices.Contains(enforced, id) {
+				enforced = append(enforced, id)
+			}
+		}
 		if p.CreativePolicy == nil {
 			continue
 		}
@@ -45,13 +55,25 @@ func (ps *policies) discovered(principal, account string, products []adcp.Produc
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	if ps.by == nil {
-		ps.by = map[string][]json.RawMessage{}
+		ps.by, ps.enforced = map[string][]json.RawMessage{}, map[string][]string{}
 	}
-	if len(held) == 0 {
-		delete(ps.by, policyKey(principal, account))
-		return
+	key := policyKey(principal, account)
+	delete(ps.by, key)
+	delete(ps.enforced, key)
+	if len(held) > 0 {
+		ps.by[key] = held
 	}
-	ps.by[policyKey(principal, account)] = held
+	if len(enforced) > 0 {
+		ps.enforced[key] = enforced
+	}
+}
+
+// enforcedFor are the scanned registry policies principal's sync in
+// account is held to.
+func (ps *policies) enforcedFor(principal, account string) []string {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return ps.enforced[policyKey(principal, account)]
 }
 
 // check returns the first requirement of the policies principal's sync

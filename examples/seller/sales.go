@@ -51,6 +51,9 @@ type sales struct {
 	// policies are the provenance policies a sync is held to
 	// (provenance.go).
 	policies policies
+	// tags fetches hosted tags for the policies they are held to
+	// (tagscan.go).
+	tags *tagScanner
 
 	mu     sync.Mutex
 	next   int                     // the last preview's number
