@@ -98,6 +98,8 @@
 //     accounts.
 //   - billing: the capability gate on an account's billing party, with
 //     each release's code (BILLING_NOT_SUPPORTED from 3.1).
+//   - totalbudget: a media buy's total budget (3.2's update_media_buy):
+//     scaled over the packages, or checked against their changes.
 //   - proposal: media plan proposals from get_products to
 //     create_media_buy.
 //   - sellergov: governance checks before a buy (check_governance).

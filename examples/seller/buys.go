@@ -15,6 +15,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/lifecycle"
 	"github.com/adcpgen/adcpgen/runtime/pagination"
 	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/totalbudget"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
@@ -309,13 +310,11 @@ func (s *sales) updateMediaBuy(ctx context.Context, req *adcp.UpdateMediaBuyRequ
 	now := s.now()
 	var out *adcp.UpdateMediaBuyResult
 	// 3.2's total_budget, which the 3.0.26 request has no member for.
-	var total *totalUpdate
+	var total *totalbudget.Amount
 	if c := seller.CallFrom(ctx); c != nil {
-		if raw := c.Member("total_budget"); len(raw) > 0 {
-			total = &totalUpdate{}
-			if err := json.Unmarshal(raw, total); err != nil {
-				return nil, refuse("INVALID_REQUEST", "total_budget is not an amount and a currency", "total_budget")
-			}
+		var err error
+		if total, err = totalbudget.ReadAmount(c.Member("total_budget")); err != nil {
+			return nil, err
 		}
 	}
 	err := s.buys.update(ctx, p.ID, req.MediaBuyID, func(b *buy) (err error) {
@@ -329,7 +328,7 @@ func (s *sales) updateMediaBuy(ctx context.Context, req *adcp.UpdateMediaBuyRequ
 }
 
 // applyUpdate applies an update_media_buy to b, all or nothing.
-func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, total *totalUpdate, now time.Time) (*adcp.UpdateMediaBuyResult, error) {
+func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, total *totalbudget.Amount, now time.Time) (*adcp.UpdateMediaBuyResult, error) {
 	var err error
 	status := b.status
 	switch {
@@ -373,30 +372,37 @@ func (s *sales) applyUpdate(b *buy, req *adcp.UpdateMediaBuyRequest, total *tota
 		}
 		added = append(added, pk)
 	}
-	scaling := total != nil && len(req.Packages) == 0 && len(req.NewPackages) == 0
-	if total != nil {
-		changed, sum := map[string]float64{}, 0.0
+	// 3.2's total_budget: alone it scales the packages, beside package
+	// changes it must match them.
+	var scaled []totalbudget.PackageBudget
+	switch {
+	case total != nil && len(req.Packages) == 0 && len(req.NewPackages) == 0:
+		if scaled, err = totalbudget.Scale(b.budgets(), b.currency, *total); err != nil {
+			return nil, err
+		}
+	case total != nil:
+		ch := totalbudget.Changes{Budgets: map[string]float64{}}
 		for _, u := range req.Packages {
 			if u.Budget != nil {
-				changed[u.PackageID] = *u.Budget
+				ch.Budgets[u.PackageID] = *u.Budget
 			}
 			if u.Canceled != nil && *u.Canceled {
-				changed[u.PackageID] = 0
+				ch.Budgets[u.PackageID] = 0
 			}
 		}
 		for _, pk := range added {
-			sum += pk.budget
+			ch.Added += pk.budget
 		}
-		if err := checkTotal(b, total, changed, sum, scaling); err != nil {
+		if err := totalbudget.Match(b.budgets(), b.currency, *total, ch); err != nil {
 			return nil, err
 		}
 	}
 	// Everything checks: apply.
 	var affected []adcp.Package
-	if scaling {
-		for _, pk := range b.scaleTo(total.Amount) {
-			affected = append(affected, pk.wire())
-		}
+	for _, sp := range scaled {
+		pk := b.pkgByID(sp.ID)
+		pk.budget = sp.Budget
+		affected = append(affected, pk.wire())
 	}
 	for _, u := range req.Packages {
 		pk := b.pkgByID(u.PackageID)
