@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"github.com/adcpgen/adcpgen/runtime/pagination"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/sellergov"
+	"github.com/adcpgen/adcpgen/runtime/testcontroller"
 	"github.com/adcpgen/adcpgen/runtime/validate"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -438,4 +440,59 @@ func configIssues(ctx context.Context, i int) []validate.Issue {
 		}
 	}
 	return out
+}
+
+// accountFixture is seed_account's fixture (3.1 and later): the account
+// as list_accounts will show it.
+type accountFixture struct {
+	Brand struct {
+		Domain string `json:"domain"`
+	} `json:"brand"`
+	Operator string `json:"operator"`
+	Billing  string `json:"billing"`
+	Sandbox  *bool  `json:"sandbox"`
+	Status   string `json:"status"`
+}
+
+// seedAccount adds the principal's sandbox account under the id the
+// runner names (seed_account). Seeding the same id with the same fixture
+// again succeeds; with another, or with the brand and operator of another
+// account, is a conflict of state.
+func (s *sales) seedAccount(principal, id string, fixture json.RawMessage) (testcontroller.Success, error) {
+	if id == "" {
+		return nil, testcontroller.InvalidParams("seed_account needs params.account_id")
+	}
+	var f accountFixture
+	if err := json.Unmarshal(fixture, &f); err != nil || f.Brand.Domain == "" || f.Operator == "" {
+		return nil, testcontroller.InvalidParams("seed_account's fixture needs brand.domain and operator")
+	}
+	if f.Status == "" {
+		f.Status = lifecycle.AccountActive
+	}
+	if !slices.Contains(lifecycle.AccountStatuses, f.Status) {
+		return nil, testcontroller.InvalidParams("seed_account's fixture has no account status " + strconv.Quote(f.Status))
+	}
+	if f.Sandbox != nil && !*f.Sandbox {
+		return nil, testcontroller.InvalidParams("a sandbox seeds sandbox accounts only (fixture.sandbox: true)")
+	}
+	if f.Billing != "" && billingOffer.Check(adcp.Spec(), f.Billing, "params.fixture.billing", true) != nil {
+		return nil, testcontroller.InvalidParams("this seller offers " + strings.Join(billingOffer.Supported, ", ") + " billing, not " + f.Billing)
+	}
+	seeded := &account{id: id, brand: f.Brand.Domain, operator: f.Operator, sandbox: true, status: f.Status, billing: adcp.BillingParty(f.Billing)}
+	a := s.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, acct := range a.byOwner[principal] {
+		same := naturalKey(acct.brand, acct.operator) == naturalKey(seeded.brand, seeded.operator)
+		switch {
+		case acct.id == id && same && acct.status == seeded.status && acct.billing == seeded.billing && acct.sandbox:
+			return testcontroller.Seeded{Message: "Account " + id + " seeded."}, nil
+		case acct.id == id:
+			return nil, testcontroller.InvalidState(acct.status, "account "+id+" is already seeded with another fixture")
+		case same:
+			return nil, testcontroller.InvalidState(acct.status, "account "+acct.id+" already has brand "+seeded.brand+" and operator "+seeded.operator)
+		}
+	}
+	a.byOwner[principal] = append(a.byOwner[principal], seeded)
+	return testcontroller.Seeded{Message: "Account " + id + " seeded."}, nil
 }

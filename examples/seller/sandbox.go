@@ -44,7 +44,9 @@ import (
 //     answers submitted under the task id it names, open until
 //     force_task_completion) and force_upstream_unavailable (the next
 //     get_products is served from the catalog held, with the
-//     STALE_RESPONSE advisory; the upstream then recovers).
+//     STALE_RESPONSE advisory; the upstream then recovers), and
+//     seed_account adds a sandbox account of the caller's under the id
+//     the runner names, which list_accounts then lists.
 //
 // The controller refuses the live buyer (-live-api-key), whose accounts
 // are production accounts, and a call that asserts a production account
@@ -154,6 +156,11 @@ func newController(srv *seller.Server, s *sales) error {
 	if ctl.Admits(testcontroller.ForceGetProductsArm) {
 		ctl.Handle(testcontroller.ForceGetProductsArm, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 			return s.forceArm(adcp.Tools.GetProducts.Name(), principal(r), r.Params)
+		})
+	}
+	if ctl.Admits(testcontroller.SeedAccount) {
+		ctl.Handle(testcontroller.SeedAccount, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
+			return s.seedAccount(principal(r), r.Params.AccountID, r.Params.Fixture)
 		})
 	}
 	if ctl.Admits(testcontroller.ForceUpstreamUnavailable) {
