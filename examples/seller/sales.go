@@ -59,13 +59,14 @@ type sales struct {
 	next   int                     // the last preview's number
 	forced map[string]forcedArm    // by tool and principal (armKey): the next call's arm
 	down   map[string]upstreamDown // by principal: the next get_products' unreachable upstream
+	held   map[string]bool         // forced tasks (armKey of task id and principal), open until force_task_completion
 }
 
 func newSales(c *catalog, buys book, sandbox bool, baseURL string, gov *sellergov.Checker, log *slog.Logger, now func() time.Time) *sales {
 	return &sales{now: now, catalog: c, accounts: newAccounts(), library: &library{}, formats: &formats{},
 		previews: &previews{pages: map[string]preview{}}, records: newRecords(),
 		proposals: proposal.New(adcp.Spec(), proposal.Options{Now: now}), governance: gov, sandbox: sandbox, baseURL: baseURL, log: log,
-		buys: buys, forced: map[string]forcedArm{}, down: map[string]upstreamDown{}}
+		buys: buys, forced: map[string]forcedArm{}, down: map[string]upstreamDown{}, held: map[string]bool{}}
 }
 
 // createMediaBuy checks the request against the account, the catalog and
@@ -95,7 +96,7 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 	}
 	if req.Account.Brand != nil && req.Account.Brand.Sandbox != nil && *req.Account.Brand.Sandbox {
 		if arm, ok := s.takeForcedArm(adcp.Tools.CreateMediaBuy.Name(), p.ID); ok {
-			return s.forcedSubmitted(ctx, arm)
+			return s.forcedSubmitted(ctx, p.ID, arm)
 		}
 	}
 	if req.PoNumber == nil || !strings.HasPrefix(*req.PoNumber, "async") {
@@ -186,8 +187,9 @@ func (s *sales) newBuy(ctx context.Context, principal, account, governance strin
 
 // forcedSubmitted answers a sandbox create_media_buy the test controller
 // forced into the submitted arm: the task under the directive's id, which
-// completes, like any async buy here, on the first status poll.
-func (s *sales) forcedSubmitted(ctx context.Context, arm forcedArm) (*adcp.CreateMediaBuyResult, error) {
+// stays submitted, polls and all, until force_task_completion gives its
+// result (as create_media_buy_async_lifecycle drives it).
+func (s *sales) forcedSubmitted(ctx context.Context, principal string, arm forcedArm) (*adcp.CreateMediaBuyResult, error) {
 	_, err := seller.StartTaskWithID(ctx, adcp.Tools.CreateMediaBuy, arm.taskID)
 	if errors.Is(err, seller.ErrTaskIDTaken) {
 		return nil, refuse("INVALID_REQUEST", "The forced task id "+strconv.Quote(arm.taskID)+" is taken; force another one", "")
@@ -195,6 +197,9 @@ func (s *sales) forcedSubmitted(ctx context.Context, arm forcedArm) (*adcp.Creat
 	if err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
+	s.held[armKey(arm.taskID, principal)] = true
+	s.mu.Unlock()
 	message := arm.message
 	if message == "" {
 		message = "Media buy queued for approval."
@@ -266,6 +271,12 @@ func refuse(code, message, field string) error {
 // its webhook), or not at all; a replica killed mid-work leaves the task
 // to the next poll once its claim's lease lapses.
 func (s *sales) completeOnPoll(ctx context.Context, principal, id string) error {
+	s.mu.Lock()
+	held := s.held[armKey(id, principal)]
+	s.mu.Unlock()
+	if held {
+		return nil // a forced task: force_task_completion ends it
+	}
 	err := seller.WorkOnTask(ctx, s.srv, principal, id, func(ctx context.Context) error {
 		h, req, err := seller.OpenTask(ctx, s.srv, adcp.Tools.CreateMediaBuy, principal, id)
 		switch {

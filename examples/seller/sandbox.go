@@ -36,7 +36,7 @@ import (
 //     account of the caller sees;
 //   - force_create_media_buy_arm makes the caller's next sandbox
 //     create_media_buy answer submitted under the task id it names (the
-//     task completes on the first status poll, as any async buy here);
+//     task stays submitted until force_task_completion);
 //   - force_task_completion records the result the caller gives as its
 //     task's final answer (runtime/testcontroller's TaskCompletion);
 //   - from 3.1, each release's own controller adds

@@ -152,8 +152,14 @@ func TestSandboxController(t *testing.T) {
 	if sub.Error != nil || member(sub, "status") != "submitted" || member(sub, "task_id") != "task_async_q2" || member(sub, "media_buy_id") != "" || member(sub, "message") != "Awaiting IO signature." {
 		t.Fatalf("forced submitted: %+v %s", sub.Error, sub.Data)
 	}
+	// It stays submitted, polled or not, until force_task_completion
+	// gives its result, which tasks/get then answers.
+	if poll := call(t, cs, "tasks/get", `{"task_id":"task_async_q2","include_result":true}`); member(poll, "status") != "submitted" {
+		t.Fatalf("tasks/get of the forced task before its completion: %s", poll.Data)
+	}
+	ctrl(`{"scenario":"force_task_completion","params":{"task_id":"task_async_q2","result":{"media_buy_id":"mb_forced_q2","status":"pending_creatives","packages":[]}}}`)
 	if poll := call(t, cs, "tasks/get", `{"task_id":"task_async_q2","include_result":true}`); member(poll, "status") != "completed" ||
-		!wire.Lenient(poll.Data).Get("result").Get("media_buy_id").Present() {
+		!wire.Lenient(poll.Data).Get("result").Get("media_buy_id").StringIs("mb_forced_q2") {
 		t.Fatalf("tasks/get of the forced task: %s", poll.Data)
 	}
 	// The same id again: taken, said plainly.
