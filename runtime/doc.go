@@ -100,6 +100,8 @@
 //     each release's code (BILLING_NOT_SUPPORTED from 3.1).
 //   - totalbudget: a media buy's total budget (3.2's update_media_buy):
 //     scaled over the packages, or checked against their changes.
+//   - stale: STALE_RESPONSE, the advisory beside a payload served from
+//     cache while an upstream is unreachable (3.1+).
 //   - proposal: media plan proposals from get_products to
 //     create_media_buy.
 //   - sellergov: governance checks before a buy (check_governance).

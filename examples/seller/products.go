@@ -97,7 +97,7 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 		s.policies.discovered(p.ID, account, resp.Products)
 	}
 	if d, ok := s.takeUpstreamDown(p.ID); ok && s.sandbox {
-		resp.Errors = append(resp.Errors, staleResponse(d, s.now()))
+		resp.Errors = append(resp.Errors, staleAdvisory(ctx, d, s.now())...)
 	}
 	return &adcp.GetProductsResult{Message: fmt.Sprintf("%d products.", len(resp.Products)), Response: resp}, nil
 }

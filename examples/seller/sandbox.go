@@ -10,8 +10,10 @@ import (
 
 	"example.com/seller/adcp"
 
+	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/lifecycle"
 	"github.com/adcpgen/adcpgen/runtime/seller"
+	"github.com/adcpgen/adcpgen/runtime/stale"
 	"github.com/adcpgen/adcpgen/runtime/testcontroller"
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -274,19 +276,18 @@ func (s *sales) productsSubmitted(ctx context.Context, arm forcedArm) (*adcp.Get
 	return &adcp.GetProductsResult{Status: "submitted", Message: message, Submitted: &adcp.GetProductsSubmitted{}}, nil
 }
 
-// staleResponse is the STALE_RESPONSE advisory of a get_products answered
+// staleAdvisory is the STALE_RESPONSE advisory of a get_products answered
 // from the catalog the seller holds while its upstream d is unreachable
-// (error-details/stale-response.json): the answer is a success, the
-// advisory rides in its errors.
-func staleResponse(d upstreamDown, now time.Time) adcp.Error {
-	age := max(int64(now.Sub(d.since).Seconds()), 0)
-	upstream, _ := json.Marshal(map[string]string{"name": d.name})
-	return adcp.Error{Code: "STALE_RESPONSE", Message: "Served from cache: upstream " + d.name + " is unreachable",
-		Details: map[string]json.RawMessage{
-			"served_from_cache": json.RawMessage("true"),
-			"cache_age_seconds": json.RawMessage(strconv.FormatInt(age, 10)),
-			"upstream":          upstream,
-		}}
+// (runtime/stale): the held catalog predates the outage, and this sandbox
+// sets its discovery a freshness target of none, so any age is stale.
+// None on 3.0, which has no such code.
+func staleAdvisory(ctx context.Context, d upstreamDown, now time.Time) []adcp.Error {
+	e := stale.Advisory(servedSpec(ctx), stale.Served{Field: "products", CacheAge: now.Sub(d.since), Upstream: stale.Upstream{Name: d.name},
+		Cause: &stale.Cause{Code: "SERVICE_UNAVAILABLE", Message: "The inventory service did not answer"}})
+	if e == nil {
+		return nil
+	}
+	return wireErrors([]*adcperr.Error{e})
 }
 
 // simulateDelivery adds delivery figures to one of the principal's buys

@@ -28,9 +28,9 @@ type Offer struct {
 	Supported []string
 }
 
-// Details is BILLING_NOT_SUPPORTED's details object
+// NotSupportedDetails is BILLING_NOT_SUPPORTED's details object
 // (error-details/billing-not-supported.json).
-type Details struct {
+type NotSupportedDetails struct {
 	// Scope is the gate that fired; empty to a caller whose agent identity
 	// is not established, which the schema says must not learn it.
 	Scope string `json:"scope,omitempty"`
@@ -43,9 +43,9 @@ type Details struct {
 // when no party is asked for (the seller's default applies). field names
 // the member ("accounts[0].billing"). Where sp defines
 // BILLING_NOT_SUPPORTED the refusal has that code, correctable, with
-// Details; identified says the caller's agent identity is established (a
-// signed request, or a credential mapped to an agent), the condition for
-// naming the scope. Where it does not (3.0), the code is
+// NotSupportedDetails; identified says the caller's agent identity is
+// established (a signed request, or a credential mapped to an agent), the
+// condition for naming the scope. Where it does not (3.0), the code is
 // UNSUPPORTED_FEATURE with sp's recovery for it.
 func (o Offer) Check(sp *registry.Spec, party, field string, identified bool) *adcperr.Error {
 	if party == "" || slices.Contains(o.Supported, party) {
@@ -53,7 +53,7 @@ func (o Offer) Check(sp *registry.Spec, party, field string, identified bool) *a
 	}
 	e := &adcperr.Error{Code: CodeUnsupportedFeature, Field: field, Message: o.message(party)}
 	if r, ok := sp.Recovery(CodeNotSupported); ok {
-		d := Details{SupportedBilling: slices.Clone(o.Supported)}
+		d := NotSupportedDetails{SupportedBilling: slices.Clone(o.Supported)}
 		if identified {
 			d.Scope = ScopeCapability
 		}
