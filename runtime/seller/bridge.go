@@ -52,6 +52,14 @@ type Shim struct {
 	// completed and validated. An error is logged and the buyer gets
 	// SERVICE_UNAVAILABLE.
 	Response func(status task.Status, payload json.RawMessage) (json.RawMessage, error)
+	// Complete, when set, runs before Response with the served release's
+	// call (the buyer's request as sent, in that release), for an answer
+	// whose served-release form depends on the request beyond what the
+	// handler's release could read (a member only that release's request
+	// has). It gets the handler's payload as Response does and returns it
+	// with what it adds, which Response then adapts as the rest; an error
+	// is handled as Response's.
+	Complete func(c *Call, status task.Status, payload json.RawMessage) (json.RawMessage, error)
 	// OwnsIssues, when set, takes the served release's request-schema
 	// violations it accepts (by JSON pointer) from the framework: a call
 	// whose every violation it accepts is not refused but handed on, the
@@ -264,6 +272,11 @@ func (br *bridged) convert(v envelopeValues, p any) (any, error) {
 	body, err := encodeValue(p, status.Interim())
 	if err != nil {
 		return nil, err
+	}
+	if br.shim.Complete != nil {
+		if body, err = br.shim.Complete(br.call, status, body); err != nil {
+			return nil, fmt.Errorf("the shim: %w", err)
+		}
 	}
 	if br.shim.Response != nil {
 		if body, err = br.shim.Response(status, body); err != nil {

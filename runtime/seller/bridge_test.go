@@ -159,6 +159,61 @@ func TestBridgeGaps(t *testing.T) {
 	}
 }
 
+// TestBridgeComplete: a shim's Complete runs before Response with the
+// served release's call, whose request it reads as the buyer sent it; what
+// it returns goes through Response to the answer (read and validated as
+// the served release's), and its error is the shim's.
+func TestBridgeComplete(t *testing.T) {
+	h, _ := bridgedSeller(t, map[string]seller.Shim{
+		"get_products": {
+			Complete: func(c *seller.Call, status task.Status, p json.RawMessage) (json.RawMessage, error) {
+				if status != task.Completed || !strings.Contains(string(p), "ctv_premium") {
+					return nil, errors.New("not the handler's payload")
+				}
+				brief, _ := wire.Lenient(c.Member("brief")).AsString()
+				if brief == "fail" {
+					return nil, errors.New("refused")
+				}
+				out, _ := wire.Lenient(p).WithMember("products", []byte(`"`+c.Release+`"`))
+				if brief == "valid" {
+					out, _ = wire.Lenient(p).WithMember("products", []byte(`[]`))
+				}
+				return out, nil
+			},
+			Response: func(_ task.Status, p json.RawMessage) (json.RawMessage, error) {
+				if strings.Contains(string(p), "ctv_premium") {
+					return nil, errors.New("Complete has not run")
+				}
+				return p, nil
+			},
+		},
+	})
+	cases := []struct{ brief, code, body string }{
+		{brief: "valid", body: `"products":[]`},
+		{brief: "fail", code: "SERVICE_UNAVAILABLE"},
+		{brief: "release", code: "SERVICE_UNAVAILABLE"}, // "products":"3.91-test" is not the served release's payload
+	}
+	for _, tc := range cases {
+		a := serveAt(h, "get_products", `{"adcp_version":"3.91-test","buying_mode":"brief","brief":"`+tc.brief+`"}`)
+		if tc.code != "" {
+			if a.Error == nil || a.Error.Code != tc.code {
+				t.Errorf("%s: %s %+v, want %s", tc.brief, a.Body, a.Error, tc.code)
+			}
+			continue
+		}
+		if a.Error != nil || !strings.Contains(string(a.Body), tc.body) {
+			t.Errorf("%s: %s %+v, want %s", tc.brief, a.Body, a.Error, tc.body)
+		}
+	}
+	if !strings.Contains(h.Log.String(), "refused") || !strings.Contains(h.Log.String(), "3.91-test") {
+		t.Errorf("log: %s", h.Log)
+	}
+	// Complete applies only to the bridged release.
+	if a := serveAt(h, "get_products", `{"buying_mode":"brief","brief":"fail"}`); a.Error != nil || !strings.Contains(string(a.Body), "ctv_premium") {
+		t.Errorf("the handlers' own release: %s %v", a.Body, a.Error)
+	}
+}
+
 // TestBridgeSetup: Bridge keeps the served release's own handlers, leaves
 // out (and names) the tools that release lacks, and refuses a shim for a
 // tool the handlers' server does not serve.
