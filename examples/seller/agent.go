@@ -132,13 +132,11 @@ func newAgent(cfg config) (*agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat, err := loadCatalog(cfg.Sandbox, func(product []byte) error {
-		issues, err := validator.Validate("core/product.json", product)
-		if err == nil && len(issues) > 0 {
-			err = fmt.Errorf("%s", issues[0])
-		}
-		return err
-	})
+	schemas, err := servedProductSchemas(tree, validator)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := loadCatalog(cfg.Sandbox, schemas)
 	if err != nil {
 		return nil, err
 	}

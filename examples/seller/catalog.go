@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"example.com/seller/adcp"
+	"example.com/seller/adcp31"
+	"example.com/seller/adcp32"
 
 	"github.com/adcpgen/adcpgen/runtime/lifecycle"
 	"github.com/adcpgen/adcpgen/runtime/productfilter"
@@ -93,9 +95,14 @@ type catalog struct {
 	pricing  map[string][]string
 	prices   map[string]map[string]price // product → pricing option → price
 	seeded   map[string]*seed            // sandbox products, by id
-	raw      map[string][]byte           // each product as added (JSON)
-	check    func(product []byte) error
-	fixtures fixtureSet // the latest seeded products (fixtureset.go)
+	raw      map[string][]byte           // each product as added (JSON): its form, in its release
+	// release is the release of each product's form, when not the
+	// handlers' (productforms.go); at is each such product's projection
+	// onto the earlier releases (nil where it is not offered).
+	release  map[string]string
+	at       map[string]map[string][]byte
+	schemas  productSchemas // nil: products are checked by no schema
+	fixtures fixtureSet     // the latest seeded products (fixtureset.go)
 }
 
 // seed is a sandbox product as the runner described it: its members and
@@ -107,17 +114,17 @@ type seed struct {
 }
 
 // loadCatalog decodes the catalog (with the storyboards' fixtures in a
-// sandbox); check validates a product (JSON) the sandbox seeds against the
-// spec's Product schema.
-func loadCatalog(sandbox bool, check func(product []byte) error) (*catalog, error) {
+// sandbox); schemas are the Product schemas of the releases served (the
+// handlers' first), against which the sandbox checks what it seeds.
+func loadCatalog(sandbox bool, schemas productSchemas) (*catalog, error) {
 	c := &catalog{byID: map[string]int{}, pricing: map[string][]string{}, prices: map[string]map[string]price{}, seeded: map[string]*seed{},
-		raw: map[string][]byte{}, check: check}
+		raw: map[string][]byte{}, release: map[string]string{}, at: map[string]map[string][]byte{}, schemas: schemas}
 	products := catalogJSON
 	if sandbox {
 		products = append(slices.Clone(products), storyboardFixtures...)
 	}
 	for i, raw := range products {
-		if err := c.add([]byte(raw)); err != nil {
+		if err := c.add([]byte(raw), ""); err != nil {
 			return nil, fmt.Errorf("catalog product %d: %w", i, err)
 		}
 	}
@@ -125,11 +132,22 @@ func loadCatalog(sandbox bool, check func(product []byte) error) (*catalog, erro
 }
 
 // add decodes a product (JSON) strictly and puts it in the catalog,
-// replacing the one with its id.
-func (c *catalog) add(raw []byte) error {
-	var p adcp.Product
-	if err := adcp.Decode(raw, &p); err != nil {
+// replacing the one with its id. version is the release raw is a Product
+// of, "" for the handlers'; a later release's product is kept as given
+// and decoded as its projection onto the handlers' release.
+func (c *catalog) add(raw []byte, version string) error {
+	typed, at, err := c.project(raw, version)
+	if err != nil {
 		return err
+	}
+	var p adcp.Product
+	if err := adcp.Decode(typed, &p); err != nil {
+		return err
+	}
+	delete(c.release, p.ProductID)
+	delete(c.at, p.ProductID)
+	if at != nil {
+		c.release[p.ProductID], c.at[p.ProductID] = version, at
 	}
 	// The product has passed the strict decoder: encoding/json may read
 	// the pricing option ids out of it.
@@ -168,6 +186,75 @@ func (c *catalog) add(raw []byte) error {
 	return nil
 }
 
+// project is raw, a Product of release version, as the handlers'
+// release's Product, with its projection onto each release before
+// version (nil for the handlers' own release, which has no earlier one
+// served). A form no pricing option of which the handlers' release can
+// express is kept, its projection's pricing_options empty: the handlers
+// sell it in the releases that offer it (filtered, formLocked).
+func (c *catalog) project(raw []byte, version string) ([]byte, map[string][]byte, error) {
+	if version == "" || len(c.schemas) == 0 || version == c.schemas[0].version {
+		return raw, nil, nil
+	}
+	if c.schemas.index(version) < 0 {
+		return nil, nil, fmt.Errorf("no Product schema of %s", version)
+	}
+	at := map[string][]byte{}
+	var typed []byte
+	for _, r := range c.schemas[:c.schemas.index(version)] {
+		p, err := c.schemas.project(raw, version, r.version)
+		if err != nil && !errors.Is(err, errNotOffered) {
+			if r.version == c.schemas[0].version {
+				return nil, nil, err
+			}
+			p = nil
+		}
+		if r.version == c.schemas[0].version {
+			typed = p
+		}
+		if err != nil {
+			p = nil
+		}
+		at[r.version] = p
+	}
+	return typed, at, nil
+}
+
+// form is product id as release version's Product: its form when version
+// is its release or later, else its projection; nil for a product of the
+// handlers' release (the handlers' answer is its form) or one version
+// does not offer. base is its projection onto the handlers' release.
+func (c *catalog) form(id, version string) (form, base []byte) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if len(c.schemas) > 0 {
+		base = c.at[id][c.schemas[0].version]
+	}
+	return c.formLocked(id, version), base
+}
+
+func (c *catalog) formLocked(id, version string) []byte {
+	from, ok := c.release[id]
+	if !ok {
+		return nil
+	}
+	if p, earlier := c.at[id][version]; earlier {
+		return p
+	}
+	if c.schemas.index(version) >= c.schemas.index(from) {
+		return c.raw[id]
+	}
+	return nil
+}
+
+// given is product id as added (its form, in the release it was seeded
+// in), nil when the catalog has no such product.
+func (c *catalog) given(id string) []byte {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.raw[id]
+}
+
 // all returns the products, in catalog order.
 func (c *catalog) all() []adcp.Product {
 	c.mu.RLock()
@@ -196,14 +283,26 @@ func (c *catalog) allowedActions(id string) []lifecycle.AllowedAction {
 // accept (runtime/productfilter). The filters only this seller's
 // inventory could answer (availability, budget, geography) are not
 // applied: a sandbox catalog sells every date and place.
-func (c *catalog) filtered(filters json.RawMessage) ([]adcp.Product, error) {
-	if len(filters) == 0 {
-		return c.all(), nil
-	}
+//
+// version is the release the buyer is served in: a product seeded in a
+// later release is filtered as that release's Product (its form, or its
+// projection onto version), and left out where version does not offer it.
+func (c *catalog) filtered(filters json.RawMessage, version string) ([]adcp.Product, error) {
 	c.mu.RLock()
-	raws := make([]json.RawMessage, len(c.products))
-	for i, p := range c.products {
-		raws[i] = c.raw[p.ProductID]
+	raws := make([]json.RawMessage, 0, len(c.products))
+	as := map[string]string{} // a later release's product: the release it is filtered as
+	for _, p := range c.products {
+		raw := c.raw[p.ProductID]
+		if from, later := c.release[p.ProductID]; later {
+			if raw = c.formLocked(p.ProductID, version); raw == nil {
+				continue
+			}
+			as[p.ProductID] = from
+			if c.schemas.index(version) < c.schemas.index(from) {
+				as[p.ProductID] = version
+			}
+		}
+		raws = append(raws, raw)
 	}
 	c.mu.RUnlock()
 	kept, err := productfilter.Apply(filters, raws)
@@ -212,6 +311,17 @@ func (c *catalog) filtered(filters json.RawMessage) ([]adcp.Product, error) {
 	}
 	out := make([]adcp.Product, len(kept.Products))
 	for i, raw := range kept.Products {
+		var id struct {
+			ID string `json:"product_id"`
+		}
+		if err := json.Unmarshal(raw, &id); err != nil {
+			return nil, err
+		}
+		if v, later := as[id.ID]; later {
+			if raw, _, err = c.project(raw, v); err != nil {
+				return nil, err
+			}
+		}
 		if err := adcp.Decode(raw, &out[i]); err != nil {
 			return nil, err
 		}
@@ -288,7 +398,10 @@ var renamedChannels = map[string]string{"video": "olv", "audio": "streaming_audi
 // which they also buy unseeded) takes it over with its pricing options,
 // so it sells throughout. Pricing options in the fixture replace the
 // product's.
-func (c *catalog) seedProduct(id string, fixture map[string]json.RawMessage) error {
+//
+// version is the release the runner seeds in: the product is checked as
+// that release's, and kept as such (add).
+func (c *catalog) seedProduct(id, version string, fixture map[string]json.RawMessage) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, own := c.byID[id]; own && c.seeded[id] == nil {
@@ -306,7 +419,7 @@ func (c *catalog) seedProduct(id string, fixture map[string]json.RawMessage) err
 		members[k] = v
 	}
 	members["product_id"], _ = json.Marshal(id)
-	if err := normalizeSeed(members); err != nil {
+	if err := normalizeSeed(members, version); err != nil {
 		return err
 	}
 	sd := c.seeded[id]
@@ -334,7 +447,7 @@ func (c *catalog) seedProduct(id string, fixture map[string]json.RawMessage) err
 		}
 	}
 	sd.members = members
-	if err := c.publish(id, sd); err != nil {
+	if err := c.publish(id, sd, version); err != nil {
 		sd.members, sd.pricing, sd.ids = old, oldPricing, oldIDs
 		return err
 	}
@@ -345,7 +458,7 @@ func (c *catalog) seedProduct(id string, fixture map[string]json.RawMessage) err
 
 // seedPricing adds (or replaces) pricing option id of the sandbox product
 // (seed_pricing_option).
-func (c *catalog) seedPricing(product, id string, fixture map[string]json.RawMessage) error {
+func (c *catalog) seedPricing(product, id, version string, fixture map[string]json.RawMessage) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sd := c.seeded[product]
@@ -366,7 +479,7 @@ func (c *catalog) seedPricing(product, id string, fixture map[string]json.RawMes
 	}
 	oldPricing, oldIDs := sd.pricing, sd.ids
 	sd.pricing, sd.ids = pricing, ids
-	if err := c.publish(product, sd); err != nil {
+	if err := c.publish(product, sd, version); err != nil {
 		sd.pricing, sd.ids = oldPricing, oldIDs
 		return err
 	}
@@ -379,8 +492,9 @@ func (c *catalog) seedPricing(product, id string, fixture map[string]json.RawMes
 var errNoSeed = errors.New("no sandbox product with this id")
 
 // publish puts a seeded product with pricing options into the catalog,
-// checked against the Product schema; without pricing it waits.
-func (c *catalog) publish(id string, sd *seed) error {
+// checked against the Product schema of version, the release it was
+// seeded in; without pricing it waits.
+func (c *catalog) publish(id string, sd *seed, version string) error {
 	if len(sd.pricing) == 0 {
 		return nil
 	}
@@ -390,19 +504,19 @@ func (c *catalog) publish(id string, sd *seed) error {
 	if err != nil {
 		return err
 	}
-	if c.check != nil {
-		if err := c.check(raw); err != nil {
+	if len(c.schemas) > 0 {
+		if err := c.schemas.check(version, raw); err != nil {
 			return err
 		}
 	}
-	return c.add(raw)
+	return c.add(raw, version)
 }
 
 // normalizeSeed makes a fixture's members fit AdCP 3.0: format ids get
 // the default creative agent, AdCP 2 channel names their AdCP 3 ones, a
 // reporting_capabilities that names only some members (the storyboards'
 // measurement windows and metrics) the defaults of the others.
-func normalizeSeed(members map[string]json.RawMessage) error {
+func normalizeSeed(members map[string]json.RawMessage, version string) error {
 	if raw, ok := members["reporting_capabilities"]; ok {
 		var given, defaults map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &given); err != nil {
@@ -445,7 +559,7 @@ func normalizeSeed(members map[string]json.RawMessage) error {
 			if to, ok := renamedChannels[ch]; ok {
 				ch = to
 			}
-			if slices.Contains(knownChannels(), ch) && !slices.Contains(out, ch) {
+			if slices.Contains(knownChannels(version), ch) && !slices.Contains(out, ch) {
 				out = append(out, ch)
 			}
 		}
@@ -458,11 +572,23 @@ func normalizeSeed(members map[string]json.RawMessage) error {
 	return nil
 }
 
-// knownChannels are the channel values of this spec version.
-func knownChannels() []string {
+// knownChannels are the channel values of release version (3.0.26's for
+// any other).
+func knownChannels(version string) []string {
 	var out []string
-	for _, ch := range adcp.KnownMediaChannelValues() {
-		out = append(out, string(ch))
+	switch version {
+	case adcp31.SpecVersion:
+		for _, ch := range adcp31.KnownMediaChannelValues() {
+			out = append(out, string(ch))
+		}
+	case adcp32.SpecVersion:
+		for _, ch := range adcp32.KnownMediaChannelValues() {
+			out = append(out, string(ch))
+		}
+	default:
+		for _, ch := range adcp.KnownMediaChannelValues() {
+			out = append(out, string(ch))
+		}
 	}
 	return out
 }

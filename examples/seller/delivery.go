@@ -43,6 +43,12 @@ type deliveryTotals struct {
 	// first simulated: a request's start_date and end_date select among
 	// them, while undated batches stay cumulative.
 	Days []deliveryDay `json:"days,omitempty"`
+	// ConversionValue and CommissionableValue are the attributed
+	// transaction value simulated and (3.2, revenue_share pricing) the
+	// settled part of it commission is charged on, summed; nil until a
+	// simulation gives them.
+	ConversionValue     *float64 `json:"conversion_value,omitempty"`
+	CommissionableValue *float64 `json:"commissionable_value,omitempty"`
 }
 
 // deliveryDay is the delivery simulated for one UTC date.
@@ -188,6 +194,7 @@ func (b *buy) delivery(period dateRange) adcp.GetMediaBuyDeliveryResponseMediaBu
 	if d.Impressions > 0 {
 		out.Totals.CTR = ptr(float64(d.Clicks) / float64(d.Impressions))
 	}
+	out.Totals.ConversionValue = d.ConversionValue
 	if d.Viewability != nil {
 		var v adcp.DeliveryMetricsViewability
 		if err := adcp.Decode(d.Viewability, &v); err == nil {
@@ -224,6 +231,12 @@ func (b *buy) delivery(period dateRange) adcp.GetMediaBuyDeliveryResponseMediaBu
 		}
 		if v := vendorShare(d.VendorMetricValues, share); v != nil {
 			extra["vendor_metric_values"] = v
+		}
+		if d.ConversionValue != nil {
+			row.ConversionValue = ptr(math.Round(*d.ConversionValue*share*100) / 100)
+		}
+		if d.CommissionableValue != nil {
+			extra["commissionable_value"] = objectJSON(math.Round(*d.CommissionableValue*share*100) / 100)
 		}
 		if len(extra) > 0 {
 			row.AdditionalProperties = extra

@@ -55,7 +55,7 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 	if c := seller.CallFrom(ctx); c != nil {
 		filters = c.Member("filters")
 	}
-	products, err := s.catalog.filtered(filters)
+	products, err := s.catalog.filtered(filters, servedSpec(ctx).Version())
 	if err != nil {
 		return nil, err
 	}

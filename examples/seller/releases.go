@@ -377,8 +377,12 @@ func addReleases(srv *seller.Server, rc releaseConfig) error {
 		}
 		// Tools a release no longer has are left out (BridgeError lists
 		// them); anything else is a mistake.
+		shims := r.shims
+		if rc.sales != nil {
+			shims = withCatalogForms(shims, rc.sales.catalog, sp.Version())
+		}
 		var be *seller.BridgeError
-		if err := later.Bridge(srv, r.shims); err != nil && !errors.As(err, &be) {
+		if err := later.Bridge(srv, shims); err != nil && !errors.As(err, &be) {
 			return err
 		} else if be != nil {
 			rc.logger.Info("tools not served in "+sp.Version(), "tools", be.Tools)

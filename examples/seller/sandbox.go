@@ -98,20 +98,20 @@ func newController(srv *seller.Server, s *sales) error {
 	ctl.Handle(testcontroller.SimulateBudgetSpend, func(ctx context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		return s.simulateSpend(ctx, principal(r), r.Params)
 	})
-	ctl.Handle(testcontroller.SeedProduct, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SeedProduct, func(ctx context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.ProductID == "" {
 			return nil, testcontroller.InvalidParams("seed_product needs params.product_id")
 		}
-		if err := s.catalog.seedProduct(r.Params.ProductID, members(r.Params.Fixture)); err != nil {
+		if err := s.catalog.seedProduct(r.Params.ProductID, servedSpec(ctx).Version(), members(r.Params.Fixture)); err != nil {
 			return nil, testcontroller.InvalidParams("product " + strconv.Quote(r.Params.ProductID) + ": " + err.Error())
 		}
 		return testcontroller.Seeded{Message: "Product " + r.Params.ProductID + " seeded."}, nil
 	})
-	ctl.Handle(testcontroller.SeedPricingOption, func(_ context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
+	ctl.Handle(testcontroller.SeedPricingOption, func(ctx context.Context, r *testcontroller.ScenarioRequest) (testcontroller.Success, error) {
 		if r.Params.ProductID == "" || r.Params.PricingOptionID == "" {
 			return nil, testcontroller.InvalidParams("seed_pricing_option needs params.product_id and params.pricing_option_id")
 		}
-		err := s.catalog.seedPricing(r.Params.ProductID, r.Params.PricingOptionID, members(r.Params.Fixture))
+		err := s.catalog.seedPricing(r.Params.ProductID, r.Params.PricingOptionID, servedSpec(ctx).Version(), members(r.Params.Fixture))
 		if errors.Is(err, errNoSeed) {
 			return nil, testcontroller.NotFound("no sandbox product " + strconv.Quote(r.Params.ProductID) + " (seed_product first)")
 		}
@@ -322,6 +322,14 @@ func (s *sales) simulateDelivery(ctx context.Context, principal string, p testco
 	if v := raw.Get("vendor_metric_values"); v.IsArray() {
 		add.VendorMetricValues = v.Raw()
 	}
+	for _, v := range []struct {
+		name string
+		to   **float64
+	}{{"conversion_value", &add.ConversionValue}, {"commissionable_value", &add.CommissionableValue}} {
+		if f, err := strconv.ParseFloat(string(raw.Get(v.name)), 64); err == nil {
+			*v.to = &f
+		}
+	}
 	// A dated batch (3.2's delivery_date) is kept on its date's row too,
 	// for get_media_buy_delivery's start_date and end_date to select.
 	var day *deliveryDay
@@ -361,6 +369,8 @@ func (s *sales) simulateDelivery(ctx context.Context, principal string, p testco
 		if day != nil {
 			t.addDay(*day)
 		}
+		t.ConversionValue = sum(t.ConversionValue, add.ConversionValue)
+		t.CommissionableValue = sum(t.CommissionableValue, add.CommissionableValue)
 		total = *t
 		return nil
 	})
@@ -372,6 +382,17 @@ func (s *sales) simulateDelivery(ctx context.Context, principal string, p testco
 	}
 	return testcontroller.Simulation{Simulated: figures(add), Cumulative: figures(total),
 		Message: "Delivery simulated for " + p.MediaBuyID + "."}, nil
+}
+
+// sum is a running total with add (nil: none given yet).
+func sum(total, add *float64) *float64 {
+	switch {
+	case add == nil:
+		return total
+	case total == nil:
+		return ptr(*add)
+	}
+	return ptr(*total + *add)
 }
 
 // figures is delivery as the controller reports it.
