@@ -232,3 +232,28 @@ func TestSeededLaterProduct(t *testing.T) {
 		t.Errorf("revenue share delivery: %s %+v", r.Data, r.Error)
 	}
 }
+
+// A 3.2 get_products that states its delivery countries twice,
+// differently (the deprecated filters.countries and
+// targeting_overlay.geo_countries), is INVALID_REQUEST; the same countries
+// twice are one constraint.
+func TestCountriesContradiction(t *testing.T) {
+	base, _ := startAgentOf(t, func(c *config) { c.Sandbox = true })
+	cs := mcpBuyer(t, base, testKey)
+	cases := []struct {
+		name, legacy, overlay, code string
+	}{
+		{"equivalent", `["US"]`, `["US"]`, ""},
+		{"conflicting", `["CA"]`, `["US"]`, "INVALID_REQUEST"},
+	}
+	for _, tc := range cases {
+		r := call(t, cs, "get_products", `{"adcp_version":"3.2-beta.5","buying_mode":"brief","brief":"Premium outdoor video",`+
+			`"filters":{"channels":["olv"],"countries":`+tc.legacy+`},"targeting_overlay":{"geo_countries":`+tc.overlay+`}}`)
+		switch {
+		case tc.code == "" && r.Error != nil:
+			t.Errorf("%s: %+v", tc.name, r.Error)
+		case tc.code != "" && (r.Error == nil || r.Error.Code != tc.code || r.Error.Field != "targeting_overlay.geo_countries"):
+			t.Errorf("%s: %s %+v, want %s", tc.name, r.Data, r.Error, tc.code)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"example.com/seller/adcp"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
+	"github.com/adcpgen/adcpgen/runtime/productfilter"
 	"github.com/adcpgen/adcpgen/runtime/proposal"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/wire"
@@ -54,6 +55,12 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 	var filters json.RawMessage
 	if c := seller.CallFrom(ctx); c != nil {
 		filters = c.Member("filters")
+		// Two different statements of the delivery countries (3.2) are
+		// ambiguous: the seller may not pick one.
+		if field, ok := productfilter.Contradiction(filters, c.Member("targeting_overlay")); ok {
+			return nil, refuse("INVALID_REQUEST", "filters.countries and targeting_overlay.geo_countries name different countries: "+
+				"send the delivery countries once, in targeting_overlay.geo_countries", field)
+		}
 	}
 	products, err := s.catalog.filtered(filters, servedSpec(ctx).Version())
 	if err != nil {

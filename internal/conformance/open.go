@@ -9,8 +9,6 @@ package main
 // Entries take issue "adcpgen#N" and say what is missing.
 var openFailures = map[string][]knownFailure{
 	"14.0.0-beta.7": {
-		{bundles: only32, storyboard: "media_buy_seller/targeting_aware_discovery", step: "reject_conflicting_legacy_and_overlay_targeting",
-			issue: issue29, why: "get_products does not compare the deprecated filters.countries with targeting_overlay.geo_countries: a conflict is not refused"},
 		{bundles: only32, storyboard: "media_buy_seller/targeting_aware_discovery", step: "get_brief_targeted_product",
 			issue: issue29, why: whyTargeting},
 		{bundles: only32, storyboard: "media_buy_seller/targeting_aware_discovery", step: "get_exact_targeted_product",

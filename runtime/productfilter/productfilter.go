@@ -30,6 +30,10 @@
 // rest) is not applied: Apply returns its name in Filtered.Unapplied, for
 // the seller to apply or to say it cannot. A product's members are left
 // as they are but its pricing_options.
+//
+// Contradiction finds a request that states its delivery countries twice,
+// differently (the deprecated filters.countries beside 3.2's
+// targeting_overlay.geo_countries), which the seller must refuse.
 package productfilter
 
 import (
