@@ -14,6 +14,7 @@ import (
 
 	"github.com/adcpgen/adcpgen/runtime/lifecycle"
 	"github.com/adcpgen/adcpgen/runtime/productfilter"
+	"github.com/adcpgen/adcpgen/runtime/wire"
 )
 
 // catalogJSON is what the seller sells, as the spec's Product objects. It
@@ -287,7 +288,10 @@ func (c *catalog) allowedActions(id string) []lifecycle.AllowedAction {
 // version is the release the buyer is served in: a product seeded in a
 // later release is filtered as that release's Product (its form, or its
 // projection onto version), and left out where version does not offer it.
-func (c *catalog) filtered(filters json.RawMessage, version string) ([]adcp.Product, error) {
+//
+// overlay is the request's targeting_overlay (3.2): a product that cannot
+// carry its placement_selection is left out (productfilter.PlacementMatch).
+func (c *catalog) filtered(filters, overlay json.RawMessage, version string) ([]adcp.Product, error) {
 	c.mu.RLock()
 	raws := make([]json.RawMessage, 0, len(c.products))
 	as := map[string]string{} // a later release's product: the release it is filtered as
@@ -309,8 +313,12 @@ func (c *catalog) filtered(filters json.RawMessage, version string) ([]adcp.Prod
 	if err != nil {
 		return nil, err
 	}
-	out := make([]adcp.Product, len(kept.Products))
-	for i, raw := range kept.Products {
+	selection := wire.Lenient(overlay).Get("placement_selection").Raw()
+	out := make([]adcp.Product, 0, len(kept.Products))
+	for _, raw := range kept.Products {
+		if !productfilter.PlacementMatch(selection, raw) {
+			continue
+		}
 		var id struct {
 			ID string `json:"product_id"`
 		}
@@ -322,9 +330,11 @@ func (c *catalog) filtered(filters json.RawMessage, version string) ([]adcp.Prod
 				return nil, err
 			}
 		}
-		if err := adcp.Decode(raw, &out[i]); err != nil {
+		var p adcp.Product
+		if err := adcp.Decode(raw, &p); err != nil {
 			return nil, err
 		}
+		out = append(out, p)
 	}
 	return out, nil
 }

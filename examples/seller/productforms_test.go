@@ -257,3 +257,36 @@ func TestCountriesContradiction(t *testing.T) {
 		}
 	}
 }
+
+// A 3.2 get_products whose targeting_overlay selects placements returns
+// only the products that can carry the selection: a fixed product for its
+// complete included set restated, never for a part of it.
+func TestPlacementSelection(t *testing.T) {
+	base, _ := startAgentOf(t, func(c *config) { c.Sandbox = true })
+	cs := mcpBuyer(t, base, testKey)
+	r := call(t, cs, "comply_test_controller", `{"adcp_version":"3.2-beta.5","account":`+sandboxAccount+`,"scenario":"seed_product","params":{"product_id":"fixed",`+
+		`"fixture":{"delivery_type":"non_guaranteed","channels":["ctv"],"format_ids":[{"id":"video_30s"}],`+
+		`"placements":[{"kind":"publisher_ref","publisher_domain":"p.example","placement_id":"feed","mode":"included"},`+
+		`{"kind":"publisher_ref","publisher_domain":"p.example","placement_id":"short_video","mode":"included"}],"pricing_options":[`+cpmOption+`]}}}`)
+	if string(wire.Lenient(r.Data).Get("success")) != "true" {
+		t.Fatalf("seed: %s %+v", r.Data, r.Error)
+	}
+	const feed, short = `{"publisher_domain":"p.example","placement_id":"feed"}`, `{"publisher_domain":"p.example","placement_id":"short_video"}`
+	cases := []struct{ name, refs, want string }{
+		{"part of the fixed set", feed, ""},
+		{"the fixed set restated", short + "," + feed, "fixed"},
+	}
+	for _, tc := range cases {
+		r := call(t, cs, "get_products", `{"adcp_version":"3.2-beta.5","buying_mode":"wholesale","filters":{"channels":["ctv"]},`+
+			`"targeting_overlay":{"placement_selection":{"mode":"selected","placement_refs":[`+tc.refs+`]}}}`)
+		var ids []string
+		wire.Lenient(r.Data).Get("products").Elems(func(p wire.Lenient) bool {
+			id, _ := p.Get("product_id").AsString()
+			ids = append(ids, id)
+			return true
+		})
+		if r.Error != nil || strings.Join(ids, ",") != tc.want {
+			t.Errorf("%s: %v %+v, want %q", tc.name, ids, r.Error, tc.want)
+		}
+	}
+}

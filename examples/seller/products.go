@@ -52,17 +52,17 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 	}
 	// The filters as the buyer sent them: a later release's (format_kinds,
 	// format_option_refs) included, which its request read as 3.0's drops.
-	var filters json.RawMessage
+	var filters, overlay json.RawMessage
 	if c := seller.CallFrom(ctx); c != nil {
-		filters = c.Member("filters")
+		filters, overlay = c.Member("filters"), c.Member("targeting_overlay")
 		// Two different statements of the delivery countries (3.2) are
 		// ambiguous: the seller may not pick one.
-		if field, ok := productfilter.Contradiction(filters, c.Member("targeting_overlay")); ok {
+		if field, ok := productfilter.Contradiction(filters, overlay); ok {
 			return nil, refuse("INVALID_REQUEST", "filters.countries and targeting_overlay.geo_countries name different countries: "+
 				"send the delivery countries once, in targeting_overlay.geo_countries", field)
 		}
 	}
-	products, err := s.catalog.filtered(filters, servedSpec(ctx).Version())
+	products, err := s.catalog.filtered(filters, overlay, servedSpec(ctx).Version())
 	if err != nil {
 		return nil, err
 	}

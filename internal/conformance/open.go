@@ -13,8 +13,6 @@ var openFailures = map[string][]knownFailure{
 			issue: issue29, why: whyTargeting},
 		{bundles: only32, storyboard: "media_buy_seller/targeting_aware_discovery", step: "get_exact_targeted_product",
 			issue: issue29, why: whyTargeting},
-		{bundles: only32, storyboard: "media_buy_seller/targeting_aware_discovery", step: "exclude_partial_fixed_placement_set",
-			issue: issue29, why: whyTargeting},
 		{bundles: only32, storyboard: "creative/policy_backed_rejections", step: "sync_dual_violation_creative",
 			issue: issue29, why: "examples/seller fetches the hosted tag and checks the product's enforced policies in it " +
 				"(tagscan.go, tested on loopback), but the fixture's tag is served from adcontextprotocol.org, which this " +
@@ -26,8 +24,7 @@ var openFailures = map[string][]knownFailure{
 const (
 	issue29      = "adcpgen#29"
 	whyTargeting = "targeting-aware discovery is not done: get_products does not resolve targeting_overlay or a brief's hard " +
-		"targeting into request-scoped configured products (is_custom, expires_at, targeting_resolution), nor exclude products whose " +
-		"fixed placements the overlay selects only in part"
+		"targeting into request-scoped configured products (is_custom, expires_at, targeting_resolution)"
 )
 
 var (

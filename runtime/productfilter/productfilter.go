@@ -33,7 +33,9 @@
 //
 // Contradiction finds a request that states its delivery countries twice,
 // differently (the deprecated filters.countries beside 3.2's
-// targeting_overlay.geo_countries), which the seller must refuse.
+// targeting_overlay.geo_countries), which the seller must refuse;
+// PlacementMatch, whether a product can carry 3.2's
+// targeting_overlay.placement_selection.
 package productfilter
 
 import (
