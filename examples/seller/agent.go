@@ -213,7 +213,7 @@ func newAgent(cfg config) (*agent, error) {
 		Tasks: tasks,
 		// No webhook for a synchronous answer: webhooks.mdx's trigger rule
 		// posts one only for a task whose first answer was not terminal.
-		Middleware:     []seller.Middleware{closeFixturesOn(cat), layer.Middleware()},
+		Middleware:     []seller.Middleware{sandboxSession(s), layer.Middleware()},
 		Capabilities:   capabilities(layer, webhookSigning),
 		SignedRequests: signed.requests,
 		BrandJSONURL:   brandJSONURL(cfg.BaseURL),

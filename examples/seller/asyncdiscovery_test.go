@@ -79,6 +79,18 @@ func TestAsyncDiscoveryLater(t *testing.T) {
 			if fresh := products("brief", "fresh-0000001"); fresh.Get("errors").Present() {
 				t.Fatalf("the answer after: %s", *fresh)
 			}
+
+			// A directive is for the caller's next call of its tool: one left
+			// behind lapses on a call of another tool, and discovery after it
+			// answers as usual.
+			ctrl(`"scenario":"force_get_products_arm","params":{"arm":"submitted","task_id":"task_left_` + strings.ReplaceAll(pin, ".", "_") + `"}`)
+			ctrl(`"scenario":"force_upstream_unavailable","params":{"tool":"get_products"}`)
+			if r := call(t, cs, "list_creative_formats", `{`+ver+`"context":{"step":"another storyboard"}}`); r.Error != nil {
+				t.Fatalf("list_creative_formats: %+v", r.Error)
+			}
+			if v := products("brief", "after-lapse-01"); v.Get("status").StringIs("submitted") || v.Get("errors").Present() || !v.Get("products").Index(0).Present() {
+				t.Fatalf("a lapsed directive took the call: %s", *v)
+			}
 		})
 	}
 }

@@ -65,15 +65,21 @@ func (c *catalog) fromFixtures(products []adcp.Product) []adcp.Product {
 	return out
 }
 
-// closeFixturesOn is the middleware that closes the fixture set on every
-// call but the test controller's and capability discovery.
-func closeFixturesOn(c *catalog) seller.Middleware {
+// sandboxSession is the middleware that follows a compliance session on
+// every call but the test controller's and capability discovery: such a
+// call closes the fixture set, and lapses the caller's forced directives
+// (force_*_arm, force_upstream_unavailable) for other tools. A directive
+// is for the caller's next call of its tool, which every storyboard makes
+// right after registering it; one a storyboard left behind (its later
+// steps skipped) must not take over another storyboard's call.
+func sandboxSession(s *sales) seller.Middleware {
 	return func(next seller.Dispatch) seller.Dispatch {
 		return func(ctx context.Context, call *seller.Call) *seller.Answer {
 			switch call.Tool.Name {
 			case testcontroller.ToolName, "get_adcp_capabilities":
 			default:
-				c.closeFixtures()
+				s.catalog.closeFixtures()
+				s.lapseDirectives(call.Principal.ID, call.Tool.Name)
 			}
 			return next(ctx, call)
 		}

@@ -343,7 +343,7 @@ func addReleases(srv *seller.Server, rc releaseConfig) error {
 		}
 		middleware := []seller.Middleware{layer.Middleware()}
 		if rc.sales != nil {
-			middleware = append([]seller.Middleware{closeFixturesOn(rc.sales.catalog)}, middleware...)
+			middleware = append([]seller.Middleware{sandboxSession(rc.sales)}, middleware...)
 		}
 		if r.edge != nil && rc.sales != nil {
 			middleware = append(middleware, r.edge(rc.sales))

@@ -210,6 +210,21 @@ func (s *sales) forceArm(tool, principal string, params testcontroller.Params) (
 		Message: "Directive registered: the next " + tool + " answers submitted with task " + params.TaskID + "."}, nil
 }
 
+// lapseDirectives drops the principal's directives for tools other than
+// tool: a call of another tool came first (sandboxSession).
+func (s *sales) lapseDirectives(principal, tool string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range []string{adcp.Tools.CreateMediaBuy.Name(), adcp.Tools.GetProducts.Name()} {
+		if t != tool {
+			delete(s.forced, armKey(t, principal))
+		}
+	}
+	if tool != adcp.Tools.GetProducts.Name() {
+		delete(s.down, principal)
+	}
+}
+
 // takeForcedArm consumes the principal's directive for tool, if any.
 func (s *sales) takeForcedArm(tool, principal string) (forcedArm, bool) {
 	s.mu.Lock()
