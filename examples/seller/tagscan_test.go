@@ -80,6 +80,11 @@ func TestTagViolations(t *testing.T) {
 		{policyHTTPSOnly, "http://t.example/a.js", `void 0`, true},
 		{policyHTTPSOnly, "https://t.example/a.js", `fetch("https://px.example/1.gif")`, false},
 		{"another_policy", "http://t.example/a.js", `location = "http://x.example/"`, false},
+		// policy_backed_rejections' fixture tag (served from adcontextprotocol.org,
+		// which a machine without the internet cannot fetch) redirects with
+		// window.location.assign and fetches over http://.
+		{policyAutoRedirect, "https://t.example/a.js", `window.location.assign("https://landing.example/");`, true},
+		{policyHTTPSOnly, "https://t.example/a.js", `fetch('http://tracker.example/beacon');`, true},
 	}
 	for _, tt := range tests {
 		if got := violation(tt.policy, tt.url, []byte(tt.body)) != ""; got != tt.violates {

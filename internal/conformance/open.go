@@ -13,10 +13,6 @@ var openFailures = map[string][]knownFailure{
 			issue: issue29, why: whyTargeting},
 		{bundles: only32, storyboard: "media_buy_seller/targeting_aware_discovery", step: "get_exact_targeted_product",
 			issue: issue29, why: whyTargeting},
-		{bundles: only32, storyboard: "creative/policy_backed_rejections", step: "sync_dual_violation_creative",
-			issue: issue29, why: "examples/seller fetches the hosted tag and checks the product's enforced policies in it " +
-				"(tagscan.go, tested on loopback), but the fixture's tag is served from adcontextprotocol.org, which this " +
-				"machine cannot resolve, so the creative is not judged (pending_review); its verdict on the real tag is unverified"},
 	},
 }
 

@@ -244,11 +244,14 @@ func TestKnownSource(t *testing.T) {
 	if got := (knownFailure{kitCaveat: true}).source(); !strings.Contains(got, "kit") {
 		t.Errorf("kit caveat: %s", got)
 	}
-	// Every entry of every runner version names its issue or is a caveat
-	// of the kit, and says why.
+	if got := (knownFailure{offline: true}).source(); !strings.Contains(got, "internet") {
+		t.Errorf("offline: %s", got)
+	}
+	// Every entry of every runner version names its issue, or is a caveat
+	// of the kit or of an offline machine, and says why.
 	for version, list := range knownFailures {
 		for _, k := range list {
-			if (k.issue == "" && !k.kitCaveat) || k.why == "" || k.storyboard == "" || k.step == "" {
+			if (k.issue == "" && !k.kitCaveat && !k.offline) || k.why == "" || k.storyboard == "" || k.step == "" {
 				t.Errorf("%s: entry %+v lacks its issue, reason or step", version, k)
 			}
 		}
