@@ -29,12 +29,24 @@ setAgentTesterLogger({ info() {}, error() {}, warn() {}, debug() {} });
 const options = JSON.parse(process.argv[2] ?? '{}');
 
 let rpcID = 0;
+// The bundle's release, as a call pins it ("3.2.0-beta.5" is "3.2-beta.5"):
+// the fixtures are seeded in it, as the runner's own seeding does. 3.0's
+// controller takes no account; from 3.1 it takes the test kit's sandbox
+// account.
+const [, minor, pre] = /^3\.(\d+)\.\d+(?:-(.+))?$/.exec(options.version) ?? [];
+const pin = minor === undefined || minor === '0'
+  ? { adcp_major_version: 3 }
+  : {
+      adcp_major_version: 3,
+      adcp_version: `3.${minor}${pre ? `-${pre}` : ''}`,
+      account: { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example', sandbox: true },
+    };
 // seed calls the seller's comply_test_controller over MCP (JSON-RPC).
 async function seed(scenario, params) {
   const res = await fetch(options.seed_mcp, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${options.auth}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcID, method: 'tools/call', params: { name: 'comply_test_controller', arguments: { scenario, params } } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcID, method: 'tools/call', params: { name: 'comply_test_controller', arguments: { ...pin, scenario, params } } }),
   });
   const body = await res.json();
   if (body?.result?.structuredContent?.success !== true) {
