@@ -318,6 +318,13 @@ func (s *sales) updateMediaBuy(ctx context.Context, req *adcp.UpdateMediaBuyRequ
 		}
 	}
 	err := s.buys.update(ctx, p.ID, req.MediaBuyID, func(b *buy) (err error) {
+		for i, u := range req.Packages {
+			if pk := b.pkgByID(u.PackageID); pk != nil {
+				if err := s.packageTargeting(pk.productID, u.TargetingOverlay, fmt.Sprintf("packages[%d]", i)); err != nil {
+					return err
+				}
+			}
+		}
 		out, err = s.applyUpdate(b, req, total, now)
 		return err
 	})

@@ -290,8 +290,10 @@ func (c *catalog) allowedActions(id string) []lifecycle.AllowedAction {
 // projection onto version), and left out where version does not offer it.
 //
 // overlay is the request's targeting_overlay (3.2): a product that cannot
-// carry its placement_selection is left out (productfilter.PlacementMatch).
-func (c *catalog) filtered(filters, overlay json.RawMessage, version string) ([]adcp.Product, error) {
+// carry its placement_selection is left out (productfilter.PlacementMatch),
+// as is one that does not cover required, its required_overlay_support
+// (productfilter.OverlaySupported).
+func (c *catalog) filtered(filters, overlay, required json.RawMessage, version string) ([]adcp.Product, error) {
 	c.mu.RLock()
 	raws := make([]json.RawMessage, 0, len(c.products))
 	as := map[string]string{} // a later release's product: the release it is filtered as
@@ -316,7 +318,7 @@ func (c *catalog) filtered(filters, overlay json.RawMessage, version string) ([]
 	selection := wire.Lenient(overlay).Get("placement_selection").Raw()
 	out := make([]adcp.Product, 0, len(kept.Products))
 	for _, raw := range kept.Products {
-		if !productfilter.PlacementMatch(selection, raw) {
+		if !productfilter.PlacementMatch(selection, raw) || !productfilter.OverlaySupported(required, raw) {
 			continue
 		}
 		var id struct {

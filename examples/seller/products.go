@@ -52,9 +52,9 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 	}
 	// The filters as the buyer sent them: a later release's (format_kinds,
 	// format_option_refs) included, which its request read as 3.0's drops.
-	var filters, overlay json.RawMessage
+	var filters, overlay, required json.RawMessage
 	if c := seller.CallFrom(ctx); c != nil {
-		filters, overlay = c.Member("filters"), c.Member("targeting_overlay")
+		filters, overlay, required = c.Member("filters"), c.Member("targeting_overlay"), c.Member("required_overlay_support")
 		// Two different statements of the delivery countries (3.2) are
 		// ambiguous: the seller may not pick one.
 		if field, ok := productfilter.Contradiction(filters, overlay); ok {
@@ -62,7 +62,7 @@ func (s *sales) getProducts(ctx context.Context, req *adcp.GetProductsRequest) (
 				"send the delivery countries once, in targeting_overlay.geo_countries", field)
 		}
 	}
-	products, err := s.catalog.filtered(filters, overlay, servedSpec(ctx).Version())
+	products, err := s.catalog.filtered(filters, overlay, required, servedSpec(ctx).Version())
 	if err != nil {
 		return nil, err
 	}

@@ -52,9 +52,12 @@ var laterReleases = []struct {
 	caps func(json.RawMessage) (json.RawMessage, error)
 	// serve serves the release's own tools on its server (nil for none).
 	serve func(*seller.Server, *sales) error
+	// products completes the release's get_products answers after
+	// catalogForms (nil for nothing).
+	products func(*sales) func(*seller.Call, task.Status, json.RawMessage) (json.RawMessage, error)
 }{
 	{spec: adcp31.Spec, shims: shims31},
-	{spec: adcp32.Spec, shims: shims32, edge: libraryEdge, caps: caps32, serve: agentNotifications},
+	{spec: adcp32.Spec, shims: shims32, edge: edge32, caps: caps32, serve: agentNotifications, products: configuredOffers},
 }
 
 // caps32 is what 3.2's capabilities declare beyond 3.1's: the accounts'
@@ -380,6 +383,18 @@ func addReleases(srv *seller.Server, rc releaseConfig) error {
 		shims := r.shims
 		if rc.sales != nil {
 			shims = withCatalogForms(shims, rc.sales.catalog, sp.Version())
+			if r.products != nil {
+				sh := shims["get_products"]
+				forms, more := sh.Complete, r.products(rc.sales)
+				sh.Complete = func(c *seller.Call, st task.Status, p json.RawMessage) (json.RawMessage, error) {
+					p, err := forms(c, st, p)
+					if err != nil {
+						return nil, err
+					}
+					return more(c, st, p)
+				}
+				shims["get_products"] = sh
+			}
 		}
 		var be *seller.BridgeError
 		if err := later.Bridge(srv, shims); err != nil && !errors.As(err, &be) {

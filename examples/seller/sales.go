@@ -48,6 +48,9 @@ type sales struct {
 	now         func() time.Time // the seller's clock (config.Now)
 
 	buys book // the media buys (book.go)
+	// offers are the configured products get_products issued
+	// (configured.go).
+	offers offerBook
 	// policies are the provenance policies a sync is held to
 	// (provenance.go).
 	policies policies
@@ -82,6 +85,9 @@ func (s *sales) createMediaBuy(ctx context.Context, req *adcp.CreateMediaBuyRequ
 		return nil, err
 	}
 	if err := s.fromProposal(ctx, p.ID, req); err != nil {
+		return nil, err
+	}
+	if err := s.resolveOffers(p.ID, req); err != nil {
 		return nil, err
 	}
 	if err := s.check(req); err != nil {

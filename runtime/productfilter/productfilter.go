@@ -35,7 +35,9 @@
 // differently (the deprecated filters.countries beside 3.2's
 // targeting_overlay.geo_countries), which the seller must refuse;
 // PlacementMatch, whether a product can carry 3.2's
-// targeting_overlay.placement_selection.
+// targeting_overlay.placement_selection; OverlaySupported, whether it
+// covers 3.2's required_overlay_support; Unfit, why a package's
+// targeting_overlay is one its product cannot execute.
 package productfilter
 
 import (
