@@ -70,13 +70,6 @@ const (
 		"member through, meaning nothing), so an agent answering by the schema lists the whole library, newest first by " +
 		"the schema's default sort, and creatives[0] is the French creative synced after the localized one; " +
 		"examples/seller's TestCanonical32 reads the localized creative back through filters.creative_ids"
-	whyLegacyRedaction = "the runner's client validates get_products after stripLegacyCreativeIdentity " +
-		"(dist/lib/v2/projection/creative-delivery.js), which replaces every legacy agent_url it finds in the response " +
-		"as a substring of every string: canonical_formats seeds a product whose format_schema.uri is " +
-		"https://creative.adcontextprotocol.org/translated/... and another whose format_ids and v1_format_ref name " +
-		"https://creative.adcontextprotocol.org/ (which the storyboard checks are echoed), so any later listing that holds " +
-		"both reads \"[legacy creative identity]translated/...\" and fails format_schema.uri's ^https:// pattern, whatever " +
-		"the agent sent (the seller's own bytes carry the URI intact; canonical_formats' isolated read of it passes)"
 	whyDirectSelector = "the runner's canonical_format_satisfaction requires a direct selector to repeat every param of " +
 		"the product's declaration it does not handle itself (all but dimensions and durations), and the seeded " +
 		"canonical_formats_mrec_display fixes max_file_size_kb, image_formats, slots and more while the step's selector " +
@@ -136,8 +129,6 @@ var knownFailures = map[string][]knownFailure{
 			why: whyDirectSelector},
 		{storyboard: "*", step: "*", errorHas: "no_schema_registered",
 			issue: "adcontextprotocol/adcp-client#2867", why: whyControllerSchema},
-		{bundles: []string{"3.2.0-beta.5"}, storyboard: "*", step: "*", errorHas: "format_schema/properties/uri/pattern",
-			issue: "adcontextprotocol/adcp-client (not filed yet: stripLegacyCreativeIdentity)", why: whyLegacyRedaction},
 		{storyboard: "creative/evaluator_auth", step: "get_capabilities", errorHas: "governance.creative_features[0].feature_id",
 			issue: "adcontextprotocol/adcp (not filed yet: follow-up of adcp#5847)", why: whyEvaluatorOutput},
 		{bundles: []string{"3.2.0-beta.5"}, storyboard: "creative/native_localization", step: "list_localized_image",
