@@ -232,6 +232,7 @@ func newRig(t *testing.T, r release) *rig {
 		// middleware gives each call the spec's entry of its tool, so the
 		// idempotency layer and NotifySyncResults act as they would on
 		// generated handlers.
+		//lint:ignore SA1019 a synchronous answer posted puts the webhook Sender on the traced path of every call
 		Middleware: []seller.Middleware{specTool(sp), layer.Middleware(), g.tasks.NotifySyncResults()},
 		Observer:   obs,
 	}
