@@ -152,7 +152,7 @@ func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest)
 			configs, refusals = notifyconfig.Read(raws[i].Get("notification_configs").Raw(), notifyconfig.ReadOptions{Scope: notifyconfig.AccountLevel, URLs: s.webhookURLs,
 				Issues: configIssues(ctx, i)})
 			if len(refusals) > 0 {
-				failed(wireErrors(refusals)...)
+				failed(wireErrors(refusals...)...)
 				continue
 			}
 		}
@@ -188,7 +188,7 @@ func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest)
 			if notify {
 				_, set, err := s.notify.Sync(ctx, acct.id, configs, dry)
 				if err != nil {
-					failed(wireErrors([]*adcperr.Error{asAdcpError(err)})...)
+					failed(wireErrors(asAdcpError(err))...)
 					continue
 				}
 				if err := echoConfigs(&res.AdditionalProperties, set); err != nil {
@@ -199,7 +199,7 @@ func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest)
 			continue
 		}
 		if e := billingOffer.Check(servedSpec(ctx), string(in.Billing), fmt.Sprintf("accounts[%d].billing", i), true); e != nil {
-			failed(wireErrors([]*adcperr.Error{e})...)
+			failed(wireErrors(e)...)
 			continue
 		}
 		k := naturalKey(in.Brand.Domain, in.Operator)
@@ -231,7 +231,7 @@ func (s *sales) syncAccounts(ctx context.Context, req *adcp.SyncAccountsRequest)
 			// new account's set, on a dry run, is what it would be).
 			_, set, err := s.notify.Sync(ctx, acct.id, configs, dry)
 			if err != nil {
-				failed(wireErrors([]*adcperr.Error{asAdcpError(err)})...)
+				failed(wireErrors(asAdcpError(err))...)
 				continue
 			}
 			if err := echoConfigs(&res.AdditionalProperties, set); err != nil {
@@ -371,22 +371,29 @@ func echoConfigs(members *map[string]json.RawMessage, set []notifyconfig.Config)
 	return nil
 }
 
-// wireErrors are refusals as a per-account errors[].
-func wireErrors(refusals []*adcperr.Error) []adcp.Error {
+// wireErrors are refusals as a per-item errors[].
+func wireErrors(refusals ...*adcperr.Error) []adcp.Error {
 	out := make([]adcp.Error, len(refusals))
 	for i, r := range refusals {
-		out[i] = adcp.Error{Code: r.Code, Message: r.Message}
-		if r.Field != "" {
-			out[i].Field = ptr(r.Field)
-		}
-		if r.Recovery != "" {
-			out[i].Recovery = ptr(adcp.ErrorRecovery(r.Recovery))
-		}
-		if r.Details != nil {
-			// The runtime's details are JSON objects by contract.
-			raw, _ := json.Marshal(r.Details)
-			_ = json.Unmarshal(raw, &out[i].Details)
-		}
+		out[i] = *wireError(r)
+	}
+	return out
+}
+
+// wireError is e as a per-item error of a response: code, message, field,
+// recovery and details.
+func wireError(e *adcperr.Error) *adcp.Error {
+	out := &adcp.Error{Code: e.Code, Message: e.Message}
+	if e.Field != "" {
+		out.Field = ptr(e.Field)
+	}
+	if e.Recovery != "" {
+		out.Recovery = ptr(adcp.ErrorRecovery(e.Recovery))
+	}
+	if e.Details != nil {
+		// The runtime's details are JSON objects by contract.
+		raw, _ := json.Marshal(e.Details)
+		_ = json.Unmarshal(raw, &out.Details)
 	}
 	return out
 }

@@ -208,7 +208,7 @@ func ageIntervals(age wire.Lenient, product map[string]json.RawMessage) (ids []s
 		if !ok1 || !ok2 || imin < rmin || imax > rmax || (string(a.Get("include_unknown").Raw()) == "true") != unknown {
 			return true
 		}
-		ids = append(ids, strOf(iv.Get("interval_id")))
+		ids = append(ids, str(iv.Get("interval_id")))
 		if lo < 0 || int(imin) < lo {
 			lo = int(imin)
 		}
@@ -223,7 +223,7 @@ func ageIntervals(age wire.Lenient, product map[string]json.RawMessage) (ids []s
 func strsOf(v wire.Lenient) []string {
 	var out []string
 	v.Elems(func(e wire.Lenient) bool {
-		out = append(out, strOf(e))
+		out = append(out, str(e))
 		return true
 	})
 	return out
@@ -391,7 +391,7 @@ func (s *sales) resolveOffers(principal string, req *adcp.CreateMediaBuyRequest)
 				pk.TargetingOverlay = &t
 			}
 		} else if g := wire.Lenient(s.catalog.given(pk.ProductID)); string(g.Get("is_custom").Raw()) == "true" {
-			if at, err := time.Parse(time.RFC3339, strOf(g.Get("expires_at"))); err == nil && !s.now().Before(at) {
+			if at, err := time.Parse(time.RFC3339, str(g.Get("expires_at"))); err == nil && !s.now().Before(at) {
 				return refuse("PRODUCT_EXPIRED", "Configured product "+strconv.Quote(pk.ProductID)+" expired at "+at.Format(time.RFC3339)+": run get_products again", field+".product_id")
 			}
 		}
@@ -438,20 +438,20 @@ func (s *sales) packageTargeting(product string, t *adcp.TargetingOverlay, field
 	compat := wire.Lenient(given).Get("browser_inventory").Get("platform_compatibility")
 	var bad string
 	o.Get("browser").Elems(func(b wire.Lenient) bool {
-		on := compat.Get(strOf(b))
+		on := compat.Get(str(b))
 		if !on.IsArray() {
 			return true
 		}
 		runs := false
 		platforms.Elems(func(p wire.Lenient) bool {
 			on.Elems(func(q wire.Lenient) bool {
-				runs = runs || strOf(p) == strOf(q)
+				runs = runs || str(p) == str(q)
 				return !runs
 			})
 			return !runs
 		})
 		if !runs {
-			bad = strOf(b)
+			bad = str(b)
 			return false
 		}
 		return true
@@ -461,8 +461,6 @@ func (s *sales) packageTargeting(product string, t *adcp.TargetingOverlay, field
 	}
 	return nil
 }
-
-func strOf(v wire.Lenient) string { s, _ := v.AsString(); return s }
 
 // edge32 is the 3.2 server's middleware: libraryEdge, and
 // demographicResolutions.
@@ -490,7 +488,7 @@ func demographicResolutions(s *sales) seller.Middleware {
 			resolve := func(m map[string]json.RawMessage) bool {
 				demo := wire.Lenient(m["targeting_overlay"]).Get("demographics")
 				var product map[string]json.RawMessage
-				if !demo.Get("age").IsObject() || json.Unmarshal(s.catalog.given(strOf(wire.Lenient(m["product_id"]))), &product) != nil {
+				if !demo.Get("age").IsObject() || json.Unmarshal(s.catalog.given(str(wire.Lenient(m["product_id"]))), &product) != nil {
 					return false
 				}
 				ids, _, _, exact, found := ageIntervals(demo.Get("age"), product)

@@ -7,7 +7,6 @@ import (
 
 	"example.com/seller/adcp"
 
-	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/provenance"
 )
 
@@ -89,17 +88,4 @@ func (ps *policies) check(principal, account string, creative json.RawMessage, a
 		}
 	}
 	return nil
-}
-
-// wireError is e as a per-item error of a response.
-func wireError(e *adcperr.Error) *adcp.Error {
-	out := &adcp.Error{Code: e.Code, Message: e.Message}
-	if e.Field != "" {
-		out.Field = &e.Field
-	}
-	if e.Recovery != "" {
-		r := adcp.ErrorRecovery(e.Recovery)
-		out.Recovery = &r
-	}
-	return out
 }

@@ -62,7 +62,7 @@ type sales struct {
 	next   int                     // the last preview's number
 	forced map[string]forcedArm    // by tool and principal (armKey): the next call's arm
 	down   map[string]upstreamDown // by principal: the next get_products' unreachable upstream
-	held   map[string]bool         // forced tasks (armKey of task id and principal), open until force_task_completion
+	held   map[string]bool         // forced tasks (heldKey), open until force_task_completion
 }
 
 func newSales(c *catalog, buys book, sandbox bool, baseURL string, gov *sellergov.Checker, log *slog.Logger, now func() time.Time) *sales {
@@ -197,19 +197,13 @@ func (s *sales) newBuy(ctx context.Context, principal, account, governance strin
 // result (as create_media_buy_async_lifecycle drives it).
 func (s *sales) forcedSubmitted(ctx context.Context, principal string, arm forcedArm) (*adcp.CreateMediaBuyResult, error) {
 	_, err := seller.StartTaskWithID(ctx, adcp.Tools.CreateMediaBuy, arm.taskID)
-	if errors.Is(err, seller.ErrTaskIDTaken) {
-		return nil, refuse("INVALID_REQUEST", "The forced task id "+strconv.Quote(arm.taskID)+" is taken; force another one", "")
-	}
+	message, err := arm.started(err, "Media buy queued for approval.")
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
-	s.held[armKey(arm.taskID, principal)] = true
+	s.held[heldKey(principal, arm.taskID)] = true
 	s.mu.Unlock()
-	message := arm.message
-	if message == "" {
-		message = "Media buy queued for approval."
-	}
 	return &adcp.CreateMediaBuyResult{Status: "submitted", Message: message, Submitted: &adcp.CreateMediaBuySubmitted{}}, nil
 }
 
@@ -278,7 +272,7 @@ func refuse(code, message, field string) error {
 // to the next poll once its claim's lease lapses.
 func (s *sales) completeOnPoll(ctx context.Context, principal, id string) error {
 	s.mu.Lock()
-	held := s.held[armKey(id, principal)]
+	held := s.held[heldKey(principal, id)]
 	s.mu.Unlock()
 	if held {
 		return nil // a forced task: force_task_completion ends it

@@ -10,7 +10,6 @@ import (
 
 	"example.com/seller/adcp"
 
-	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/lifecycle"
 	"github.com/adcpgen/adcpgen/runtime/seller"
 	"github.com/adcpgen/adcpgen/runtime/stale"
@@ -191,6 +190,24 @@ type forcedArm struct {
 	message string
 }
 
+// started is the message of the submitted answer of a task started under
+// the directive's id (err, StartTaskWithID's): the directive's, else
+// fallback; a taken id is the buyer's to correct.
+func (arm forcedArm) started(err error, fallback string) (string, error) {
+	switch {
+	case errors.Is(err, seller.ErrTaskIDTaken):
+		return "", refuse("INVALID_REQUEST", "The forced task id "+strconv.Quote(arm.taskID)+" is taken; force another one", "")
+	case err != nil:
+		return "", err
+	case arm.message != "":
+		return arm.message, nil
+	}
+	return fallback, nil
+}
+
+// heldKey keys s.held: a forced task of the principal's.
+func heldKey(principal, taskID string) string { return principal + "\x00" + taskID }
+
 // armKey keys s.forced: a directive is the principal's, for one tool.
 func armKey(tool, principal string) string { return tool + "\x00" + principal }
 
@@ -278,15 +295,9 @@ func (s *sales) takeUpstreamDown(principal string) (upstreamDown, bool) {
 // until force_task_completion gives its result.
 func (s *sales) productsSubmitted(ctx context.Context, arm forcedArm) (*adcp.GetProductsResult, error) {
 	_, err := seller.StartTaskWithID(ctx, adcp.Tools.GetProducts, arm.taskID)
-	if errors.Is(err, seller.ErrTaskIDTaken) {
-		return nil, refuse("INVALID_REQUEST", "The forced task id "+strconv.Quote(arm.taskID)+" is taken; force another one", "")
-	}
+	message, err := arm.started(err, "Product curation queued.")
 	if err != nil {
 		return nil, err
-	}
-	message := arm.message
-	if message == "" {
-		message = "Product curation queued."
 	}
 	return &adcp.GetProductsResult{Status: "submitted", Message: message, Submitted: &adcp.GetProductsSubmitted{}}, nil
 }
@@ -302,7 +313,7 @@ func staleAdvisory(ctx context.Context, d upstreamDown, now time.Time) []adcp.Er
 	if e == nil {
 		return nil
 	}
-	return wireErrors([]*adcperr.Error{e})
+	return wireErrors(e)
 }
 
 // simulateDelivery adds delivery figures to one of the principal's buys

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -132,15 +133,7 @@ func listed(ids, ref wire.Lenient) bool {
 }
 
 // sameAgent compares agent URLs as format ids do, a trailing slash aside.
-func sameAgent(a, b string) bool {
-	trim := func(s string) string {
-		for len(s) > 0 && s[len(s)-1] == '/' {
-			s = s[:len(s)-1]
-		}
-		return s
-	}
-	return trim(a) == trim(b)
-}
+func sameAgent(a, b string) bool { return strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/") }
 
 // summary names each format option by its id and kind.
 func summary(opts wire.Lenient) []map[string]string {

@@ -64,8 +64,5 @@ func unsupported(field, message string) *adcperr.Error {
 	return &adcperr.Error{Code: "UNSUPPORTED_FEATURE", Message: message, Field: field, Recovery: registry.Correctable}
 }
 
-func hasElems(v wire.Lenient) bool {
-	n := 0
-	v.Elems(func(wire.Lenient) bool { n++; return false })
-	return n > 0
-}
+// hasElems reports an array with an element.
+func hasElems(v wire.Lenient) bool { return v.IsArray() && v.Index(0).Present() }

@@ -2,7 +2,7 @@ package productfilter
 
 import (
 	"encoding/json"
-	"slices"
+	"strings"
 
 	"github.com/adcpgen/adcpgen/runtime/wire"
 )
@@ -21,29 +21,15 @@ func Contradiction(filters, overlay json.RawMessage) (field string, contradicts 
 	if !legacy.IsArray() || !structured.IsArray() {
 		return "", false
 	}
-	a, b := strs(legacy), strs(structured)
-	for i := range a {
-		a[i] = upper(a[i])
+	upper := func(v wire.Lenient) []string {
+		out := strs(v)
+		for i := range out {
+			out[i] = strings.ToUpper(out[i]) // the schemas' codes are capitals; a lower-case one is the same country
+		}
+		return out
 	}
-	for i := range b {
-		b[i] = upper(b[i])
-	}
-	slices.Sort(a)
-	slices.Sort(b)
-	if slices.Equal(slices.Compact(a), slices.Compact(b)) {
+	if equalSets(upper(legacy), upper(structured)) {
 		return "", false
 	}
 	return "targeting_overlay.geo_countries", true
-}
-
-// upper is an ISO 3166-1 alpha-2 code in capitals (the schemas' pattern
-// is capitals; a lower-case one is the same country).
-func upper(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'a' <= c && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
 }

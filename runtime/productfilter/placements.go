@@ -66,11 +66,12 @@ func placementKey(v wire.Lenient) string {
 	return d + "\x00" + id
 }
 
-// sameSet reports whether a and b hold the same elements.
-func sameSet(a, b []string) bool {
-	if len(b) == 0 {
-		return false
-	}
+// sameSet reports whether a and b hold the same elements, b some.
+func sameSet(a, b []string) bool { return len(b) > 0 && equalSets(a, b) }
+
+// equalSets reports whether a and b hold the same elements, repeats and
+// order aside.
+func equalSets(a, b []string) bool {
 	a, b = slices.Clone(a), slices.Clone(b)
 	slices.Sort(a)
 	slices.Sort(b)

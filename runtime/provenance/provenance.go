@@ -32,7 +32,7 @@ import (
 // of a creative's provenance.
 func Applies(policy json.RawMessage) bool {
 	p := wire.Lenient(policy)
-	return isTrue(p.Get("provenance_required")) || p.Get("accepted_verifiers").IsArray() && string(p.Get("accepted_verifiers").Raw()) != "[]"
+	return isTrue(p.Get("provenance_required")) || hasElems(p.Get("accepted_verifiers"))
 }
 
 // Enforce returns the first requirement of policy (a creative_policy
@@ -134,8 +134,5 @@ func isTrue(v wire.Lenient) bool { return string(v.Raw()) == "true" }
 
 func isBool(v wire.Lenient) bool { return string(v.Raw()) == "true" || string(v.Raw()) == "false" }
 
-func hasElems(v wire.Lenient) bool {
-	n := 0
-	v.Elems(func(wire.Lenient) bool { n++; return false })
-	return n > 0
-}
+// hasElems reports an array with an element.
+func hasElems(v wire.Lenient) bool { return v.IsArray() && v.Index(0).Present() }
