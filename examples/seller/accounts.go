@@ -482,8 +482,8 @@ func (s *sales) seedAccount(principal, id string, fixture json.RawMessage) (test
 	if f.Sandbox != nil && !*f.Sandbox {
 		return nil, testcontroller.InvalidParams("a sandbox seeds sandbox accounts only (fixture.sandbox: true)")
 	}
-	if f.Billing != "" && billingOffer.Check(adcp.Spec(), f.Billing, "params.fixture.billing", true) != nil {
-		return nil, testcontroller.InvalidParams("this seller offers " + strings.Join(billingOffer.Supported, ", ") + " billing, not " + f.Billing)
+	if e := billingOffer.Check(adcp.Spec(), f.Billing, "params.fixture.billing", true); e != nil {
+		return nil, testcontroller.InvalidParams(e.Message)
 	}
 	seeded := &account{id: id, brand: f.Brand.Domain, operator: f.Operator, sandbox: true, status: f.Status, billing: adcp.BillingParty(f.Billing)}
 	a := s.accounts

@@ -6,6 +6,7 @@ package billing
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/adcpgen/adcpgen/runtime/adcperr"
 	"github.com/adcpgen/adcpgen/runtime/registry"
@@ -66,21 +67,12 @@ func (o Offer) Check(sp *registry.Spec, party, field string, identified bool) *a
 
 // message says what the seller offers.
 func (o Offer) message(party string) string {
-	switch len(o.Supported) {
+	switch n := len(o.Supported); n {
 	case 0:
 		return "This seller sets no billing party by request, not " + party
 	case 1:
 		return "This seller offers " + o.Supported[0] + " billing only, not " + party
+	default:
+		return "This seller offers " + strings.Join(o.Supported[:n-1], ", ") + " or " + o.Supported[n-1] + " billing, not " + party
 	}
-	s := "This seller offers "
-	for i, p := range o.Supported {
-		switch {
-		case i == len(o.Supported)-1:
-			s += " or "
-		case i > 0:
-			s += ", "
-		}
-		s += p
-	}
-	return s + " billing, not " + party
 }
